@@ -1,0 +1,69 @@
+# kforge: a plain Makefile.  Override PKG_CONFIG, LLVM_CONFIG, CC, CFLAGS,
+# PREFIX and DESTDIR on the command line.
+
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+SHAREDIR = $(PREFIX)/share/kforge
+PKG_CONFIG ?= pkg-config
+LLVM_CONFIG ?= llvm-config-15
+CC ?= cc
+CFLAGS ?= -O2 -g
+
+# evaluated lazily so that "make deps" works before the packages exist
+PKGS = jansson libcrypto
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(CFLAGS)
+LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lpthread
+CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
+CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
+CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
+
+TOOLS = kscan
+LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o
+MANS = man/kscan.1
+
+all: $(TOOLS)
+
+deps:
+	@sh mk/deps.sh
+
+lib/k_prelude.c: lib/prelude/kforge_prelude.h mk/embed.sh
+	sh mk/embed.sh k_prelude_text lib/prelude/kforge_prelude.h > $@
+
+lib/%.o: lib/%.c lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+lib/libkforge.a: $(LIB_OBJS)
+	$(AR) rcs $@ $(LIB_OBJS)
+
+tools/kscan.o: tools/kscan.c lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kscan.c
+
+kscan: tools/kscan.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@sh test/run
+
+example: deps
+	@$(MAKE) --no-print-directory all
+	@sh examples/run
+
+lint: all
+	@for m in $(MANS); do mandoc -Tlint -W warning $$m || exit 1; done
+	@echo "lint: clean"
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
+	cp $(TOOLS) $(DESTDIR)$(BINDIR)/
+	cp $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	cp -R schemas $(DESTDIR)$(SHAREDIR)/
+
+clean:
+	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/k_prelude.c
+	rm -rf test/tmp
+
+.PHONY: all deps test example lint install clean

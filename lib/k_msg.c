@@ -1,0 +1,111 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k_exit.h"
+#include "k_msg.h"
+
+static const char *progname = "kforge";
+static int worst = K_EXIT_OK;
+static int quiet;
+
+int
+k_exit_raise(int code)
+{
+	if (code > worst)
+		worst = code;
+	return worst;
+}
+
+int
+k_exit_status(void)
+{
+	return worst;
+}
+
+void
+k_msg_init(const char *argv0)
+{
+	const char *p;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	p = strrchr(argv0, '/');
+	progname = p != NULL ? p + 1 : argv0;
+}
+
+const char *
+k_progname(void)
+{
+	return progname;
+}
+
+void
+k_msg_quiet(int on)
+{
+	quiet = on;
+}
+
+static void
+emit(const char *where, const char *fmt, va_list ap)
+{
+	/* one buffered write per message so parallel writers do not interleave */
+	char buf[4096];
+	int n;
+
+	if (where != NULL && *where != '\0')
+		n = snprintf(buf, sizeof(buf), "%s: %s: ", progname, where);
+	else
+		n = snprintf(buf, sizeof(buf), "%s: ", progname);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		n = 0;
+	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	fprintf(stderr, "%s\n", buf);
+}
+
+void
+k_vwarn(int code, const char *where, const char *fmt, va_list ap)
+{
+	k_exit_raise(code);
+	if (!quiet)
+		emit(where, fmt, ap);
+}
+
+void
+k_warn(int code, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	k_vwarn(code, where, fmt, ap);
+	va_end(ap);
+}
+
+void
+k_fatal(int code, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit(where, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+int
+k_finish(void)
+{
+	int bad;
+
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	if (fclose(stdout) != 0)
+		bad = 1;
+	if (bad) {
+		/* errno from the failing write or close is the useful part */
+		fprintf(stderr, "%s: write error on standard output: %s\n",
+		    progname, strerror(errno ? errno : EIO));
+		k_exit_raise(K_EXIT_IO);
+	}
+	return worst;
+}

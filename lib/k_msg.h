@@ -1,0 +1,29 @@
+/*
+ * The one funnel for diagnostics: every message a tool prints goes through
+ * here, as "prog: where: message" (where is "path:line", "path" or absent).
+ * Messages are lower case with no final period.
+ */
+#ifndef K_MSG_H
+#define K_MSG_H
+
+#include <stdarg.h>
+
+/* Set the program name used as prefix (basename of argv0). */
+void k_msg_init(const char *argv0);
+const char *k_progname(void);
+
+/* Warning: print and carry on; raises the exit status to code. */
+void k_warn(int code, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void k_vwarn(int code, const char *where, const char *fmt, va_list ap);
+/* Fatal: print and exit with code. */
+void k_fatal(int code, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+/* Quiet mode drops warnings (not fatal errors) from stderr. */
+void k_msg_quiet(int on);
+
+/* Flush and close stdout, reporting a write error; return the final exit
+ * status of the run (the worst seen). */
+int k_finish(void);
+
+#endif

@@ -1,0 +1,279 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k_exit.h"
+#include "k_msg.h"
+#include "k_record.h"
+
+void
+k_reader_init(struct k_reader *r, FILE *fp, const char *name,
+    const char *stage)
+{
+	const char *env;
+	char *end;
+	unsigned long long v;
+
+	memset(r, 0, sizeof(*r));
+	r->fp = fp;
+	r->name = name;
+	r->stage = stage;
+	r->max = K_MAX_LINE_DEFAULT;
+	if ((env = getenv("KFORGE_MAX_LINE")) != NULL) {
+		errno = 0;
+		v = strtoull(env, &end, 10);
+		if (errno == 0 && *end == '\0' && v > 0 &&
+		    v <= K_MAX_LINE_DEFAULT)
+			r->max = (size_t)v;
+	}
+}
+
+void
+k_reader_free(struct k_reader *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+	r->cap = 0;
+}
+
+json_t *
+k_string_lossy(const char *s, size_t n)
+{
+	char *out;
+	size_t i, o, len;
+	json_t *j;
+	unsigned char c;
+
+	if ((j = json_stringn(s, n)) != NULL)
+		return j;
+	/* worst case every byte becomes a 3-byte replacement character */
+	if ((out = malloc(n * 3 + 1)) == NULL)
+		return NULL;
+	for (i = o = 0; i < n; ) {
+		c = (unsigned char)s[i];
+		len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 :
+		    (c >> 3) == 30 ? 4 : 0;
+		if (c == 0)
+			len = 0;
+		if (len > 0 && i + len <= n) {
+			/* the continuation bytes look right; jansson decides
+			 * about overlong forms and surrogates */
+			size_t k;
+			for (k = 1; k < len; k++)
+				if (((unsigned char)s[i + k] >> 6) != 2)
+					break;
+			if (k == len) {
+				json_t *t = json_stringn(s + i, len);
+				if (t != NULL) {
+					json_decref(t);
+					memcpy(out + o, s + i, len);
+					o += len;
+					i += len;
+					continue;
+				}
+			}
+		}
+		memcpy(out + o, "\xef\xbf\xbd", 3);
+		o += 3;
+		i++;
+	}
+	j = json_stringn(out, o);
+	free(out);
+	return j;
+}
+
+static json_t *
+bad_line(struct k_reader *r, const char *code, const char *raw, size_t n,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static json_t *
+bad_line(struct k_reader *r, const char *code, const char *raw, size_t n,
+    const char *fmt, ...)
+{
+	json_t *rec, *e;
+	char where[512], msg[1024];
+	va_list ap;
+
+	snprintf(where, sizeof(where), "%s:%lu", r->name, r->lineno);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	k_warn(K_EXIT_RECORDS, where, "%s", msg);
+
+	rec = json_object();
+	json_object_set_new(rec, "id", json_string(where));
+	json_object_set_new(rec, "raw", k_string_lossy(raw, n));
+	e = json_object();
+	json_object_set_new(e, "stage", json_string(r->stage));
+	json_object_set_new(e, "code", json_string(code));
+	json_object_set_new(e, "message", json_string(msg));
+	json_object_set_new(e, "line", json_integer((json_int_t)r->lineno));
+	json_object_set_new(rec, "errors", json_array());
+	json_array_append_new(json_object_get(rec, "errors"), e);
+	return rec;
+}
+
+int
+k_read(struct k_reader *r, json_t **rec, int *bad)
+{
+	size_t n = 0;
+	int c, over = 0;
+	json_t *j;
+	json_error_t err;
+
+	*rec = NULL;
+	*bad = 0;
+	/* read byte-wise into a bounded buffer: getline would grow without
+	 * limit on a line that never ends */
+	for (;;) {
+		c = getc(r->fp);
+		if (c == EOF)
+			break;
+		if (c == '\n')
+			break;
+		if (n >= r->max) {
+			over = 1;
+			continue;
+		}
+		if (n + 1 >= r->cap) {
+			size_t ncap = r->cap ? r->cap * 2 : 4096;
+			char *nb;
+			if (ncap > r->max + 1)
+				ncap = r->max + 1;
+			if ((nb = realloc(r->buf, ncap)) == NULL)
+				k_fatal(K_EXIT_SYSTEM, r->name, "out of memory");
+			r->buf = nb;
+			r->cap = ncap;
+		}
+		r->buf[n++] = (char)c;
+	}
+	if (c == EOF && ferror(r->fp)) {
+		k_warn(K_EXIT_IO, r->name, "read error: %s", strerror(errno));
+		return -1;
+	}
+	if (c == EOF && n == 0 && !over)
+		return 0;
+	r->lineno++;
+	*bad = 1;
+	if (over) {
+		*rec = bad_line(r, "line-too-long", r->buf, n > 256 ? 256 : n,
+		    "line longer than %zu bytes (KFORGE_MAX_LINE)", r->max);
+		return 1;
+	}
+	if (n > 0 && r->buf[n - 1] == '\r')
+		n--;
+	if (n == 0) {
+		*rec = bad_line(r, "empty-line", "", 0, "empty line");
+		return 1;
+	}
+	j = json_loadb(r->buf, n, JSON_REJECT_DUPLICATES, &err);
+	if (j == NULL) {
+		*rec = bad_line(r, "invalid-json", r->buf, n,
+		    "invalid JSON: %s at column %d", err.text, err.column);
+		return 1;
+	}
+	if (!json_is_object(j)) {
+		json_decref(j);
+		*rec = bad_line(r, "not-an-object", r->buf, n,
+		    "JSON value is not an object");
+		return 1;
+	}
+	*bad = 0;
+	*rec = j;
+	return 1;
+}
+
+int
+k_write(json_t *rec)
+{
+	if (json_dumpf(rec, stdout, JSON_COMPACT) != 0 ||
+	    putchar('\n') == EOF || fflush(stdout) != 0) {
+		k_warn(K_EXIT_IO, NULL, "write error on standard output: %s",
+		    strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+k_id_borrowed(json_t *rec)
+{
+	return json_string_value(json_object_get(rec, "id"));
+}
+
+const char *
+k_get_str(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+json_int_t
+k_get_int(json_t *obj, const char *key, json_int_t dflt)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+void
+k_error(json_t *rec, const char *stage, const char *code, const char *fmt,
+    ...)
+{
+	json_t *errs, *e;
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	errs = json_object_get(rec, "errors");
+	if (!json_is_array(errs)) {
+		errs = json_array();
+		json_object_set_new(rec, "errors", errs);
+	}
+	e = json_object();
+	json_object_set_new(e, "stage", json_string(stage));
+	json_object_set_new(e, "code", json_string(code));
+	json_object_set_new(e, "message", k_string_lossy(msg, strlen(msg)));
+	json_array_append_new(errs, e);
+}
+
+int
+k_has_errors(json_t *rec)
+{
+	json_t *errs = json_object_get(rec, "errors");
+
+	return json_is_array(errs) && json_array_size(errs) > 0;
+}
+
+void
+k_set_section(json_t *rec, const char *name, json_t *steal)
+{
+	json_object_set_new(rec, name, steal);
+}
+
+int
+k_filter(FILE *fp, const char *name, const char *stage, k_record_fn fn,
+    void *ctx)
+{
+	struct k_reader r;
+	json_t *rec, *out;
+	int bad, rc;
+
+	k_reader_init(&r, fp, name, stage);
+	while ((rc = k_read(&r, &rec, &bad)) == 1) {
+		out = bad ? rec : fn(rec, ctx);
+		if (out == NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		if (k_has_errors(out))
+			k_exit_raise(K_EXIT_RECORDS);
+		if (k_write(out) != 0) {
+			json_decref(out);
+			break;
+		}
+		json_decref(out);
+	}
+	k_reader_free(&r);
+	return k_exit_status();
+}

@@ -1,0 +1,352 @@
+/*
+ * kforge parsing prelude: just enough of the CUDA and HIP programming
+ * model for libclang to build an AST of kernel code when the installed
+ * toolkit's headers cannot be parsed (clang's CUDA wrapper headers lag
+ * behind new toolkits).  Declarations only; nothing here is compiled.
+ * kscan force-includes it and answers the toolkit's own headers with
+ * empty files, so project code keeps its #include lines unchanged.
+ */
+#ifndef KFORGE_PRELUDE_H
+#define KFORGE_PRELUDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <math.h>
+
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
+#define CUDART_VERSION 13000
+#define CUDA_VERSION 13000
+#ifdef __HIP__
+#ifndef __HIPCC__
+#define __HIPCC__ 1
+#endif
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
+#endif
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+#define __restrict__ __restrict
+#define __device_builtin__
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define CUDART_CB
+#define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
+
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+	unsigned int x, y, z;
+	__host__ __device__ dim3(unsigned int vx = 1, unsigned int vy = 1,
+	    unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+	__host__ __device__ dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+	__host__ __device__ operator uint3() const { return uint3{x, y, z}; }
+};
+extern __device__ const uint3 threadIdx;
+extern __device__ const uint3 blockIdx;
+extern __device__ const dim3 blockDim;
+extern __device__ const dim3 gridDim;
+extern __device__ const int warpSize;
+
+#define KFORGE_VEC2(T, N) struct N##2 { T x, y; }; \
+	__host__ __device__ N##2 make_##N##2(T, T);
+#define KFORGE_VEC3(T, N) struct N##3 { T x, y, z; }; \
+	__host__ __device__ N##3 make_##N##3(T, T, T);
+#define KFORGE_VEC4(T, N) struct N##4 { T x, y, z, w; }; \
+	__host__ __device__ N##4 make_##N##4(T, T, T, T);
+#define KFORGE_VEC(T, N) struct N##1 { T x; }; KFORGE_VEC2(T, N) \
+	KFORGE_VEC3(T, N) KFORGE_VEC4(T, N)
+KFORGE_VEC(float, float) KFORGE_VEC(double, double) KFORGE_VEC(int, int)
+KFORGE_VEC(unsigned int, uint) KFORGE_VEC(char, char)
+KFORGE_VEC(unsigned char, uchar) KFORGE_VEC(short, short)
+KFORGE_VEC(unsigned short, ushort) KFORGE_VEC(long, long)
+KFORGE_VEC(unsigned long, ulong) KFORGE_VEC(long long, longlong)
+KFORGE_VEC(unsigned long long, ulonglong)
+__host__ __device__ uint3 make_uint3(unsigned int, unsigned int, unsigned int);
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUstream_st *hipStream_t;
+typedef struct CUevent_st *hipEvent_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+typedef unsigned long long hipTextureObject_t;
+typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1,
+	cudaErrorMemoryAllocation = 2 } cudaError_t;
+typedef enum hipError_t { hipSuccess = 0 } hipError_t;
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice,
+	cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+enum hipMemcpyKind { hipMemcpyHostToHost, hipMemcpyHostToDevice,
+	hipMemcpyDeviceToHost, hipMemcpyDeviceToDevice, hipMemcpyDefault };
+enum cudaTextureReadMode { cudaReadModeElementType,
+	cudaReadModeNormalizedFloat };
+template <class T, int dim = 1,
+    enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct texture { int normalized; };
+template <class T, int dim = 1> struct surface { int unused; };
+struct cudaDeviceProp { char name[256]; int multiProcessorCount;
+	int maxThreadsPerBlock; int warpSize; size_t sharedMemPerBlock;
+	int major, minor; };
+
+extern "C" {
+cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
+unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);
+cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t,
+    cudaStream_t);
+cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3, void **,
+    size_t, cudaStream_t);
+cudaError_t cudaMalloc(void **, size_t);
+cudaError_t cudaMallocManaged(void **, size_t, unsigned = 1);
+cudaError_t cudaMallocHost(void **, size_t);
+cudaError_t cudaFree(void *);
+cudaError_t cudaFreeHost(void *);
+cudaError_t cudaMemcpy(void *, const void *, size_t, enum cudaMemcpyKind);
+cudaError_t cudaMemcpyAsync(void *, const void *, size_t,
+    enum cudaMemcpyKind, cudaStream_t = 0);
+cudaError_t cudaMemcpyToSymbol(const void *, const void *, size_t,
+    size_t = 0, enum cudaMemcpyKind = cudaMemcpyHostToDevice);
+cudaError_t cudaMemset(void *, int, size_t);
+cudaError_t cudaMemsetAsync(void *, int, size_t, cudaStream_t = 0);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaStreamSynchronize(cudaStream_t);
+cudaError_t cudaStreamCreate(cudaStream_t *);
+cudaError_t cudaStreamDestroy(cudaStream_t);
+cudaError_t cudaEventCreate(cudaEvent_t *);
+cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t);
+cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);
+cudaError_t cudaEventDestroy(cudaEvent_t);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t);
+cudaError_t cudaGetDevice(int *);
+cudaError_t cudaSetDevice(int);
+cudaError_t cudaGetDeviceCount(int *);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *, int);
+cudaError_t cudaFuncSetAttribute(const void *, int, int);
+hipError_t hipMalloc(void **, size_t);
+hipError_t hipFree(void *);
+hipError_t hipMemcpy(void *, const void *, size_t, enum hipMemcpyKind);
+hipError_t hipMemset(void *, int, size_t);
+hipError_t hipDeviceSynchronize(void);
+hipError_t hipGetLastError(void);
+hipError_t hipPeekAtLastError(void);
+const char *hipGetErrorString(hipError_t);
+}
+
+template <class T> cudaError_t cudaMalloc(T **p, size_t n);
+template <class T> hipError_t hipMalloc(T **p, size_t n);
+template <class F, class... A>
+void hipLaunchKernelGGL(F kernel, dim3 grid, dim3 block, unsigned shmem,
+    hipStream_t stream, A... args);
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#define HIP_SYMBOL(x) (&(x))
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+
+/* half and bfloat16: opaque enough for a parse, convertible both ways */
+struct __half {
+	unsigned short __x;
+	__host__ __device__ __half() = default;
+	__host__ __device__ __half(float);
+	__host__ __device__ __half(double);
+	__host__ __device__ __half(int);
+	__host__ __device__ operator float() const;
+};
+struct __half2 { __half x, y; };
+struct __nv_bfloat16 {
+	unsigned short __x;
+	__host__ __device__ __nv_bfloat16() = default;
+	__host__ __device__ __nv_bfloat16(float);
+	__host__ __device__ __nv_bfloat16(double);
+	__host__ __device__ operator float() const;
+};
+struct __nv_bfloat162 { __nv_bfloat16 x, y; };
+typedef __half half;
+typedef __half2 half2;
+typedef __nv_bfloat16 nv_bfloat16;
+typedef __nv_bfloat162 nv_bfloat162;
+typedef __nv_bfloat16 hip_bfloat16;
+__host__ __device__ __half __float2half(float);
+__host__ __device__ float __half2float(__half);
+__host__ __device__ __half2 __floats2half2_rn(float, float);
+__host__ __device__ __nv_bfloat16 __float2bfloat16(float);
+__host__ __device__ float __bfloat162float(__nv_bfloat16);
+__device__ __half hadd(__half, __half);
+__device__ __half __hadd(__half, __half);
+__device__ __half __hmul(__half, __half);
+__device__ __half2 __hadd2(__half2, __half2);
+__device__ __half2 __hmul2(__half2, __half2);
+
+/* synchronization, warps, atomics, intrinsics */
+__device__ void __syncthreads(void);
+__device__ int __syncthreads_count(int);
+__device__ int __syncthreads_and(int);
+__device__ int __syncthreads_or(int);
+__device__ void __syncwarp(unsigned = 0xffffffffu);
+__device__ void __threadfence(void);
+__device__ void __threadfence_block(void);
+__device__ void __threadfence_system(void);
+__device__ unsigned __activemask(void);
+__device__ unsigned __ballot_sync(unsigned, int);
+__device__ int __any_sync(unsigned, int);
+__device__ int __all_sync(unsigned, int);
+__device__ unsigned long long __ballot(int);
+__device__ int __any(int);
+__device__ int __all(int);
+template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T __shfl(T, int, int = 32);
+template <class T> __device__ T __shfl_up(T, unsigned, int = 32);
+template <class T> __device__ T __shfl_down(T, unsigned, int = 32);
+template <class T> __device__ T __shfl_xor(T, int, int = 32);
+template <class T> __device__ T __ldg(const T *);
+template <class T> __device__ T __ldcg(const T *);
+template <class T> __device__ T __ldcs(const T *);
+template <class T> __device__ void __stcg(T *, T);
+template <class T> __device__ void __stcs(T *, T);
+
+#define KFORGE_ATOMIC(T) \
+	__device__ T atomicAdd(T *, T); __device__ T atomicSub(T *, T); \
+	__device__ T atomicExch(T *, T); __device__ T atomicMin(T *, T); \
+	__device__ T atomicMax(T *, T); __device__ T atomicCAS(T *, T, T); \
+	__device__ T atomicAnd(T *, T); __device__ T atomicOr(T *, T); \
+	__device__ T atomicXor(T *, T); __device__ T atomicInc(T *, T); \
+	__device__ T atomicDec(T *, T); __device__ T atomicAdd_block(T *, T); \
+	__device__ T atomicAdd_system(T *, T);
+KFORGE_ATOMIC(int) KFORGE_ATOMIC(unsigned int)
+KFORGE_ATOMIC(unsigned long long) KFORGE_ATOMIC(long long)
+KFORGE_ATOMIC(float) KFORGE_ATOMIC(double)
+__device__ __half atomicAdd(__half *, __half);
+__device__ __nv_bfloat16 atomicAdd(__nv_bfloat16 *, __nv_bfloat16);
+__device__ unsigned short atomicCAS(unsigned short *, unsigned short,
+    unsigned short);
+
+__device__ int __popc(unsigned);
+__device__ int __popcll(unsigned long long);
+__device__ int __clz(int);
+__device__ int __clzll(long long);
+__device__ int __ffs(int);
+__device__ int __ffsll(long long);
+__device__ unsigned __brev(unsigned);
+__device__ unsigned __byte_perm(unsigned, unsigned, unsigned);
+__device__ int __mul24(int, int);
+__device__ int __mulhi(int, int);
+__device__ unsigned __umulhi(unsigned, unsigned);
+__device__ long long clock64(void);
+__device__ int clock(void);
+__device__ unsigned __lanemask_lt(void);
+__device__ float __int_as_float(int);
+__device__ int __float_as_int(float);
+__device__ float __uint_as_float(unsigned);
+__device__ unsigned __float_as_uint(float);
+__device__ double __longlong_as_double(long long);
+__device__ long long __double_as_longlong(double);
+__device__ int __float2int_rn(float);
+__device__ int __float2int_rd(float);
+__device__ int __float2int_ru(float);
+__device__ int __float2int_rz(float);
+__device__ unsigned __float2uint_rn(float);
+__device__ float __int2float_rn(int);
+__device__ double __int2double_rn(int);
+__device__ float __fadd_rn(float, float);
+__device__ float __fmul_rn(float, float);
+__device__ float __fmaf_rn(float, float, float);
+__device__ float __fdividef(float, float);
+__device__ float __frcp_rn(float);
+__device__ float __fsqrt_rn(float);
+__device__ double __dadd_rn(double, double);
+__device__ float __expf(float);
+__device__ float __exp10f(float);
+__device__ float __logf(float);
+__device__ float __log2f(float);
+__device__ float __log10f(float);
+__device__ float __powf(float, float);
+__device__ float __sinf(float);
+__device__ float __cosf(float);
+__device__ float __tanf(float);
+__device__ void __sincosf(float, float *, float *);
+__device__ float __saturatef(float);
+__host__ __device__ float rsqrtf(float);
+__host__ __device__ double rsqrt(double);
+__host__ __device__ float rcbrtf(float);
+__host__ __device__ float normcdff(float);
+__host__ __device__ float erfcinvf(float);
+__host__ __device__ float erfinvf(float);
+__host__ __device__ void sincosf(float, float *, float *);
+__host__ __device__ void sincos(double, double *, double *);
+__host__ __device__ float exp10f(float);
+__host__ __device__ int min(int, int);
+__host__ __device__ unsigned min(unsigned, unsigned);
+__host__ __device__ long long min(long long, long long);
+__host__ __device__ float min(float, float);
+__host__ __device__ double min(double, double);
+__host__ __device__ int max(int, int);
+__host__ __device__ unsigned max(unsigned, unsigned);
+__host__ __device__ long long max(long long, long long);
+__host__ __device__ float max(float, float);
+__host__ __device__ double max(double, double);
+__device__ unsigned __vabsdiffu4(unsigned, unsigned);
+
+template <class T> __device__ T tex1Dfetch(texture<T, 1>, int);
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t, int);
+template <class T> __device__ T tex2D(cudaTextureObject_t, float, float);
+template <class T, int d, enum cudaTextureReadMode m>
+__device__ T tex2D(texture<T, d, m>, float, float);
+template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int,
+    int);
+
+extern "C" __device__ int printf(const char *, ...);
+extern "C" __device__ void *malloc(size_t);
+extern "C" __device__ void free(void *);
+extern "C" __device__ void __assertfail(const char *, const char *,
+    unsigned, const char *, size_t);
+__device__ void __trap(void);
+__device__ void __brkpt(void);
+__device__ void __nanosleep(unsigned);
+
+namespace cooperative_groups {
+struct thread_group { __device__ void sync() const;
+	__device__ unsigned size() const;
+	__device__ unsigned thread_rank() const; };
+struct thread_block : thread_group { __device__ dim3 group_index() const;
+	__device__ dim3 thread_index() const; };
+struct grid_group : thread_group {};
+template <unsigned N> struct thread_block_tile : thread_group {
+	template <class T> __device__ T shfl(T, int) const;
+	template <class T> __device__ T shfl_down(T, unsigned) const;
+	template <class T> __device__ T shfl_xor(T, unsigned) const; };
+__device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
+template <unsigned N, class P> __device__ thread_block_tile<N>
+    tiled_partition(const P &);
+__device__ thread_group tiled_partition(const thread_group &, unsigned);
+template <class G> __device__ void sync(const G &);
+}
+
+#endif
