@@ -70,7 +70,8 @@ extern __device__ const int warpSize;
 #define KFORGE_VEC(T, N) struct N##1 { T x; }; KFORGE_VEC2(T, N) \
 	KFORGE_VEC3(T, N) KFORGE_VEC4(T, N)
 KFORGE_VEC(float, float) KFORGE_VEC(double, double) KFORGE_VEC(int, int)
-KFORGE_VEC(unsigned int, uint) KFORGE_VEC(char, char)
+struct uint1 { unsigned int x; }; KFORGE_VEC2(unsigned int, uint)
+KFORGE_VEC4(unsigned int, uint) KFORGE_VEC(char, char)
 KFORGE_VEC(unsigned char, uchar) KFORGE_VEC(short, short)
 KFORGE_VEC(unsigned short, ushort) KFORGE_VEC(long, long)
 KFORGE_VEC(unsigned long, ulong) KFORGE_VEC(long long, longlong)
@@ -281,6 +282,47 @@ __device__ float __fdividef(float, float);
 __device__ float __frcp_rn(float);
 __device__ float __fsqrt_rn(float);
 __device__ double __dadd_rn(double, double);
+
+/* device overloads of the C math library: clang resolves calls from
+ * device code only to device functions */
+#define KFORGE_MATH1(fn) __device__ float fn##f(float); \
+	__device__ float fn(float); __device__ double fn(double);
+#define KFORGE_MATH2(fn) __device__ float fn##f(float, float); \
+	__device__ float fn(float, float); \
+	__device__ double fn(double, double);
+KFORGE_MATH1(exp) KFORGE_MATH1(exp2) KFORGE_MATH1(expm1) KFORGE_MATH1(log)
+KFORGE_MATH1(log2) KFORGE_MATH1(log10) KFORGE_MATH1(log1p)
+KFORGE_MATH1(sqrt) KFORGE_MATH1(cbrt) KFORGE_MATH1(fabs) KFORGE_MATH1(ceil)
+KFORGE_MATH1(floor) KFORGE_MATH1(round) KFORGE_MATH1(trunc)
+KFORGE_MATH1(rint) KFORGE_MATH1(nearbyint) KFORGE_MATH1(sin)
+KFORGE_MATH1(cos) KFORGE_MATH1(tan) KFORGE_MATH1(asin) KFORGE_MATH1(acos)
+KFORGE_MATH1(atan) KFORGE_MATH1(sinh) KFORGE_MATH1(cosh) KFORGE_MATH1(tanh)
+KFORGE_MATH1(asinh) KFORGE_MATH1(acosh) KFORGE_MATH1(atanh)
+KFORGE_MATH1(erf) KFORGE_MATH1(erfc) KFORGE_MATH1(lgamma)
+KFORGE_MATH1(tgamma)
+KFORGE_MATH2(pow) KFORGE_MATH2(fmax) KFORGE_MATH2(fmin) KFORGE_MATH2(atan2)
+KFORGE_MATH2(fmod) KFORGE_MATH2(hypot) KFORGE_MATH2(copysign)
+KFORGE_MATH2(fdim) KFORGE_MATH2(remainder)
+__device__ float fmaf(float, float, float);
+__device__ double fma(double, double, double);
+__device__ float ldexpf(float, int);
+__device__ double ldexp(double, int);
+__device__ float frexpf(float, int *);
+__device__ long lroundf(float);
+__device__ long long llroundf(float);
+__device__ int abs(int);
+__device__ long long llabs(long long);
+__device__ void sincosf(float, float *, float *);
+__device__ void sincos(double, double *, double *);
+__device__ float exp10f(float);
+__device__ bool isnan(float);
+__device__ bool isnan(double);
+__device__ bool isinf(float);
+__device__ bool isinf(double);
+__device__ bool isfinite(float);
+__device__ bool isfinite(double);
+__device__ bool signbit(float);
+__device__ bool signbit(double);
 __device__ float __expf(float);
 __device__ float __exp10f(float);
 __device__ float __logf(float);
@@ -298,9 +340,6 @@ __host__ __device__ float rcbrtf(float);
 __host__ __device__ float normcdff(float);
 __host__ __device__ float erfcinvf(float);
 __host__ __device__ float erfinvf(float);
-__host__ __device__ void sincosf(float, float *, float *);
-__host__ __device__ void sincos(double, double *, double *);
-__host__ __device__ float exp10f(float);
 __host__ __device__ int min(int, int);
 __host__ __device__ unsigned min(unsigned, unsigned);
 __host__ __device__ long long min(long long, long long);
@@ -348,5 +387,14 @@ template <unsigned N, class P> __device__ thread_block_tile<N>
 __device__ thread_group tiled_partition(const thread_group &, unsigned);
 template <class G> __device__ void sync(const G &);
 }
+
+/*
+ * PyTorch extensions hold most of the CUDA kernels in the wild: forward
+ * declarations of the framework types kernels are specialized for let such
+ * code parse when ATen's headers are absent, and agree with them when they
+ * are present.
+ */
+namespace c10 { struct Half; struct BFloat16; }
+namespace at { using c10::Half; using c10::BFloat16; class Tensor; }
 
 #endif
