@@ -44,8 +44,18 @@ tools/kscan.o: tools/kscan.c lib/*.h
 kscan: tools/kscan.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
 
+# unit tests: cmocka programs over lib/, run by test/unit.t
+UNIT = test/unit/test_record test/unit/test_msg
+CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+
+test/unit/test_%: test/unit/test_%.c test/unit/unit.h lib/libkforge.a lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    lib/libkforge.a $(LIBS) $(CMOCKA_LIBS)
+
 test: deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(UNIT)
 	@sh test/run
 
 example: deps
@@ -64,6 +74,7 @@ install: all
 
 clean:
 	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/k_prelude.c
+	rm -f $(UNIT)
 	rm -rf test/tmp
 
 .PHONY: all deps test example lint install clean

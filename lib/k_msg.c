@@ -59,6 +59,9 @@ emit(const char *where, const char *fmt, va_list ap)
 	else
 		n = snprintf(buf, sizeof(buf), "%s: ", progname);
 	if (n < 0 || (size_t)n >= sizeof(buf))
+		/* where alone fills the buffer: keep the name and the message */
+		n = snprintf(buf, sizeof(buf), "%s: ", progname);
+	if (n < 0 || (size_t)n >= sizeof(buf))
 		n = 0;
 	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	fprintf(stderr, "%s\n", buf);
@@ -93,6 +96,18 @@ k_fatal(int code, const char *where, const char *fmt, ...)
 	exit(code);
 }
 
+void
+k_write_error(int err)
+{
+	static int reported;
+
+	k_exit_raise(K_EXIT_IO);
+	if (reported++)
+		return;
+	fprintf(stderr, "%s: write error on standard output: %s\n",
+	    progname, strerror(err ? err : EIO));
+}
+
 int
 k_finish(void)
 {
@@ -101,11 +116,8 @@ k_finish(void)
 	bad = fflush(stdout) != 0 || ferror(stdout);
 	if (fclose(stdout) != 0)
 		bad = 1;
-	if (bad) {
+	if (bad)
 		/* errno from the failing write or close is the useful part */
-		fprintf(stderr, "%s: write error on standard output: %s\n",
-		    progname, strerror(errno ? errno : EIO));
-		k_exit_raise(K_EXIT_IO);
-	}
+		k_write_error(errno);
 	return worst;
 }

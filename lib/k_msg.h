@@ -22,6 +22,9 @@ void k_fatal(int code, const char *where, const char *fmt, ...)
 /* Quiet mode drops warnings (not fatal errors) from stderr. */
 void k_msg_quiet(int on);
 
+/* Report a failed write to stdout (once per run) and raise the status. */
+void k_write_error(int err);
+
 /* Flush and close stdout, reporting a write error; return the final exit
  * status of the run (the worst seen). */
 int k_finish(void);

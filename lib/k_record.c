@@ -102,7 +102,7 @@ bad_line(struct k_reader *r, const char *code, const char *raw, size_t n,
 	k_warn(K_EXIT_RECORDS, where, "%s", msg);
 
 	rec = json_object();
-	json_object_set_new(rec, "id", json_string(where));
+	json_object_set_new(rec, "id", k_string_lossy(where, strlen(where)));
 	json_object_set_new(rec, "raw", k_string_lossy(raw, n));
 	e = json_object();
 	json_object_set_new(e, "stage", json_string(r->stage));
@@ -167,7 +167,9 @@ k_read(struct k_reader *r, json_t **rec, int *bad)
 		*rec = bad_line(r, "empty-line", "", 0, "empty line");
 		return 1;
 	}
-	j = json_loadb(r->buf, n, JSON_REJECT_DUPLICATES, &err);
+	/* any value, so that 42 or "x" is "not-an-object", not invalid JSON */
+	j = json_loadb(r->buf, n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+	    &err);
 	if (j == NULL) {
 		*rec = bad_line(r, "invalid-json", r->buf, n,
 		    "invalid JSON: %s at column %d", err.text, err.column);
@@ -189,8 +191,7 @@ k_write(json_t *rec)
 {
 	if (json_dumpf(rec, stdout, JSON_COMPACT) != 0 ||
 	    putchar('\n') == EOF || fflush(stdout) != 0) {
-		k_warn(K_EXIT_IO, NULL, "write error on standard output: %s",
-		    strerror(errno ? errno : EIO));
+		k_write_error(errno);
 		return -1;
 	}
 	return 0;

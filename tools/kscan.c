@@ -39,8 +39,8 @@ extern const char k_prelude_text[];
 
 static const char usage_line[] =
     "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-    "             [-x cuda|hip] [--prelude auto|always|never] [--root dir]\n"
-    "             [path ...]\n";
+    "             [-x cuda | hip] [--prelude auto | always | never]\n"
+    "             [--root dir] [--timing] [path ...]\n";
 
 enum prelude_mode { PRELUDE_AUTO, PRELUDE_ALWAYS, PRELUDE_NEVER };
 

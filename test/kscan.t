@@ -1,0 +1,130 @@
+#!/bin/sh
+# kscan on the example project, on bad input, and on the shapes of code
+# real projects have.
+. "$(dirname "$0")/lib.sh"
+
+have_tool kscan || skip_all "kscan not built"
+KSCAN=$(tool kscan)
+D=$T_TMP
+
+# --- the example project: the saved intermediate later stages test on
+run "$KSCAN" examples/src
+is "$T_STATUS" 0 "examples: exit 0"
+is_file "$T_TMP/out" examples/kscan.ndjson "examples: output equals examples/kscan.ndjson"
+cp "$T_TMP/out" "$D/ex.ndjson"
+is "$(wc -l < "$D/ex.ndjson" | tr -d ' ')" 18 "examples: 18 kernels (examples/src/KERNELS.md)"
+run test/validate "$D/ex.ndjson"
+ok "$T_STATUS" "examples: records validate against schemas/"
+
+q() { jq -r "$1" "$D/ex.ndjson"; }
+is "$(q 'select(.scan.name=="relu_kernel") | .scan.macro.name')" \
+    DEFINE_UNARY_KERNEL "macro-generated kernel names its macro"
+is "$(q 'select(.scan.name=="relu_kernel") | .scan.text')" \
+    "DEFINE_UNARY_KERNEL(relu, x > 0.0f ? x : 0.0f)" "macro-generated kernel's text is the invocation"
+is "$(q 'select(.id=="examples/src/elementwise.cu::fill_kernel<int>") | .scan.specialization_of != null')" \
+    true "explicit specialization is its own record"
+is "$(q 'select(.scan.name=="causal_mask_kernel") | .scan.qualified_name')" \
+    kf::detail::causal_mask_kernel "namespaced kernel is qualified"
+is "$(q 'select(.scan.name=="count_nonfinite_kernel") | .scan.device_only')" \
+    true "kernel behind #ifdef __CUDA_ARCH__ is found on the device side"
+is "$(q 'select(.scan.name=="softmax_rows_kernel") | [.scan.file, (.scan.launches | length)] | join(" ")')" \
+    "examples/src/kernels/softmax_kernels.cuh 3" \
+    "header kernel reported once, with launches from both including files"
+is "$(q 'select(.scan.name=="softmax_rows_kernel") | .scan.attributes[0] | "\(.name)(\(.args[0]))"')" \
+    "launch_bounds(KF_BLOCK_THREADS)" "launch bounds with their expression"
+is "$(q 'select(.scan.name=="scale_kernel") | .scan.launches[0] | [.kernel, .grid, .block, .shared_mem, .stream, (.args | join(","))] | join(";")')" \
+    "scale_kernel<T>;blocks;threads;0;stream;x,y,alpha,n" \
+    "launch in a function template: every expression as spelled"
+is "$(q 'select(.scan.name=="softmax_rows_kernel") | .scan.launches[0].shared_mem')" \
+    "threads * sizeof(float)" "dynamic shared memory expression"
+is "$(q 'select(.scan.name=="conv1d_kernel") | .scan.launches[0] | [.kind, .grid, .block, .shared_mem] | join(" ")')" \
+    "cudaLaunchKernel grid block 0" "cudaLaunchKernel launch site"
+is "$(q 'select(.scan.name=="scale_add_kernel") | .scan.launches[0] | [.kind, .template_args[0], .grid] | join(" ")')" \
+    "hipLaunchKernelGGL float dim3(blocks)" "hipLaunchKernelGGL with HIP_KERNEL_NAME"
+is "$(q 'select(.scan.file | endswith(".hip")) | .scan.dialect' | sort -u)" hip "HIP file's kernels are hip"
+is "$(q 'select(.scan.name=="axpby_kernel") | .scan.params[0] | [.type, .pointer_depth] | join(" ")')" \
+    "AxpbyParams 0" "struct parameter by value"
+is "$(q 'select(.scan.name=="scale_kernel") | .scan.params[0] | [.pointee_type, .const, .restrict, .template_dependent] | join(" ")')" \
+    "const T true true true" "pointer parameter facts"
+is "$(jq -s '[.[].scan.diagnostics.errors] | add' "$D/ex.ndjson")" 0 "examples parse without errors"
+
+# --- parallel parsing gives the same bytes
+run "$KSCAN" -j 2 examples/src
+is_file "$T_TMP/out" "$D/ex.ndjson" "-j 2 output equals -j 1"
+
+# --- paths on stdin
+find examples/src -name '*.cu' -o -name '*.cuh' -o -name '*.hip' | sort |
+    "$KSCAN" -I examples/src > "$D/stdin.ndjson"
+is "$(jq -r .id "$D/stdin.ndjson" | sort | tr '\n' ' ')" \
+    "$(jq -r .id "$D/ex.ndjson" | sort | tr '\n' ' ')" "paths on stdin: same kernels"
+
+# --- compile_commands.json
+mkdir -p "$D/build"
+for f in attention conv1d elementwise reduce softmax; do
+	printf '{"directory":"%s","file":"examples/src/%s.cu","command":"nvcc -Iexamples/src -DKF_TEST=1 -arch=sm_90 --expt-relaxed-constexpr -c examples/src/%s.cu -o %s.o"}\n' \
+	    "$T_ROOT" "$f" "$f" "$f"
+done | jq -s . > "$D/build/compile_commands.json"
+run "$KSCAN" -p "$D/build"
+is "$T_STATUS" 0 "-p: exit 0"
+is "$(jq -r .id "$T_TMP/out" | wc -l | tr -d ' ')" 16 "-p: the five units' 16 CUDA kernels"
+is "$(jq -r '.scan.flags | join(" ")' "$T_TMP/out" | sort -u)" \
+    "-I $T_ROOT/examples/src -D KF_TEST=1" "-p: include paths and macros kept, nvcc options dropped"
+
+# --- shapes of real code
+mkdir -p "$D/p/inc" "$D/p/only"
+cat > "$D/p/a.cu" <<'CU'
+#include "missing/never_there.h"
+#include "deep/helpers.cuh"
+#define KERNEL_FOR(T) __global__ void add_##T(T *x, int n) { if (threadIdx.x < n) x[threadIdx.x] += helper(T(1)); }
+KERNEL_FOR(float)
+KERNEL_FOR(int)
+template <typename T, int N> __global__ void tk(T *x) { x[N] = 0; }
+template <> __global__ void tk<double, 4>(double *x) { x[0] = 1; }
+void go(float *x, int n, cudaStream_t s) {
+  add_float<<<1, n, 0, s>>>(x, n);
+  tk<float, 8><<<dim3(1, 2), 32>>>(x);
+}
+CU
+mkdir -p "$D/p/inc/deep"
+printf 'template <typename T> __device__ T helper(T v) { return v; }\n' > "$D/p/inc/deep/helpers.cuh"
+printf '__global__ void lonely(float *y) { y[0] = 1; }\n' > "$D/p/only/orphan.cuh"
+run "$KSCAN" --root "$D/p" "$D/p"
+is "$T_STATUS" 0 "project with a missing header: exit 0"
+is "$(jq -r .id "$T_TMP/out" | tr '\n' ' ')" \
+    "a.cu::add_float a.cu::add_int a.cu::tk a.cu::tk<double, 4> only/orphan.cuh::lonely " \
+    "macro kernels, template, specialization and a header nothing includes"
+is "$(jq -r 'select(.scan.name=="add_float") | .scan.diagnostics.messages[0]' "$T_TMP/out")" \
+    "a.cu:1:10: 'missing/never_there.h' file not found" "missing header is a diagnostic, not a stop"
+is "$(jq -r 'select(.scan.name=="add_float") | .scan.diagnostics.errors' "$T_TMP/out")" 1 \
+    "include found under the scanned tree resolves (only the missing one errs)"
+is "$(jq -r 'select(.id=="a.cu::tk") | .scan.launches[0] | [.grid, .block, (.template_args | join(","))] | join(";")' "$T_TMP/out")" \
+    "dim3(1, 2);32;float,8" "launch of a template instantiation belongs to the template"
+is "$(jq -r 'select(.id=="a.cu::tk<double, 4>") | .scan.launches | length' "$T_TMP/out")" 0 \
+    "specialization gets no launches of other instantiations"
+
+# --- bad input: reported, recorded, the run goes on
+printf '\000\001binary' > "$D/bin.cu"
+mkdir -p "$D/empty"
+run "$KSCAN" "$D/nosuch.cu" "$D/bin.cu" "$D/empty" examples/src/conv1d.cu
+is "$T_STATUS" 1 "bad inputs: exit 1"
+is "$(jq -r '.errors[0].code // "kernel"' "$T_TMP/out" | tr '\n' ' ')" \
+    "unreadable binary no-sources kernel " "one error record per bad input, and the good file's kernel"
+like "$(cat "$T_TMP/err")" "^kscan: .*nosuch.cu: .*No such file or directory" "unreadable path on stderr"
+like "$(cat "$T_TMP/err")" "bin.cu: binary file, not scanned" "binary file on stderr"
+like "$(cat "$T_TMP/err")" "empty: no CUDA or HIP sources found" "empty directory on stderr"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "error records validate"
+
+printf 'this is not C++ at all;\nint broken = ;\n__global__ void survivor(int *p) { *p = 1; }\n' > "$D/garbage.cu"
+run "$KSCAN" "$D/garbage.cu"
+is "$T_STATUS:$(jq -r .scan.name "$T_TMP/out")" "0:survivor" "a file with parse errors still yields its kernels"
+
+run "$KSCAN" -j 0 examples/src
+is "$T_STATUS" 2 "-j 0 is a usage error"
+run "$KSCAN" --prelude sometimes
+is "$T_STATUS" 2 "bad --prelude is a usage error"
+run "$KSCAN" --bogus
+is "$T_STATUS" 2 "unknown option is a usage error"
+like "$(cat "$T_TMP/err")" "^usage: kscan " "usage on stderr"
+
+done_testing
