@@ -1789,8 +1789,9 @@ scan_unit(CXIndex idx, struct unit *u)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	u->seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (opt.timing)
-		k_warn(K_EXIT_OK, u->path, "parsed in %.3f s%s", u->seconds,
-		    arch ? " (host and device)" : "");
+		/* a measurement, not a warning: -q does not hide it */
+		fprintf(stderr, "%s: %s: parsed in %.3f s%s\n", k_progname(),
+		    u->path, u->seconds, arch ? " (host and device)" : "");
 }
 
 static void *
