@@ -20,9 +20,9 @@ CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
 CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
 CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
-TOOLS = kscan kslice
+TOOLS = kscan
 LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o
-MANS = man/kscan.1 man/kslice.1
+MANS = man/kscan.1
 
 all: $(TOOLS)
 
@@ -43,12 +43,6 @@ tools/kscan.o: tools/kscan.c lib/*.h
 
 kscan: tools/kscan.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
-
-tools/kslice.o: tools/kslice.c lib/*.h
-	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kslice.c
-
-kslice: tools/kslice.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg
