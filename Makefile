@@ -29,8 +29,9 @@ all: $(TOOLS)
 deps:
 	@sh mk/deps.sh
 
-lib/k_prelude.c: lib/prelude/kforge_prelude.h mk/embed.sh
-	sh mk/embed.sh k_prelude_text lib/prelude/kforge_prelude.h > $@
+lib/k_prelude.c: lib/prelude/kforge_prelude.h lib/prelude/kforge_torch.h mk/embed.sh
+	{ sh mk/embed.sh k_prelude_text lib/prelude/kforge_prelude.h && \
+	  sh mk/embed.sh k_prelude_torch_text lib/prelude/kforge_torch.h; } > $@
 
 lib/%.o: lib/%.c lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<

@@ -36,6 +36,7 @@
 #define MAX_DEPTH 64		/* directory recursion */
 
 extern const char k_prelude_text[];
+extern const char k_prelude_torch_text[];
 
 static const char usage_line[] =
     "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
@@ -532,6 +533,21 @@ static const char *toolkit_stubs[] = {
 	NULL
 };
 
+/* PyTorch headers answered by the torch stand-in when nothing else on the
+ * include path has them */
+static const char *torch_stubs[] = {
+	"ATen/ATen.h", "ATen/Tensor.h", "ATen/cuda/CUDAContext.h",
+	"ATen/cuda/CUDAApplyUtils.cuh", "ATen/cuda/Atomic.cuh",
+	"ATen/cuda/CUDAEvent.h", "ATen/AccumulateType.h",
+	"ATen/cuda/detail/IndexUtils.cuh", "ATen/native/cuda/KernelUtils.cuh",
+	"ATen/cuda/detail/KernelUtils.h", "ATen/Dispatch.h",
+	"c10/cuda/CUDAGuard.h", "c10/cuda/CUDAStream.h", "c10/macros/Macros.h",
+	"c10/util/Half.h", "c10/util/BFloat16.h", "THC/THC.h",
+	"THC/THCAtomics.cuh", "THC/THCDeviceUtils.cuh", "torch/extension.h",
+	"torch/types.h", "torch/script.h", "torch/torch.h",
+	"torch/serialize/tensor.h", NULL
+};
+
 static void
 remove_prelude(void)
 {
@@ -589,6 +605,17 @@ make_prelude(void)
 		snprintf(path, sizeof(path), "%s/include/%s", opt.prelude_dir,
 		    toolkit_stubs[i]);
 		if (write_file(path, "#pragma once\n") != 0)
+			k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
+			    strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", opt.prelude_dir);
+	if (write_file(path, k_prelude_torch_text) != 0)
+		k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s", strerror(errno));
+	for (i = 0; torch_stubs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/torch/%s", opt.prelude_dir,
+		    torch_stubs[i]);
+		if (write_file(path, "#pragma once\n#include <kforge_torch.h>\n")
+		    != 0)
 			k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
 			    strerror(errno));
 	}
@@ -674,14 +701,15 @@ free_files(struct ctx *x)
 	x->nfiles = x->capfiles = 0;
 }
 
-/* Expansion-side file position of a location. */
+/* File position of a location: where a macro argument is written, else
+ * where the macro that produced it is expanded. */
 static struct fileinfo *
 where(struct ctx *x, CXSourceLocation loc, unsigned *line, unsigned *off)
 {
 	CXFile f;
 	unsigned col;
 
-	clang_getExpansionLocation(loc, &f, line, &col, off);
+	clang_getFileLocation(loc, &f, line, &col, off);
 	if (f == NULL)
 		return NULL;
 	return file_info(x, f);
@@ -1320,6 +1348,9 @@ add_kernel(struct ctx *x, CXCursor c)
 	    strncmp(nfi->text + noff, name, strlen(name)) != 0;
 	fi = where(x, clang_getRangeStart(r), &la, &a);
 	where(x, clang_getRangeEnd(r), &lb, &b);
+	if (b <= a)
+		/* the definition's ends come out of a macro body */
+		is_macro = 1;
 	if (is_macro) {
 		mc = clang_getCursor(x->tu, clang_getLocationForOffset(x->tu,
 		    nfi->file, noff));
@@ -1588,6 +1619,13 @@ build_args(struct strv *a, const char *dialect, int device,
 		    "--cuda-gpu-arch=sm_80");
 	} else
 		strv_push(a, "--cuda-host-only");
+	{
+		/* searched last: a real PyTorch on the include path wins */
+		char torch[PATH_MAX + 16];
+		snprintf(torch, sizeof(torch), "%s/torch", opt.prelude_dir);
+		strv_push(a, "-idirafter");
+		strv_push(a, torch);
+	}
 	strv_push(a, "-Wno-unknown-cuda-version");
 	strv_push(a, "-w");
 	strv_push(a, "-ferror-limit=0");

@@ -396,5 +396,6 @@ template <class G> __device__ void sync(const G &);
  */
 namespace c10 { struct Half; struct BFloat16; }
 namespace at { using c10::Half; using c10::BFloat16; class Tensor; }
+namespace torch { using namespace at; }
 
 #endif

@@ -1,0 +1,176 @@
+/*
+ * kforge parsing stand-in for PyTorch's C++ API (ATen, c10, torch): the
+ * host-side surface that extension launchers use around their kernel
+ * launches, so that a launch inside AT_DISPATCH_* parses when PyTorch is
+ * not installed.  kscan answers a missing <ATen/ATen.h>, <torch/extension.h>
+ * and similar with this file, searched after every real include path.
+ * Declarations only; nothing here is compiled.
+ */
+#ifndef KFORGE_TORCH_H
+#define KFORGE_TORCH_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vector>
+#include <string>
+
+namespace c10 {
+enum class ScalarType { Byte, Char, Short, Int, Long, Half, Float, Double,
+	ComplexFloat, ComplexDouble, Bool, BFloat16 };
+struct Half {
+	unsigned short x;
+	Half() = default;
+	__host__ __device__ Half(float);
+	__host__ __device__ operator float() const;
+};
+struct BFloat16 {
+	unsigned short x;
+	BFloat16() = default;
+	__host__ __device__ BFloat16(float);
+	__host__ __device__ operator float() const;
+};
+struct Device { int index() const; bool is_cuda() const; };
+struct IntArrayRef { long operator[](size_t) const; size_t size() const;
+	const long *begin() const; const long *end() const;
+	std::vector<long> vec() const; };
+struct Scalar { template <class T> Scalar(T); template <class T> T to() const; };
+namespace cuda {
+struct CUDAGuard { explicit CUDAGuard(Device); explicit CUDAGuard(int); };
+struct OptionalCUDAGuard { explicit OptionalCUDAGuard(Device); };
+struct CUDAStream { operator cudaStream_t() const; cudaStream_t stream() const; };
+CUDAStream getCurrentCUDAStream(int device = -1);
+}
+}
+
+namespace at {
+using c10::BFloat16;
+using c10::Device;
+using c10::Half;
+using c10::IntArrayRef;
+using c10::Scalar;
+using c10::ScalarType;
+enum { kByte, kChar, kShort, kInt, kLong, kFloat, kDouble, kBool, kHalf,
+	kBFloat16, kCUDA, kCPU };
+template <class T, size_t N> struct TensorAccessor {
+	__host__ __device__ TensorAccessor<T, N - 1> operator[](long);
+};
+template <class T> struct TensorAccessor<T, 1> {
+	__host__ __device__ T &operator[](long);
+};
+template <class T> struct RestrictPtrTraits {};
+template <class T> struct DefaultPtrTraits {};
+struct TensorOptions {
+	template <class... A> TensorOptions dtype(A...) const;
+	template <class... A> TensorOptions device(A...) const;
+};
+class Tensor {
+public:
+	long size(long) const;
+	IntArrayRef sizes() const;
+	long stride(long) const;
+	IntArrayRef strides() const;
+	long numel() const;
+	long dim() const;
+	long ndimension() const;
+	long element_size() const;
+	void *data_ptr() const;
+	template <class T> T *data_ptr() const;
+	template <class T> T *data() const;
+	template <class T> T item() const;
+	ScalarType scalar_type() const;
+	ScalarType type() const;
+	TensorOptions options() const;
+	Device device() const;
+	bool is_cuda() const;
+	bool is_contiguous() const;
+	bool defined() const;
+	int get_device() const;
+	Tensor contiguous() const;
+	template <class... A> Tensor view(A...) const;
+	template <class... A> Tensor reshape(A...) const;
+	template <class... A> Tensor permute(A...) const;
+	template <class... A> Tensor transpose(A...) const;
+	template <class... A> Tensor select(A...) const;
+	template <class... A> Tensor narrow(A...) const;
+	template <class... A> Tensor index_select(A...) const;
+	template <class... A> Tensor to(A...) const;
+	template <class... A> Tensor sum(A...) const;
+	template <class... A> Tensor mean(A...) const;
+	template <class... A> Tensor fill_(A...) const;
+	template <class... A> Tensor copy_(A...) const;
+	template <class... A> Tensor resize_(A...) const;
+	template <class... A> Tensor slice(A...) const;
+	Tensor zero_() const;
+	Tensor clone() const;
+	Tensor cpu() const;
+	Tensor cuda() const;
+	Tensor t() const;
+	Tensor operator[](long) const;
+	template <class T, size_t N> TensorAccessor<T, N> accessor() const;
+	template <class T, size_t N, template <class> class P = DefaultPtrTraits,
+	    class I = long> TensorAccessor<T, N> packed_accessor() const;
+	template <class T, size_t N, template <class> class P = DefaultPtrTraits>
+	TensorAccessor<T, N> packed_accessor32() const;
+	template <class T, size_t N, template <class> class P = DefaultPtrTraits>
+	TensorAccessor<T, N> packed_accessor64() const;
+};
+template <class... A> Tensor zeros(A...);
+template <class... A> Tensor ones(A...);
+template <class... A> Tensor empty(A...);
+template <class... A> Tensor full(A...);
+template <class... A> Tensor zeros_like(A...);
+template <class... A> Tensor empty_like(A...);
+template <class... A> Tensor ones_like(A...);
+template <class... A> Tensor arange(A...);
+template <class... A> Tensor cat(A...);
+template <class... A> Tensor stack(A...);
+namespace cuda {
+using c10::cuda::CUDAGuard;
+using c10::cuda::getCurrentCUDAStream;
+using c10::cuda::OptionalCUDAGuard;
+struct CUDAGeneratorImpl;
+cudaDeviceProp *getCurrentDeviceProperties();
+}
+}
+namespace torch {
+using namespace at;
+}
+
+#define TORCH_CHECK(cond, ...) ((void)(cond))
+#define TORCH_INTERNAL_ASSERT(cond, ...) ((void)(cond))
+#define AT_ASSERTM(cond, ...) ((void)(cond))
+#define AT_ASSERT(cond, ...) ((void)(cond))
+#define AT_ERROR(...) ((void)0)
+#define AT_CUDA_CHECK(x) ((void)(x))
+#define C10_CUDA_CHECK(x) ((void)(x))
+#define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)0)
+#define CUDA_KERNEL_ASSERT(cond) ((void)(cond))
+#define C10_HOST_DEVICE __host__ __device__
+#define C10_DEVICE __device__
+#define C10_WARP_SIZE 32
+#define C10_LAUNCH_BOUNDS_1(n) __launch_bounds__(n)
+#define C10_LAUNCH_BOUNDS_2(n, m) __launch_bounds__(n, m)
+#define THCCeilDiv(a, b) (((a) + (b) - 1) / (b))
+
+/* The dispatch macros run their lambda once with scalar_t bound, so the
+ * launch inside parses; the types they stand for are kslice's business. */
+#define KFORGE_DISPATCH(...) \
+	[&] { using scalar_t = float; using index_t = int; \
+	    return (__VA_ARGS__)(); }()
+#define AT_DISPATCH_FLOATING_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND(S, T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND2(S1, S2, T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND3(S1, S2, S3, T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES_AND(S, T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES_AND2(S1, S2, T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES_AND_HALF(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_INTEGRAL_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_INDEX_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_REDUCED_FLOATING_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+#define AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES_AND2(S1, S2, T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+
+#endif
