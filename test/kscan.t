@@ -102,6 +102,23 @@ is "$(jq -r 'select(.id=="a.cu::tk") | .scan.launches[0] | [.grid, .block, (.tem
 is "$(jq -r 'select(.id=="a.cu::tk<double, 4>") | .scan.launches | length' "$T_TMP/out")" 0 \
     "specialization gets no launches of other instantiations"
 
+# --- a PyTorch extension without PyTorch: launches inside dispatch lambdas
+cat > "$D/ext.cu" <<'CU'
+#include <torch/extension.h>
+template <typename T> __global__ void kk(const T *x, T *y, int n) { if (threadIdx.x < n) y[threadIdx.x] = x[threadIdx.x]; }
+void launch(at::Tensor in, at::Tensor out) {
+  int n = in.numel();
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  AT_DISPATCH_FLOATING_TYPES_AND_HALF(in.scalar_type(), "kk", [&] {
+    kk<scalar_t><<<(n + 255) / 256, 256, 0, stream>>>(in.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), n);
+  });
+}
+CU
+run "$KSCAN" --root "$D" "$D/ext.cu"
+is "$(jq -r '[.scan.diagnostics.errors, (.scan.launches[0] | .function, .grid, (.template_args | join(",")), (.args | join(",")))] | join(";")' "$T_TMP/out")" \
+    "0;launch;(n + 255) / 256;scalar_t;in.data_ptr<scalar_t>(),out.data_ptr<scalar_t>(),n" \
+    "launch inside AT_DISPATCH lambda found without PyTorch installed"
+
 # --- bad input: reported, recorded, the run goes on
 printf '\000\001binary' > "$D/bin.cu"
 mkdir -p "$D/empty"
