@@ -20,9 +20,10 @@ CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
 CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
 CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
-TOOLS = kscan
-LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o
-MANS = man/kscan.1
+TOOLS = kscan kslice kbuild
+LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o \
+	lib/k_proc.o
+MANS = man/kscan.1 man/kslice.1 man/kbuild.1
 
 all: $(TOOLS)
 
@@ -44,6 +45,18 @@ tools/kscan.o: tools/kscan.c lib/*.h
 
 kscan: tools/kscan.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
+
+tools/kslice.o: tools/kslice.c lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kslice.c
+
+kslice: tools/kslice.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
+
+tools/kbuild.o: tools/kbuild.c lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kbuild.c
+
+kbuild: tools/kbuild.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg
@@ -71,7 +84,7 @@ install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
 	cp $(TOOLS) $(DESTDIR)$(BINDIR)/
 	cp $(MANS) $(DESTDIR)$(MANDIR)/man1/
-	cp -R schemas $(DESTDIR)$(SHAREDIR)/
+	cp -R schemas stubs $(DESTDIR)$(SHAREDIR)/
 
 clean:
 	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/k_prelude.c

@@ -19,7 +19,7 @@ cat > "$T_TMP/good" <<'EOF'
 {"id":"a"}
 {"id":"src/x.cu:k<float>","parent":"src/x.cu:k","unknown":{"kept":[1]}}
 {"id":"<stdin>:2","raw":"","errors":[{"stage":"kslice","code":"empty-line","message":"empty line","line":2}]}
-{"id":"b","errors":[],"slice":{},"wrap":{},"build":{},"verify":{},"candidate":{}}
+{"id":"b","errors":[],"unknown_stage":{"kept":true},"verify":{},"candidate":{}}
 {"id":"c","errors":[{"stage":"kwrap","code":"x","message":"","extra":true}]}
 EOF
 run $v "$T_TMP/good"

@@ -1,0 +1,104 @@
+#!/bin/sh
+# kslice on the saved kscan output of the example project: the saved slices,
+# every slice compiled (nvcc for CUDA, hipcc for HIP) with no -I and its
+# kernel symbol in the object, bad input as error records, the schemas.
+. "$(dirname "$0")/lib.sh"
+
+if ! have_tool kslice; then
+	skip_all "kslice is not built"
+fi
+KSLICE=$(tool kslice)
+
+run "$KSLICE" < examples/kscan.ndjson
+is "$T_STATUS" 0 "examples: exit status 0"
+is_file "$T_TMP/out" examples/kslice.ndjson "examples: output is examples/kslice.ndjson"
+cp "$T_TMP/out" "$T_TMP/slices.ndjson"
+is "$(wc -l < "$T_TMP/slices.ndjson" | tr -d ' ')" 19 \
+    "examples: 18 kernels give 19 instance records"
+is "$(jq -r 'select(.parent) | .id' "$T_TMP/slices.ndjson" | grep -c '>$')" 8 \
+    "examples: every template instance has a parent and an instance id"
+
+# one file per slice
+mkdir -p "$T_TMP/s"
+jq -r '[.slice.dialect, .slice.symbol, .id] | @tsv' "$T_TMP/slices.ndjson" |
+    awk '{ print NR "\t" $0 }' > "$T_TMP/index"
+n=0
+while IFS='	' read -r n dialect sym id; do
+	ext=cu
+	[ "$dialect" = hip ] && ext=hip
+	jq -r "select(.id == \"$id\") | .slice.code" "$T_TMP/slices.ndjson" \
+	    > "$T_TMP/s/$n.$ext"
+	printf '%s\n' "$sym" > "$T_TMP/s/$n.sym"
+	printf '%s\n' "$id" > "$T_TMP/s/$n.id"
+done < "$T_TMP/index"
+
+if command -v nvcc > /dev/null 2>&1; then
+	for f in "$T_TMP"/s/*.cu; do
+		b=${f%.cu}
+		id=$(cat "$b.id")
+		if nvcc -std=c++17 -c -arch=sm_90 "$f" -o "$b.o" 2> "$b.err"; then
+			nm -C "$b.o" | grep -qF "$(cat "$b.sym")("
+			ok $? "nvcc: $id compiles and holds its symbol"
+		else
+			fail "nvcc: $id compiles and holds its symbol"
+			diag_file "$b.err"
+		fi
+	done
+else
+	skip "nvcc: every CUDA slice compiles" "nvcc is not installed"
+fi
+
+if command -v hipcc > /dev/null 2>&1; then
+	for f in "$T_TMP"/s/*.hip; do
+		b=${f%.hip}
+		id=$(cat "$b.id")
+		if hipcc --offload-arch=gfx90a -c "$f" -o "$b.o" 2> "$b.err"; then
+			nm -C "$b.o" | grep -qF "$(cat "$b.sym")("
+			ok $? "hipcc: $id compiles and holds its symbol"
+		else
+			fail "hipcc: $id compiles and holds its symbol"
+			diag_file "$b.err"
+		fi
+	done
+else
+	skip "hipcc: the HIP slices compile" "hipcc is not installed"
+fi
+
+# bad input: each line gives one record with an error, the run goes on
+{
+	echo '{"id":"no-scan"}'
+	head -n 1 examples/kscan.ndjson |
+	    jq -c '.id = "missing-tu" | .scan.tu = "examples/src/missing.cu"'
+	echo 'this is not json'
+	sed -n 3p examples/kscan.ndjson
+} > "$T_TMP/bad.ndjson"
+run "$KSLICE" < "$T_TMP/bad.ndjson"
+is "$T_STATUS" 1 "bad input: exit status 1"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 4 "bad input: lines in = lines out"
+is "$(jq -r '.errors[0].code // "none"' "$T_TMP/out" | tr '\n' ' ')" \
+    "no-scan cannot-slice invalid-json none " "bad input: error codes"
+like "$(jq -r 'select(.id == "missing-tu") | .errors[0].message' "$T_TMP/out")" \
+    'missing\.cu' "bad input: the message names the missing file"
+is "$(sed -n 4p "$T_TMP/out" | jq -r '.slice.symbol')" conv1d_kernel \
+    "bad input: a good record after bad ones is sliced"
+like "$(cat "$T_TMP/err")" '^kslice: ' "bad input: messages on stderr"
+
+# records that already carry errors pass through unchanged
+sed -n 1p "$T_TMP/out" > "$T_TMP/err1.ndjson"
+run "$KSLICE" < "$T_TMP/err1.ndjson"
+is_file "$T_TMP/out" "$T_TMP/err1.ndjson" "a record with errors passes through"
+
+run "$KSLICE" --types nosuch < /dev/null
+is "$T_STATUS" 2 "bad --types: exit status 2"
+
+run "$KSLICE" -h
+like "$(cat "$T_TMP/out")" '^usage: kslice ' "-h prints the usage line"
+
+if [ -x test/validate ] && python3 -c 'import jsonschema' 2> /dev/null; then
+	test/validate "$T_TMP/slices.ndjson" > "$T_TMP/v.out" 2>&1
+	ok $? "examples: slices validate against the schemas" || diag_file "$T_TMP/v.out"
+else
+	skip "slices validate against the schemas" "no validator"
+fi
+
+done_testing

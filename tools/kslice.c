@@ -1,0 +1,2564 @@
+/*
+ * kslice: cut each kernel that kscan found out of its code base into one
+ * translation unit that compiles on its own, one record per instantiation.
+ *
+ * The kernel's translation unit is parsed again with libclang; the
+ * dependency closure is walked on the AST (declarations) and on the
+ * preprocessing record (macros), and emitted as the original source text in
+ * source order.  Framework headers resolve to stub headers (stubs/), whose
+ * text is inlined where the slice needs them.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <clang-c/Index.h>
+#include <jansson.h>
+
+#include "k_exit.h"
+#include "k_msg.h"
+#include "k_record.h"
+
+#define STAGE "kslice"
+#define MAX_CACHE 4		/* parsed translation units kept */
+#define MAX_DIAG 3		/* diagnostics quoted in an error */
+#define MAX_TEXT ((size_t)16 << 20)	/* longest slice */
+#define MAX_CALL_DEPTH 8	/* write analysis through callees */
+
+extern const char k_prelude_text[];
+
+static const char usage_line[] =
+    "usage: kslice [-hqV] [--root dir] [--stubs dir] [--types list]\n"
+    "              [file ...]\n";
+
+/* growable array of strings; owns them */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	return p;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	char *r = strdup(s);
+
+	if (r == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	return r;
+}
+
+static void
+strv_push(struct strv *s, const char *str)
+{
+	if (s->n + 1 >= s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = xstrdup(str);
+	s->v[s->n] = NULL;
+}
+
+static void
+strv_free(struct strv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static int
+strv_has(const struct strv *s, const char *str)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], str) == 0)
+			return 1;
+	return 0;
+}
+
+/* A growable text buffer with a maximum size. */
+struct buf {
+	char *s;
+	size_t n, cap;
+	int full;
+};
+
+static void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->full || b->n + n + 1 > MAX_TEXT) {
+		b->full = 1;
+		return;
+	}
+	if (b->n + n + 1 > b->cap) {
+		while (b->n + n + 1 > b->cap)
+			b->cap = b->cap ? b->cap * 2 : 4096;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+static void
+buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+static void buf_printf(struct buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	buf_add(b, s, (size_t)n);
+	free(s);
+}
+
+static struct {
+	char root[PATH_MAX];
+	struct strv stubdirs;	/* user stubs first, then ours */
+	struct strv types;	/* --types, spelled as C++ types */
+	struct strv typenames;	/* --types, as given */
+	char prelude_dir[PATH_MAX];
+	char prelude_file[PATH_MAX + 32];
+	CXIndex idx;
+} opt;
+
+/* ---------------------------------------------------------------- utils */
+
+/* Turn a CXString into a malloc'd C string and dispose it: the one place
+ * CXStrings are freed. */
+static char *
+take(CXString s)
+{
+	const char *c = clang_getCString(s);
+	char *r = xstrdup(c != NULL ? c : "");
+
+	clang_disposeString(s);
+	return r;
+}
+
+static const char *
+cx_error_text(enum CXErrorCode e)
+{
+	switch (e) {
+	case CXError_Success:
+		return "success";
+	case CXError_Failure:
+		return "libclang could not create a translation unit";
+	case CXError_Crashed:
+		return "libclang crashed";
+	case CXError_InvalidArguments:
+		return "invalid arguments";
+	case CXError_ASTReadError:
+		return "AST read error";
+	}
+	return "unknown libclang error";
+}
+
+static int
+is_ident_char(int c)
+{
+	return c == '_' || isalnum((unsigned char)c);
+}
+
+/* s with every identifier that names a key of map replaced by its value. */
+static char *
+subst_idents(const char *s, json_t *map)
+{
+	struct buf b = { 0 };
+	const char *p = s, *q;
+
+	buf_puts(&b, "");
+	while (*p != '\0') {
+		if (is_ident_char(*p) && !isdigit((unsigned char)*p)) {
+			char name[256];
+			json_t *v;
+			for (q = p; is_ident_char(*q); q++)
+				;
+			snprintf(name, sizeof(name), "%.*s", (int)(q - p), p);
+			v = (size_t)(q - p) < sizeof(name) ?
+			    json_object_get(map, name) : NULL;
+			if (json_is_string(v))
+				buf_puts(&b, json_string_value(v));
+			else
+				buf_add(&b, p, q - p);
+			p = q;
+		} else if (isdigit((unsigned char)*p)) {
+			for (q = p; is_ident_char(*q) || *q == '.'; q++)
+				;
+			buf_add(&b, p, q - p);
+			p = q;
+		} else if (*p == '"' || *p == '\'') {
+			char quote = *p;
+			for (q = p + 1; *q != '\0' && *q != quote; q++)
+				if (*q == '\\' && q[1] != '\0')
+					q++;
+			if (*q != '\0')
+				q++;
+			buf_add(&b, p, q - p);
+			p = q;
+		} else
+			buf_add(&b, p++, 1);
+	}
+	return b.s;
+}
+
+static int
+write_file(const char *path, const char *text)
+{
+	FILE *fp;
+	char dir[PATH_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = strchr(dir + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+		*slash = '/';
+	}
+	if ((fp = fopen(path, "w")) == NULL)
+		return -1;
+	fputs(text, fp);
+	return fclose(fp);
+}
+
+/* ------------------------------------------------------------ prelude */
+
+/* The same stand-ins as kscan's: the toolkit's headers as empty files, so
+ * that the prelude alone describes the toolkit to a libclang that cannot
+ * read it. */
+static const char *toolkit_stubs[] = {
+	"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h",
+	"cuda_bf16.h", "cuda_fp8.h", "device_launch_parameters.h",
+	"device_functions.h", "vector_types.h", "vector_functions.h",
+	"driver_types.h", "math_functions.h", "sm_20_atomic_functions.h",
+	"sm_60_atomic_functions.h", "cooperative_groups.h",
+	"cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
+	"cuda/std/cstdint", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
+	"hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_cooperative_groups.h",
+	"texture_fetch_functions.h", "surface_functions.h", "crt/host_defines.h",
+	NULL
+};
+
+static void
+remove_prelude(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (opt.prelude_dir[0] == '\0')
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", opt.prelude_dir);
+	if (system(cmd) != 0)
+		k_warn(K_EXIT_OK, opt.prelude_dir, "could not remove");
+}
+
+static void
+make_prelude(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX + 64];
+	int i;
+
+	snprintf(opt.prelude_dir, sizeof(opt.prelude_dir), "%s/kslice.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(opt.prelude_dir) == NULL)
+		k_fatal(K_EXIT_SYSTEM, opt.prelude_dir,
+		    "cannot create directory: %s", strerror(errno));
+	atexit(remove_prelude);
+	snprintf(opt.prelude_file, sizeof(opt.prelude_file),
+	    "%s/kforge_prelude.h", opt.prelude_dir);
+	if (write_file(opt.prelude_file, k_prelude_text) != 0)
+		k_fatal(K_EXIT_SYSTEM, opt.prelude_file, "cannot write: %s",
+		    strerror(errno));
+	for (i = 0; toolkit_stubs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/include/%s", opt.prelude_dir,
+		    toolkit_stubs[i]);
+		if (write_file(path, "#pragma once\n") != 0)
+			k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
+			    strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/include/math_constants.h",
+	    opt.prelude_dir);
+	write_file(path, "#pragma once\n"
+	    "#define CUDART_INF_F __builtin_huge_valf()\n"
+	    "#define CUDART_NAN_F __builtin_nanf(\"\")\n"
+	    "#define CUDART_PI_F 3.141592654f\n"
+	    "#define CUDART_PI 3.1415926535897931e+0\n"
+	    "#define CUDART_INF __builtin_huge_val()\n"
+	    "#define CUDART_NAN __builtin_nan(\"\")\n");
+}
+
+/* Parser arguments for a dialect; extra (may be NULL) are the unit's own
+ * flags, already absolute. */
+static void
+build_args(struct strv *a, const char *dialect, int device,
+    const struct strv *extra, int with_stubs)
+{
+	int hip = strcmp(dialect, "hip") == 0;
+	char inc[PATH_MAX + 16];
+	size_t i;
+	int std = 0;
+
+	strv_push(a, "-x");
+	strv_push(a, hip ? "hip" : "cuda");
+	for (i = 0; extra != NULL && i < extra->n; i++)
+		if (strncmp(extra->v[i], "-std=", 5) == 0)
+			std = 1;
+	if (!std)
+		strv_push(a, "-std=c++17");
+	strv_push(a, hip ? "-nogpuinc" : "-nocudainc");
+	strv_push(a, hip ? "-nogpulib" : "-nocudalib");
+	strv_push(a, "-isystem");
+	snprintf(inc, sizeof(inc), "%s/include", opt.prelude_dir);
+	strv_push(a, inc);
+	strv_push(a, "-include");
+	strv_push(a, opt.prelude_file);
+	if (device) {
+		strv_push(a, "--cuda-device-only");
+		strv_push(a, hip ? "--offload-arch=gfx90a" :
+		    "--cuda-gpu-arch=sm_80");
+	} else
+		strv_push(a, "--cuda-host-only");
+	strv_push(a, "-Wno-unknown-cuda-version");
+	strv_push(a, "-w");
+	strv_push(a, "-ferror-limit=0");
+	/* stubs come first so that they stand in for the headers they are
+	 * named after, project copies included */
+	for (i = 0; with_stubs && i < opt.stubdirs.n; i++) {
+		strv_push(a, "-I");
+		strv_push(a, opt.stubdirs.v[i]);
+	}
+	for (i = 0; extra != NULL && i < extra->n; i++)
+		strv_push(a, extra->v[i]);
+}
+
+static int
+parse(const char *path, const char *text, size_t len, struct strv *args,
+    CXTranslationUnit *tu)
+{
+	struct CXUnsavedFile uf;
+
+	uf.Filename = path;
+	uf.Contents = text;
+	uf.Length = len;
+	return (int)clang_parseTranslationUnit2(opt.idx, path,
+	    (const char *const *)args->v, (int)args->n,
+	    text != NULL ? &uf : NULL, text != NULL ? 1 : 0,
+	    CXTranslationUnit_DetailedPreprocessingRecord |
+	    CXTranslationUnit_KeepGoing, tu);
+}
+
+/* ----------------------------------------------------- parsed units */
+
+enum fclass { F_PROJECT, F_STUB, F_SYSTEM };
+
+struct fileinfo {
+	CXFile file;
+	char *real;
+	char *rel;		/* root-relative, for origins */
+	char *stubname;		/* path under its stub directory */
+	enum fclass cls;
+	const char *text;	/* owned by the translation unit */
+	size_t size;
+	unsigned *key;		/* offsets of the #include chain, root first */
+	unsigned nkey;
+	int keyed;
+	struct strv sysinc;	/* #include lines of non-project headers */
+	struct fileinfo **incl;	/* project and stub files it includes */
+	size_t nincl;
+};
+
+struct mexp {			/* a macro expansion in a project file */
+	struct fileinfo *fi;
+	unsigned a, b;
+	CXCursor def;
+};
+
+struct mdef {			/* a macro definition */
+	char *name;
+	CXCursor c;
+	struct fileinfo *fi;
+	unsigned off;
+};
+
+struct parsed {
+	char *key;		/* tu, flags and side */
+	CXTranslationUnit tu;
+	struct fileinfo **files;
+	size_t nfiles, capfiles;
+	struct mexp *exps;
+	size_t nexps, capexps;
+	struct mdef *defs;
+	size_t ndefs, capdefs;
+	unsigned errors;	/* parse errors */
+	char *first_error;
+	unsigned long stamp;
+};
+
+static struct parsed *cache[MAX_CACHE];
+static unsigned long stamp;
+
+static int
+under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return n > 0 && strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+static struct fileinfo *
+file_info(struct parsed *p, CXFile f)
+{
+	struct fileinfo *fi;
+	char *name;
+	size_t i;
+
+	for (i = 0; i < p->nfiles; i++)
+		if (clang_File_isEqual(p->files[i]->file, f))
+			return p->files[i];
+	if (p->nfiles == p->capfiles) {
+		p->capfiles = p->capfiles ? p->capfiles * 2 : 32;
+		p->files = xrealloc(p->files, p->capfiles * sizeof(*p->files));
+	}
+	if ((fi = calloc(1, sizeof(*fi))) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	p->files[p->nfiles++] = fi;
+	fi->file = f;
+	name = take(clang_getFileName(f));
+	fi->real = realpath(name, NULL);
+	if (fi->real == NULL)
+		fi->real = xstrdup(name);
+	fi->cls = F_PROJECT;
+	if (under(fi->real, opt.prelude_dir))
+		fi->cls = F_SYSTEM;
+	for (i = 0; fi->cls == F_PROJECT && i < opt.stubdirs.n; i++)
+		if (under(fi->real, opt.stubdirs.v[i])) {
+			fi->cls = F_STUB;
+			fi->stubname = xstrdup(fi->real +
+			    strlen(opt.stubdirs.v[i]) + 1);
+		}
+	if (fi->cls == F_PROJECT && clang_Location_isInSystemHeader(
+	    clang_getLocationForOffset(p->tu, f, 0)))
+		fi->cls = F_SYSTEM;
+	if (under(fi->real, opt.root))
+		fi->rel = xstrdup(fi->real + strlen(opt.root) + 1);
+	else
+		fi->rel = xstrdup(fi->real);
+	fi->text = clang_getFileContents(p->tu, f, &fi->size);
+	free(name);
+	return fi;
+}
+
+static struct fileinfo *
+where(struct parsed *p, CXSourceLocation loc, unsigned *line, unsigned *off)
+{
+	CXFile f;
+	unsigned col, l, o;
+
+	clang_getExpansionLocation(loc, &f, &l, &col, &o);
+	if (line != NULL)
+		*line = l;
+	if (off != NULL)
+		*off = o;
+	if (f == NULL)
+		return NULL;
+	return file_info(p, f);
+}
+
+static void
+note_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
+    CXClientData data)
+{
+	struct parsed *p = data;
+	struct fileinfo *fi = file_info(p, f);
+	unsigned i, off;
+
+	if (fi->keyed)
+		return;
+	fi->keyed = 1;
+	fi->nkey = depth;
+	fi->key = xrealloc(NULL, (depth + 1) * sizeof(*fi->key));
+	for (i = 0; i < depth; i++) {
+		clang_getExpansionLocation(stack[depth - 1 - i], NULL, NULL,
+		    NULL, &off);
+		fi->key[i] = off;
+	}
+}
+
+static enum CXChildVisitResult
+collect_pp(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parsed *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct fileinfo *fi;
+	CXSourceRange r;
+	unsigned a, b;
+
+	(void)parent;
+	if (k != CXCursor_MacroExpansion && k != CXCursor_MacroDefinition &&
+	    k != CXCursor_InclusionDirective)
+		return CXChildVisit_Continue;
+	r = clang_getCursorExtent(c);
+	fi = where(p, clang_getRangeStart(r), NULL, &a);
+	if (fi == NULL || fi->cls == F_SYSTEM)
+		return CXChildVisit_Continue;
+	where(p, clang_getRangeEnd(r), NULL, &b);
+	if (k == CXCursor_MacroExpansion && fi->cls == F_PROJECT) {
+		if (p->nexps == p->capexps) {
+			p->capexps = p->capexps ? p->capexps * 2 : 256;
+			p->exps = xrealloc(p->exps,
+			    p->capexps * sizeof(*p->exps));
+		}
+		p->exps[p->nexps].fi = fi;
+		p->exps[p->nexps].a = a;
+		p->exps[p->nexps].b = b;
+		p->exps[p->nexps].def = clang_getCursorReferenced(c);
+		p->nexps++;
+	} else if (k == CXCursor_MacroDefinition) {
+		if (p->ndefs == p->capdefs) {
+			p->capdefs = p->capdefs ? p->capdefs * 2 : 256;
+			p->defs = xrealloc(p->defs,
+			    p->capdefs * sizeof(*p->defs));
+		}
+		p->defs[p->ndefs].name = take(clang_getCursorSpelling(c));
+		p->defs[p->ndefs].c = c;
+		p->defs[p->ndefs].fi = fi;
+		p->defs[p->ndefs].off = a;
+		p->ndefs++;
+	} else if (k == CXCursor_InclusionDirective) {
+		CXFile inc = clang_getIncludedFile(c);
+		struct fileinfo *ifi;
+		if (inc == NULL)
+			return CXChildVisit_Continue;
+		ifi = file_info(p, inc);
+		if (ifi->cls == F_SYSTEM && fi->cls == F_PROJECT) {
+			char line[PATH_MAX + 32];
+			if (fi->text != NULL && a < fi->size && b <= fi->size &&
+			    b > a) {
+				/* as spelled: the directive's own text */
+				const char *s = fi->text + a;
+				size_t n = b - a;
+				const char *inc_kw = memmem(s, n, "include", 7);
+				if (inc_kw != NULL) {
+					size_t rest = n - (inc_kw - s) - 7;
+					const char *t = inc_kw + 7;
+					while (rest > 0 && (*t == ' ' ||
+					    *t == '\t')) {
+						t++;
+						rest--;
+					}
+					snprintf(line, sizeof(line),
+					    "#include %.*s", (int)rest, t);
+					strv_push(&fi->sysinc, line);
+				}
+			}
+		} else if (ifi->cls != F_SYSTEM) {
+			fi->incl = xrealloc(fi->incl,
+			    (fi->nincl + 1) * sizeof(*fi->incl));
+			fi->incl[fi->nincl++] = ifi;
+		}
+	}
+	return CXChildVisit_Continue;
+}
+
+static void
+free_parsed(struct parsed *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->nfiles; i++) {
+		free(p->files[i]->real);
+		free(p->files[i]->rel);
+		free(p->files[i]->stubname);
+		free(p->files[i]->key);
+		free(p->files[i]->incl);
+		strv_free(&p->files[i]->sysinc);
+		free(p->files[i]);
+	}
+	for (i = 0; i < p->ndefs; i++)
+		free(p->defs[i].name);
+	free(p->files);
+	free(p->exps);
+	free(p->defs);
+	free(p->key);
+	free(p->first_error);
+	if (p->tu != NULL)
+		clang_disposeTranslationUnit(p->tu);
+	free(p);
+}
+
+/* Error count of a parse and the first few messages, "file:line: msg". */
+static unsigned
+count_errors(CXTranslationUnit tu, char **first, unsigned want)
+{
+	unsigned i, n = clang_getNumDiagnostics(tu), errors = 0;
+	struct buf b = { 0 };
+
+	for (i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			if (errors < want) {
+				CXFile f;
+				unsigned line, col;
+				char *m = take(clang_getDiagnosticSpelling(d));
+				char *fn = NULL;
+				clang_getExpansionLocation(
+				    clang_getDiagnosticLocation(d), &f, &line,
+				    &col, NULL);
+				if (f != NULL) {
+					char *slash;
+					fn = take(clang_getFileName(f));
+					slash = strrchr(fn, '/');
+					if (slash != NULL)
+						memmove(fn, slash + 1,
+						    strlen(slash));
+				}
+				buf_printf(&b, "%s%s:%u: %s", errors ? "; " :
+				    "", fn != NULL ? fn : "<command line>",
+				    line, m);
+				free(fn);
+				free(m);
+			}
+			errors++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	if (first != NULL)
+		*first = b.s != NULL ? b.s : xstrdup("");
+	else
+		free(b.s);
+	return errors;
+}
+
+/* A unit's flags with relative paths made absolute under the root. */
+static void
+abs_flags(json_t *flags, struct strv *out)
+{
+	static const char *with_path[] = { "-I", "-isystem", "-iquote",
+	    "-include", NULL };
+	size_t i;
+	json_t *f;
+	int pathnext = 0, j;
+
+	json_array_foreach(flags, i, f) {
+		const char *s = json_string_value(f);
+		char *abs = NULL;
+		if (s == NULL)
+			continue;
+		if (pathnext && s[0] != '/') {
+			if (asprintf(&abs, "%s/%s", opt.root, s) < 0)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			s = abs;
+		} else if (!pathnext && strncmp(s, "-I", 2) == 0 &&
+		    s[2] != '\0' && s[2] != '/') {
+			if (asprintf(&abs, "-I%s/%s", opt.root, s + 2) < 0)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			s = abs;
+		}
+		strv_push(out, s);
+		free(abs);
+		pathnext = 0;
+		for (j = 0; with_path[j] != NULL; j++)
+			if (strcmp(json_string_value(f), with_path[j]) == 0)
+				pathnext = 1;
+	}
+}
+
+/* The parsed unit for tu + flags + side, from the cache or parsed now;
+ * NULL with *why set when it cannot be parsed. */
+static struct parsed *
+get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
+    char **why)
+{
+	struct strv extra = { 0 }, args = { 0 };
+	struct parsed *p;
+	char *key, *fl, path[PATH_MAX * 2];
+	size_t i, victim = 0;
+	int e;
+
+	fl = json_dumps(flags, JSON_COMPACT);
+	if (asprintf(&key, "%s\n%s\n%s\n%d", tu, fl != NULL ? fl : "",
+	    dialect, device) < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	free(fl);
+	for (i = 0; i < MAX_CACHE; i++)
+		if (cache[i] != NULL && strcmp(cache[i]->key, key) == 0) {
+			cache[i]->stamp = ++stamp;
+			free(key);
+			return cache[i];
+		}
+	if (tu[0] == '/')
+		snprintf(path, sizeof(path), "%s", tu);
+	else
+		snprintf(path, sizeof(path), "%s/%s", opt.root, tu);
+	if (access(path, R_OK) != 0) {
+		if (asprintf(why, "%s: %s", tu, strerror(errno)) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		free(key);
+		return NULL;
+	}
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	p->key = key;
+	abs_flags(flags, &extra);
+	build_args(&args, dialect, device, &extra, 1);
+	e = parse(path, NULL, 0, &args, &p->tu);
+	strv_free(&args);
+	strv_free(&extra);
+	if (e != 0 || p->tu == NULL) {
+		if (asprintf(why, "%s: parse failed: %s", tu,
+		    cx_error_text((enum CXErrorCode)e)) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		p->tu = NULL;
+		free_parsed(p);
+		return NULL;
+	}
+	p->errors = count_errors(p->tu, &p->first_error, MAX_DIAG);
+	clang_getInclusions(p->tu, note_inclusion, p);
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), collect_pp,
+	    p);
+	for (i = 0; i < MAX_CACHE; i++) {
+		if (cache[i] == NULL) {
+			victim = i;
+			break;
+		}
+		if (cache[i]->stamp < cache[victim]->stamp)
+			victim = i;
+	}
+	free_parsed(cache[victim]);
+	cache[victim] = p;
+	p->stamp = ++stamp;
+	return p;
+}
+
+/* ------------------------------------------------------ the kernel */
+
+struct findk {
+	const char *usr;
+	CXCursor found;
+};
+
+static enum CXChildVisitResult
+find_usr(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct findk *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char *usr;
+
+	(void)parent;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+	    k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	if (!clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	usr = take(clang_getCursorUSR(c));
+	if (strcmp(usr, f->usr) == 0) {
+		free(usr);
+		f->found = c;
+		return CXChildVisit_Break;
+	}
+	free(usr);
+	return CXChildVisit_Continue;
+}
+
+static CXCursor
+find_kernel(struct parsed *p, const char *usr)
+{
+	struct findk f;
+
+	f.usr = usr;
+	f.found = clang_getNullCursor();
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_usr,
+	    &f);
+	return f.found;
+}
+
+/* ------------------------------------------------------ the closure */
+
+enum ikind { I_DECL, I_MACRO, I_STUB };
+
+struct item {
+	enum ikind kind;
+	struct fileinfo *fi;
+	unsigned a, b;		/* text [a, b) in fi */
+	unsigned line;
+	CXCursor c;
+	char *name;
+	const char *what;	/* dependency kind */
+	char *ns;		/* "a::b" namespace chain, "" for global */
+	int semi;		/* needs a ';' after the text */
+};
+
+struct closure {
+	struct parsed *p;
+	struct item *v;
+	size_t n, cap;
+	size_t done;		/* items whose references were followed */
+	CXCursor kernel;
+	struct strv missing;	/* references that could not be resolved */
+};
+
+static const char *
+kind_name(enum CXCursorKind k)
+{
+	switch (k) {
+	case CXCursor_FunctionDecl:
+		return "function";
+	case CXCursor_FunctionTemplate:
+		return "function-template";
+	case CXCursor_StructDecl:
+	case CXCursor_ClassDecl:
+	case CXCursor_UnionDecl:
+		return "type";
+	case CXCursor_ClassTemplate:
+	case CXCursor_ClassTemplatePartialSpecialization:
+		return "type-template";
+	case CXCursor_TypedefDecl:
+	case CXCursor_TypeAliasDecl:
+	case CXCursor_TypeAliasTemplateDecl:
+		return "typedef";
+	case CXCursor_EnumDecl:
+		return "enum";
+	case CXCursor_VarDecl:
+		return "variable";
+	case CXCursor_UsingDeclaration:
+		return "using";
+	default:
+		return "declaration";
+	}
+}
+
+static char *
+ns_chain(CXCursor c)
+{
+	CXCursor p = clang_getCursorSemanticParent(c);
+	enum CXCursorKind k = clang_getCursorKind(p);
+	char *outer, *name, *r;
+
+	if (clang_Cursor_isNull(p) || k != CXCursor_Namespace)
+		return xstrdup("");
+	outer = ns_chain(p);
+	name = take(clang_getCursorSpelling(p));
+	if (asprintf(&r, "%s%s%s", outer, outer[0] != '\0' ? "::" : "",
+	    name[0] != '\0' ? name : "(anonymous)") < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	free(outer);
+	free(name);
+	return r;
+}
+
+static struct item *
+find_item(struct closure *cl, struct fileinfo *fi, unsigned a)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++)
+		if (cl->v[i].fi == fi && cl->v[i].a == a)
+			return &cl->v[i];
+	return NULL;
+}
+
+static struct item *
+new_item(struct closure *cl)
+{
+	struct item *it;
+
+	if (cl->n == cl->cap) {
+		cl->cap = cl->cap ? cl->cap * 2 : 32;
+		cl->v = xrealloc(cl->v, cl->cap * sizeof(*cl->v));
+	}
+	it = &cl->v[cl->n++];
+	memset(it, 0, sizeof(*it));
+	return it;
+}
+
+static void
+add_stub(struct closure *cl, struct fileinfo *fi)
+{
+	struct item *it;
+	size_t i;
+
+	if (find_item(cl, fi, 0) != NULL)
+		return;
+	it = new_item(cl);
+	it->kind = I_STUB;
+	it->fi = fi;
+	it->a = 0;
+	it->b = (unsigned)fi->size;
+	it->line = 1;
+	it->name = xstrdup(fi->stubname);
+	it->what = "stub";
+	it->ns = xstrdup("");
+	it->c = clang_getNullCursor();
+	/* the stubs it includes come with it */
+	for (i = 0; i < fi->nincl; i++)
+		if (fi->incl[i]->cls == F_STUB)
+			add_stub(cl, fi->incl[i]);
+}
+
+static void
+add_macro(struct closure *cl, CXCursor def)
+{
+	struct parsed *p = cl->p;
+	struct fileinfo *fi;
+	unsigned a, line;
+	struct item *it;
+	const char *s;
+
+	fi = where(p, clang_getCursorLocation(def), &line, &a);
+	if (fi == NULL || fi->cls == F_SYSTEM)
+		return;
+	if (fi->cls == F_STUB) {
+		add_stub(cl, fi);
+		return;
+	}
+	if (fi->text == NULL || a >= fi->size)
+		return;
+	/* back to the '#' that starts the directive */
+	s = fi->text;
+	while (a > 0 && s[a - 1] != '\n')
+		a--;
+	if (find_item(cl, fi, a) != NULL)
+		return;
+	it = new_item(cl);
+	it->kind = I_MACRO;
+	it->fi = fi;
+	it->a = a;
+	it->line = line;
+	/* to the end of the logical line */
+	for (it->b = a; it->b < fi->size; it->b++) {
+		if (s[it->b] == '\\' && it->b + 1 < fi->size &&
+		    s[it->b + 1] == '\n')
+			it->b++;
+		else if (s[it->b] == '\\' && it->b + 2 < fi->size &&
+		    s[it->b + 1] == '\r' && s[it->b + 2] == '\n')
+			it->b += 2;
+		else if (s[it->b] == '\n')
+			break;
+	}
+	it->c = def;
+	it->name = take(clang_getCursorSpelling(def));
+	it->what = "macro";
+	it->ns = xstrdup("");
+}
+
+/* End of an extent in file offsets, past a macro invocation the end lies
+ * in (a declaration generated by a macro ends where the call does). */
+static unsigned
+extent_end(struct parsed *p, struct fileinfo *fi, CXSourceRange r)
+{
+	unsigned b;
+	CXCursor m;
+	CXSourceLocation loc = clang_getRangeEnd(r);
+	CXFile sf;
+
+	where(p, loc, NULL, &b);
+	clang_getSpellingLocation(loc, &sf, NULL, NULL, NULL);
+	if (sf != NULL && clang_File_isEqual(sf, fi->file))
+		return b;
+	/* the end is inside a macro expansion: find that expansion */
+	m = clang_getCursor(p->tu, clang_getLocationForOffset(p->tu, fi->file,
+	    b));
+	if (clang_getCursorKind(m) == CXCursor_MacroExpansion) {
+		unsigned mb;
+		where(p, clang_getRangeEnd(clang_getCursorExtent(m)), NULL,
+		    &mb);
+		if (mb > b)
+			b = mb;
+	} else {
+		size_t i;
+		for (i = 0; i < p->nexps; i++)
+			if (p->exps[i].fi == fi && p->exps[i].a == b) {
+				b = p->exps[i].b;
+				break;
+			}
+	}
+	return b;
+}
+
+static void add_decl(struct closure *cl, CXCursor c);
+
+static void
+add_decl_at(struct closure *cl, CXCursor c)
+{
+	struct parsed *p = cl->p;
+	CXSourceRange r = clang_getCursorExtent(c);
+	struct fileinfo *fi;
+	struct item *it;
+	unsigned a, b, line, nl, noff;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	size_t i;
+
+	fi = where(p, clang_getRangeStart(r), &line, &a);
+	if (fi == NULL || fi->cls == F_SYSTEM)
+		return;
+	if (fi->cls == F_STUB) {
+		add_stub(cl, fi);
+		return;
+	}
+	if (clang_equalCursors(c, cl->kernel))
+		return;
+	b = extent_end(p, fi, r);
+	if (b < a)
+		b = a;
+	if (find_item(cl, fi, a) != NULL)
+		return;
+	/* a declaration inside another one already taken (a macro that
+	 * generates several) */
+	for (i = 0; i < cl->n; i++)
+		if (cl->v[i].fi == fi && cl->v[i].kind == I_DECL &&
+		    cl->v[i].a <= a && b <= cl->v[i].b)
+			return;
+	where(p, clang_getCursorLocation(c), &nl, &noff);
+	it = new_item(cl);
+	it->kind = I_DECL;
+	it->fi = fi;
+	it->a = a;
+	it->b = b;
+	it->line = nl;
+	it->c = c;
+	it->name = take(clang_getCursorSpelling(c));
+	it->what = kind_name(k);
+	it->ns = ns_chain(c);
+	/* skip white space to see whether a ';' ends the declaration */
+	while (b < fi->size && (fi->text[b] == ' ' || fi->text[b] == '\t' ||
+	    fi->text[b] == '\n' || fi->text[b] == '\r'))
+		b++;
+	if (b < fi->size && fi->text[b] == ';')
+		it->b = b + 1;
+	else if (it->b > it->a && fi->text[it->b - 1] != '}')
+		it->semi = 1;
+	else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate &&
+	    k != CXCursor_CXXMethod)
+		it->semi = 1;
+}
+
+/* The declaration a reference stands for, as something a slice can hold:
+ * a declaration at namespace scope, templates rather than their implicit
+ * instantiations. */
+static void
+add_decl(struct closure *cl, CXCursor r)
+{
+	CXCursor t, par, def;
+	enum CXCursorKind k;
+	int guard;
+
+	for (guard = 0; guard < 32; guard++) {
+		if (clang_Cursor_isNull(r) || clang_isInvalid(
+		    clang_getCursorKind(r)))
+			return;
+		t = clang_getSpecializedCursorTemplate(r);
+		if (!clang_Cursor_isNull(t)) {
+			if (clang_equalLocations(clang_getCursorLocation(t),
+			    clang_getCursorLocation(r)))
+				r = t;	/* an implicit instantiation */
+			else
+				add_decl(cl, t);	/* explicit one */
+		}
+		par = clang_getCursorSemanticParent(r);
+		k = clang_getCursorKind(par);
+		if (clang_Cursor_isNull(par) || k == CXCursor_TranslationUnit ||
+		    k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+		    clang_isInvalid(k))
+			break;
+		r = par;
+	}
+	k = clang_getCursorKind(r);
+	if (k == CXCursor_Namespace || k == CXCursor_TranslationUnit ||
+	    k == CXCursor_NamespaceAlias || k == CXCursor_UsingDirective ||
+	    k == CXCursor_TemplateTypeParameter ||
+	    k == CXCursor_NonTypeTemplateParameter ||
+	    k == CXCursor_ParmDecl || !clang_isDeclaration(k))
+		return;
+	def = clang_getCursorDefinition(r);
+	if (!clang_Cursor_isNull(def) && !clang_equalCursors(def, r))
+		add_decl_at(cl, def);
+	add_decl_at(cl, r);
+}
+
+static enum CXChildVisitResult
+follow_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct closure *cl = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	unsigned i, n;
+
+	(void)parent;
+	switch (k) {
+	case CXCursor_OverloadedDeclRef:
+		n = clang_getNumOverloadedDecls(c);
+		for (i = 0; i < n; i++)
+			add_decl(cl, clang_getOverloadedDecl(c, i));
+		break;
+	case CXCursor_TypeRef:
+	case CXCursor_TemplateRef:
+	case CXCursor_DeclRefExpr:
+	case CXCursor_MemberRefExpr:
+	case CXCursor_MemberRef:
+	case CXCursor_VariableRef:
+	case CXCursor_CallExpr:
+		add_decl(cl, clang_getCursorReferenced(c));
+		break;
+	default:
+		break;
+	}
+	if (clang_isExpression(k) || clang_isDeclaration(k)) {
+		/* a type spelled through a typedef shows in no TypeRef when
+		 * it comes from a macro: follow the declared type too */
+		CXType ty = clang_getCursorType(c);
+		CXCursor td = clang_getTypeDeclaration(ty);
+		if (!clang_Cursor_isNull(td) &&
+		    clang_getCursorKind(td) != CXCursor_NoDeclFound)
+			add_decl(cl, td);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Macros expanded inside [a, b) of fi, and the macros their bodies name. */
+static void
+follow_macros(struct closure *cl, struct fileinfo *fi, unsigned a,
+    unsigned b)
+{
+	struct parsed *p = cl->p;
+	size_t i;
+
+	for (i = 0; i < p->nexps; i++)
+		if (p->exps[i].fi == fi && p->exps[i].a >= a &&
+		    p->exps[i].a < b && !clang_Cursor_isNull(p->exps[i].def))
+			add_macro(cl, p->exps[i].def);
+}
+
+/* Project macros named in the text [a, b) of fi: a macro body, or code
+ * in a branch of #if that this parse did not take (__CUDA_ARCH__). */
+static void
+follow_macro_names(struct closure *cl, struct fileinfo *fi, unsigned a,
+    unsigned b, int skip)
+{
+	struct parsed *p = cl->p;
+	const char *s = fi->text;
+	unsigned i = a, j;
+	size_t d;
+
+	if (s == NULL)
+		return;
+	/* skip "#define NAME" */
+	while (skip && i < b && s[i] != '#')
+		i++;
+	for (j = 0; skip && j < 2 && i < b; j++) {
+		while (i < b && !is_ident_char(s[i]))
+			i++;
+		while (i < b && is_ident_char(s[i]))
+			i++;
+	}
+	while (i < b) {
+		if (!is_ident_char(s[i]) || isdigit((unsigned char)s[i])) {
+			if (isdigit((unsigned char)s[i]))
+				while (i < b && is_ident_char(s[i]))
+					i++;
+			else
+				i++;
+			continue;
+		}
+		j = i;
+		while (j < b && is_ident_char(s[j]))
+			j++;
+		for (d = p->ndefs; d-- > 0;)
+			if (strlen(p->defs[d].name) == j - i &&
+			    strncmp(p->defs[d].name, s + i, j - i) == 0 &&
+			    p->defs[d].fi->cls != F_SYSTEM) {
+				add_macro(cl, p->defs[d].c);
+				break;
+			}
+		i = j;
+	}
+}
+
+/* Follow every item's references until nothing new comes in. */
+static void
+close_over(struct closure *cl)
+{
+	size_t i;
+
+	while (cl->done < cl->n) {
+		struct item it = cl->v[cl->done++];
+		size_t f;
+
+		if (it.kind == I_DECL) {
+			clang_visitChildren(it.c, follow_refs, cl);
+			follow_macros(cl, it.fi, it.a, it.b);
+			follow_macro_names(cl, it.fi, it.a, it.b, 0);
+		} else if (it.kind == I_MACRO)
+			follow_macro_names(cl, it.fi, it.a, it.b, 1);
+		/* stubs the file the item comes from includes */
+		if (it.kind != I_STUB)
+			for (f = 0; f < it.fi->nincl; f++)
+				if (it.fi->incl[f]->cls == F_STUB)
+					add_stub(cl, it.fi->incl[f]);
+	}
+	(void)i;
+}
+
+static int
+key_cmp(const struct item *x, const struct item *y)
+{
+	unsigned i, ax, bx;
+
+	for (i = 0;; i++) {
+		ax = i < x->fi->nkey ? x->fi->key[i] : x->a;
+		bx = i < y->fi->nkey ? y->fi->key[i] : y->a;
+		if (x->kind == I_STUB && i == x->fi->nkey)
+			ax = x->b;
+		if (y->kind == I_STUB && i == y->fi->nkey)
+			bx = y->b;
+		if (ax != bx)
+			return ax < bx ? -1 : 1;
+		if (i >= x->fi->nkey || i >= y->fi->nkey)
+			break;
+	}
+	if (x->fi->nkey != y->fi->nkey)
+		return x->fi->nkey < y->fi->nkey ? -1 : 1;
+	return 0;
+}
+
+static int
+item_cmp(const void *pa, const void *pb)
+{
+	return key_cmp(pa, pb);
+}
+
+/* ------------------------------------------------------ emitting */
+
+static void
+switch_ns(struct buf *b, const char *from, const char *to)
+{
+	size_t common = 0, i;
+	const char *p;
+
+	if (strcmp(from, to) == 0)
+		return;
+	/* length of the common prefix, in whole names */
+	for (i = 0;; i++) {
+		if ((from[i] == '\0' || (from[i] == ':' && from[i + 1] == ':')) &&
+		    (to[i] == '\0' || (to[i] == ':' && to[i + 1] == ':')))
+			common = i;
+		if (from[i] == '\0' || to[i] == '\0' || from[i] != to[i])
+			break;
+	}
+	for (p = from + common; *p != '\0'; p++)
+		if (*p == ':' && p[1] == ':') {
+			buf_puts(b, "}\n");
+			p++;
+		}
+	if (from[common] != '\0')
+		buf_puts(b, "}\n");
+	p = to + common;
+	while (*p == ':')
+		p++;
+	while (*p != '\0') {
+		const char *e = strstr(p, "::");
+		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+		if (n == 11 && strncmp(p, "(anonymous)", 11) == 0)
+			buf_puts(b, "namespace {\n");
+		else
+			buf_printf(b, "namespace %.*s {\n", (int)n, p);
+		p += n;
+		while (*p == ':')
+			p++;
+	}
+}
+
+/* A stub's text without its #include "..." lines: the project headers it
+ * names are sliced, the stubs it names are inlined on their own. */
+static void
+emit_stub(struct buf *b, struct item *it)
+{
+	const char *s = it->fi->text, *e = s + it->fi->size, *nl;
+
+	buf_printf(b, "/* stub: %s */\n", it->name);
+	while (s < e) {
+		const char *t = s;
+		nl = memchr(s, '\n', e - s);
+		nl = nl != NULL ? nl + 1 : e;
+		while (t < nl && (*t == ' ' || *t == '\t'))
+			t++;
+		if (t < nl && *t == '#') {
+			t++;
+			while (t < nl && (*t == ' ' || *t == '\t'))
+				t++;
+			if (nl - t > 7 && strncmp(t, "include", 7) == 0) {
+				t += 7;
+				while (t < nl && (*t == ' ' || *t == '\t'))
+					t++;
+				if (*t == '"') {
+					s = nl;
+					continue;
+				}
+			}
+		}
+		buf_add(b, s, nl - s);
+		s = nl;
+	}
+	if (it->fi->size > 0 && it->fi->text[it->fi->size - 1] != '\n')
+		buf_puts(b, "\n");
+}
+
+/* ------------------------------------------------------ templates */
+
+static const char *
+cxx_type(const char *name)
+{
+	if (strcmp(name, "half") == 0)
+		return "__half";
+	if (strcmp(name, "bfloat16") == 0)
+		return "__nv_bfloat16";
+	return name;
+}
+
+/* Whether a template argument spelled at a launch site means something in
+ * the slice: a builtin type or a literal, not the launcher's own template
+ * parameter (scalar_t under a dispatch macro). */
+static int
+concrete_arg(const char *s)
+{
+	static const char *words[] = { "float", "double", "int", "unsigned",
+	    "long", "short", "char", "bool", "signed", "const", "true",
+	    "false", "half", "__half", "__nv_bfloat16", "int8_t", "uint8_t",
+	    "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t",
+	    "uint64_t", "size_t", "float2", "float4", "double2", "int2",
+	    "int4", "at::Half", "c10::Half", "at::BFloat16",
+	    "c10::BFloat16", NULL };
+	const char *p = s, *q;
+	int i, ok;
+
+	while (*p != '\0') {
+		if (!is_ident_char(*p) || isdigit((unsigned char)*p)) {
+			if (isdigit((unsigned char)*p))
+				while (is_ident_char(*p))
+					p++;
+			else
+				p++;
+			continue;
+		}
+		for (q = p; is_ident_char(*q) || (q[0] == ':' && q[1] == ':');
+		    q++)
+			if (*q == ':')
+				q++;
+		ok = 0;
+		for (i = 0; words[i] != NULL; i++)
+			if (strlen(words[i]) == (size_t)(q - p) &&
+			    strncmp(words[i], p, q - p) == 0)
+				ok = 1;
+		if (!ok)
+			return 0;
+		p = q;
+	}
+	return s[0] != '\0';
+}
+
+/* Instances of a kernel: each an object {param: binding} in template
+ * parameter order; an empty array for a template parameter that cannot be
+ * bound sets *why. */
+static int
+integral(const char *type)
+{
+	static const char *t[] = { "int", "unsigned int", "long", "unsigned long",
+	    "long long", "unsigned long long", "short", "unsigned short",
+	    "bool", "char", "unsigned char", "size_t", "int64_t", "int32_t",
+	    "uint32_t", "uint64_t", "unsigned", NULL };
+	int i;
+
+	for (i = 0; t[i] != NULL; i++)
+		if (strcmp(type, t[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static json_t *
+instances(json_t *scan, json_t *guessed, char **why)
+{
+	json_t *tps = json_object_get(scan, "template_params");
+	json_t *out = json_array(), *l, *seen = json_object();
+	size_t ntp = json_array_size(tps), i, li, t;
+	json_t *launches = json_object_get(scan, "launches");
+	size_t nl = json_array_size(launches);
+
+	if (ntp == 0)
+		goto done;
+	/* one pass per launch, then one for a kernel launched nowhere with
+	 * a concrete binding */
+	for (li = 0; li <= nl; li++) {
+		json_t *args;
+		json_t **partial;
+		size_t npartial = 1, j;
+
+		if (li == nl && json_array_size(out) > 0)
+			break;
+		l = li < nl ? json_array_get(launches, li) : NULL;
+		args = l != NULL ? json_object_get(l, "template_args") : NULL;
+		partial = xrealloc(NULL, sizeof(*partial));
+		partial[0] = json_object();
+		for (i = 0; i < ntp; i++) {
+			json_t *tp = json_array_get(tps, i);
+			const char *name = k_get_str(tp, "name");
+			const char *kind = k_get_str(tp, "kind");
+			const char *a = args != NULL ? json_string_value(
+			    json_array_get(args, i)) : NULL;
+			const char *spelled = k_get_str(tp, "spelled");
+			const char *eq = strchr(spelled, '=');
+			struct strv choices = { 0 };
+
+			if (a != NULL && concrete_arg(a))
+				strv_push(&choices, a);
+			else if (eq != NULL) {
+				/* a default argument */
+				eq++;
+				while (*eq == ' ')
+					eq++;
+				strv_push(&choices, eq);
+			} else if (strcmp(kind, "type") == 0) {
+				for (t = 0; t < opt.types.n; t++)
+					strv_push(&choices, opt.types.v[t]);
+			} else if (strcmp(kind, "value") == 0 &&
+			    integral(k_get_str(tp, "type"))) {
+				/* bound nowhere: the smallest value that
+				 * still makes arrays and loops well formed;
+				 * slice.guessed names it */
+				strv_push(&choices, strcmp(k_get_str(tp,
+				    "type"), "bool") == 0 ? "true" : "1");
+				for (j = 0; j < json_array_size(guessed); j++)
+					if (strcmp(json_string_value(
+					    json_array_get(guessed, j)), name) == 0)
+						break;
+				if (j == json_array_size(guessed))
+					json_array_append_new(guessed,
+					    json_string(name));
+			} else {
+				if (*why == NULL && asprintf(why,
+				    "template parameter %s: no launch binds it "
+				    "and it has no default", name) < 0)
+					k_fatal(K_EXIT_SYSTEM, NULL,
+					    "out of memory");
+				strv_free(&choices);
+				for (j = 0; j < npartial; j++)
+					json_decref(partial[j]);
+				npartial = 0;
+				break;
+			}
+			/* cartesian product */
+			{
+				json_t **np = xrealloc(NULL, (npartial *
+				    choices.n + 1) * sizeof(*np));
+				size_t m = 0, c;
+				for (j = 0; j < npartial; j++) {
+					for (c = 0; c < choices.n; c++) {
+						json_t *o = json_deep_copy(
+						    partial[j]);
+						json_object_set_new(o, name,
+						    json_string(choices.v[c]));
+						np[m++] = o;
+					}
+					json_decref(partial[j]);
+				}
+				free(partial);
+				partial = np;
+				npartial = m;
+			}
+			strv_free(&choices);
+		}
+		for (j = 0; j < npartial; j++) {
+			char *k = json_dumps(partial[j], JSON_COMPACT |
+			    JSON_SORT_KEYS);
+			if (k != NULL && json_object_get(seen, k) == NULL) {
+				json_object_set_new(seen, k, json_true());
+				json_array_append(out, partial[j]);
+			}
+			free(k);
+			json_decref(partial[j]);
+		}
+		free(partial);
+	}
+	if (json_array_size(out) > 0 && *why != NULL) {
+		free(*why);
+		*why = NULL;
+	}
+done:
+	json_decref(seen);
+	return out;
+}
+
+/* "<float, 4>" from an instance. */
+static char *
+instance_args(json_t *scan, json_t *inst)
+{
+	struct buf b = { 0 };
+	json_t *tp;
+	size_t i;
+
+	buf_puts(&b, "<");
+	json_array_foreach(json_object_get(scan, "template_params"), i, tp) {
+		const char *v = k_get_str(inst, k_get_str(tp, "name"));
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "", cxx_type(v));
+	}
+	buf_puts(&b, ">");
+	return b.s;
+}
+
+struct parmlist {
+	CXCursor *v;
+	unsigned n;
+};
+
+static enum CXChildVisitResult
+collect_parm(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parmlist *l = data;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl) {
+		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+		l->v[l->n++] = c;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* A function's or function template's parameters (clang gives a template's
+ * only as children); free l->v. */
+static void
+fn_params(CXCursor fn, struct parmlist *l)
+{
+	l->v = NULL;
+	l->n = 0;
+	clang_visitChildren(fn, collect_parm, l);
+}
+
+/* ------------------------------------------------- writes and reads */
+
+struct pointers {
+	struct parsed *p;
+	CXCursor *params;	/* the function's parameters */
+	unsigned nparams;
+	char **alias;		/* USR of a local pointer -> param index */
+	unsigned *alias_of;
+	size_t nalias;
+	unsigned char *wrote, *read;
+	int depth;
+};
+
+static char *
+cursor_usr(CXCursor c)
+{
+	return take(clang_getCursorUSR(c));
+}
+
+/* Index of the parameter (or alias of one) c refers to, or -1. */
+static int
+param_index(struct pointers *pt, CXCursor ref)
+{
+	unsigned i;
+	size_t j;
+	char *usr;
+	int r = -1;
+
+	for (i = 0; i < pt->nparams; i++)
+		if (clang_equalCursors(ref, pt->params[i]))
+			return (int)i;
+	if (clang_getCursorKind(ref) != CXCursor_VarDecl || pt->nalias == 0)
+		return -1;
+	usr = cursor_usr(ref);
+	for (j = 0; j < pt->nalias; j++)
+		if (strcmp(pt->alias[j], usr) == 0)
+			r = (int)pt->alias_of[j];
+	free(usr);
+	return r;
+}
+
+struct firstref {
+	struct pointers *pt;
+	int found;
+};
+
+static enum CXChildVisitResult
+find_param_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct firstref *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k == CXCursor_DeclRefExpr) {
+		int i = param_index(f->pt, clang_getCursorReferenced(c));
+		CXType t = clang_getCanonicalType(clang_getCursorType(c));
+		if (i >= 0 && (t.kind == CXType_Pointer ||
+		    t.kind == CXType_IncompleteArray ||
+		    t.kind == CXType_ConstantArray)) {
+			f->found = i;
+			return CXChildVisit_Break;
+		}
+	}
+	/* an index is not the pointer being written through */
+	if (k == CXCursor_ArraySubscriptExpr) {
+		struct firstref g = { f->pt, -1 };
+		clang_visitChildren(c, find_param_ref, &g);
+		/* the first child is the base */
+		f->found = g.found;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_CallExpr)
+		return CXChildVisit_Continue;
+	return CXChildVisit_Recurse;
+}
+
+static int
+base_param(struct pointers *pt, CXCursor e)
+{
+	struct firstref f = { pt, -1 };
+
+	if (find_param_ref(e, clang_getNullCursor(), &f) == CXChildVisit_Break)
+		return f.found;
+	clang_visitChildren(e, find_param_ref, &f);
+	return f.found;
+}
+
+struct kids {
+	CXCursor v[8];
+	unsigned n;
+};
+
+static enum CXChildVisitResult
+kid(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct kids *k = data;
+
+	(void)parent;
+	if (k->n < 8)
+		k->v[k->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+/* The operator spelled between a binary operator's operands (or before or
+ * after a unary one's). */
+static char *
+op_spelling(struct parsed *p, CXCursor c, struct kids *k)
+{
+	CXToken *t = NULL;
+	unsigned nt = 0, i, lhs_end;
+	char *r = NULL;
+	CXSourceRange e = clang_getCursorExtent(c);
+	CXFile fa, fb;
+	unsigned oa, ob;
+
+	clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(
+	    k->v[0])), NULL, NULL, NULL, &lhs_end);
+	/* inside a macro expansion the tokens are where they are spelled,
+	 * in the macro's body */
+	clang_getSpellingLocation(clang_getRangeStart(e), &fa, NULL, NULL, &oa);
+	clang_getSpellingLocation(clang_getRangeEnd(e), &fb, NULL, NULL, &ob);
+	if (fa != NULL && fb != NULL && clang_File_isEqual(fa, fb) && oa <= ob)
+		e = clang_getRange(clang_getLocationForOffset(p->tu, fa, oa),
+		    clang_getLocationForOffset(p->tu, fa, ob));
+	clang_tokenize(p->tu, e, &t, &nt);
+	for (i = 0; i < nt; i++) {
+		CXTokenKind tk = clang_getTokenKind(t[i]);
+		unsigned off;
+		clang_getSpellingLocation(clang_getTokenLocation(p->tu, t[i]),
+		    NULL, NULL, NULL, &off);
+		if (tk != CXToken_Punctuation)
+			continue;
+		if (clang_getCursorKind(c) == CXCursor_UnaryOperator ||
+		    off >= lhs_end) {
+			char *s = take(clang_getTokenSpelling(p->tu, t[i]));
+			if (clang_getCursorKind(c) != CXCursor_UnaryOperator ||
+			    strcmp(s, "++") == 0 || strcmp(s, "--") == 0) {
+				r = s;
+				break;
+			}
+			free(s);
+		}
+	}
+	if (t != NULL)
+		clang_disposeTokens(p->tu, t, nt);
+	return r;
+}
+
+static int
+derefs(CXCursor lhs)
+{
+	enum CXCursorKind k = clang_getCursorKind(lhs);
+	CXType t = clang_getCanonicalType(clang_getCursorType(lhs));
+
+	/* writing the pointer variable itself is not a write through it */
+	if (k == CXCursor_DeclRefExpr && t.kind == CXType_Pointer)
+		return 0;
+	return 1;
+}
+
+static void analyse_fn(struct pointers *pt, CXCursor fn);
+
+static enum CXChildVisitResult
+rw_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct pointers *pt = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct kids kd = { .n = 0 };
+	int i;
+
+	(void)parent;
+	switch (k) {
+	case CXCursor_VarDecl: {
+		/* T *alias = param + offset; */
+		CXType t = clang_getCanonicalType(clang_getCursorType(c));
+		if (t.kind == CXType_Pointer && (i = base_param(pt, c)) >= 0) {
+			pt->alias = xrealloc(pt->alias, (pt->nalias + 1) *
+			    sizeof(*pt->alias));
+			pt->alias_of = xrealloc(pt->alias_of,
+			    (pt->nalias + 1) * sizeof(*pt->alias_of));
+			pt->alias[pt->nalias] = cursor_usr(c);
+			pt->alias_of[pt->nalias++] = (unsigned)i;
+		}
+		break;
+	}
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator: {
+		char *op;
+		clang_visitChildren(c, kid, &kd);
+		if (kd.n < 2)
+			break;
+		op = op_spelling(pt->p, c, &kd);
+		if (op != NULL && (k == CXCursor_CompoundAssignOperator ||
+		    strcmp(op, "=") == 0) && derefs(kd.v[0]) &&
+		    (i = base_param(pt, kd.v[0])) >= 0) {
+			pt->wrote[i] = 1;
+			if (k == CXCursor_CompoundAssignOperator)
+				pt->read[i] = 1;
+			free(op);
+			/* the right side is read as usual */
+			clang_visitChildren(kd.v[1], rw_visit, pt);
+			rw_visit(kd.v[1], c, pt);
+			return CXChildVisit_Continue;
+		}
+		free(op);
+		break;
+	}
+	case CXCursor_UnaryOperator: {
+		char *op;
+		clang_visitChildren(c, kid, &kd);
+		if (kd.n < 1)
+			break;
+		op = op_spelling(pt->p, c, &kd);
+		if (op != NULL && derefs(kd.v[0]) &&
+		    (i = base_param(pt, kd.v[0])) >= 0) {
+			pt->wrote[i] = 1;
+			pt->read[i] = 1;
+		}
+		free(op);
+		break;
+	}
+	case CXCursor_ArraySubscriptExpr:
+		if ((i = base_param(pt, c)) >= 0)
+			pt->read[i] = 1;
+		break;
+	case CXCursor_CallExpr: {
+		CXCursor callee = clang_getCursorReferenced(c);
+		char *name = take(clang_getCursorSpelling(c));
+		int na = clang_Cursor_getNumArguments(c), a;
+		if (strncmp(name, "atomic", 6) == 0 ||
+		    strncmp(name, "gpuAtomic", 9) == 0) {
+			if (na > 0 && (i = base_param(pt,
+			    clang_Cursor_getArgument(c, 0))) >= 0) {
+				pt->wrote[i] = 1;
+				pt->read[i] = 1;
+			}
+		} else if (!clang_Cursor_isNull(callee) &&
+		    pt->depth < MAX_CALL_DEPTH) {
+			CXCursor def = clang_getCursorDefinition(callee);
+			if (!clang_Cursor_isNull(def)) {
+				struct pointers sub;
+				struct parmlist pl;
+				memset(&sub, 0, sizeof(sub));
+				fn_params(def, &pl);
+				sub.p = pt->p;
+				sub.depth = pt->depth + 1;
+				sub.nparams = pl.n;
+				sub.params = pl.v;
+				sub.wrote = calloc(sub.nparams + 1, 1);
+				sub.read = calloc(sub.nparams + 1, 1);
+				if (sub.wrote == NULL || sub.read == NULL)
+					k_fatal(K_EXIT_SYSTEM, NULL,
+					    "out of memory");
+				analyse_fn(&sub, def);
+				for (a = 0; a < na && a < (int)sub.nparams;
+				    a++) {
+					i = base_param(pt,
+					    clang_Cursor_getArgument(c, a));
+					if (i < 0)
+						continue;
+					pt->wrote[i] |= sub.wrote[a];
+					pt->read[i] |= sub.read[a];
+				}
+				for (a = 0; (size_t)a < sub.nalias; a++)
+					free(sub.alias[a]);
+				free(sub.alias);
+				free(sub.alias_of);
+				free(sub.params);
+				free(sub.wrote);
+				free(sub.read);
+			}
+		}
+		free(name);
+		break;
+	}
+	default:
+		break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void
+analyse_fn(struct pointers *pt, CXCursor fn)
+{
+	clang_visitChildren(fn, rw_visit, pt);
+}
+
+/* ------------------------------------------------------ tags */
+
+static int
+has_word(const char *code, const char *w)
+{
+	const char *p = code;
+	size_t n = strlen(w);
+
+	while ((p = strstr(p, w)) != NULL) {
+		if ((p == code || !is_ident_char(p[-1])) &&
+		    !is_ident_char(p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static int
+has_prefix_word(const char *code, const char *w)
+{
+	const char *p = code;
+	size_t n = strlen(w);
+
+	while ((p = strstr(p, w)) != NULL) {
+		if (p == code || !is_ident_char(p[-1]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static json_t *
+tags_json(const char *code, size_t lines, size_t ndeps)
+{
+	json_t *t = json_object();
+	const char *ext = strstr(code, "extern __shared__");
+
+	json_object_set_new(t, "lines", json_integer((json_int_t)lines));
+	json_object_set_new(t, "deps", json_integer((json_int_t)ndeps));
+	json_object_set_new(t, "shared_static", json_boolean(
+	    has_word(code, "__shared__") && (ext == NULL ||
+	    strstr(code, "__shared__") != ext + 7 ||
+	    strstr(ext + 1, "__shared__") != NULL)));
+	json_object_set_new(t, "shared_dynamic", json_boolean(ext != NULL));
+	json_object_set_new(t, "atomics", json_boolean(
+	    has_prefix_word(code, "atomic") ||
+	    has_prefix_word(code, "gpuAtomic")));
+	json_object_set_new(t, "warp_intrinsics", json_boolean(
+	    has_prefix_word(code, "__shfl") ||
+	    has_prefix_word(code, "__ballot") ||
+	    has_word(code, "__any_sync") || has_word(code, "__all_sync") ||
+	    has_word(code, "__activemask") ||
+	    has_prefix_word(code, "__reduce_")));
+	json_object_set_new(t, "syncthreads", json_boolean(
+	    has_prefix_word(code, "__syncthreads") ||
+	    has_word(code, "__syncwarp")));
+	json_object_set_new(t, "textures", json_boolean(
+	    has_prefix_word(code, "tex1D") || has_prefix_word(code, "tex2D") ||
+	    has_prefix_word(code, "tex3D") ||
+	    has_word(code, "cudaTextureObject_t") ||
+	    has_word(code, "texture")));
+	json_object_set_new(t, "surfaces", json_boolean(
+	    has_prefix_word(code, "surf1D") ||
+	    has_prefix_word(code, "surf2D") ||
+	    has_word(code, "cudaSurfaceObject_t")));
+	json_object_set_new(t, "cooperative_groups", json_boolean(
+	    has_word(code, "cooperative_groups")));
+	json_object_set_new(t, "dynamic_parallelism", json_boolean(
+	    strstr(code, "<<<") != NULL));
+	json_object_set_new(t, "printf", json_boolean(has_word(code,
+	    "printf")));
+	json_object_set_new(t, "launch_bounds", json_boolean(
+	    has_word(code, "__launch_bounds__")));
+	return t;
+}
+
+/* ------------------------------------------------------ launch */
+
+/* The launch configuration over the kernel's parameters: launcher names
+ * passed as arguments become the parameters they are passed as. */
+static json_t *
+launch_json(json_t *scan, json_t *inst)
+{
+	json_t *launches = json_object_get(scan, "launches"), *l, *use = NULL;
+	json_t *params = json_object_get(scan, "params"), *map, *o, *a;
+	static const char *fields[] = { "grid", "block", "shared_mem",
+	    "stream", NULL };
+	size_t i;
+	int f;
+
+	/* the first launch that binds this instance, else the first */
+	json_array_foreach(launches, i, l) {
+		json_t *ta = json_object_get(l, "template_args"), *tp;
+		size_t j;
+		int match = 1;
+		json_array_foreach(json_object_get(scan, "template_params"), j,
+		    tp) {
+			const char *v = k_get_str(inst, k_get_str(tp, "name"));
+			const char *s = json_string_value(json_array_get(ta, j));
+			if (s == NULL || strcmp(s, v) != 0)
+				match = 0;
+		}
+		if (match) {
+			use = l;
+			break;
+		}
+	}
+	if (use == NULL)
+		use = json_array_get(launches, 0);
+	if (use == NULL)
+		return json_null();
+	map = json_object();
+	json_array_foreach(json_object_get(use, "args"), i, a) {
+		const char *s = json_string_value(a);
+		const char *pn = k_get_str(json_array_get(params, i), "name");
+		const char *q;
+		int ident = s != NULL && s[0] != '\0' &&
+		    !isdigit((unsigned char)s[0]);
+		for (q = s; ident && *q != '\0'; q++)
+			if (!is_ident_char(*q))
+				ident = 0;
+		if (ident && pn[0] != '\0' && json_object_get(map, s) == NULL)
+			json_object_set_new(map, s, json_string(pn));
+	}
+	o = json_object();
+	for (f = 0; fields[f] != NULL; f++) {
+		const char *s = json_string_value(json_object_get(use,
+		    fields[f]));
+		char *r;
+		if (s == NULL) {
+			json_object_set_new(o, fields[f], json_null());
+			continue;
+		}
+		r = subst_idents(s, map);
+		json_object_set_new(o, fields[f], json_string(r));
+		free(r);
+	}
+	{
+		char *from;
+		if (asprintf(&from, "%s:%lld", k_get_str(use, "file"),
+		    (long long)k_get_int(use, "line", 0)) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		json_object_set_new(o, "from", json_string(from));
+		free(from);
+	}
+	json_decref(map);
+	return o;
+}
+
+/* ------------------------------------------------------ checking */
+
+/* Errors of a prelude-based parse of the slice text; *msg the first few. */
+static unsigned
+check_slice(const char *code, const char *dialect, char **msg)
+{
+	struct strv args = { 0 };
+	CXTranslationUnit tu = NULL;
+	int hip = strcmp(dialect, "hip") == 0;
+	unsigned errors;
+	int e;
+
+	build_args(&args, dialect, 0, NULL, 0);
+	e = parse(hip ? "/kslice/slice.hip" : "/kslice/slice.cu", code,
+	    strlen(code), &args, &tu);
+	strv_free(&args);
+	if (e != 0 || tu == NULL) {
+		if (asprintf(msg, "parse failed: %s",
+		    cx_error_text((enum CXErrorCode)e)) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		return 1;
+	}
+	errors = count_errors(tu, msg, MAX_DIAG);
+	clang_disposeTranslationUnit(tu);
+	return errors;
+}
+
+/* ------------------------------------------------------ per record */
+
+struct slicer {
+	struct parsed *p;
+	CXCursor kernel;
+	struct closure cl;
+	json_t *deps;
+	json_t *stubs;
+	struct strv includes;
+	char *body;		/* everything but the instantiation */
+	char *ns;		/* the kernel's namespace */
+	json_t *writes, *reads;
+	json_t *guessed;	/* value parameters bound by a guess */
+};
+
+static void
+free_closure(struct closure *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++) {
+		free(cl->v[i].name);
+		free(cl->v[i].ns);
+	}
+	free(cl->v);
+	strv_free(&cl->missing);
+	memset(cl, 0, sizeof(*cl));
+}
+
+static void
+slicer_free(struct slicer *s)
+{
+	free_closure(&s->cl);
+	json_decref(s->deps);
+	json_decref(s->stubs);
+	json_decref(s->writes);
+	json_decref(s->reads);
+	json_decref(s->guessed);
+	strv_free(&s->includes);
+	free(s->body);
+	free(s->ns);
+}
+
+/* The slice of a kernel, without its instantiation; 0 or -1 with *why. */
+static int
+slice_kernel(struct slicer *s, json_t *scan, char **why)
+{
+	struct closure *cl = &s->cl;
+	struct parsed *p;
+	struct fileinfo *kfi;
+	struct buf b = { 0 };
+	const char *tu = k_get_str(scan, "tu"), *usr = k_get_str(scan, "usr");
+	const char *dialect = k_get_str(scan, "dialect");
+	json_t *flags = json_object_get(scan, "flags");
+	unsigned ka, kb, kline;
+	const char *cur = "";
+	size_t i, f;
+	int device;
+
+	if (dialect[0] == '\0')
+		dialect = "cuda";
+	if (tu[0] == '\0' || usr[0] == '\0') {
+		*why = xstrdup("scan section lacks tu or usr");
+		return -1;
+	}
+	/* a kernel only the device side sees is looked for there */
+	for (device = 0; device < 2; device++) {
+		p = get_parsed(tu, flags, dialect, device, why);
+		if (p == NULL)
+			return -1;
+		s->kernel = find_kernel(p, usr);
+		if (!clang_Cursor_isNull(s->kernel))
+			break;
+	}
+	if (clang_Cursor_isNull(s->kernel)) {
+		if (asprintf(why, "kernel %s not found in %s",
+		    k_get_str(scan, "qualified_name"), tu) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		return -1;
+	}
+	s->p = p;
+	cl->p = p;
+	cl->kernel = s->kernel;
+
+	/* the kernel as an item of its own, emitted last */
+	kfi = where(p, clang_getRangeStart(clang_getCursorExtent(s->kernel)),
+	    &kline, &ka);
+	if (kfi == NULL || kfi->text == NULL) {
+		*why = xstrdup("kernel has no source text");
+		return -1;
+	}
+	kb = extent_end(p, kfi, clang_getCursorExtent(s->kernel));
+	{
+		struct item *it = new_item(cl);
+		it->kind = I_DECL;
+		it->fi = kfi;
+		it->a = ka;
+		it->b = kb;
+		it->line = kline;
+		it->c = s->kernel;
+		it->name = take(clang_getCursorSpelling(s->kernel));
+		it->what = "kernel";
+		it->ns = ns_chain(s->kernel);
+	}
+	close_over(cl);
+
+	/* includes of system and toolkit headers, from every project file */
+	for (f = 0; f < p->nfiles; f++)
+		if (p->files[f]->cls == F_PROJECT)
+			for (i = 0; i < p->files[f]->sysinc.n; i++)
+				if (!strv_has(&s->includes,
+				    p->files[f]->sysinc.v[i]))
+					strv_push(&s->includes,
+					    p->files[f]->sysinc.v[i]);
+
+	/* the kernel stays first in the array: sort the rest */
+	if (cl->n > 2)
+		qsort(cl->v + 1, cl->n - 1, sizeof(*cl->v), item_cmp);
+	s->deps = json_array();
+	s->stubs = json_array();
+	buf_printf(&b, "// kslice: %s:%u, %s\n", kfi->rel, kline,
+	    k_get_str(scan, "qualified_name"));
+	for (i = 0; i < s->includes.n; i++)
+		buf_printf(&b, "%s\n", s->includes.v[i]);
+	for (i = 1; i <= cl->n; i++) {
+		/* the kernel last */
+		struct item *it = &cl->v[i == cl->n ? 0 : i];
+		if (it->kind != I_DECL || strcmp(it->ns, cur) != 0) {
+			const char *to = it->kind == I_DECL ? it->ns : "";
+			switch_ns(&b, cur, to);
+			cur = to;
+		}
+		buf_puts(&b, "\n");
+		if (it->kind == I_STUB) {
+			emit_stub(&b, it);
+			json_array_append_new(s->stubs, json_string(it->name));
+			continue;
+		}
+		if (i != cl->n) {
+			json_t *d = json_object();
+			char *origin;
+			if (asprintf(&origin, "%s:%u", it->fi->rel, it->line) <
+			    0)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			json_object_set_new(d, "name", json_string(it->name));
+			json_object_set_new(d, "kind", json_string(it->what));
+			json_object_set_new(d, "origin", json_string(origin));
+			json_array_append_new(s->deps, d);
+			free(origin);
+		}
+		buf_add(&b, it->fi->text + it->a, it->b - it->a);
+		buf_puts(&b, it->semi ? ";\n" : "\n");
+	}
+	s->ns = xstrdup(cur);
+	if (b.full) {
+		free(b.s);
+		*why = xstrdup("slice longer than 16 MiB");
+		return -1;
+	}
+	s->body = b.s;
+
+	/* writes and reads through pointer parameters */
+	{
+		struct pointers pt;
+		struct parmlist pl;
+		unsigned a;
+		CXCursor fn = s->kernel;
+		memset(&pt, 0, sizeof(pt));
+		fn_params(fn, &pl);
+		pt.p = p;
+		pt.params = pl.v;
+		pt.nparams = pl.n;
+		pt.wrote = calloc(pl.n + 1, 1);
+		pt.read = calloc(pl.n + 1, 1);
+		if (pt.wrote == NULL || pt.read == NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		analyse_fn(&pt, fn);
+		s->writes = json_array();
+		s->reads = json_array();
+		for (a = 0; a < pt.nparams; a++) {
+			char *n = take(clang_getCursorSpelling(pt.params[a]));
+			if (pt.wrote[a])
+				json_array_append_new(s->writes,
+				    json_string(n));
+			if (pt.read[a])
+				json_array_append_new(s->reads, json_string(n));
+			free(n);
+		}
+		for (a = 0; a < pt.nalias; a++)
+			free(pt.alias[a]);
+		free(pt.alias);
+		free(pt.alias_of);
+		free(pt.params);
+		free(pt.wrote);
+		free(pt.read);
+	}
+	return 0;
+}
+
+/* Parameter types of the kernel as spelled by clang, template parameters
+ * replaced by their bindings, for the explicit instantiation. */
+static char *
+instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
+{
+	struct buf b = { 0 };
+	char *targs = instance_args(scan, inst), *name;
+	json_t *map = json_object(), *tp;
+	struct parmlist pl;
+	unsigned i;
+	size_t j;
+
+	*ok = 1;
+	json_array_foreach(json_object_get(scan, "template_params"), j, tp)
+		json_object_set_new(map, k_get_str(tp, "name"), json_string(
+		    cxx_type(k_get_str(inst, k_get_str(tp, "name")))));
+	name = take(clang_getCursorSpelling(s->kernel));
+	buf_printf(&b, "template __global__ void %s%s(", name, targs);
+	fn_params(s->kernel, &pl);
+	for (i = 0; i < pl.n; i++) {
+		CXCursor a = pl.v[i];
+		char *ty = take(clang_getTypeSpelling(clang_getCursorType(a)));
+		char *sub = subst_idents(ty, map);
+		if (clang_isInvalidDeclaration(a))
+			*ok = 0;
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "", sub);
+		free(sub);
+		free(ty);
+	}
+	free(pl.v);
+	buf_puts(&b, ");\n");
+	free(name);
+	free(targs);
+	json_decref(map);
+	return b.s;
+}
+
+static json_t *
+slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
+    size_t ninst)
+{
+	json_t *out = ninst > 0 ? json_deep_copy(rec) : json_incref(rec);
+	json_t *sl = json_object();
+	struct buf code = { 0 };
+	const char *dialect = k_get_str(scan, "dialect");
+	char *msg = NULL, *targs = NULL;
+	size_t lines = 0, i;
+	unsigned errors;
+
+	buf_puts(&code, s->body);
+	if (inst != NULL) {
+		int ok;
+		char *ex = instantiation(s, scan, inst, &ok), *id;
+		const char *cur = s->ns;
+		targs = instance_args(scan, inst);
+		buf_puts(&code, "\n");
+		buf_puts(&code, ex);
+		free(ex);
+		(void)cur;
+		if (asprintf(&id, "%s%s", k_id_borrowed(rec), targs) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		json_object_set_new(out, "parent", json_string(
+		    k_id_borrowed(rec)));
+		json_object_set_new(out, "id", json_string(id));
+		free(id);
+	}
+	/* close the kernel's namespaces */
+	switch_ns(&code, s->ns, "");
+	for (i = 0; i < code.n; i++)
+		if (code.s[i] == '\n')
+			lines++;
+	json_object_set_new(sl, "instance", inst != NULL ? json_incref(inst) :
+	    json_object());
+	if (json_array_size(s->guessed) > 0)
+		json_object_set(sl, "guessed", s->guessed);
+	{
+		char *sym;
+		if (asprintf(&sym, "%s%s", k_get_str(scan, "qualified_name"),
+		    targs != NULL && strchr(k_get_str(scan,
+		    "qualified_name"), '<') == NULL ? targs : "") < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		json_object_set_new(sl, "symbol", json_string(sym));
+		free(sym);
+	}
+	json_object_set_new(sl, "dialect", json_string(dialect[0] != '\0' ?
+	    dialect : "cuda"));
+	json_object_set_new(sl, "launch", launch_json(scan, inst != NULL ?
+	    inst : json_object()));
+	json_object_set(sl, "deps", s->deps);
+	json_object_set(sl, "stubs", s->stubs);
+	json_object_set_new(sl, "tags", tags_json(code.s, lines,
+	    json_array_size(s->deps)));
+	json_object_set(sl, "writes", s->writes);
+	json_object_set(sl, "reads", s->reads);
+	json_object_set_new(sl, "lines", json_integer((json_int_t)lines));
+	json_object_set_new(sl, "code", k_string_lossy(code.s, code.n));
+	k_set_section(out, "slice", sl);
+	errors = check_slice(code.s, dialect[0] != '\0' ? dialect : "cuda",
+	    &msg);
+	if (errors > 0)
+		k_error(out, STAGE, "slice-does-not-parse",
+		    "%s: slice does not parse: %u error%s: %s",
+		    k_id_borrowed(out), errors, errors == 1 ? "" : "s", msg);
+	if (k_has_errors(out))
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(out), "%s",
+		    errors > 0 ? "slice does not parse" : "error");
+	free(msg);
+	free(targs);
+	free(code.s);
+	return out;
+}
+
+static json_t *
+process(json_t *rec, void *ctx)
+{
+	json_t *scan = json_object_get(rec, "scan"), *insts, *out = NULL;
+	json_t *guessed = NULL;
+	struct slicer s;
+	char *why = NULL;
+	size_t i, n;
+
+	(void)ctx;
+	if (!json_is_object(scan) || k_has_errors(rec)) {
+		if (!json_is_object(scan) && !k_has_errors(rec)) {
+			k_error(rec, STAGE, "no-scan",
+			    "%s: record has no scan section",
+			    k_id_borrowed(rec) != NULL ? k_id_borrowed(rec) :
+			    "record");
+			k_warn(K_EXIT_RECORDS, k_id_borrowed(rec),
+			    "record has no scan section");
+		}
+		return rec;
+	}
+	memset(&s, 0, sizeof(s));
+	if (slice_kernel(&s, scan, &why) != 0) {
+		k_error(rec, STAGE, "cannot-slice", "%s: %s",
+		    k_id_borrowed(rec), why);
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s", why);
+		free(why);
+		slicer_free(&s);
+		return rec;
+	}
+	guessed = json_array();
+	insts = instances(scan, guessed, &why);
+	s.guessed = guessed;
+	n = json_array_size(insts);
+	if (json_array_size(json_object_get(scan, "template_params")) == 0) {
+		out = slice_record(rec, scan, &s, NULL, 0);
+	} else if (n == 0) {
+		k_error(rec, STAGE, "no-instance", "%s: %s",
+		    k_id_borrowed(rec), why != NULL ? why : "no instance");
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s",
+		    why != NULL ? why : "no instance");
+		out = json_incref(rec);
+	} else {
+		for (i = 0; i < n; i++) {
+			json_t *o = slice_record(rec, scan, &s,
+			    json_array_get(insts, i), n);
+			if (i + 1 == n) {
+				out = o;
+				break;
+			}
+			/* every instance but the last is written here; the
+			 * filter loop writes the last */
+			if (k_has_errors(o))
+				k_exit_raise(K_EXIT_RECORDS);
+			if (k_write(o) != 0) {
+				json_decref(o);
+				k_fatal(K_EXIT_IO, NULL, "write error");
+			}
+			json_decref(o);
+		}
+	}
+	free(why);
+	json_decref(insts);
+	slicer_free(&s);
+	json_decref(rec);
+	return out;
+}
+
+/* ------------------------------------------------------------ main */
+
+static void
+usage(void)
+{
+	fputs(usage_line, stderr);
+	exit(K_EXIT_USAGE);
+}
+
+static void
+add_stubdir(const char *dir, int user)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (realpath(dir, real) == NULL || stat(real, &st) != 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		if (user)
+			k_fatal(K_EXIT_USAGE, NULL, "--stubs: %s: %s", dir,
+			    strerror(errno ? errno : ENOTDIR));
+		return;
+	}
+	if (!strv_has(&opt.stubdirs, real))
+		strv_push(&opt.stubdirs, real);
+}
+
+/* Our own stubs: $KFORGE_STUBS, else stubs/ next to the program, else the
+ * installed share directory. */
+static void
+default_stubs(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	const char *env = getenv("KFORGE_STUBS");
+
+	if (env != NULL && *env != '\0') {
+		add_stubdir(env, 0);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 8);
+	if (n > 0) {
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			strcpy(slash + 1, "stubs");
+			add_stubdir(exe, 0);
+			strcpy(slash + 1, "../share/kforge/stubs");
+			add_stubdir(exe, 0);
+		}
+	}
+}
+
+static void
+set_types(const char *list)
+{
+	char *copy = xstrdup(list), *tok, *save = NULL;
+
+	strv_free(&opt.types);
+	strv_free(&opt.typenames);
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "float") != 0 && strcmp(tok, "double") != 0 &&
+		    strcmp(tok, "half") != 0 && strcmp(tok, "bfloat16") != 0 &&
+		    strcmp(tok, "int") != 0)
+			k_fatal(K_EXIT_USAGE, NULL, "--types: expected float, "
+			    "double, half, bfloat16 or int: %s", tok);
+		if (!strv_has(&opt.types, tok)) {
+			strv_push(&opt.types, tok);
+			strv_push(&opt.typenames, tok);
+		}
+	}
+	free(copy);
+	if (opt.types.n == 0)
+		k_fatal(K_EXIT_USAGE, NULL, "--types: empty list");
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "stubs", required_argument, NULL, 'S' },
+		{ "types", required_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *root = ".";
+	int ch, i;
+
+	k_msg_init(argv[0]);
+	set_types("float");
+	while ((ch = getopt_long(argc, argv, "hqV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'q':
+			k_msg_quiet(1);
+			break;
+		case 'R':
+			root = optarg;
+			break;
+		case 'S':
+			add_stubdir(optarg, 1);
+			break;
+		case 't':
+			set_types(optarg);
+			break;
+		case 'V': {
+			char *ver = take(clang_getClangVersion());
+			printf("kslice (kforge) 0.1, %s\n", ver);
+			free(ver);
+			return k_finish();
+		}
+		case 'h':
+			fputs(usage_line, stdout);
+			return k_finish();
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (realpath(root, opt.root) == NULL)
+		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
+		    strerror(errno));
+	default_stubs();
+	make_prelude();
+	opt.idx = clang_createIndex(0, 0);
+
+	if (argc == 0)
+		k_filter(stdin, "<stdin>", STAGE, process, NULL);
+	for (i = 0; i < argc; i++) {
+		FILE *fp;
+		if (strcmp(argv[i], "-") == 0) {
+			k_filter(stdin, "<stdin>", STAGE, process, NULL);
+			continue;
+		}
+		if ((fp = fopen(argv[i], "r")) == NULL) {
+			k_warn(K_EXIT_IO, argv[i], "%s", strerror(errno));
+			continue;
+		}
+		k_filter(fp, argv[i], STAGE, process, NULL);
+		fclose(fp);
+	}
+	for (i = 0; i < MAX_CACHE; i++)
+		free_parsed(cache[i]);
+	clang_disposeIndex(opt.idx);
+	strv_free(&opt.stubdirs);
+	strv_free(&opt.types);
+	strv_free(&opt.typenames);
+	return k_finish();
+}
