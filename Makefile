@@ -20,10 +20,10 @@ CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
 CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
 CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
-TOOLS = kscan kslice kbuild
+TOOLS = kscan kslice kwrap kbuild
 LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o \
 	lib/k_proc.o
-MANS = man/kscan.1 man/kslice.1 man/kbuild.1
+MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1
 
 all: $(TOOLS)
 
@@ -40,17 +40,40 @@ lib/%.o: lib/%.c lib/*.h
 lib/libkforge.a: $(LIB_OBJS)
 	$(AR) rcs $@ $(LIB_OBJS)
 
+# libclang-dependent code: its own archive, linked only into the tools that
+# link libclang
+lib/k_parse.o: lib/k_parse.c lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ lib/k_parse.c
+
+lib/libkparse.a: lib/k_parse.o
+	$(AR) rcs $@ lib/k_parse.o
+
 tools/kscan.o: tools/kscan.c lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kscan.c
 
-kscan: tools/kscan.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
+kscan: tools/kscan.o lib/libkparse.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkparse.a lib/libkforge.a \
+	    $(CLANG_LIBS) $(LIBS)
 
 tools/kslice.o: tools/kslice.c lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kslice.c
 
-kslice: tools/kslice.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkforge.a $(CLANG_LIBS) $(LIBS)
+kslice: tools/kslice.o lib/libkparse.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkparse.a lib/libkforge.a \
+	    $(CLANG_LIBS) $(LIBS)
+
+tools/kwrap_harness.c: tools/kwrap_harness.in mk/embed.sh
+	sh mk/embed.sh kwrap_harness_text tools/kwrap_harness.in > $@
+
+tools/kwrap.o: tools/kwrap.c lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap.c
+
+tools/kwrap_harness.o: tools/kwrap_harness.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap_harness.c
+
+kwrap: tools/kwrap.o tools/kwrap_harness.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kwrap.o tools/kwrap_harness.o \
+	    lib/libkforge.a $(LIBS) -lm
 
 tools/kbuild.o: tools/kbuild.c lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kbuild.c
@@ -87,7 +110,8 @@ install: all
 	cp -R schemas stubs $(DESTDIR)$(SHAREDIR)/
 
 clean:
-	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/k_prelude.c
+	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
+	    lib/k_prelude.c tools/kwrap_harness.c
 	rm -f $(UNIT)
 	rm -rf test/tmp
 

@@ -45,6 +45,158 @@ struct complex {
 namespace at {
 using c10::BFloat16;
 using c10::Half;
+
+/* ATen/core/TensorAccessor.h: the accessors kernels take by value */
+template <typename T>
+struct DefaultPtrTraits {
+	typedef T *PtrType;
+};
+template <typename T>
+struct RestrictPtrTraits {
+	typedef T *__restrict__ PtrType;
+};
+template <typename T, size_t N,
+    template <typename U> class PtrTraits = DefaultPtrTraits,
+    typename index_t = int64_t>
+class TensorAccessorBase {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessorBase(PtrType data,
+	    const index_t *sizes, const index_t *strides)
+	    : data_(data), sizes_(sizes), strides_(strides) {}
+	__host__ __device__ index_t stride(index_t i) const
+	{
+		return strides_[i];
+	}
+	__host__ __device__ index_t size(index_t i) const { return sizes_[i]; }
+	__host__ __device__ PtrType data() { return data_; }
+	__host__ __device__ const PtrType data() const { return data_; }
+protected:
+	PtrType data_;
+	const index_t *sizes_;
+	const index_t *strides_;
+};
+template <typename T, size_t N,
+    template <typename U> class PtrTraits = DefaultPtrTraits,
+    typename index_t = int64_t>
+class TensorAccessor : public TensorAccessorBase<T, N, PtrTraits, index_t> {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessor(PtrType data, const index_t *sizes,
+	    const index_t *strides)
+	    : TensorAccessorBase<T, N, PtrTraits, index_t>(data, sizes,
+	    strides) {}
+	__host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t>
+	operator[](index_t i)
+	{
+		return TensorAccessor<T, N - 1, PtrTraits, index_t>(
+		    this->data_ + this->strides_[0] * i, this->sizes_ + 1,
+		    this->strides_ + 1);
+	}
+	__host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t>
+	operator[](index_t i) const
+	{
+		return TensorAccessor<T, N - 1, PtrTraits, index_t>(
+		    this->data_ + this->strides_[0] * i, this->sizes_ + 1,
+		    this->strides_ + 1);
+	}
+};
+template <typename T, template <typename U> class PtrTraits, typename index_t>
+class TensorAccessor<T, 1, PtrTraits, index_t>
+    : public TensorAccessorBase<T, 1, PtrTraits, index_t> {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessor(PtrType data, const index_t *sizes,
+	    const index_t *strides)
+	    : TensorAccessorBase<T, 1, PtrTraits, index_t>(data, sizes,
+	    strides) {}
+	__host__ __device__ T &operator[](index_t i)
+	{
+		return this->data_[this->strides_[0] * i];
+	}
+	__host__ __device__ const T &operator[](index_t i) const
+	{
+		return this->data_[this->strides_[0] * i];
+	}
+};
+/* sizes and strides held by value, so that the accessor can be passed to
+ * a kernel */
+template <typename T, size_t N,
+    template <typename U> class PtrTraits = DefaultPtrTraits,
+    typename index_t = int64_t>
+class GenericPackedTensorAccessor {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t>
+	operator[](index_t i)
+	{
+		return TensorAccessor<T, N - 1, PtrTraits, index_t>(
+		    data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
+	}
+	__host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t>
+	operator[](index_t i) const
+	{
+		return TensorAccessor<T, N - 1, PtrTraits, index_t>(
+		    data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
+	}
+	__host__ __device__ index_t stride(index_t i) const
+	{
+		return strides_[i];
+	}
+	__host__ __device__ index_t size(index_t i) const { return sizes_[i]; }
+	__host__ __device__ PtrType data() { return data_; }
+	__host__ __device__ const PtrType data() const { return data_; }
+protected:
+	PtrType data_;
+	index_t sizes_[N];
+	index_t strides_[N];
+};
+template <typename T, template <typename U> class PtrTraits, typename index_t>
+class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ T &operator[](index_t i)
+	{
+		return data_[strides_[0] * i];
+	}
+	__host__ __device__ const T &operator[](index_t i) const
+	{
+		return data_[strides_[0] * i];
+	}
+	__host__ __device__ index_t stride(index_t i) const
+	{
+		return strides_[i];
+	}
+	__host__ __device__ index_t size(index_t i) const { return sizes_[i]; }
+	__host__ __device__ PtrType data() { return data_; }
+	__host__ __device__ const PtrType data() const { return data_; }
+protected:
+	PtrType data_;
+	index_t sizes_[1];
+	index_t strides_[1];
+};
+template <typename T, size_t N,
+    template <typename U> class PtrTraits = DefaultPtrTraits,
+    typename index_t = int64_t>
+using PackedTensorAccessor =
+    GenericPackedTensorAccessor<T, N, PtrTraits, index_t>;
+template <typename T, size_t N,
+    template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor32 =
+    GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
+template <typename T, size_t N,
+    template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor64 =
+    GenericPackedTensorAccessor<T, N, PtrTraits, int64_t>;
+}
+namespace torch {
+using at::DefaultPtrTraits;
+using at::GenericPackedTensorAccessor;
+using at::PackedTensorAccessor;
+using at::PackedTensorAccessor32;
+using at::PackedTensorAccessor64;
+using at::RestrictPtrTraits;
+using at::TensorAccessor;
 }
 
 /* THC/THCAtomics.cuh: atomicAdd on half-precision values */

@@ -64,6 +64,15 @@ else
 	skip "hipcc: the HIP slices compile" "hipcc is not installed"
 fi
 
+# slice.writes sees stores inside kernels a macro generates
+for k in relu_kernel square_kernel; do
+	is "$(jq -c "select(.slice.symbol == \"$k\") | [.slice.writes, .slice.reads]" \
+	    "$T_TMP/slices.ndjson")" '[["out"],["in"]]' \
+	    "writes: $k (macro-generated) writes out and reads in"
+done
+is "$(jq -c 'select(.slice.symbol == "scale_kernel<float>") | .slice.writes' \
+    "$T_TMP/slices.ndjson")" '["y"]' "writes: an ordinary kernel still writes y"
+
 # bad input: each line gives one record with an error, the run goes on
 {
 	echo '{"id":"no-scan"}'

@@ -29,14 +29,12 @@
 #include "k_exit.h"
 #include "k_hash.h"
 #include "k_msg.h"
+#include "k_parse.h"
 #include "k_record.h"
 
 #define STAGE "kscan"
 #define MAX_DIAG_MESSAGES 5
 #define MAX_DEPTH 64		/* directory recursion */
-
-extern const char k_prelude_text[];
-extern const char k_prelude_torch_text[];
 
 static const char usage_line[] =
     "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
@@ -45,47 +43,16 @@ static const char usage_line[] =
 
 enum prelude_mode { PRELUDE_AUTO, PRELUDE_ALWAYS, PRELUDE_NEVER };
 
-/* growable array of strings; owns them */
-struct strv {
-	char **v;
-	size_t n, cap;
-};
-
-static void
-strv_push(struct strv *s, const char *str)
-{
-	if (s->n + 1 >= s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (s->v == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	}
-	if ((s->v[s->n++] = strdup(str)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	s->v[s->n] = NULL;
-}
-
-static void
-strv_free(struct strv *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
 /* One translation unit to parse. */
 struct unit {
 	char *path;		/* as opened */
 	char *dir;		/* working directory (compile_commands.json) */
-	struct strv flags;	/* per-unit -I/-D/... flags */
+	struct k_strv flags;	/* per-unit -I/-D/... flags */
 	int header;		/* a header parsed on its own */
 	json_t *kernels;	/* results, filled by a worker */
 	json_t *launches;
 	json_t *errors;		/* error records for this input */
-	struct strv seen;	/* real paths of project files it included */
+	struct k_strv seen;	/* real paths of project files it included */
 	double seconds;
 };
 
@@ -93,11 +60,9 @@ static struct {
 	char root[PATH_MAX];
 	size_t rootlen;
 	const char *lang;	/* forced dialect or NULL */
-	struct strv flags;	/* -I and -D from the command line */
+	struct k_strv flags;	/* -I and -D from the command line */
 	enum prelude_mode prelude;
 	int use_prelude[2];	/* decided per dialect: 0 cuda, 1 hip */
-	char prelude_dir[PATH_MAX];
-	char prelude_file[PATH_MAX + 32];
 	char cuda_path[PATH_MAX];
 	int jobs;
 	int timing;
@@ -109,48 +74,6 @@ static size_t next_unit;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---------------------------------------------------------------- utils */
-
-/* Turn a CXString into a malloc'd C string and dispose it: the one place
- * CXStrings are freed. */
-static char *
-take(CXString s)
-{
-	const char *c = clang_getCString(s);
-	char *r = strdup(c != NULL ? c : "");
-
-	clang_disposeString(s);
-	if (r == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	return r;
-}
-
-static json_t *
-take_json(CXString s)
-{
-	const char *c = clang_getCString(s);
-	json_t *j = k_string_lossy(c != NULL ? c : "", c != NULL ? strlen(c) : 0);
-
-	clang_disposeString(s);
-	return j;
-}
-
-static const char *
-cx_error_text(enum CXErrorCode e)
-{
-	switch (e) {
-	case CXError_Success:
-		return "success";
-	case CXError_Failure:
-		return "libclang could not create a translation unit";
-	case CXError_Crashed:
-		return "libclang crashed";
-	case CXError_InvalidArguments:
-		return "invalid arguments";
-	case CXError_ASTReadError:
-		return "AST read error";
-	}
-	return "unknown libclang error";
-}
 
 /* Path relative to the root when under it; a new string. */
 static char *
@@ -333,8 +256,8 @@ input_error(struct unit *u, const char *path, const char *code,
 	free(rel);
 }
 
-static struct strv headers;	/* candidate headers found while walking */
-static struct strv allfiles;	/* every file under a directory argument */
+static struct k_strv headers;	/* candidate headers found while walking */
+static struct k_strv allfiles;	/* every file under a directory argument */
 
 static int
 strcmp_ptr(const void *a, const void *b)
@@ -348,7 +271,7 @@ walk(const char *path, int depth, int explicit, size_t *found)
 	struct stat st;
 	DIR *d;
 	struct dirent *de;
-	struct strv names = { 0 };
+	struct k_strv names = { 0 };
 	size_t i;
 
 	if (stat(path, &st) != 0) {
@@ -370,7 +293,7 @@ walk(const char *path, int depth, int explicit, size_t *found)
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_name[0] == '.')
 				continue;
-			strv_push(&names, de->d_name);
+			k_strv_push(&names, de->d_name);
 		}
 		closedir(d);
 		/* sorted, so that output order does not depend on the
@@ -384,7 +307,7 @@ walk(const char *path, int depth, int explicit, size_t *found)
 			walk(sub, depth + 1, 0, found);
 			free(sub);
 		}
-		strv_free(&names);
+		k_strv_free(&names);
 		return;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -397,12 +320,12 @@ walk(const char *path, int depth, int explicit, size_t *found)
 		return;
 	}
 	if (!explicit)
-		strv_push(&allfiles, path);
+		k_strv_push(&allfiles, path);
 	if (explicit || is_gpu_source_name(path)) {
 		add_unit(path, NULL, 0);
 		(*found)++;
 	} else if (is_header_name(path)) {
-		strv_push(&headers, path);
+		k_strv_push(&headers, path);
 		(*found)++;
 	} else if (is_cxx_source_name(path)) {
 		add_unit(path, NULL, 0)->header = -1;	/* filter by text */
@@ -424,7 +347,7 @@ keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 	    "--system-include", NULL };
 
 	for (i = 1; i < n; i++) {
-		char *a = take(clang_CompileCommand_getArg(cmd, i));
+		char *a = k_take(clang_CompileCommand_getArg(cmd, i));
 		const char *val = NULL, *flag = NULL;
 		int j;
 
@@ -433,7 +356,7 @@ keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 			if (strcmp(a, with_value[j]) == 0 && i + 1 < n) {
 				flag = with_value[j];
 				free(a);
-				a = take(clang_CompileCommand_getArg(cmd, ++i));
+				a = k_take(clang_CompileCommand_getArg(cmd, ++i));
 				val = a;
 				break;
 			}
@@ -450,7 +373,7 @@ keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 			}
 		}
 		if (flag == NULL && strncmp(a, "-std=", 5) == 0) {
-			strv_push(&u->flags, a);
+			k_strv_push(&u->flags, a);
 		} else if (flag != NULL) {
 			const char *f = strcmp(flag, "--include-path") == 0 ?
 			    "-I" : strcmp(flag, "--define-macro") == 0 ?
@@ -464,8 +387,8 @@ keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 					    "out of memory");
 				val = abs;
 			}
-			strv_push(&u->flags, f);
-			strv_push(&u->flags, val);
+			k_strv_push(&u->flags, f);
+			k_strv_push(&u->flags, val);
 			free(abs);
 		}
 		free(a);
@@ -492,8 +415,8 @@ read_compdb(const char *builddir)
 	n = cmds != NULL ? clang_CompileCommands_getSize(cmds) : 0;
 	for (i = 0; i < n; i++) {
 		CXCompileCommand c = clang_CompileCommands_getCommand(cmds, i);
-		char *dir = take(clang_CompileCommand_getDirectory(c));
-		char *file = take(clang_CompileCommand_getFilename(c));
+		char *dir = k_take(clang_CompileCommand_getDirectory(c));
+		char *file = k_take(clang_CompileCommand_getFilename(c));
 		char *full = NULL;
 		struct unit *u;
 
@@ -519,116 +442,6 @@ read_compdb(const char *builddir)
 }
 
 /* ------------------------------------------------------------ prelude */
-
-static const char *toolkit_stubs[] = {
-	"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h",
-	"cuda_bf16.h", "cuda_fp8.h", "device_launch_parameters.h",
-	"device_functions.h", "vector_types.h", "vector_functions.h",
-	"driver_types.h", "math_functions.h", "sm_20_atomic_functions.h",
-	"sm_60_atomic_functions.h", "cooperative_groups.h",
-	"cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
-	"cuda/std/cstdint", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
-	"hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_cooperative_groups.h",
-	"texture_fetch_functions.h", "surface_functions.h", "crt/host_defines.h",
-	NULL
-};
-
-/* PyTorch headers answered by the torch stand-in when nothing else on the
- * include path has them */
-static const char *torch_stubs[] = {
-	"ATen/ATen.h", "ATen/Tensor.h", "ATen/cuda/CUDAContext.h",
-	"ATen/cuda/CUDAApplyUtils.cuh", "ATen/cuda/Atomic.cuh",
-	"ATen/cuda/CUDAEvent.h", "ATen/AccumulateType.h",
-	"ATen/cuda/detail/IndexUtils.cuh", "ATen/native/cuda/KernelUtils.cuh",
-	"ATen/cuda/detail/KernelUtils.h", "ATen/Dispatch.h",
-	"c10/cuda/CUDAGuard.h", "c10/cuda/CUDAStream.h", "c10/macros/Macros.h",
-	"c10/util/Half.h", "c10/util/BFloat16.h", "THC/THC.h",
-	"THC/THCAtomics.cuh", "THC/THCDeviceUtils.cuh", "torch/extension.h",
-	"torch/types.h", "torch/script.h", "torch/torch.h",
-	"torch/serialize/tensor.h", NULL
-};
-
-static void
-remove_prelude(void)
-{
-	char cmd[PATH_MAX + 16];
-
-	if (opt.prelude_dir[0] == '\0')
-		return;
-	/* a fixed, known-shaped path made by mkdtemp below */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", opt.prelude_dir);
-	if (system(cmd) != 0)
-		k_warn(K_EXIT_OK, opt.prelude_dir, "could not remove");
-}
-
-static int
-write_file(const char *path, const char *text)
-{
-	FILE *fp;
-	char dir[PATH_MAX], *slash;
-
-	/* make every missing parent directory */
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (slash = strchr(dir + 1, '/'); slash != NULL;
-	    slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(dir, 0700);
-		*slash = '/';
-	}
-	if ((fp = fopen(path, "w")) == NULL)
-		return -1;
-	fputs(text, fp);
-	return fclose(fp);
-}
-
-/* The prelude and empty stand-ins for the toolkit's headers, written to a
- * private directory that lives as long as the run. */
-static void
-make_prelude(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	char path[PATH_MAX + 64];
-	int i;
-
-	snprintf(opt.prelude_dir, sizeof(opt.prelude_dir), "%s/kscan.XXXXXX",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-	if (mkdtemp(opt.prelude_dir) == NULL)
-		k_fatal(K_EXIT_SYSTEM, opt.prelude_dir,
-		    "cannot create directory: %s", strerror(errno));
-	atexit(remove_prelude);
-	snprintf(opt.prelude_file, sizeof(opt.prelude_file),
-	    "%s/kforge_prelude.h", opt.prelude_dir);
-	if (write_file(opt.prelude_file, k_prelude_text) != 0)
-		k_fatal(K_EXIT_SYSTEM, opt.prelude_file, "cannot write: %s",
-		    strerror(errno));
-	for (i = 0; toolkit_stubs[i] != NULL; i++) {
-		snprintf(path, sizeof(path), "%s/include/%s", opt.prelude_dir,
-		    toolkit_stubs[i]);
-		if (write_file(path, "#pragma once\n") != 0)
-			k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
-			    strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", opt.prelude_dir);
-	if (write_file(path, k_prelude_torch_text) != 0)
-		k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s", strerror(errno));
-	for (i = 0; torch_stubs[i] != NULL; i++) {
-		snprintf(path, sizeof(path), "%s/torch/%s", opt.prelude_dir,
-		    torch_stubs[i]);
-		if (write_file(path, "#pragma once\n#include <kforge_torch.h>\n")
-		    != 0)
-			k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
-			    strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/include/math_constants.h",
-	    opt.prelude_dir);
-	write_file(path, "#pragma once\n"
-	    "#define CUDART_INF_F __builtin_huge_valf()\n"
-	    "#define CUDART_NAN_F __builtin_nanf(\"\")\n"
-	    "#define CUDART_PI_F 3.141592654f\n"
-	    "#define CUDART_PI 3.1415926535897931e+0\n"
-	    "#define CUDART_INF __builtin_huge_val()\n"
-	    "#define CUDART_NAN __builtin_nan(\"\")\n");
-}
 
 /* ------------------------------------------------------------ parsing */
 
@@ -674,13 +487,13 @@ file_info(struct ctx *x, CXFile f)
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	x->files[x->nfiles++] = fi;
 	fi->file = f;
-	name = take(clang_getFileName(f));
+	name = k_take(clang_getFileName(f));
 	fi->real = realpath(name, NULL);
 	if (fi->real == NULL)
 		fi->real = strdup(name);
 	fi->rel = relpath(name);
-	fi->project = strncmp(fi->real, opt.prelude_dir,
-	    strlen(opt.prelude_dir)) != 0 || opt.prelude_dir[0] == '\0';
+	fi->project = strncmp(fi->real, k_prelude_dir(),
+	    strlen(k_prelude_dir())) != 0 || k_prelude_dir()[0] == '\0';
 	fi->text = clang_getFileContents(x->tu, f, &fi->size);
 	free(name);
 	return fi;
@@ -798,7 +611,7 @@ qualify(CXCursor c, char *buf, size_t len)
 		if (buf[0] != '\0')
 			strncat(buf, "::", len - strlen(buf) - 1);
 	}
-	name = take(clang_getCursorSpelling(c));
+	name = k_take(clang_getCursorSpelling(c));
 	if (name[0] == '\0' && k != CXCursor_TranslationUnit &&
 	    clang_getCursorKind(c) == CXCursor_Namespace)
 		strncat(buf, "(anonymous namespace)", len - strlen(buf) - 1);
@@ -836,7 +649,7 @@ tokens(struct ctx *x, CXSourceRange r, unsigned *n, struct fileinfo **fip)
 	for (i = 0; i < nt; i++) {
 		CXSourceRange e = clang_getTokenExtent(x->tu, t[i]);
 		struct fileinfo *fi;
-		out[i].s = take(clang_getTokenSpelling(x->tu, t[i]));
+		out[i].s = k_take(clang_getTokenSpelling(x->tu, t[i]));
 		fi = where(x, clang_getRangeStart(e), &line, &out[i].a);
 		where(x, clang_getRangeEnd(e), &line, &out[i].b);
 		if (*fip == NULL)
@@ -1066,7 +879,7 @@ check_launch(struct ctx *x, CXCursor call)
 			return;
 		fr.found = clang_getNullCursor();
 	}
-	name = take(clang_getCursorSpelling(ref));
+	name = k_take(clang_getCursorSpelling(ref));
 	if (strcmp(name, "hipLaunchKernelGGL") == 0)
 		kind = "hipLaunchKernelGGL";
 	else if (strcmp(name, "cudaLaunchKernel") == 0 ||
@@ -1144,7 +957,7 @@ check_launch(struct ctx *x, CXCursor call)
 		}
 		json_decref(all);
 	}
-	name = take(clang_getCursorSpelling(kernel));
+	name = k_take(clang_getCursorSpelling(kernel));
 	json_object_set_new(l, "template_args", template_args_of(
 	    json_string_value(json_object_get(l, "kernel")), name));
 	free(name);
@@ -1160,10 +973,10 @@ check_launch(struct ctx *x, CXCursor call)
 	json_decref(cfg);
 
 	/* matching keys, removed before output */
-	json_object_set_new(l, "_usr", take_json(clang_getCursorUSR(kernel)));
+	json_object_set_new(l, "_usr", k_take_json(clang_getCursorUSR(kernel)));
 	tmpl = clang_getSpecializedCursorTemplate(kernel);
 	json_object_set_new(l, "_tusr", clang_Cursor_isNull(tmpl) ?
-	    json_string("") : take_json(clang_getCursorUSR(tmpl)));
+	    json_string("") : k_take_json(clang_getCursorUSR(tmpl)));
 	snprintf(key, sizeof(key), "%s:%u", fi->real, off);
 	json_object_set_new(l, "_key", json_string(key));
 	json_array_append_new(x->u->launches, l);
@@ -1218,7 +1031,7 @@ param_json(struct ctx *x, CXCursor p)
 {
 	CXType t = clang_getCursorType(p), pt = t, first;
 	json_t *o = json_object();
-	char *canon = take(clang_getTypeSpelling(clang_getCanonicalType(t)));
+	char *canon = k_take(clang_getTypeSpelling(clang_getCanonicalType(t)));
 	unsigned depth = 0, a, b, line;
 	struct fileinfo *fi;
 	CXSourceRange r = clang_getCursorExtent(p);
@@ -1234,14 +1047,14 @@ param_json(struct ctx *x, CXCursor p)
 	}
 	fi = where(x, clang_getRangeStart(r), &line, &a);
 	where(x, clang_getRangeEnd(r), &line, &b);
-	json_object_set_new(o, "name", take_json(clang_getCursorSpelling(p)));
-	json_object_set_new(o, "type", take_json(clang_getTypeSpelling(t)));
+	json_object_set_new(o, "name", k_take_json(clang_getCursorSpelling(p)));
+	json_object_set_new(o, "type", k_take_json(clang_getTypeSpelling(t)));
 	json_object_set_new(o, "canonical_type", k_string_lossy(canon,
 	    strlen(canon)));
 	json_object_set_new(o, "spelled", folded_json(fi, a, b));
 	json_object_set_new(o, "pointer_depth", json_integer(depth));
 	json_object_set_new(o, "pointee_type", depth > 0 ?
-	    take_json(clang_getTypeSpelling(pt)) : json_null());
+	    k_take_json(clang_getTypeSpelling(pt)) : json_null());
 	json_object_set_new(o, "const", json_boolean(
 	    clang_isConstQualifiedType(depth > 0 ? first : t)));
 	json_object_set_new(o, "restrict", json_boolean(
@@ -1276,14 +1089,14 @@ template_params_json(struct ctx *x, CXCursor c)
 		    &a);
 		where(x, clang_getRangeEnd(r), &line, &b);
 		json_object_set_new(o, "name",
-		    take_json(clang_getCursorSpelling(l.v[i])));
+		    k_take_json(clang_getCursorSpelling(l.v[i])));
 		json_object_set_new(o, "kind", json_string(
 		    k == CXCursor_TemplateTypeParameter ? "type" :
 		    k == CXCursor_NonTypeTemplateParameter ? "value" :
 		    "template"));
 		json_object_set_new(o, "type",
 		    k == CXCursor_NonTypeTemplateParameter ?
-		    take_json(clang_getTypeSpelling(
+		    k_take_json(clang_getTypeSpelling(
 		    clang_getCursorType(l.v[i]))) : json_null());
 		json_object_set_new(o, "spelled", folded_json(fi, a, b));
 		json_array_append_new(arr, o);
@@ -1331,7 +1144,7 @@ add_kernel(struct ctx *x, CXCursor c)
 	struct fileinfo *fi, *nfi, *tfi;
 	unsigned a, b, la, lb, noff, nline, i, n, head;
 	char qname[2048], key[PATH_MAX + 300];
-	char *name = take(clang_getCursorSpelling(c));
+	char *name = k_take(clang_getCursorSpelling(c));
 	char sha[K_SHA256_HEX];
 	json_t *k, *s, *params, *macro = NULL;
 	struct tok *t;
@@ -1363,7 +1176,7 @@ add_kernel(struct ctx *x, CXCursor c)
 			fi = where(x, clang_getRangeStart(mr), &la, &a);
 			where(x, clang_getRangeEnd(mr), &lb, &b);
 			json_object_set_new(macro, "name",
-			    take_json(clang_getCursorSpelling(mc)));
+			    k_take_json(clang_getCursorSpelling(mc)));
 			if (!clang_Cursor_isNull(def) &&
 			    (dfi = where(x, clang_getCursorLocation(def), &dl,
 			    &doff)) != NULL) {
@@ -1434,12 +1247,12 @@ add_kernel(struct ctx *x, CXCursor c)
 		json_object_set_new(s, "sha256", json_null());
 	json_object_set_new(s, "name", json_string(name));
 	json_object_set_new(s, "qualified_name", json_string(qname));
-	json_object_set_new(s, "usr", take_json(clang_getCursorUSR(c)));
+	json_object_set_new(s, "usr", k_take_json(clang_getCursorUSR(c)));
 	json_object_set_new(s, "dialect", json_string(x->dialect));
 	if (is_macro) {
-		char *rt = take(clang_getTypeSpelling(
+		char *rt = k_take(clang_getTypeSpelling(
 		    clang_getCursorResultType(c)));
-		char *dn = take(clang_getCursorDisplayName(c));
+		char *dn = k_take(clang_getCursorDisplayName(c));
 		char *sig;
 		if (asprintf(&sig, "__global__ %s %s", rt, dn) < 0)
 			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
@@ -1467,7 +1280,7 @@ add_kernel(struct ctx *x, CXCursor c)
 	json_object_set_new(s, "attributes", attributes_json(fi, t, head));
 	if (!clang_Cursor_isNull(tmpl))
 		json_object_set_new(s, "specialization_of",
-		    take_json(clang_getCursorUSR(tmpl)));
+		    k_take_json(clang_getCursorUSR(tmpl)));
 	json_object_set_new(s, "text", text_json(fi, a, b));
 	if (macro != NULL)
 		json_object_set_new(s, "macro", macro);
@@ -1558,7 +1371,7 @@ diagnostics_json(struct ctx *x)
 			if (json_array_size(msgs) < MAX_DIAG_MESSAGES) {
 				CXFile f;
 				unsigned line, col;
-				char *m = take(clang_getDiagnosticSpelling(d));
+				char *m = k_take(clang_getDiagnosticSpelling(d));
 				char *buf;
 				clang_getExpansionLocation(
 				    clang_getDiagnosticLocation(d), &f, &line,
@@ -1581,76 +1394,21 @@ diagnostics_json(struct ctx *x)
 	return o;
 }
 
+/* Parser arguments for one side of a unit: the prelude or the toolkit as
+ * decided for the dialect, the torch stand-in last, then the command
+ * line's flags and the unit's. */
 static void
-build_args(struct strv *a, const char *dialect, int device,
+build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u)
 {
-	int hip = strcmp(dialect, "hip") == 0;
-	size_t i;
-	int std = 0;
+	struct k_parse_conf c;
 
-	strv_push(a, "-x");
-	strv_push(a, dialect);
-	for (i = 0; i < u->flags.n; i++)
-		if (strncmp(u->flags.v[i], "-std=", 5) == 0)
-			std = 1;
-	if (!std)
-		strv_push(a, "-std=c++17");
-	if (opt.use_prelude[hip]) {
-		strv_push(a, hip ? "-nogpuinc" : "-nocudainc");
-		strv_push(a, hip ? "-nogpulib" : "-nocudalib");
-		strv_push(a, "-isystem");
-		{
-			char inc[PATH_MAX + 16];
-			snprintf(inc, sizeof(inc), "%s/include",
-			    opt.prelude_dir);
-			strv_push(a, inc);
-		}
-		strv_push(a, "-include");
-		strv_push(a, opt.prelude_file);
-	} else if (!hip) {
-		char cp[PATH_MAX + 16];
-		snprintf(cp, sizeof(cp), "--cuda-path=%s", opt.cuda_path);
-		strv_push(a, cp);
-	}
-	if (device) {
-		strv_push(a, "--cuda-device-only");
-		strv_push(a, hip ? "--offload-arch=gfx90a" :
-		    "--cuda-gpu-arch=sm_80");
-	} else
-		strv_push(a, "--cuda-host-only");
-	{
-		/* searched last: a real PyTorch on the include path wins */
-		char torch[PATH_MAX + 16];
-		snprintf(torch, sizeof(torch), "%s/torch", opt.prelude_dir);
-		strv_push(a, "-idirafter");
-		strv_push(a, torch);
-	}
-	strv_push(a, "-Wno-unknown-cuda-version");
-	strv_push(a, "-w");
-	strv_push(a, "-ferror-limit=0");
-	for (i = 0; i < opt.flags.n; i++)
-		strv_push(a, opt.flags.v[i]);
-	for (i = 0; i < u->flags.n; i++)
-		strv_push(a, u->flags.v[i]);
-}
-
-static int
-parse(CXIndex idx, const char *path, const char *text, size_t len,
-    struct strv *args, CXTranslationUnit *tu)
-{
-	struct CXUnsavedFile uf;
-	enum CXErrorCode e;
-
-	uf.Filename = path;
-	uf.Contents = text;
-	uf.Length = len;
-	e = clang_parseTranslationUnit2(idx, path,
-	    (const char *const *)args->v, (int)args->n, text != NULL ? &uf : NULL,
-	    text != NULL ? 1 : 0,
-	    CXTranslationUnit_DetailedPreprocessingRecord |
-	    CXTranslationUnit_KeepGoing, tu);
-	return (int)e;
+	c.dialect = dialect;
+	c.device = device;
+	c.prelude = opt.use_prelude[strcmp(dialect, "hip") == 0];
+	c.torch = 1;
+	c.cuda_path = opt.cuda_path;
+	k_build_args(a, &c, &opt.flags, &u->flags);
 }
 
 struct incl {
@@ -1667,17 +1425,17 @@ note_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
 
 	(void)stack;
 	(void)depth;
-	name = take(clang_getFileName(f));
+	name = k_take(clang_getFileName(f));
 	real = realpath(name, NULL);
 	free(name);
 	if (real == NULL)
 		return;
-	if (opt.prelude_dir[0] != '\0' &&
-	    strncmp(real, opt.prelude_dir, strlen(opt.prelude_dir)) == 0) {
+	if (k_prelude_dir()[0] != '\0' &&
+	    strncmp(real, k_prelude_dir(), strlen(k_prelude_dir())) == 0) {
 		free(real);
 		return;
 	}
-	strv_push(&in->u->seen, real);
+	k_strv_push(&in->u->seen, real);
 	free(real);
 }
 
@@ -1696,7 +1454,7 @@ recover_includes(CXTranslationUnit tu, struct unit *u)
 
 	for (i = 0; i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
-		char *m = take(clang_getDiagnosticSpelling(d));
+		char *m = k_take(clang_getDiagnosticSpelling(d));
 		char *q, *end;
 		size_t ml;
 
@@ -1725,8 +1483,8 @@ recover_includes(CXTranslationUnit tu, struct unit *u)
 				    strcmp(u->flags.v[k + 1], dir) == 0)
 					dup = 1;
 			if (!dup) {
-				strv_push(&u->flags, "-I");
-				strv_push(&u->flags, dir);
+				k_strv_push(&u->flags, "-I");
+				k_strv_push(&u->flags, dir);
 				added++;
 			}
 			free(dir);
@@ -1742,7 +1500,7 @@ static int
 scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
     int *arch)
 {
-	struct strv args = { 0 };
+	struct k_strv args = { 0 };
 	CXTranslationUnit tu = NULL;
 	struct ctx x;
 	struct incl in;
@@ -1751,12 +1509,12 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 
 	for (round = 0; round < 3; round++) {
 		build_args(&args, dialect, device, u);
-		e = parse(idx, u->path, NULL, 0, &args, &tu);
-		strv_free(&args);
+		e = k_parse(idx, u->path, NULL, 0, &args, &tu);
+		k_strv_free(&args);
 		if (e != 0 || tu == NULL) {
 			input_error(u, u->path, "parse-failed",
 			    "parse failed: %s",
-			    cx_error_text((enum CXErrorCode)e));
+			    k_cx_error_text((enum CXErrorCode)e));
 			return -1;
 		}
 		if (device || recover_includes(tu, u) == 0)
@@ -1892,7 +1650,7 @@ toolkit_parses(const char *dialect)
 	    "void h(float *x) { hipLaunchKernelGGL(k, 1, 1, 0, 0, x); }\n";
 	int hip = strcmp(dialect, "hip") == 0;
 	struct unit u;
-	struct strv args = { 0 };
+	struct k_strv args = { 0 };
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	unsigned i, errors = 0;
@@ -1902,10 +1660,10 @@ toolkit_parses(const char *dialect)
 	opt.use_prelude[hip] = 0;
 	build_args(&args, dialect, 0, &u);
 	opt.use_prelude[hip] = save;
-	e = parse(idx, hip ? "/kscan-probe.hip" : "/kscan-probe.cu",
+	e = k_parse(idx, hip ? "/kscan-probe.hip" : "/kscan-probe.cu",
 	    hip ? hip_src : cuda_src, strlen(hip ? hip_src : cuda_src),
 	    &args, &tu);
-	strv_free(&args);
+	k_strv_free(&args);
 	if (e == 0 && tu != NULL) {
 		for (i = 0; i < clang_getNumDiagnostics(tu); i++) {
 			CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -2083,8 +1841,8 @@ add_path(const char *path)
 
 	/* projects include their headers relative to the source root */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		strv_push(&opt.flags, "-I");
-		strv_push(&opt.flags, path);
+		k_strv_push(&opt.flags, "-I");
+		k_strv_push(&opt.flags, path);
 	}
 	walk(path, 0, 1, &found);
 	if (found == 0 && nunits == before && headers.n == hbefore) {
@@ -2120,12 +1878,12 @@ main(int argc, char *argv[])
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'D':
-			strv_push(&opt.flags, "-D");
-			strv_push(&opt.flags, optarg);
+			k_strv_push(&opt.flags, "-D");
+			k_strv_push(&opt.flags, optarg);
 			break;
 		case 'I':
-			strv_push(&opt.flags, "-I");
-			strv_push(&opt.flags, optarg);
+			k_strv_push(&opt.flags, "-I");
+			k_strv_push(&opt.flags, optarg);
 			break;
 		case 'j':
 			errno = 0;
@@ -2161,7 +1919,7 @@ main(int argc, char *argv[])
 			opt.timing = 1;
 			break;
 		case 'V': {
-			char *ver = take(clang_getClangVersion());
+			char *ver = k_take(clang_getClangVersion());
 			printf("kscan (kforge) 0.1, %s\n", ver);
 			free(ver);
 			return k_finish();
@@ -2194,7 +1952,7 @@ main(int argc, char *argv[])
 		cp = "/usr/local/cuda";
 	snprintf(opt.cuda_path, sizeof(opt.cuda_path), "%s", cp);
 
-	make_prelude();
+	k_make_prelude("kscan");
 	for (hip = 0; hip < 2; hip++)
 		opt.use_prelude[hip] = opt.prelude == PRELUDE_ALWAYS ||
 		    (opt.prelude == PRELUDE_AUTO &&
@@ -2240,15 +1998,15 @@ main(int argc, char *argv[])
 	for (i = 0; i < nunits; i++) {
 		free(units[i].path);
 		free(units[i].dir);
-		strv_free(&units[i].flags);
-		strv_free(&units[i].seen);
+		k_strv_free(&units[i].flags);
+		k_strv_free(&units[i].seen);
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);
 	}
 	free(units);
-	strv_free(&headers);
-	strv_free(&allfiles);
-	strv_free(&opt.flags);
+	k_strv_free(&headers);
+	k_strv_free(&allfiles);
+	k_strv_free(&opt.flags);
 	return k_finish();
 }

@@ -27,6 +27,7 @@
 
 #include "k_exit.h"
 #include "k_msg.h"
+#include "k_parse.h"
 #include "k_record.h"
 
 #define STAGE "kslice"
@@ -35,17 +36,9 @@
 #define MAX_TEXT ((size_t)16 << 20)	/* longest slice */
 #define MAX_CALL_DEPTH 8	/* write analysis through callees */
 
-extern const char k_prelude_text[];
-
 static const char usage_line[] =
     "usage: kslice [-hqV] [--root dir] [--stubs dir] [--types list]\n"
     "              [file ...]\n";
-
-/* growable array of strings; owns them */
-struct strv {
-	char **v;
-	size_t n, cap;
-};
 
 static void *
 xrealloc(void *p, size_t n)
@@ -63,39 +56,6 @@ xstrdup(const char *s)
 	if (r == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	return r;
-}
-
-static void
-strv_push(struct strv *s, const char *str)
-{
-	if (s->n + 1 >= s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
-	}
-	s->v[s->n++] = xstrdup(str);
-	s->v[s->n] = NULL;
-}
-
-static void
-strv_free(struct strv *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-static int
-strv_has(const struct strv *s, const char *str)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], str) == 0)
-			return 1;
-	return 0;
 }
 
 /* A growable text buffer with a maximum size. */
@@ -149,45 +109,13 @@ buf_printf(struct buf *b, const char *fmt, ...)
 
 static struct {
 	char root[PATH_MAX];
-	struct strv stubdirs;	/* user stubs first, then ours */
-	struct strv types;	/* --types, spelled as C++ types */
-	struct strv typenames;	/* --types, as given */
-	char prelude_dir[PATH_MAX];
-	char prelude_file[PATH_MAX + 32];
+	struct k_strv stubdirs;	/* user stubs first, then ours */
+	struct k_strv types;	/* --types, spelled as C++ types */
+	struct k_strv typenames;	/* --types, as given */
 	CXIndex idx;
 } opt;
 
 /* ---------------------------------------------------------------- utils */
-
-/* Turn a CXString into a malloc'd C string and dispose it: the one place
- * CXStrings are freed. */
-static char *
-take(CXString s)
-{
-	const char *c = clang_getCString(s);
-	char *r = xstrdup(c != NULL ? c : "");
-
-	clang_disposeString(s);
-	return r;
-}
-
-static const char *
-cx_error_text(enum CXErrorCode e)
-{
-	switch (e) {
-	case CXError_Success:
-		return "success";
-	case CXError_Failure:
-		return "libclang could not create a translation unit";
-	case CXError_Crashed:
-		return "libclang crashed";
-	case CXError_InvalidArguments:
-		return "invalid arguments";
-	case CXError_ASTReadError:
-		return "AST read error";
-	}
-	return "unknown libclang error";
-}
 
 static int
 is_ident_char(int c)
@@ -237,149 +165,30 @@ subst_idents(const char *s, json_t *map)
 	return b.s;
 }
 
-static int
-write_file(const char *path, const char *text)
-{
-	FILE *fp;
-	char dir[PATH_MAX], *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (slash = strchr(dir + 1, '/'); slash != NULL;
-	    slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(dir, 0700);
-		*slash = '/';
-	}
-	if ((fp = fopen(path, "w")) == NULL)
-		return -1;
-	fputs(text, fp);
-	return fclose(fp);
-}
-
-/* ------------------------------------------------------------ prelude */
-
-/* The same stand-ins as kscan's: the toolkit's headers as empty files, so
- * that the prelude alone describes the toolkit to a libclang that cannot
- * read it. */
-static const char *toolkit_stubs[] = {
-	"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h",
-	"cuda_bf16.h", "cuda_fp8.h", "device_launch_parameters.h",
-	"device_functions.h", "vector_types.h", "vector_functions.h",
-	"driver_types.h", "math_functions.h", "sm_20_atomic_functions.h",
-	"sm_60_atomic_functions.h", "cooperative_groups.h",
-	"cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
-	"cuda/std/cstdint", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
-	"hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_cooperative_groups.h",
-	"texture_fetch_functions.h", "surface_functions.h", "crt/host_defines.h",
-	NULL
-};
-
+/* Parser arguments: always the prelude, never the torch stand-in (what a
+ * slice takes from PyTorch must come from stubs/, which nvcc reads too);
+ * the stub directories first, so that they stand in for the headers they
+ * are named after, project copies included; then extra (may be NULL), the
+ * unit's own flags, already absolute. */
 static void
-remove_prelude(void)
+build_args(struct k_strv *a, const char *dialect, int device,
+    const struct k_strv *extra, int with_stubs)
 {
-	char cmd[PATH_MAX + 16];
-
-	if (opt.prelude_dir[0] == '\0')
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", opt.prelude_dir);
-	if (system(cmd) != 0)
-		k_warn(K_EXIT_OK, opt.prelude_dir, "could not remove");
-}
-
-static void
-make_prelude(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	char path[PATH_MAX + 64];
-	int i;
-
-	snprintf(opt.prelude_dir, sizeof(opt.prelude_dir), "%s/kslice.XXXXXX",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-	if (mkdtemp(opt.prelude_dir) == NULL)
-		k_fatal(K_EXIT_SYSTEM, opt.prelude_dir,
-		    "cannot create directory: %s", strerror(errno));
-	atexit(remove_prelude);
-	snprintf(opt.prelude_file, sizeof(opt.prelude_file),
-	    "%s/kforge_prelude.h", opt.prelude_dir);
-	if (write_file(opt.prelude_file, k_prelude_text) != 0)
-		k_fatal(K_EXIT_SYSTEM, opt.prelude_file, "cannot write: %s",
-		    strerror(errno));
-	for (i = 0; toolkit_stubs[i] != NULL; i++) {
-		snprintf(path, sizeof(path), "%s/include/%s", opt.prelude_dir,
-		    toolkit_stubs[i]);
-		if (write_file(path, "#pragma once\n") != 0)
-			k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
-			    strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/include/math_constants.h",
-	    opt.prelude_dir);
-	write_file(path, "#pragma once\n"
-	    "#define CUDART_INF_F __builtin_huge_valf()\n"
-	    "#define CUDART_NAN_F __builtin_nanf(\"\")\n"
-	    "#define CUDART_PI_F 3.141592654f\n"
-	    "#define CUDART_PI 3.1415926535897931e+0\n"
-	    "#define CUDART_INF __builtin_huge_val()\n"
-	    "#define CUDART_NAN __builtin_nan(\"\")\n");
-}
-
-/* Parser arguments for a dialect; extra (may be NULL) are the unit's own
- * flags, already absolute. */
-static void
-build_args(struct strv *a, const char *dialect, int device,
-    const struct strv *extra, int with_stubs)
-{
-	int hip = strcmp(dialect, "hip") == 0;
-	char inc[PATH_MAX + 16];
+	struct k_parse_conf c;
+	struct k_strv inc = { 0 };
 	size_t i;
-	int std = 0;
 
-	strv_push(a, "-x");
-	strv_push(a, hip ? "hip" : "cuda");
-	for (i = 0; extra != NULL && i < extra->n; i++)
-		if (strncmp(extra->v[i], "-std=", 5) == 0)
-			std = 1;
-	if (!std)
-		strv_push(a, "-std=c++17");
-	strv_push(a, hip ? "-nogpuinc" : "-nocudainc");
-	strv_push(a, hip ? "-nogpulib" : "-nocudalib");
-	strv_push(a, "-isystem");
-	snprintf(inc, sizeof(inc), "%s/include", opt.prelude_dir);
-	strv_push(a, inc);
-	strv_push(a, "-include");
-	strv_push(a, opt.prelude_file);
-	if (device) {
-		strv_push(a, "--cuda-device-only");
-		strv_push(a, hip ? "--offload-arch=gfx90a" :
-		    "--cuda-gpu-arch=sm_80");
-	} else
-		strv_push(a, "--cuda-host-only");
-	strv_push(a, "-Wno-unknown-cuda-version");
-	strv_push(a, "-w");
-	strv_push(a, "-ferror-limit=0");
-	/* stubs come first so that they stand in for the headers they are
-	 * named after, project copies included */
+	c.dialect = dialect;
+	c.device = device;
+	c.prelude = 1;
+	c.torch = 0;
+	c.cuda_path = NULL;
 	for (i = 0; with_stubs && i < opt.stubdirs.n; i++) {
-		strv_push(a, "-I");
-		strv_push(a, opt.stubdirs.v[i]);
+		k_strv_push(&inc, "-I");
+		k_strv_push(&inc, opt.stubdirs.v[i]);
 	}
-	for (i = 0; extra != NULL && i < extra->n; i++)
-		strv_push(a, extra->v[i]);
-}
-
-static int
-parse(const char *path, const char *text, size_t len, struct strv *args,
-    CXTranslationUnit *tu)
-{
-	struct CXUnsavedFile uf;
-
-	uf.Filename = path;
-	uf.Contents = text;
-	uf.Length = len;
-	return (int)clang_parseTranslationUnit2(opt.idx, path,
-	    (const char *const *)args->v, (int)args->n,
-	    text != NULL ? &uf : NULL, text != NULL ? 1 : 0,
-	    CXTranslationUnit_DetailedPreprocessingRecord |
-	    CXTranslationUnit_KeepGoing, tu);
+	k_build_args(a, &c, &inc, extra);
+	k_strv_free(&inc);
 }
 
 /* ----------------------------------------------------- parsed units */
@@ -397,7 +206,7 @@ struct fileinfo {
 	unsigned *key;		/* offsets of the #include chain, root first */
 	unsigned nkey;
 	int keyed;
-	struct strv sysinc;	/* #include lines of non-project headers */
+	struct k_strv sysinc;	/* #include lines of non-project headers */
 	struct fileinfo **incl;	/* project and stub files it includes */
 	size_t nincl;
 };
@@ -415,6 +224,11 @@ struct mdef {			/* a macro definition */
 	unsigned off;
 };
 
+struct spec {			/* a specialization of a class template */
+	CXCursor tmpl;		/* canonical cursor of the primary */
+	CXCursor c;
+};
+
 struct parsed {
 	char *key;		/* tu, flags and side */
 	CXTranslationUnit tu;
@@ -427,6 +241,9 @@ struct parsed {
 	unsigned errors;	/* parse errors */
 	char *first_error;
 	unsigned long stamp;
+	struct spec *specs;	/* explicit and partial class specializations */
+	size_t nspecs, capspecs;
+	int specs_done;
 };
 
 static struct parsed *cache[MAX_CACHE];
@@ -458,12 +275,12 @@ file_info(struct parsed *p, CXFile f)
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	p->files[p->nfiles++] = fi;
 	fi->file = f;
-	name = take(clang_getFileName(f));
+	name = k_take(clang_getFileName(f));
 	fi->real = realpath(name, NULL);
 	if (fi->real == NULL)
 		fi->real = xstrdup(name);
 	fi->cls = F_PROJECT;
-	if (under(fi->real, opt.prelude_dir))
+	if (under(fi->real, k_prelude_dir()))
 		fi->cls = F_SYSTEM;
 	for (i = 0; fi->cls == F_PROJECT && i < opt.stubdirs.n; i++)
 		if (under(fi->real, opt.stubdirs.v[i])) {
@@ -554,7 +371,7 @@ collect_pp(CXCursor c, CXCursor parent, CXClientData data)
 			p->defs = xrealloc(p->defs,
 			    p->capdefs * sizeof(*p->defs));
 		}
-		p->defs[p->ndefs].name = take(clang_getCursorSpelling(c));
+		p->defs[p->ndefs].name = k_take(clang_getCursorSpelling(c));
 		p->defs[p->ndefs].c = c;
 		p->defs[p->ndefs].fi = fi;
 		p->defs[p->ndefs].off = a;
@@ -583,7 +400,7 @@ collect_pp(CXCursor c, CXCursor parent, CXClientData data)
 					}
 					snprintf(line, sizeof(line),
 					    "#include %.*s", (int)rest, t);
-					strv_push(&fi->sysinc, line);
+					k_strv_push(&fi->sysinc, line);
 				}
 			}
 		} else if (ifi->cls != F_SYSTEM) {
@@ -608,7 +425,7 @@ free_parsed(struct parsed *p)
 		free(p->files[i]->stubname);
 		free(p->files[i]->key);
 		free(p->files[i]->incl);
-		strv_free(&p->files[i]->sysinc);
+		k_strv_free(&p->files[i]->sysinc);
 		free(p->files[i]);
 	}
 	for (i = 0; i < p->ndefs; i++)
@@ -616,6 +433,7 @@ free_parsed(struct parsed *p)
 	free(p->files);
 	free(p->exps);
 	free(p->defs);
+	free(p->specs);
 	free(p->key);
 	free(p->first_error);
 	if (p->tu != NULL)
@@ -636,14 +454,14 @@ count_errors(CXTranslationUnit tu, char **first, unsigned want)
 			if (errors < want) {
 				CXFile f;
 				unsigned line, col;
-				char *m = take(clang_getDiagnosticSpelling(d));
+				char *m = k_take(clang_getDiagnosticSpelling(d));
 				char *fn = NULL;
 				clang_getExpansionLocation(
 				    clang_getDiagnosticLocation(d), &f, &line,
 				    &col, NULL);
 				if (f != NULL) {
 					char *slash;
-					fn = take(clang_getFileName(f));
+					fn = k_take(clang_getFileName(f));
 					slash = strrchr(fn, '/');
 					if (slash != NULL)
 						memmove(fn, slash + 1,
@@ -668,7 +486,7 @@ count_errors(CXTranslationUnit tu, char **first, unsigned want)
 
 /* A unit's flags with relative paths made absolute under the root. */
 static void
-abs_flags(json_t *flags, struct strv *out)
+abs_flags(json_t *flags, struct k_strv *out)
 {
 	static const char *with_path[] = { "-I", "-isystem", "-iquote",
 	    "-include", NULL };
@@ -691,7 +509,7 @@ abs_flags(json_t *flags, struct strv *out)
 				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 			s = abs;
 		}
-		strv_push(out, s);
+		k_strv_push(out, s);
 		free(abs);
 		pathnext = 0;
 		for (j = 0; with_path[j] != NULL; j++)
@@ -706,7 +524,7 @@ static struct parsed *
 get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
     char **why)
 {
-	struct strv extra = { 0 }, args = { 0 };
+	struct k_strv extra = { 0 }, args = { 0 };
 	struct parsed *p;
 	char *key, *fl, path[PATH_MAX * 2];
 	size_t i, victim = 0;
@@ -738,12 +556,12 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	p->key = key;
 	abs_flags(flags, &extra);
 	build_args(&args, dialect, device, &extra, 1);
-	e = parse(path, NULL, 0, &args, &p->tu);
-	strv_free(&args);
-	strv_free(&extra);
+	e = k_parse(opt.idx, path, NULL, 0, &args, &p->tu);
+	k_strv_free(&args);
+	k_strv_free(&extra);
 	if (e != 0 || p->tu == NULL) {
 		if (asprintf(why, "%s: parse failed: %s", tu,
-		    cx_error_text((enum CXErrorCode)e)) < 0)
+		    k_cx_error_text((enum CXErrorCode)e)) < 0)
 			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 		p->tu = NULL;
 		free_parsed(p);
@@ -772,6 +590,12 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 struct findk {
 	const char *usr;
 	CXCursor found;
+	/* a USR spells parameter types, which a stub may define where
+	 * kscan's parse had none: name and place identify the kernel then */
+	struct parsed *p;
+	const char *name, *file;
+	unsigned line;
+	CXCursor near;
 };
 
 static enum CXChildVisitResult
@@ -789,26 +613,48 @@ find_usr(CXCursor c, CXCursor parent, CXClientData data)
 		return CXChildVisit_Continue;
 	if (!clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
-	usr = take(clang_getCursorUSR(c));
+	usr = k_take(clang_getCursorUSR(c));
 	if (strcmp(usr, f->usr) == 0) {
 		free(usr);
 		f->found = c;
 		return CXChildVisit_Break;
 	}
 	free(usr);
+	if (clang_Cursor_isNull(f->near)) {
+		CXSourceRange r = clang_getCursorExtent(c);
+		struct fileinfo *fi;
+		unsigned a, b;
+		char *name;
+
+		fi = where(f->p, clang_getRangeStart(r), &a, NULL);
+		where(f->p, clang_getRangeEnd(r), &b, NULL);
+		if (fi != NULL && fi->rel != NULL &&
+		    strcmp(fi->rel, f->file) == 0 && a <= f->line &&
+		    f->line <= b) {
+			name = k_take(clang_getCursorSpelling(c));
+			if (strcmp(name, f->name) == 0)
+				f->near = c;
+			free(name);
+		}
+	}
 	return CXChildVisit_Continue;
 }
 
 static CXCursor
-find_kernel(struct parsed *p, const char *usr)
+find_kernel(struct parsed *p, json_t *scan)
 {
 	struct findk f;
 
-	f.usr = usr;
+	f.usr = k_get_str(scan, "usr");
 	f.found = clang_getNullCursor();
+	f.p = p;
+	f.name = k_get_str(scan, "name");
+	f.file = k_get_str(scan, "file");
+	f.line = (unsigned)json_integer_value(json_object_get(scan, "line"));
+	f.near = clang_getNullCursor();
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_usr,
 	    &f);
-	return f.found;
+	return clang_Cursor_isNull(f.found) ? f.near : f.found;
 }
 
 /* ------------------------------------------------------ the closure */
@@ -833,7 +679,7 @@ struct closure {
 	size_t n, cap;
 	size_t done;		/* items whose references were followed */
 	CXCursor kernel;
-	struct strv missing;	/* references that could not be resolved */
+	struct k_strv missing;	/* references that could not be resolved */
 };
 
 static const char *
@@ -860,6 +706,7 @@ kind_name(enum CXCursorKind k)
 	case CXCursor_VarDecl:
 		return "variable";
 	case CXCursor_UsingDeclaration:
+	case CXCursor_UsingDirective:
 		return "using";
 	default:
 		return "declaration";
@@ -876,7 +723,7 @@ ns_chain(CXCursor c)
 	if (clang_Cursor_isNull(p) || k != CXCursor_Namespace)
 		return xstrdup("");
 	outer = ns_chain(p);
-	name = take(clang_getCursorSpelling(p));
+	name = k_take(clang_getCursorSpelling(p));
 	if (asprintf(&r, "%s%s%s", outer, outer[0] != '\0' ? "::" : "",
 	    name[0] != '\0' ? name : "(anonymous)") < 0)
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
@@ -975,7 +822,7 @@ add_macro(struct closure *cl, CXCursor def)
 			break;
 	}
 	it->c = def;
-	it->name = take(clang_getCursorSpelling(def));
+	it->name = k_take(clang_getCursorSpelling(def));
 	it->what = "macro";
 	it->ns = xstrdup("");
 }
@@ -1016,6 +863,57 @@ extent_end(struct parsed *p, struct fileinfo *fi, CXSourceRange r)
 
 static void add_decl(struct closure *cl, CXCursor c);
 
+static enum CXChildVisitResult
+collect_spec(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parsed *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor t;
+
+	(void)parent;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+	    k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_StructDecl && k != CXCursor_ClassDecl &&
+	    k != CXCursor_UnionDecl &&
+	    k != CXCursor_ClassTemplatePartialSpecialization)
+		return CXChildVisit_Continue;
+	t = clang_getSpecializedCursorTemplate(c);
+	if (clang_Cursor_isNull(t) || clang_equalLocations(
+	    clang_getCursorLocation(t), clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (p->nspecs == p->capspecs) {
+		p->capspecs = p->capspecs ? p->capspecs * 2 : 16;
+		p->specs = xrealloc(p->specs, p->capspecs * sizeof(*p->specs));
+	}
+	p->specs[p->nspecs].tmpl = clang_getCanonicalCursor(t);
+	p->specs[p->nspecs].c = c;
+	p->nspecs++;
+	return CXChildVisit_Continue;
+}
+
+static void add_decl_at(struct closure *cl, CXCursor c);
+
+/* A class template brings its specializations: a kernel that names
+ * InternalType<T> needs InternalType<float> for T = float, and no
+ * reference in the template's body says so. */
+static void
+add_specs(struct closure *cl, CXCursor c)
+{
+	struct parsed *p = cl->p;
+	CXCursor canon = clang_getCanonicalCursor(c);
+	size_t i;
+
+	if (!p->specs_done) {
+		clang_visitChildren(clang_getTranslationUnitCursor(p->tu),
+		    collect_spec, p);
+		p->specs_done = 1;
+	}
+	for (i = 0; i < p->nspecs; i++)
+		if (clang_equalCursors(p->specs[i].tmpl, canon))
+			add_decl_at(cl, p->specs[i].c);
+}
+
 static void
 add_decl_at(struct closure *cl, CXCursor c)
 {
@@ -1055,7 +953,7 @@ add_decl_at(struct closure *cl, CXCursor c)
 	it->b = b;
 	it->line = nl;
 	it->c = c;
-	it->name = take(clang_getCursorSpelling(c));
+	it->name = k_take(clang_getCursorSpelling(c));
 	it->what = kind_name(k);
 	it->ns = ns_chain(c);
 	/* skip white space to see whether a ';' ends the declaration */
@@ -1069,6 +967,8 @@ add_decl_at(struct closure *cl, CXCursor c)
 	else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate &&
 	    k != CXCursor_CXXMethod)
 		it->semi = 1;
+	if (k == CXCursor_ClassTemplate)
+		add_specs(cl, c);
 }
 
 /* The declaration a reference stands for, as something a slice can hold:
@@ -1212,6 +1112,73 @@ follow_macro_names(struct closure *cl, struct fileinfo *fi, unsigned a,
 }
 
 /* Follow every item's references until nothing new comes in. */
+static enum CXChildVisitResult
+find_using(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct closure *cl = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct fileinfo *fi, *nfi;
+	CXCursor ns;
+	char *qual, *name;
+	size_t i, n;
+	int used = 0, mine = 0;
+
+	(void)parent;
+	if (k == CXCursor_Namespace)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_UsingDirective)
+		return CXChildVisit_Continue;
+	fi = where(cl->p, clang_getCursorLocation(c), NULL, NULL);
+	if (fi == NULL || fi->cls != F_PROJECT)
+		return CXChildVisit_Continue;
+	for (i = 0; i < cl->n && !mine; i++)
+		mine = cl->v[i].fi == fi;
+	ns = clang_getCursorReferenced(c);
+	if (!mine || clang_Cursor_isNull(ns))
+		return CXChildVisit_Continue;
+	nfi = where(cl->p, clang_getCursorLocation(ns), NULL, NULL);
+	if (nfi == NULL)
+		return CXChildVisit_Continue;
+	if (nfi->cls == F_STUB) {
+		add_stub(cl, nfi);
+		used = 1;
+	} else if (nfi->cls == F_SYSTEM)
+		used = 1;
+	else {
+		/* a project namespace: only when the slice declares
+		 * something in it */
+		qual = ns_chain(ns);
+		name = k_take(clang_getCursorSpelling(ns));
+		if (qual[0] != '\0') {
+			char *q;
+			if (asprintf(&q, "%s::%s", qual, name) < 0)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			free(name);
+			name = q;
+		}
+		n = strlen(name);
+		for (i = 0; i < cl->n && !used; i++)
+			used = cl->v[i].kind == I_DECL &&
+			    strncmp(cl->v[i].ns, name, n) == 0 &&
+			    (cl->v[i].ns[n] == '\0' || cl->v[i].ns[n] == ':');
+		free(qual);
+		free(name);
+	}
+	if (used)
+		add_decl_at(cl, c);
+	return CXChildVisit_Continue;
+}
+
+/* Names the slice's code reaches through "using namespace" directives of
+ * the files it comes from: keep those directives (a closure follows
+ * declarations, and a directive declares nothing). */
+static void
+add_usings(struct closure *cl)
+{
+	clang_visitChildren(clang_getTranslationUnitCursor(cl->p->tu),
+	    find_using, cl);
+}
+
 static void
 close_over(struct closure *cl)
 {
@@ -1282,13 +1249,17 @@ switch_ns(struct buf *b, const char *from, const char *to)
 		if (from[i] == '\0' || to[i] == '\0' || from[i] != to[i])
 			break;
 	}
-	for (p = from + common; *p != '\0'; p++)
+	/* one brace per name left in from */
+	p = from + common;
+	while (*p == ':')
+		p++;
+	if (*p != '\0')
+		buf_puts(b, "}\n");
+	for (; *p != '\0'; p++)
 		if (*p == ':' && p[1] == ':') {
 			buf_puts(b, "}\n");
 			p++;
 		}
-	if (from[common] != '\0')
-		buf_puts(b, "}\n");
 	p = to + common;
 	while (*p == ':')
 		p++;
@@ -1411,6 +1382,60 @@ integral(const char *type)
 	return 0;
 }
 
+/* Name a parameter in slice.guessed, once. */
+static void
+note_guess(json_t *guessed, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < json_array_size(guessed); j++)
+		if (strcmp(json_string_value(json_array_get(guessed, j)),
+		    name) == 0)
+			return;
+	json_array_append_new(guessed, json_string(name));
+}
+
+/*
+ * A type parameter that stands for an integer: named like one (Index,
+ * IndexGrid, index_t, IdxT, int_t, IntType) or the element type of a
+ * pointer parameter named like an index array (indices, idx, inds).
+ * Binding float to it would make subscripts ill formed.
+ */
+static int
+index_like(const char *name, json_t *scan)
+{
+	json_t *params = json_object_get(scan, "params");
+	char low[128];
+	size_t i, n = strlen(name);
+
+	if (n >= sizeof(low))
+		return 0;
+	for (i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	if (strstr(low, "index") != NULL || strstr(low, "idx") != NULL ||
+	    strncmp(low, "int", 3) == 0 || (n >= 5 &&
+	    strcmp(low + n - 5, "int_t") == 0))
+		return 1;
+	for (i = 0; i < json_array_size(params); i++) {
+		json_t *pm = json_array_get(params, i);
+		const char *pn = k_get_str(pm, "name");
+		const char *ty = k_get_str(pm, "type");
+		const char *at = strstr(ty, name);
+		size_t k;
+
+		if (at == NULL || (at > ty && is_ident_char(at[-1])) ||
+		    is_ident_char(at[n]) || strchr(at, '*') == NULL)
+			continue;
+		for (k = 0; pn[k] != '\0' && k + 1 < sizeof(low); k++)
+			low[k] = (char)tolower((unsigned char)pn[k]);
+		low[k] = '\0';
+		if (strncmp(low, "ind", 3) == 0 || strstr(low, "idx") != NULL ||
+		    strstr(low, "index") != NULL)
+			return 1;
+	}
+	return 0;
+}
+
 static json_t *
 instances(json_t *scan, json_t *guessed, char **why)
 {
@@ -1443,40 +1468,38 @@ instances(json_t *scan, json_t *guessed, char **why)
 			    json_array_get(args, i)) : NULL;
 			const char *spelled = k_get_str(tp, "spelled");
 			const char *eq = strchr(spelled, '=');
-			struct strv choices = { 0 };
+			struct k_strv choices = { 0 };
 
 			if (a != NULL && concrete_arg(a))
-				strv_push(&choices, a);
+				k_strv_push(&choices, a);
 			else if (eq != NULL) {
 				/* a default argument */
 				eq++;
 				while (*eq == ' ')
 					eq++;
-				strv_push(&choices, eq);
+				k_strv_push(&choices, eq);
+			} else if (strcmp(kind, "type") == 0 &&
+			    index_like(name, scan)) {
+				k_strv_push(&choices, "int");
+				note_guess(guessed, name);
 			} else if (strcmp(kind, "type") == 0) {
 				for (t = 0; t < opt.types.n; t++)
-					strv_push(&choices, opt.types.v[t]);
+					k_strv_push(&choices, opt.types.v[t]);
 			} else if (strcmp(kind, "value") == 0 &&
 			    integral(k_get_str(tp, "type"))) {
 				/* bound nowhere: the smallest value that
 				 * still makes arrays and loops well formed;
 				 * slice.guessed names it */
-				strv_push(&choices, strcmp(k_get_str(tp,
+				k_strv_push(&choices, strcmp(k_get_str(tp,
 				    "type"), "bool") == 0 ? "true" : "1");
-				for (j = 0; j < json_array_size(guessed); j++)
-					if (strcmp(json_string_value(
-					    json_array_get(guessed, j)), name) == 0)
-						break;
-				if (j == json_array_size(guessed))
-					json_array_append_new(guessed,
-					    json_string(name));
+				note_guess(guessed, name);
 			} else {
 				if (*why == NULL && asprintf(why,
 				    "template parameter %s: no launch binds it "
 				    "and it has no default", name) < 0)
 					k_fatal(K_EXIT_SYSTEM, NULL,
 					    "out of memory");
-				strv_free(&choices);
+				k_strv_free(&choices);
 				for (j = 0; j < npartial; j++)
 					json_decref(partial[j]);
 				npartial = 0;
@@ -1501,7 +1524,7 @@ instances(json_t *scan, json_t *guessed, char **why)
 				partial = np;
 				npartial = m;
 			}
-			strv_free(&choices);
+			k_strv_free(&choices);
 		}
 		for (j = 0; j < npartial; j++) {
 			char *k = json_dumps(partial[j], JSON_COMPACT |
@@ -1585,7 +1608,7 @@ struct pointers {
 static char *
 cursor_usr(CXCursor c)
 {
-	return take(clang_getCursorUSR(c));
+	return k_take(clang_getCursorUSR(c));
 }
 
 /* Index of the parameter (or alias of one) c refers to, or -1. */
@@ -1674,6 +1697,23 @@ kid(CXCursor c, CXCursor parent, CXClientData data)
 
 /* The operator spelled between a binary operator's operands (or before or
  * after a unary one's). */
+/* The operator of a binary expression that a macro generates: libclang
+ * places all its tokens at the macro's use, so they cannot tell it.  The
+ * AST can tell an assignment: only there is the left side used as an
+ * lvalue, with no implicit conversion (an UnexposedExpr) around it. */
+static char *
+op_from_ast(CXCursor c, struct kids *k)
+{
+	enum CXCursorKind lk = clang_getCursorKind(k->v[0]);
+	if (clang_getCursorKind(c) != CXCursor_BinaryOperator ||
+	    lk == CXCursor_UnexposedExpr || !clang_isExpression(lk) ||
+	    (lk != CXCursor_ArraySubscriptExpr && lk != CXCursor_UnaryOperator &&
+	    lk != CXCursor_ParenExpr && lk != CXCursor_MemberRefExpr &&
+	    lk != CXCursor_DeclRefExpr))
+		return NULL;
+	return xstrdup("=");
+}
+
 static char *
 op_spelling(struct parsed *p, CXCursor c, struct kids *k)
 {
@@ -1703,7 +1743,14 @@ op_spelling(struct parsed *p, CXCursor c, struct kids *k)
 			continue;
 		if (clang_getCursorKind(c) == CXCursor_UnaryOperator ||
 		    off >= lhs_end) {
-			char *s = take(clang_getTokenSpelling(p->tu, t[i]));
+			char *s = k_take(clang_getTokenSpelling(p->tu, t[i]));
+			/* in a macro body the left side's end is its last
+			 * token, not the one after it: skip that bracket */
+			if (clang_getCursorKind(c) != CXCursor_UnaryOperator &&
+			    (strcmp(s, "]") == 0 || strcmp(s, ")") == 0)) {
+				free(s);
+				continue;
+			}
 			if (clang_getCursorKind(c) != CXCursor_UnaryOperator ||
 			    strcmp(s, "++") == 0 || strcmp(s, "--") == 0) {
 				r = s;
@@ -1714,6 +1761,8 @@ op_spelling(struct parsed *p, CXCursor c, struct kids *k)
 	}
 	if (t != NULL)
 		clang_disposeTokens(p->tu, t, nt);
+	if (r == NULL)
+		r = op_from_ast(c, k);
 	return r;
 }
 
@@ -1796,7 +1845,7 @@ rw_visit(CXCursor c, CXCursor parent, CXClientData data)
 		break;
 	case CXCursor_CallExpr: {
 		CXCursor callee = clang_getCursorReferenced(c);
-		char *name = take(clang_getCursorSpelling(c));
+		char *name = k_take(clang_getCursorSpelling(c));
 		int na = clang_Cursor_getNumArguments(c), a;
 		if (strncmp(name, "atomic", 6) == 0 ||
 		    strncmp(name, "gpuAtomic", 9) == 0) {
@@ -2011,19 +2060,19 @@ launch_json(json_t *scan, json_t *inst)
 static unsigned
 check_slice(const char *code, const char *dialect, char **msg)
 {
-	struct strv args = { 0 };
+	struct k_strv args = { 0 };
 	CXTranslationUnit tu = NULL;
 	int hip = strcmp(dialect, "hip") == 0;
 	unsigned errors;
 	int e;
 
 	build_args(&args, dialect, 0, NULL, 0);
-	e = parse(hip ? "/kslice/slice.hip" : "/kslice/slice.cu", code,
+	e = k_parse(opt.idx, hip ? "/kslice/slice.hip" : "/kslice/slice.cu", code,
 	    strlen(code), &args, &tu);
-	strv_free(&args);
+	k_strv_free(&args);
 	if (e != 0 || tu == NULL) {
 		if (asprintf(msg, "parse failed: %s",
-		    cx_error_text((enum CXErrorCode)e)) < 0)
+		    k_cx_error_text((enum CXErrorCode)e)) < 0)
 			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 		return 1;
 	}
@@ -2040,7 +2089,7 @@ struct slicer {
 	struct closure cl;
 	json_t *deps;
 	json_t *stubs;
-	struct strv includes;
+	struct k_strv includes;
 	char *body;		/* everything but the instantiation */
 	char *ns;		/* the kernel's namespace */
 	json_t *writes, *reads;
@@ -2057,7 +2106,7 @@ free_closure(struct closure *cl)
 		free(cl->v[i].ns);
 	}
 	free(cl->v);
-	strv_free(&cl->missing);
+	k_strv_free(&cl->missing);
 	memset(cl, 0, sizeof(*cl));
 }
 
@@ -2070,7 +2119,7 @@ slicer_free(struct slicer *s)
 	json_decref(s->writes);
 	json_decref(s->reads);
 	json_decref(s->guessed);
-	strv_free(&s->includes);
+	k_strv_free(&s->includes);
 	free(s->body);
 	free(s->ns);
 }
@@ -2102,7 +2151,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		p = get_parsed(tu, flags, dialect, device, why);
 		if (p == NULL)
 			return -1;
-		s->kernel = find_kernel(p, usr);
+		s->kernel = find_kernel(p, scan);
 		if (!clang_Cursor_isNull(s->kernel))
 			break;
 	}
@@ -2132,19 +2181,21 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		it->b = kb;
 		it->line = kline;
 		it->c = s->kernel;
-		it->name = take(clang_getCursorSpelling(s->kernel));
+		it->name = k_take(clang_getCursorSpelling(s->kernel));
 		it->what = "kernel";
 		it->ns = ns_chain(s->kernel);
 	}
+	close_over(cl);
+	add_usings(cl);
 	close_over(cl);
 
 	/* includes of system and toolkit headers, from every project file */
 	for (f = 0; f < p->nfiles; f++)
 		if (p->files[f]->cls == F_PROJECT)
 			for (i = 0; i < p->files[f]->sysinc.n; i++)
-				if (!strv_has(&s->includes,
+				if (!k_strv_has(&s->includes,
 				    p->files[f]->sysinc.v[i]))
-					strv_push(&s->includes,
+					k_strv_push(&s->includes,
 					    p->files[f]->sysinc.v[i]);
 
 	/* the kernel stays first in the array: sort the rest */
@@ -2212,7 +2263,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		s->writes = json_array();
 		s->reads = json_array();
 		for (a = 0; a < pt.nparams; a++) {
-			char *n = take(clang_getCursorSpelling(pt.params[a]));
+			char *n = k_take(clang_getCursorSpelling(pt.params[a]));
 			if (pt.wrote[a])
 				json_array_append_new(s->writes,
 				    json_string(n));
@@ -2247,12 +2298,12 @@ instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
 	json_array_foreach(json_object_get(scan, "template_params"), j, tp)
 		json_object_set_new(map, k_get_str(tp, "name"), json_string(
 		    cxx_type(k_get_str(inst, k_get_str(tp, "name")))));
-	name = take(clang_getCursorSpelling(s->kernel));
+	name = k_take(clang_getCursorSpelling(s->kernel));
 	buf_printf(&b, "template __global__ void %s%s(", name, targs);
 	fn_params(s->kernel, &pl);
 	for (i = 0; i < pl.n; i++) {
 		CXCursor a = pl.v[i];
-		char *ty = take(clang_getTypeSpelling(clang_getCursorType(a)));
+		char *ty = k_take(clang_getTypeSpelling(clang_getCursorType(a)));
 		char *sub = subst_idents(ty, map);
 		if (clang_isInvalidDeclaration(a))
 			*ok = 0;
@@ -2433,8 +2484,8 @@ add_stubdir(const char *dir, int user)
 			    strerror(errno ? errno : ENOTDIR));
 		return;
 	}
-	if (!strv_has(&opt.stubdirs, real))
-		strv_push(&opt.stubdirs, real);
+	if (!k_strv_has(&opt.stubdirs, real))
+		k_strv_push(&opt.stubdirs, real);
 }
 
 /* Our own stubs: $KFORGE_STUBS, else stubs/ next to the program, else the
@@ -2467,8 +2518,8 @@ set_types(const char *list)
 {
 	char *copy = xstrdup(list), *tok, *save = NULL;
 
-	strv_free(&opt.types);
-	strv_free(&opt.typenames);
+	k_strv_free(&opt.types);
+	k_strv_free(&opt.typenames);
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		if (strcmp(tok, "float") != 0 && strcmp(tok, "double") != 0 &&
@@ -2476,9 +2527,9 @@ set_types(const char *list)
 		    strcmp(tok, "int") != 0)
 			k_fatal(K_EXIT_USAGE, NULL, "--types: expected float, "
 			    "double, half, bfloat16 or int: %s", tok);
-		if (!strv_has(&opt.types, tok)) {
-			strv_push(&opt.types, tok);
-			strv_push(&opt.typenames, tok);
+		if (!k_strv_has(&opt.types, tok)) {
+			k_strv_push(&opt.types, tok);
+			k_strv_push(&opt.typenames, tok);
 		}
 	}
 	free(copy);
@@ -2518,7 +2569,7 @@ main(int argc, char *argv[])
 			set_types(optarg);
 			break;
 		case 'V': {
-			char *ver = take(clang_getClangVersion());
+			char *ver = k_take(clang_getClangVersion());
 			printf("kslice (kforge) 0.1, %s\n", ver);
 			free(ver);
 			return k_finish();
@@ -2536,7 +2587,7 @@ main(int argc, char *argv[])
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
 		    strerror(errno));
 	default_stubs();
-	make_prelude();
+	k_make_prelude("kslice");
 	opt.idx = clang_createIndex(0, 0);
 
 	if (argc == 0)
@@ -2557,8 +2608,8 @@ main(int argc, char *argv[])
 	for (i = 0; i < MAX_CACHE; i++)
 		free_parsed(cache[i]);
 	clang_disposeIndex(opt.idx);
-	strv_free(&opt.stubdirs);
-	strv_free(&opt.types);
-	strv_free(&opt.typenames);
+	k_strv_free(&opt.stubdirs);
+	k_strv_free(&opt.types);
+	k_strv_free(&opt.typenames);
 	return k_finish();
 }

@@ -38,7 +38,11 @@
 #define __managed__ __attribute__((managed))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
+/* clang 15 and later know __noinline__ as a keyword; a macro would break
+ * libstdc++'s __attribute__((__noinline__)) */
+#if !defined(__clang_major__) || __clang_major__ < 15
 #define __noinline__ __attribute__((noinline))
+#endif
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
 #define __restrict__ __restrict
@@ -199,6 +203,19 @@ __host__ __device__ float __bfloat162float(__nv_bfloat16);
 __device__ __half hadd(__half, __half);
 __device__ __half __hadd(__half, __half);
 __device__ __half __hmul(__half, __half);
+__device__ __half __hsub(__half, __half);
+__host__ __device__ __half __int2half_rn(int);
+__host__ __device__ int __half2int_rn(__half);
+__device__ __half __hdiv(__half, __half);
+__device__ __half __hneg(__half);
+__device__ __half __hmax(__half, __half);
+__device__ __half __hmin(__half, __half);
+__device__ bool __hge(__half, __half);
+__device__ bool __hgt(__half, __half);
+__device__ bool __hle(__half, __half);
+__device__ bool __hlt(__half, __half);
+__device__ bool __heq(__half, __half);
+__device__ bool __hne(__half, __half);
 __device__ __half2 __hadd2(__half2, __half2);
 __device__ __half2 __hmul2(__half2, __half2);
 
@@ -350,6 +367,31 @@ __host__ __device__ unsigned max(unsigned, unsigned);
 __host__ __device__ long long max(long long, long long);
 __host__ __device__ float max(float, float);
 __host__ __device__ double max(double, double);
+/* the toolkit's mixed-signedness and mixed-precision overloads */
+__host__ __device__ unsigned min(unsigned, int);
+__host__ __device__ unsigned min(int, unsigned);
+__host__ __device__ long min(long, long);
+__host__ __device__ unsigned long min(unsigned long, unsigned long);
+__host__ __device__ unsigned long long min(unsigned long long,
+    unsigned long long);
+__host__ __device__ double min(float, double);
+__host__ __device__ double min(double, float);
+__host__ __device__ unsigned long min(unsigned long, long);
+__host__ __device__ unsigned long min(long, unsigned long);
+__host__ __device__ unsigned long long min(unsigned long long, long long);
+__host__ __device__ unsigned long long min(long long, unsigned long long);
+__host__ __device__ unsigned max(unsigned, int);
+__host__ __device__ unsigned max(int, unsigned);
+__host__ __device__ long max(long, long);
+__host__ __device__ unsigned long max(unsigned long, unsigned long);
+__host__ __device__ unsigned long long max(unsigned long long,
+    unsigned long long);
+__host__ __device__ double max(float, double);
+__host__ __device__ double max(double, float);
+__host__ __device__ unsigned long max(unsigned long, long);
+__host__ __device__ unsigned long max(long, unsigned long);
+__host__ __device__ unsigned long long max(unsigned long long, long long);
+__host__ __device__ unsigned long long max(long long, unsigned long long);
 __device__ unsigned __vabsdiffu4(unsigned, unsigned);
 
 template <class T> __device__ T tex1Dfetch(texture<T, 1>, int);
@@ -365,6 +407,11 @@ extern "C" __device__ void *malloc(size_t);
 extern "C" __device__ void free(void *);
 extern "C" __device__ void __assertfail(const char *, const char *,
     unsigned, const char *, size_t);
+/* what assert() and <cstring> become in device code */
+extern "C" __device__ void __assert_fail(const char *, const char *,
+    unsigned int, const char *);
+extern "C" __device__ void *memcpy(void *, const void *, size_t);
+extern "C" __device__ void *memset(void *, int, size_t);
 __device__ void __trap(void);
 __device__ void __brkpt(void);
 __device__ void __nanosleep(unsigned);

@@ -1,0 +1,299 @@
+/*
+ * Parsing CUDA and HIP with libclang, shared by kscan and kslice.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clang-c/Index.h>
+#include <jansson.h>
+
+#include "k_exit.h"
+#include "k_msg.h"
+#include "k_parse.h"
+#include "k_record.h"
+
+extern const char k_prelude_text[];
+extern const char k_prelude_torch_text[];
+
+static char prelude_dir[PATH_MAX];
+static char prelude_file[PATH_MAX + 32];
+
+void
+k_strv_push(struct k_strv *s, const char *str)
+{
+	if (s->n + 1 >= s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (s->v == NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	}
+	if ((s->v[s->n++] = strdup(str)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	s->v[s->n] = NULL;
+}
+
+void
+k_strv_free(struct k_strv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+int
+k_strv_has(const struct k_strv *s, const char *str)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], str) == 0)
+			return 1;
+	return 0;
+}
+
+/* The one place CXStrings are freed, with k_take_json. */
+char *
+k_take(CXString s)
+{
+	const char *c = clang_getCString(s);
+	char *r = strdup(c != NULL ? c : "");
+
+	clang_disposeString(s);
+	if (r == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	return r;
+}
+
+json_t *
+k_take_json(CXString s)
+{
+	const char *c = clang_getCString(s);
+	json_t *j = k_string_lossy(c != NULL ? c : "", c != NULL ? strlen(c) : 0);
+
+	clang_disposeString(s);
+	return j;
+}
+
+const char *
+k_cx_error_text(enum CXErrorCode e)
+{
+	switch (e) {
+	case CXError_Success:
+		return "success";
+	case CXError_Failure:
+		return "libclang could not create a translation unit";
+	case CXError_Crashed:
+		return "libclang crashed";
+	case CXError_InvalidArguments:
+		return "invalid arguments";
+	case CXError_ASTReadError:
+		return "AST read error";
+	}
+	return "unknown libclang error";
+}
+
+int
+k_write_file(const char *path, const char *text)
+{
+	FILE *fp;
+	char dir[PATH_MAX], *slash;
+
+	/* make every missing parent directory */
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = strchr(dir + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+		*slash = '/';
+	}
+	if ((fp = fopen(path, "w")) == NULL)
+		return -1;
+	fputs(text, fp);
+	return fclose(fp);
+}
+
+/* ------------------------------------------------------------ prelude */
+
+/* the toolkit's headers as empty files, so that the prelude alone
+ * describes the toolkit */
+static const char *toolkit_stubs[] = {
+	"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h",
+	"cuda_bf16.h", "cuda_fp8.h", "device_launch_parameters.h",
+	"device_functions.h", "vector_types.h", "vector_functions.h",
+	"driver_types.h", "math_functions.h", "sm_20_atomic_functions.h",
+	"sm_60_atomic_functions.h", "cooperative_groups.h",
+	"cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
+	"cuda/std/cstdint", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
+	"hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_cooperative_groups.h",
+	"texture_fetch_functions.h", "surface_functions.h", "crt/host_defines.h",
+	NULL
+};
+
+/* PyTorch headers answered by the torch stand-in when nothing else on the
+ * include path has them */
+static const char *torch_stubs[] = {
+	"ATen/ATen.h", "ATen/Tensor.h", "ATen/cuda/CUDAContext.h",
+	"ATen/cuda/CUDAApplyUtils.cuh", "ATen/cuda/Atomic.cuh",
+	"ATen/cuda/CUDAEvent.h", "ATen/AccumulateType.h",
+	"ATen/cuda/detail/IndexUtils.cuh", "ATen/native/cuda/KernelUtils.cuh",
+	"ATen/cuda/detail/KernelUtils.h", "ATen/Dispatch.h",
+	"c10/cuda/CUDAGuard.h", "c10/cuda/CUDAStream.h", "c10/macros/Macros.h",
+	"c10/util/Half.h", "c10/util/BFloat16.h", "THC/THC.h",
+	"THC/THCAtomics.cuh", "THC/THCDeviceUtils.cuh", "torch/extension.h",
+	"torch/types.h", "torch/script.h", "torch/torch.h",
+	"torch/serialize/tensor.h", NULL
+};
+
+static void
+remove_prelude(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (prelude_dir[0] == '\0')
+		return;
+	/* a fixed, known-shaped path made by mkdtemp below */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", prelude_dir);
+	if (system(cmd) != 0)
+		k_warn(K_EXIT_OK, prelude_dir, "could not remove");
+}
+
+static void
+must_write(const char *path, const char *text)
+{
+	if (k_write_file(path, text) != 0)
+		k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
+		    strerror(errno));
+}
+
+void
+k_make_prelude(const char *prog)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX + 64];
+	int i;
+
+	snprintf(prelude_dir, sizeof(prelude_dir), "%s/%s.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", prog);
+	if (mkdtemp(prelude_dir) == NULL) {
+		int err = errno;
+
+		snprintf(path, sizeof(path), "%s", prelude_dir);
+		prelude_dir[0] = '\0';
+		k_fatal(K_EXIT_SYSTEM, path, "cannot create directory: %s",
+		    strerror(err));
+	}
+	atexit(remove_prelude);
+	snprintf(prelude_file, sizeof(prelude_file), "%s/kforge_prelude.h",
+	    prelude_dir);
+	must_write(prelude_file, k_prelude_text);
+	for (i = 0; toolkit_stubs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/include/%s", prelude_dir,
+		    toolkit_stubs[i]);
+		must_write(path, "#pragma once\n");
+	}
+	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", prelude_dir);
+	must_write(path, k_prelude_torch_text);
+	for (i = 0; torch_stubs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/torch/%s", prelude_dir,
+		    torch_stubs[i]);
+		must_write(path, "#pragma once\n#include <kforge_torch.h>\n");
+	}
+	snprintf(path, sizeof(path), "%s/include/math_constants.h",
+	    prelude_dir);
+	must_write(path, "#pragma once\n"
+	    "#define CUDART_INF_F __builtin_huge_valf()\n"
+	    "#define CUDART_NAN_F __builtin_nanf(\"\")\n"
+	    "#define CUDART_PI_F 3.141592654f\n"
+	    "#define CUDART_PI 3.1415926535897931e+0\n"
+	    "#define CUDART_INF __builtin_huge_val()\n"
+	    "#define CUDART_NAN __builtin_nan(\"\")\n");
+}
+
+const char *
+k_prelude_dir(void)
+{
+	return prelude_dir;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static int
+sets_std(const struct k_strv *f)
+{
+	size_t i;
+
+	for (i = 0; f != NULL && i < f->n; i++)
+		if (strncmp(f->v[i], "-std=", 5) == 0)
+			return 1;
+	return 0;
+}
+
+void
+k_build_args(struct k_strv *a, const struct k_parse_conf *c,
+    const struct k_strv *first, const struct k_strv *second)
+{
+	int hip = strcmp(c->dialect, "hip") == 0;
+	char path[PATH_MAX + 32];
+	size_t i;
+
+	k_strv_push(a, "-x");
+	k_strv_push(a, hip ? "hip" : "cuda");
+	if (!sets_std(first) && !sets_std(second))
+		k_strv_push(a, "-std=c++17");
+	if (c->prelude) {
+		k_strv_push(a, hip ? "-nogpuinc" : "-nocudainc");
+		k_strv_push(a, hip ? "-nogpulib" : "-nocudalib");
+		k_strv_push(a, "-isystem");
+		snprintf(path, sizeof(path), "%s/include", prelude_dir);
+		k_strv_push(a, path);
+		k_strv_push(a, "-include");
+		k_strv_push(a, prelude_file);
+	} else if (!hip && c->cuda_path != NULL) {
+		snprintf(path, sizeof(path), "--cuda-path=%s", c->cuda_path);
+		k_strv_push(a, path);
+	}
+	if (c->device) {
+		k_strv_push(a, "--cuda-device-only");
+		k_strv_push(a, hip ? "--offload-arch=gfx90a" :
+		    "--cuda-gpu-arch=sm_80");
+	} else
+		k_strv_push(a, "--cuda-host-only");
+	if (c->torch) {
+		/* searched last: a real PyTorch on the include path wins */
+		snprintf(path, sizeof(path), "%s/torch", prelude_dir);
+		k_strv_push(a, "-idirafter");
+		k_strv_push(a, path);
+	}
+	k_strv_push(a, "-Wno-unknown-cuda-version");
+	k_strv_push(a, "-w");
+	k_strv_push(a, "-ferror-limit=0");
+	for (i = 0; first != NULL && i < first->n; i++)
+		k_strv_push(a, first->v[i]);
+	for (i = 0; second != NULL && i < second->n; i++)
+		k_strv_push(a, second->v[i]);
+}
+
+int
+k_parse(CXIndex idx, const char *path, const char *text, size_t len,
+    const struct k_strv *args, CXTranslationUnit *tu)
+{
+	struct CXUnsavedFile uf;
+
+	uf.Filename = path;
+	uf.Contents = text;
+	uf.Length = len;
+	return (int)clang_parseTranslationUnit2(idx, path,
+	    (const char *const *)args->v, (int)args->n,
+	    text != NULL ? &uf : NULL, text != NULL ? 1 : 0,
+	    CXTranslationUnit_DetailedPreprocessingRecord |
+	    CXTranslationUnit_KeepGoing, tu);
+}

@@ -1,0 +1,67 @@
+/*
+ * Parsing CUDA and HIP with libclang, shared by kscan and kslice: string
+ * vectors, the one CXString funnel, the prelude directory (toolkit and
+ * PyTorch stand-ins for a libclang that cannot read the real headers), the
+ * parser arguments and the parse itself.
+ *
+ * Ownership: a k_strv owns its strings; k_take returns a malloc'd string
+ * the caller frees; the prelude directory belongs to this module and is
+ * removed at exit.  Needs libclang: this object lives in libkparse.a, which
+ * only the tools that link libclang use.
+ */
+#ifndef K_PARSE_H
+#define K_PARSE_H
+
+#include <stddef.h>
+
+#include <clang-c/Index.h>
+#include <jansson.h>
+
+/* growable NULL-terminated array of strings; owns them */
+struct k_strv {
+	char **v;
+	size_t n, cap;
+};
+
+void k_strv_push(struct k_strv *s, const char *str);
+void k_strv_free(struct k_strv *s);
+int k_strv_has(const struct k_strv *s, const char *str);
+
+/* A CXString as a malloc'd C string, or as a new JSON string (invalid
+ * UTF-8 replaced); the CXString is disposed either way. */
+char *k_take(CXString s);
+json_t *k_take_json(CXString s);
+
+const char *k_cx_error_text(enum CXErrorCode e);
+
+/* Write text to path, making missing parent directories; 0 or -1. */
+int k_write_file(const char *path, const char *text);
+
+/*
+ * Make the private prelude directory, named after prog, removed at exit:
+ * the prelude header, empty stand-ins for the toolkit's headers under
+ * include/, and the PyTorch stand-in with its headers under torch/.
+ * Fatal on failure.  k_prelude_dir() is "" before.
+ */
+void k_make_prelude(const char *prog);
+const char *k_prelude_dir(void);
+
+struct k_parse_conf {
+	const char *dialect;	/* "cuda" or "hip" */
+	int device;		/* device side, else host side */
+	int prelude;		/* the prelude instead of the toolkit */
+	int torch;		/* the torch stand-in, searched last */
+	const char *cuda_path;	/* --cuda-path without the prelude (CUDA) */
+};
+
+/* Parser arguments for c, then the flags of first and second (either may
+ * be NULL), in that order; -std=c++17 unless one of them sets -std=. */
+void k_build_args(struct k_strv *a, const struct k_parse_conf *c,
+    const struct k_strv *first, const struct k_strv *second);
+
+/* Parse path (or text, when not NULL, as its contents) with args; returns
+ * a CXErrorCode. */
+int k_parse(CXIndex idx, const char *path, const char *text, size_t len,
+    const struct k_strv *args, CXTranslationUnit *tu);
+
+#endif

@@ -1,0 +1,134 @@
+#!/bin/sh
+# kbuild on the example slices: real nvcc and hipcc compiles (no GPU
+# needed), the cache, candidates, compile failures, hangs and bad input.
+. "$(dirname "$0")/lib.sh"
+
+have_tool kbuild || skip_all "kbuild not built"
+command -v nvcc > /dev/null || [ -x /usr/local/cuda/bin/nvcc ] ||
+    skip_all "nvcc not installed"
+KBUILD=$(tool kbuild)
+W=$T_TMP/work
+export KFORGE_WORK=$W
+
+# a compiler wrapper that logs each call, so the cache can be shown to
+# spare the compiler
+REAL_NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+mkdir -p "$T_TMP/bin"
+cat > "$T_TMP/bin/nvcc" <<EOF2
+#!/bin/sh
+echo "\$*" >> "$T_TMP/calls"
+exec "$REAL_NVCC" "\$@"
+EOF2
+chmod +x "$T_TMP/bin/nvcc"
+
+strip_times() {
+	jq -c '.build |= walk(if type == "object" then del(.seconds, .cached) else . end)' "$@"
+}
+
+# --- cold build of every example slice
+NVCC=$T_TMP/bin/nvcc run "$KBUILD" -j 2 --arch sm_90 < examples/kslice.ndjson
+is "$T_STATUS" 0 "examples: exit 0"
+cp "$T_TMP/out" "$T_TMP/cold"
+is "$(wc -l < "$T_TMP/cold" | tr -d ' ')" "$(wc -l < examples/kslice.ndjson | tr -d ' ')" \
+    "lines in equal lines out"
+is "$(jq -r 'select(.scan.dialect == "cuda") | .build.reference.ok' "$T_TMP/cold" | sort -u)" true \
+    "every CUDA slice compiles to a cubin"
+is "$(jq -r 'select(.scan.dialect == "cuda") | .build.reference.symbol | startswith("_Z")' "$T_TMP/cold" | sort -u)" true \
+    "every cubin holds the kernel's mangled name"
+is "$(jq -r 'select(.id == "examples/src/elementwise.cu::scale_kernel<float>") | .build.reference.symbol' "$T_TMP/cold")" \
+    "_Z12scale_kernelIfEvPKT_PS0_S0_i" "template instance symbol"
+is "$(jq -r 'select(.scan.dialect == "hip") | [.build.reference.ok, .build.reference.runnable, .build.reference.file] | join(" ")' "$T_TMP/cold" | sort -u)" \
+    "true false module.hsaco" "HIP slices compile for AMD and say they cannot run here"
+is "$(jq -r 'select(.scan.dialect == "cuda") | .build.reference.cached' "$T_TMP/cold" | sort -u)" false "cold build: nothing cached"
+n_cold=$(grep -c -- '-cubin' "$T_TMP/calls")
+is "$n_cold" "$(jq -r 'select(.scan.dialect == "cuda") | .build.reference.artifact' "$T_TMP/cold" | sort -u | wc -l | tr -d ' ')" \
+    "one compiler call per distinct slice"
+f=$(jq -r 'select(.id == "examples/src/reduce.cu::histogram_kernel") | .build.reference.artifact' "$T_TMP/cold")
+[ -s "$W/build/$(echo "$f" | cut -c1-2)/$f/module.cubin" ]
+ok $? "the artifact is in the work directory under its hash"
+run test/validate "$T_TMP/cold"
+ok "$T_STATUS" "output validates against schemas/"
+
+# --- warm: the compiler is not called again
+: > "$T_TMP/calls"
+NVCC=$T_TMP/bin/nvcc run "$KBUILD" -j 2 --arch sm_90 < examples/kslice.ndjson
+is "$(jq -r '.build.reference.cached' "$T_TMP/out" | sort -u)" true "warm rebuild: every entry cached"
+is "$(grep -c -- '-cubin' "$T_TMP/calls")" 0 "warm rebuild never compiles"
+[ "$(strip_times "$T_TMP/cold" | wc -l)" -eq 19 ]
+ok $? "comparisons below see all 19 records"
+is "$(strip_times "$T_TMP/out")" "$(strip_times "$T_TMP/cold")" "warm output equals cold output"
+NVCC=$T_TMP/bin/nvcc KFORGE_WORK=$T_TMP/wj1 run "$KBUILD" -j 1 --arch sm_90 \
+    < examples/kslice.ndjson
+is "$(strip_times "$T_TMP/out")" "$(strip_times "$T_TMP/cold")" \
+    "cold -j 1 in another work directory gives what -j 2 gave, in input order"
+
+# --- two processes sharing one work directory, both cold
+W2=$T_TMP/shared
+KFORGE_WORK=$W2 "$KBUILD" -j 2 --arch sm_90 < examples/kslice.ndjson > "$T_TMP/p1" 2>/dev/null &
+KFORGE_WORK=$W2 "$KBUILD" -j 2 --arch sm_90 < examples/kslice.ndjson > "$T_TMP/p2" 2>/dev/null
+wait
+is "$(jq -r '.build.reference.ok' "$T_TMP/p1" "$T_TMP/p2" | sort | uniq -c | tr -s ' ')" \
+    " 38 true" "concurrent kbuilds: every build ok in both"
+is "$(ls "$W2/build" | grep -c '^tmp\.')" 0 "concurrent kbuilds: no temporary entries left"
+KFORGE_WORK=$W2 run "$KBUILD" --arch sm_90 < examples/kslice.ndjson
+is "$(jq -r '.build.reference.cached' "$T_TMP/out" | sort -u)" true "shared cache is whole afterwards"
+
+# --- candidates
+rec=$(jq -c 'select(.id == "examples/src/elementwise.cu::relu_kernel")' examples/kslice.ndjson)
+good='__global__ void relu_kernel(const float *__restrict__ in, float *__restrict__ out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = fmaxf(in[i], 0.0f); }'
+bad='__global__ void relu_kernel(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = undeclared_thing(in[i]);
+}'
+{
+	printf "%s\n" "$rec" | jq -c --arg c "$good" '.candidate = {code: $c, dialect: "cuda"}'
+	printf "%s\n" "$rec" | jq -c --arg c "$bad" '.candidate = {code: $c, dialect: "cuda"}'
+	printf "%s\n" "$rec" | jq -c '.candidate = {code: "   ", dialect: "cuda"}'
+	printf "%s\n" "$rec" | jq -c '.candidate = {code: "Sure! Here is a faster kernel.", dialect: "cuda"}'
+	printf "%s\n" "$rec" | jq -c --arg c "#include <hip/hip_runtime.h>
+$good" '.candidate = {code: $c, dialect: "hip"}'
+} > "$T_TMP/cands"
+run "$KBUILD" --arch sm_90 < "$T_TMP/cands"
+is "$T_STATUS" 1 "bad candidates: exit 1"
+is "$(jq -r '[(if .build.candidate then .build.candidate.pass_call else "none" end), (.errors // [] | map(.code) | join(","))] | join(" ")' "$T_TMP/out" | tr '\n' ';')" \
+    "true ;false ;none bad-candidate;none bad-candidate;true ;" \
+    "good compiles, bad fails its verdict, empty and prose are errors, HIP candidate compiles"
+is "$(jq -r 'select(.build.candidate.ok == false) | .build.candidate.diagnostics[0] | [.file, .line, .severity] | join(":")' "$T_TMP/out")" \
+    "kernel.cu:3:error" "compile error parsed into file:line:severity"
+like "$(jq -r 'select(.build.candidate.ok == false) | .build.candidate.diagnostics[0].message' "$T_TMP/out")" \
+    "undeclared_thing" "the diagnostic names the problem"
+like "$(cat "$T_TMP/err")" "^kbuild: examples/src/elementwise.cu::relu_kernel: candidate code is empty" \
+    "bad candidate reported on stderr with the record's id"
+
+# --- a compiler that hangs fails its record only, within the timeout
+cat > "$T_TMP/bin/slow" <<'EOF2'
+#!/bin/sh
+case "$*" in *--version*) echo "slow version 1"; exit 0;; esac
+sleep 30
+EOF2
+chmod +x "$T_TMP/bin/slow"
+start=$(date +%s)
+NVCC=$T_TMP/bin/slow KFORGE_WORK=$T_TMP/w3 run "$KBUILD" --timeout 1 --check < examples/kslice.ndjson
+took=$(( $(date +%s) - start ))
+is "$T_STATUS:$(wc -l < "$T_TMP/out" | tr -d ' ')" "0:19" "hanging compiler: run goes on, every record out"
+like "$(jq -r 'select(.scan.dialect == "cuda") | .build.reference.diagnostics[0].message' "$T_TMP/out" | sort -u)" \
+    "^nvcc timed out after 1 s$" "hanging compiler: each record says it timed out"
+[ "$took" -lt 60 ]
+ok $? "hanging compiler: 17 timeouts of 1 s took ${took}s, not 17 x 30 s"
+
+# --- bad input
+printf '%s\n' '{"id":"no-slice"}' 'not json' '{"id":"e","slice":{"code":""}}' > "$T_TMP/bad"
+KFORGE_WORK=$T_TMP/w4 run "$KBUILD" < "$T_TMP/bad"
+is "$T_STATUS" 1 "bad input: exit 1"
+is "$(jq -r '.errors[0].code' "$T_TMP/out" | tr '\n' ' ')" "no-slice invalid-json no-slice " \
+    "one error record per bad line"
+rec=$(jq -c 'select(.scan.dialect == "cuda")' examples/kslice.ndjson | head -1)
+printf "%s\n" "$rec" > "$T_TMP/one"
+NVCC=/nonexistent/nvcc KFORGE_WORK=$T_TMP/w5 run "$KBUILD" < "$T_TMP/one"
+is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:compiler-missing" "missing compiler is an error record"
+run "$KBUILD" --arch 90
+is "$T_STATUS" 2 "bad --arch is a usage error"
+run "$KBUILD" extra-arg
+is "$T_STATUS" 2 "operands are a usage error"
+
+done_testing

@@ -1,0 +1,172 @@
+#!/bin/sh
+# kwrap on the saved kslice output of the example project: the saved
+# output, golden specs and instructions, a user spec overriding inference,
+# a kernel whose sizes cannot be inferred, every harness compiled (nvcc,
+# and hipcc for the HIP ones), bad input as error records, the schemas.
+. "$(dirname "$0")/lib.sh"
+
+if ! have_tool kwrap; then
+	skip_all "kwrap is not built"
+fi
+KWRAP=$(tool kwrap)
+
+run "$KWRAP" < examples/kslice.ndjson
+is "$T_STATUS" 0 "examples: exit status 0"
+is_file "$T_TMP/out" examples/kwrap.ndjson "examples: output is examples/kwrap.ndjson"
+cp "$T_TMP/out" "$T_TMP/w.ndjson"
+W=$T_TMP/w.ndjson
+
+# spec(ID, JQ): a jq expression on one record's spec, compact
+spec() {
+	jq -c --arg id "$1" "select(.id == \$id) | .wrap.spec | $2" "$W"
+}
+QK='examples/src/attention.cu::qk_scores_kernel<float>'
+is "$(spec "$QK" '[.params[] | [.name, .role, .type, .count // .use]]')" \
+    '[["q","in","float","seq * dim"],["k","in","float","seq * dim"],["scores","out","float","seq * seq"],["seq","scalar","int","size"],["dim","scalar","int","size"],["scale","scalar","float","value"]]' \
+    "golden: qk_scores roles, types and counts"
+is "$(spec "$QK" '.launch')" \
+    '{"grid":["(seq + 15) / 16","(seq + 15) / 16","1"],"block":[16,16,1],"shared_mem":"0"}' \
+    "golden: qk_scores launch"
+is "$(spec "$QK" '[.cases[].name]')" \
+    '["typical","smallest","one_block","one_warp","non_multiple","large","zeros","negatives","large_magnitude"]' \
+    "golden: qk_scores cases"
+is "$(spec 'examples/src/elementwise.cu::bias_act_kernel<float>' \
+    '[.params[] | .count // empty]')" '["rows * cols","cols","rows * cols"]' \
+    "golden: bias_act counts, bias by modulo"
+is "$(spec 'examples/src/elementwise.cu::axpby_kernel' \
+    '[.params[0].fields[] | [.name, .offset, .use]], .cases[0].scalars')" \
+    '[["alpha",0,"value"],["beta",4,"value"],["n",8,"size"]]
+{"p.alpha":1.5,"p.beta":-0.75,"p.n":100000}' \
+    "golden: axpby's struct fields bound by the cases"
+is "$(spec 'examples/src/reduce.cu::block_sum_kernel' '.params[1].count')" \
+    '"(n + 255) / 256"' "golden: block_sum writes one partial per block"
+is "$(spec 'examples/src/reduce.cu::count_nonfinite_kernel' \
+    '[.params[1].role, .params[1].count]')" '["inout","1"]' \
+    "golden: count_nonfinite's counter is one element"
+is "$(spec 'examples/src/kernels/softmax_kernels.cuh::softmax_rows_kernel<float>' \
+    '[.launch.grid[0], .launch.shared_mem, .confidence.overall]')" \
+    '["rows","1024","high"]' "golden: softmax one row per block"
+is "$(jq -r 'select(.wrap.spec.confidence.overall == "high") | .id' "$W" | wc -l |
+    tr -d ' ')" 17 "golden: 17 of 19 example specs fully inferred"
+
+SAXPY='examples/src/hip/saxpy.hip::saxpy_kernel'
+jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.instruction.concise' "$W" \
+    > "$T_TMP/concise"
+is "$(cat "$T_TMP/concise")" 'Write the HIP kernel saxpy_kernel with the signature `__global__ void saxpy_kernel(int n, float a, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ out)`: it reads x (float, n elements), y (float, n elements) and writes out (float, n elements). Launch: grid ((n + 255) / 256, 1, 1), block (256, 1, 1), 0 bytes of dynamic shared memory. Constraints: size parameters are at least 1; buffers hold exactly the sizes above; the kernel must not write input buffers nor outside the output sizes.' \
+    "golden: saxpy concise instruction"
+jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.instruction.detailed' "$W" \
+    > "$T_TMP/detailed"
+like "$(grep -c '^| ' "$T_TMP/detailed")" '^6$' \
+    "golden: saxpy detailed instruction has a parameter table"
+ok "$(grep -c '|' "$T_TMP/concise")" "concise: no table"
+missing=0
+for part in 'Launch: grid ((n + 255) / 256, 1, 1)' 'Constraints: size parameters'; do
+	grep -qF "$part" "$T_TMP/detailed" || missing=1
+done
+ok $missing "concise: says nothing detailed does not"
+
+# a user spec overrides inference
+printf '%s\n' "{\"id\":\"$SAXPY\",\"spec\":{\"params\":[{\"name\":\"out\",\"count\":\"n + 7\",\"role\":\"inout\"}],\"launch\":{\"block\":[128,1,1],\"grid\":[\"(n + 127) / 128\",\"1\",\"1\"]}}}" \
+    > "$T_TMP/user.ndjson"
+run "$KWRAP" --spec "$T_TMP/user.ndjson" < examples/kslice.ndjson
+is "$T_STATUS" 0 "--spec: exit status 0"
+is "$(jq -c --arg id "$SAXPY" 'select(.id == $id) | .wrap.spec |
+    [.source, (.params[] | select(.name == "out") | .count, .role), .launch.block[0]]' \
+    "$T_TMP/out")" '["user","n + 7","inout",128]' "--spec: user values win"
+jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.harness.code' "$T_TMP/out" |
+    grep -qF '(long long)(n + 7)'
+ok $? "--spec: the harness follows the user spec"
+is "$(jq -c --arg id "$QK" 'select(.id == $id) | .wrap.spec.source' "$T_TMP/out")" \
+    '"inferred"' "--spec: other records are inferred"
+
+# sizes that cannot be inferred: low confidence, not a crash
+head -n 1 examples/kslice.ndjson | jq -c '.id = "opaque" |
+    .scan.text = "__global__ void opaque(const float *in, float *out, int off) { out[threadIdx.x + off] = in[lookup(threadIdx.x)]; }" |
+    .scan.params = [.scan.params[0], .scan.params[2], (.scan.params[3] | .name = "off")] |
+    .scan.params[0].name = "in" | .scan.params[1].name = "out" |
+    .slice.writes = ["out"] | .slice.reads = ["in"] | .slice.instance = {"T": "float"} |
+    .slice.code = .scan.text | .slice.launch = null' > "$T_TMP/opaque.ndjson"
+run "$KWRAP" < "$T_TMP/opaque.ndjson"
+is "$T_STATUS" 0 "uninferable sizes: exit status 0"
+is "$(jq -c '.wrap.spec.confidence | [.overall, .counts]' "$T_TMP/out")" \
+    '["low","low"]' "uninferable sizes: low confidence"
+like "$(jq -r '.wrap.spec.confidence.guesses[]' "$T_TMP/out")" \
+    'count unknown' "uninferable sizes: the guess is listed"
+cat "$T_TMP/out" >> "$T_TMP/all.ndjson"
+
+# every harness compiles (CUDA: compiled and linked as harness.build says)
+mkdir -p "$T_TMP/h"
+jq -r '[.wrap.harness.dialect, .id] | @tsv' "$W" | awk '{ print NR "\t" $0 }' \
+    > "$T_TMP/index"
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
+while IFS='	' read -r n dialect id; do
+	sed -n "${n}p" "$W" | jq -r .wrap.harness.code > "$T_TMP/h/$n.$dialect"
+	if [ "$dialect" = cuda ]; then
+		if [ ! -x "$NVCC" ]; then
+			skip "nvcc: $id harness builds" "nvcc is not installed"
+			continue
+		fi
+		cp "$T_TMP/h/$n.cuda" "$T_TMP/h/harness.cu"
+		if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x cu harness.cu \
+		    -o "harness$n" -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/h/$n.err"
+		then
+			pass "nvcc: $id harness builds"
+		else
+			fail "nvcc: $id harness builds"
+			diag_file "$T_TMP/h/$n.err"
+		fi
+	elif command -v hipcc > /dev/null 2>&1; then
+		cp "$T_TMP/h/$n.hip" "$T_TMP/h/harness.hip"
+		if (cd "$T_TMP/h" && hipcc -std=c++17 -O2 --offload-arch=gfx90a \
+		    -c harness.hip -o "harness$n.o") 2> "$T_TMP/h/$n.err"; then
+			pass "hipcc: $id harness compiles"
+		else
+			fail "hipcc: $id harness compiles"
+			diag_file "$T_TMP/h/$n.err"
+		fi
+	else
+		skip "hipcc: $id harness compiles" "hipcc is not installed"
+	fi
+done < "$T_TMP/index"
+if [ -x "$T_TMP/h/harness1" ]; then
+	# --cases needs no GPU, but the program needs libcuda to start
+	if out=$("$T_TMP/h/harness1" --cases 2> /dev/null); then
+		is "$out" 9 "harness --cases prints the case count"
+	else
+		skip "harness --cases prints the case count" "no libcuda here"
+	fi
+fi
+# one generator: the CUDA harness of a HIP record and the other way round
+run "$KWRAP" --dialect hip < examples/kslice.ndjson
+is "$(jq -r .wrap.harness.dialect "$T_TMP/out" | sort -u)" hip "--dialect hip"
+is "$(jq -r '.wrap.harness.code' "$T_TMP/out" | grep -c '^#define KW_HIP 1')" 19 \
+    "--dialect hip: every harness is HIP"
+
+# bad input: each line gives one record, the run goes on
+{
+	echo '{"id":"no-slice"}'
+	echo 'this is not json'
+	sed -n 3p examples/kslice.ndjson
+} > "$T_TMP/bad.ndjson"
+run "$KWRAP" < "$T_TMP/bad.ndjson"
+is "$T_STATUS" 1 "bad input: exit status 1"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 3 "bad input: lines in = lines out"
+is "$(jq -r '.errors[0].code // "none"' "$T_TMP/out" | tr '\n' ' ')" \
+    "no-slice invalid-json none " "bad input: error codes"
+cat "$T_TMP/out" >> "$T_TMP/all.ndjson"
+
+run "$KWRAP" --dialect sass < /dev/null
+is "$T_STATUS" 2 "usage: a bad --dialect is exit status 2"
+printf 'not json\n' > "$T_TMP/badspec.ndjson"
+run "$KWRAP" --spec "$T_TMP/badspec.ndjson" < /dev/null
+is "$T_STATUS" 2 "usage: a bad --spec file is exit status 2"
+
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	run test/validate examples/kwrap.ndjson "$T_TMP/all.ndjson"
+	is "$T_STATUS" 0 "schemas: every output validates"
+	[ "$T_STATUS" = 0 ] || diag_file "$T_TMP/out"
+else
+	skip "schemas: every output validates" "python3-jsonschema missing"
+fi
+done_testing

@@ -1,0 +1,2702 @@
+/*
+ * kwrap: give every sliced kernel a typed spec (parameter roles, element
+ * types and counts, fills, launch configuration, test cases), a host
+ * harness generated from that spec for CUDA or HIP, and an instruction in
+ * a detailed and a concise form.  Deterministic: no language model.
+ *
+ * Inference is textual, over the kernel's own source: guards such as
+ * "if (i < n)", grid-stride loops and CUDA_1D_KERNEL_LOOP bound index
+ * variables, and subscripts over bounded variables give element counts.
+ * Whatever it cannot see is guessed and listed in spec.confidence, so that
+ * a kernel it does not understand still gets a spec, marked low.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "k_exit.h"
+#include "k_msg.h"
+#include "k_record.h"
+
+#define STAGE "kwrap"
+#define MAX_TOKENS 65536	/* tokens of one kernel's analysed text */
+#define MAX_PARAMS 64
+#define MAX_FIELDS 32
+#define MAX_VARS 256
+#define MAX_CONSTS 512
+#define MAX_EXPR 512		/* longest size or launch expression */
+#define DEFAULT_BLOCK 256
+
+static const char usage_line[] =
+    "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [file ...]\n";
+
+static struct {
+	const char *dialect;	/* forced, or NULL for scan.dialect */
+	json_t *user;		/* id -> user spec object */
+} opt;
+
+/* ------------------------------------------------------------ buffers */
+
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+static void
+sb_grow(struct sbuf *b, size_t add)
+{
+	if (b->n + add + 1 <= b->cap)
+		return;
+	while (b->n + add + 1 > b->cap)
+		b->cap = b->cap ? b->cap * 2 : 1024;
+	if ((b->s = realloc(b->s, b->cap)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+}
+
+static void
+sb_add(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	sb_grow(b, n);
+	memcpy(b->s + b->n, s, n + 1);
+	b->n += n;
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	sb_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)n;
+}
+
+static const char *
+sb_str(struct sbuf *b)
+{
+	sb_grow(b, 0);
+	b->s[b->n] = '\0';
+	return b->s;
+}
+
+static void
+sb_free(struct sbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+static void bprintf(char *dst, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* snprintf for fixed buffers where a cut expression is acceptable: a
+ * longer one fails to evaluate and is reported as a guess. */
+static void
+bprintf(char *dst, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, cap, fmt, ap);
+	va_end(ap);
+}
+
+static void
+copy(char *dst, size_t cap, const char *src)
+{
+	snprintf(dst, cap, "%s", src != NULL ? src : "");
+}
+
+/* ------------------------------------------------------------ tokens */
+
+struct toks {
+	char **v;
+	size_t n, cap;
+};
+
+static void
+tok_push(struct toks *t, const char *s, size_t len)
+{
+	if (t->n >= MAX_TOKENS)
+		return;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		if ((t->v = realloc(t->v, t->cap * sizeof(*t->v))) == NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	}
+	if ((t->v[t->n] = strndup(s, len)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	t->n++;
+}
+
+static void
+toks_free(struct toks *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i]);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+static const char *const puncts[] = {
+	"<<=", ">>=", "->", "::", "<=", ">=", "==", "!=", "&&", "||", "<<",
+	">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "++", "--", "##",
+	NULL
+};
+
+/* HIP's index spellings become CUDA's, so one analysis serves both. */
+static int
+hip_index(struct toks *t, const char *s, size_t len)
+{
+	static const char *const names[] = { "hipBlockIdx_", "hipThreadIdx_",
+	    "hipBlockDim_", "hipGridDim_" };
+	static const char *const cuda[] = { "blockIdx", "threadIdx",
+	    "blockDim", "gridDim" };
+	size_t i, l;
+
+	for (i = 0; i < 4; i++) {
+		l = strlen(names[i]);
+		if (len == l + 1 && strncmp(s, names[i], l) == 0 &&
+		    strchr("xyz", s[l]) != NULL) {
+			tok_push(t, cuda[i], strlen(cuda[i]));
+			tok_push(t, ".", 1);
+			tok_push(t, s + l, 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Tokens of C source: comments, preprocessor lines and string literals
+ * dropped, line continuations joined. */
+static void
+tokenize(const char *src, struct toks *t)
+{
+	const char *p = src;
+	int bol = 1;
+	size_t i, l;
+
+	while (*p != '\0') {
+		if (*p == '\\' && p[1] == '\n') {
+			p += 2;
+			continue;
+		}
+		if (*p == '\n') {
+			bol = 1;
+			p++;
+			continue;
+		}
+		if (isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		if (bol && *p == '#') {
+			while (*p != '\0' && *p != '\n') {
+				if (*p == '\\' && p[1] == '\n')
+					p++;
+				p++;
+			}
+			continue;
+		}
+		bol = 0;
+		if (p[0] == '/' && p[1] == '/') {
+			while (*p != '\0' && *p != '\n')
+				p++;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			p = e != NULL ? e + 2 : p + strlen(p);
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			while (*p != '\0' && *p != q) {
+				if (*p == '\\' && p[1] != '\0')
+					p++;
+				p++;
+			}
+			if (*p != '\0')
+				p++;
+			tok_push(t, q == '"' ? "\"\"" : "0", q == '"' ? 2 : 1);
+			continue;
+		}
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *s = p;
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			if (!hip_index(t, s, (size_t)(p - s)))
+				tok_push(t, s, (size_t)(p - s));
+			continue;
+		}
+		if (isdigit((unsigned char)*p) ||
+		    (*p == '.' && isdigit((unsigned char)p[1]))) {
+			const char *s = p;
+			while (isalnum((unsigned char)*p) || *p == '.' ||
+			    ((*p == '+' || *p == '-') &&
+			    (p[-1] == 'e' || p[-1] == 'E') &&
+			    !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))))
+				p++;
+			tok_push(t, s, (size_t)(p - s));
+			continue;
+		}
+		for (i = 0; puncts[i] != NULL; i++) {
+			l = strlen(puncts[i]);
+			if (strncmp(p, puncts[i], l) == 0)
+				break;
+		}
+		l = puncts[i] != NULL ? strlen(puncts[i]) : 1;
+		tok_push(t, p, l);
+		p += l;
+	}
+}
+
+static int
+is(const struct toks *t, size_t i, const char *s)
+{
+	return i < t->n && strcmp(t->v[i], s) == 0;
+}
+
+static int
+is_ident(const char *s)
+{
+	return isalpha((unsigned char)*s) || *s == '_';
+}
+
+/* Index just past the bracket matching the one at i (or t->n). */
+static size_t
+skip_group(const struct toks *t, size_t i)
+{
+	int depth = 0;
+
+	for (; i < t->n; i++) {
+		const char *s = t->v[i];
+		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
+		    strcmp(s, "{") == 0)
+			depth++;
+		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 ||
+		    strcmp(s, "}") == 0) {
+			if (--depth <= 0)
+				return i + 1;
+		}
+	}
+	return t->n;
+}
+
+/* End of an expression starting at i: the first token at depth 0 that is
+ * one of the stop tokens, or an unmatched closing bracket. */
+static size_t
+expr_end(const struct toks *t, size_t i, const char *const *stop)
+{
+	int depth = 0;
+	size_t k;
+
+	for (; i < t->n; i++) {
+		const char *s = t->v[i];
+		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
+		    strcmp(s, "{") == 0)
+			depth++;
+		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 ||
+		    strcmp(s, "}") == 0) {
+			if (depth-- == 0)
+				return i;
+		} else if (depth == 0) {
+			for (k = 0; stop[k] != NULL; k++)
+				if (strcmp(s, stop[k]) == 0)
+					return i;
+		}
+	}
+	return t->n;
+}
+
+/* Join tokens [a, b) as readable C. */
+static void
+join(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
+{
+	struct sbuf sb = { 0 };
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		const char *s = t->v[i];
+		const char *prev = i > a ? t->v[i - 1] : "";
+		int space = i > a && strcmp(s, ")") != 0 &&
+		    strcmp(s, "]") != 0 && strcmp(s, ",") != 0 &&
+		    strcmp(s, ".") != 0 && strcmp(prev, ".") != 0 &&
+		    strcmp(prev, "(") != 0 && strcmp(prev, "[") != 0 &&
+		    strcmp(s, "[") != 0 && !(strcmp(s, "(") == 0 &&
+		    is_ident(prev) && strcmp(prev, "return") != 0);
+		if (space)
+			sb_add(&sb, " ");
+		sb_add(&sb, s);
+	}
+	copy(out, cap, sb.n ? sb_str(&sb) : "");
+	sb_free(&sb);
+}
+
+/* ------------------------------------------------------------ constants */
+
+/* Integer constants of the slice: object-like macros, constexpr and const
+ * integer variables, enumerators. */
+struct consts {
+	char name[MAX_CONSTS][64];
+	long long val[MAX_CONSTS];
+	size_t n;
+};
+
+static int const_get(const struct consts *c, const char *name,
+    long long *v)
+{
+	size_t i;
+
+	for (i = c->n; i-- > 0;)
+		if (strcmp(c->name[i], name) == 0) {
+			*v = c->val[i];
+			return 1;
+		}
+	return 0;
+}
+
+static void
+const_set(struct consts *c, const char *name, long long v)
+{
+	if (c->n >= MAX_CONSTS || strlen(name) >= sizeof(c->name[0]))
+		return;
+	copy(c->name[c->n], sizeof(c->name[0]), name);
+	c->val[c->n++] = v;
+}
+
+/* A small integer evaluator over tokens; fails on anything it does not
+ * know rather than guess. */
+struct ev {
+	const struct toks *t;
+	size_t i, end;
+	const struct consts *c;
+	int ok;
+};
+
+static long long ev_expr(struct ev *e);
+
+static long long
+ev_prim(struct ev *e)
+{
+	const char *s;
+	long long v;
+
+	if (e->i >= e->end) {
+		e->ok = 0;
+		return 0;
+	}
+	s = e->t->v[e->i++];
+	if (strcmp(s, "(") == 0) {
+		/* a cast such as (int) or (size_t) */
+		if (e->i + 1 < e->end && is_ident(e->t->v[e->i]) &&
+		    strcmp(e->t->v[e->i + 1], ")") == 0 &&
+		    !const_get(e->c, e->t->v[e->i], &v)) {
+			e->i += 2;
+			return ev_prim(e);
+		}
+		v = ev_expr(e);
+		if (e->i < e->end && strcmp(e->t->v[e->i], ")") == 0)
+			e->i++;
+		else
+			e->ok = 0;
+		return v;
+	}
+	if (strcmp(s, "-") == 0)
+		return -ev_prim(e);
+	if (strcmp(s, "+") == 0)
+		return ev_prim(e);
+	if (strcmp(s, "~") == 0)
+		return ~ev_prim(e);
+	if (isdigit((unsigned char)*s)) {
+		char *end;
+		v = strtoll(s, &end, 0);
+		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+			end++;
+		if (*end != '\0')
+			e->ok = 0;
+		return v;
+	}
+	if (is_ident(s) && const_get(e->c, s, &v))
+		return v;
+	e->ok = 0;
+	return 0;
+}
+
+static long long
+ev_mul(struct ev *e)
+{
+	long long v = ev_prim(e), r;
+
+	while (e->ok && e->i < e->end) {
+		const char *op = e->t->v[e->i];
+		if (strcmp(op, "*") != 0 && strcmp(op, "/") != 0 &&
+		    strcmp(op, "%") != 0)
+			break;
+		e->i++;
+		r = ev_prim(e);
+		if (*op == '*')
+			v *= r;
+		else if (r == 0)
+			e->ok = 0;
+		else
+			v = *op == '/' ? v / r : v % r;
+	}
+	return v;
+}
+
+static long long
+ev_add(struct ev *e)
+{
+	long long v = ev_mul(e);
+
+	while (e->ok && e->i < e->end) {
+		const char *op = e->t->v[e->i];
+		if (strcmp(op, "+") != 0 && strcmp(op, "-") != 0)
+			break;
+		e->i++;
+		v = *op == '+' ? v + ev_mul(e) : v - ev_mul(e);
+	}
+	return v;
+}
+
+static long long
+ev_expr(struct ev *e)
+{
+	long long v = ev_add(e);
+
+	while (e->ok && e->i < e->end) {
+		const char *op = e->t->v[e->i];
+		if (strcmp(op, "<<") != 0 && strcmp(op, ">>") != 0)
+			break;
+		e->i++;
+		v = op[0] == '<' ? v << ev_add(e) : v >> ev_add(e);
+	}
+	return v;
+}
+
+/* Evaluate tokens [a, b); 1 and *v on success. */
+static int
+eval_range(const struct toks *t, size_t a, size_t b, const struct consts *c,
+    long long *v)
+{
+	struct ev e = { t, a, b, c, 1 };
+
+	if (a >= b)
+		return 0;
+	*v = ev_expr(&e);
+	return e.ok && e.i == b;
+}
+
+static int
+eval_str(const char *s, const struct consts *c, long long *v)
+{
+	struct toks t = { 0 };
+	int ok;
+
+	tokenize(s, &t);
+	ok = eval_range(&t, 0, t.n, c, v);
+	toks_free(&t);
+	return ok;
+}
+
+/* Collect the slice's integer constants from its tokens (macros come from
+ * the raw text, since tokenize() drops preprocessor lines). */
+static void
+collect_consts(const char *code, const struct toks *t, struct consts *c)
+{
+	const char *p = code;
+	size_t i, e;
+	long long v, next;
+	static const char *const semi[] = { ";", ",", NULL };
+	static const char *const comma[] = { ",", "}", NULL };
+
+	while ((p = strstr(p, "#define")) != NULL) {
+		char name[64], line[512];
+		const char *q = p + 7;
+		size_t n = 0;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		while ((isalnum((unsigned char)q[n]) || q[n] == '_') &&
+		    n < sizeof(name) - 1)
+			n++;
+		memcpy(name, q, n);
+		name[n] = '\0';
+		q += n;
+		p = q;
+		if (n == 0 || *q == '(')
+			continue;
+		n = strcspn(q, "\n");
+		if (n >= sizeof(line) || (n > 0 && q[n - 1] == '\\'))
+			continue;
+		memcpy(line, q, n);
+		line[n] = '\0';
+		if (eval_str(line, c, &v))
+			const_set(c, name, v);
+	}
+	for (i = 0; i + 3 < t->n; i++) {
+		/* enum X { A = 1, B, ... } */
+		if (is(t, i, "enum")) {
+			size_t j = i + 1;
+			if (is(t, j, "class") || is(t, j, "struct"))
+				j++;
+			while (j < t->n && !is(t, j, "{") && !is(t, j, ";"))
+				j++;
+			if (!is(t, j, "{"))
+				continue;
+			next = 0;
+			for (j++; j < t->n && !is(t, j, "}");) {
+				const char *name = t->v[j];
+				if (!is_ident(name))
+					break;
+				if (is(t, j + 1, "=")) {
+					e = expr_end(t, j + 2, comma);
+					if (eval_range(t, j + 2, e, c, &v))
+						next = v;
+					j = e;
+				} else
+					j++;
+				const_set(c, name, next++);
+				if (is(t, j, ","))
+					j++;
+			}
+			continue;
+		}
+		/* [static] const[expr] int NAME = expr; */
+		if ((is(t, i, "constexpr") || is(t, i, "const")) &&
+		    (is(t, i + 1, "int") || is(t, i + 1, "unsigned") ||
+		    is(t, i + 1, "long") || is(t, i + 1, "size_t")) &&
+		    is_ident(t->v[i + 2]) && is(t, i + 3, "=")) {
+			e = expr_end(t, i + 4, semi);
+			if (eval_range(t, i + 4, e, c, &v))
+				const_set(c, t->v[i + 2], v);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ types */
+
+struct dtype {
+	const char *c;		/* spellings, |-separated */
+	const char *dtype;
+	const char *host;	/* the harness's storage type */
+	int size;
+	int is_float, is_signed;
+};
+
+static const struct dtype dtypes[] = {
+	{ "float", "float32", "float", 4, 1, 1 },
+	{ "double", "float64", "double", 8, 1, 1 },
+	{ "half|__half|at::Half|c10::Half", "float16", "uint16_t", 2, 1, 1 },
+	{ "__nv_bfloat16|nv_bfloat16|hip_bfloat16|bfloat16|at::BFloat16|"
+	  "c10::BFloat16", "bfloat16", "uint16_t", 2, 1, 1 },
+	{ "signed char|int8_t", "int8", "int8_t", 1, 0, 1 },
+	{ "char|unsigned char|uint8_t", "uint8", "uint8_t", 1, 0, 0 },
+	{ "short|int16_t", "int16", "int16_t", 2, 0, 1 },
+	{ "unsigned short|uint16_t", "uint16", "uint16_t", 2, 0, 0 },
+	{ "int|int32_t|signed|signed int", "int32", "int32_t", 4, 0, 1 },
+	{ "unsigned|unsigned int|uint32_t|uint", "uint32", "uint32_t", 4, 0,
+	  0 },
+	{ "long|long int|long long|long long int|int64_t|ptrdiff_t|"
+	  "index_t|int64", "int64", "int64_t", 8, 0, 1 },
+	{ "unsigned long|unsigned long long|uint64_t|size_t", "uint64",
+	  "uint64_t", 8, 0, 0 },
+	{ "bool", "bool", "bool", 1, 0, 0 },
+	{ NULL, NULL, NULL, 0, 0, 0 }
+};
+
+static const struct dtype *
+find_dtype(const char *type)
+{
+	size_t i, l = strlen(type);
+
+	for (i = 0; dtypes[i].c != NULL; i++) {
+		const char *p = dtypes[i].c;
+		while (*p != '\0') {
+			size_t n = strcspn(p, "|");
+			if (n == l && strncmp(p, type, n) == 0)
+				return &dtypes[i];
+			p += n;
+			if (*p == '|')
+				p++;
+		}
+	}
+	return NULL;
+}
+
+/* The base type of a spelled type: qualifiers, pointers and
+ * __restrict__ dropped, template parameters replaced by their binding. */
+static void
+base_type(const char *spelled, json_t *instance, char *out, size_t cap)
+{
+	struct toks t = { 0 };
+	struct sbuf sb = { 0 };
+	size_t i;
+
+	tokenize(spelled, &t);
+	for (i = 0; i < t.n; i++) {
+		const char *s = t.v[i];
+		json_t *b;
+		if (strcmp(s, "const") == 0 || strcmp(s, "volatile") == 0 ||
+		    strcmp(s, "__restrict__") == 0 ||
+		    strcmp(s, "__restrict") == 0 || strcmp(s, "restrict") == 0 ||
+		    strcmp(s, "*") == 0 || strcmp(s, "&") == 0 ||
+		    strcmp(s, "struct") == 0 || strcmp(s, "typename") == 0)
+			continue;
+		if (sb.n && strcmp(s, "::") != 0 &&
+		    sb.s[sb.n - 1] != ':')
+			sb_add(&sb, " ");
+		b = json_is_object(instance) ? json_object_get(instance, s) :
+		    NULL;
+		sb_add(&sb, json_is_string(b) ? json_string_value(b) : s);
+	}
+	copy(out, cap, sb.n ? sb_str(&sb) : "");
+	sb_free(&sb);
+	toks_free(&t);
+}
+
+/* ------------------------------------------------------------ kernel */
+
+enum role { R_IN, R_OUT, R_INOUT, R_SCALAR };
+static const char *const role_names[] = { "in", "out", "inout", "scalar" };
+
+struct field {
+	char name[64];
+	char type[64];
+	const struct dtype *dt;
+	int offset;
+	int size_use;		/* appears in a size or launch expression */
+};
+
+struct param {
+	char name[64];
+	char spelled[256];	/* the declared type, as scan spells it */
+	char type[128];		/* element type (pointers) or type, bound */
+	int ptr, is_const, is_struct, is_enum;
+	const struct dtype *dt;	/* NULL: unknown type */
+	struct field f[MAX_FIELDS];
+	int nf, ssize;
+	int read, written;	/* from kslice, or found in the text */
+	enum role role;
+	char count[MAX_EXPR];
+	int count_state;	/* 2 derived, 1 guessed */
+	char index_of[64];	/* holds indices into this buffer */
+	int size_use;
+};
+
+enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
+
+struct var {
+	char name[64];
+	enum vkind kind;
+	int dim;
+	char bound[MAX_EXPR];
+	size_t a, b;		/* its first definition's tokens */
+	int alias;		/* param index it points into, or -1 */
+};
+
+struct kern {
+	json_t *rec;		/* borrowed */
+	const char *name;
+	struct param p[MAX_PARAMS];
+	int np;
+	struct toks t;		/* the kernel's text */
+	struct toks all;	/* the whole slice */
+	struct consts c;
+	struct var v[MAX_VARS];
+	int nv;
+	size_t body;		/* first token of the kernel's body */
+	int dims;		/* 1 or 2 thread dimensions */
+	long long block[3];
+	char grid[3][MAX_EXPR];
+	char shared[MAX_EXPR];
+	int block_state, grid_state, shared_state;	/* 2 derived, 1 guess */
+	int roles_low;
+	json_t *guesses;	/* strings */
+	const char *code;
+};
+
+static void guess(struct kern *k, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+guess(struct kern *k, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_append_new(k->guesses, json_string(buf));
+}
+
+static int
+param_index(const struct kern *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->np; i++)
+		if (strcmp(k->p[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static struct var *
+var_get(struct kern *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nv; i++)
+		if (strcmp(k->v[i].name, name) == 0)
+			return &k->v[i];
+	return NULL;
+}
+
+static void
+paren(const char *s, char *out, size_t cap)
+{
+	int simple = 1;
+	const char *p;
+
+	for (p = s; *p != '\0'; p++)
+		if (*p == ' ' && (p[1] == '+' || p[1] == '-' || p[1] == '?' ||
+		    p[1] == '<' || p[1] == '>' || p[1] == '&' || p[1] == '|'))
+			simple = 0;
+	if (simple)
+		copy(out, cap, s);
+	else
+		snprintf(out, cap, "(%s)", s);
+}
+
+/* Mark scalar params (and struct fields) named in tokens [a, b) as sizes. */
+static void
+mark_size_use(struct kern *k, const struct toks *t, size_t a, size_t b)
+{
+	size_t i;
+	int j, f;
+
+	for (i = a; i < b; i++) {
+		if (!is_ident(t->v[i]) || (i > a && is(t, i - 1, ".")))
+			continue;
+		if ((j = param_index(k, t->v[i])) < 0 || k->p[j].ptr)
+			continue;
+		if (k->p[j].is_struct && is(t, i + 1, ".") && i + 2 < b) {
+			for (f = 0; f < k->p[j].nf; f++)
+				if (strcmp(k->p[j].f[f].name, t->v[i + 2]) == 0)
+					k->p[j].f[f].size_use = 1;
+		} else
+			k->p[j].size_use = 1;
+	}
+}
+
+static void mark_size_str(struct kern *k, const char *s)
+{
+	struct toks t = { 0 };
+
+	tokenize(s, &t);
+	mark_size_use(k, &t, 0, t.n);
+	toks_free(&t);
+}
+
+/* Tokens [a, b) as an expression over scalar parameters, fields of struct
+ * parameters and constants (replaced by their values); casts dropped.
+ * blockDim.x and gridDim.x become the launch's values when known.
+ * 0 when something else is named. */
+static int
+param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
+    char *out, size_t cap)
+{
+	static int depth;
+	struct sbuf sb = { 0 };
+	struct var *w;
+	size_t i;
+	long long v;
+	int ok = 1, j;
+	char tmp[160];
+
+	if (a >= b)
+		return 0;
+	for (i = a; i < b && ok; i++) {
+		const char *s = t->v[i];
+		const char *prev = i > a ? t->v[i - 1] : "";
+		if (strcmp(s, "(") == 0 && i + 2 < b && is_ident(t->v[i + 1]) &&
+		    find_dtype(t->v[i + 1]) != NULL && is(t, i + 2, ")")) {
+			i += 2;
+			continue;
+		}
+		if (strcmp(s, "(") == 0 && i + 3 < b &&
+		    find_dtype(t->v[i + 1]) != NULL &&
+		    find_dtype(t->v[i + 2]) != NULL && is(t, i + 3, ")")) {
+			i += 3;
+			continue;
+		}
+		if (sb.n && strcmp(s, ")") != 0 && strcmp(prev, "(") != 0)
+			sb_add(&sb, " ");
+		if (isdigit((unsigned char)*s)) {
+			sb_add(&sb, s);
+		} else if (strchr("+-*/%()", *s) != NULL && s[1] == '\0') {
+			sb_add(&sb, s);
+		} else if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(") &&
+		    i + 3 < b && is(t, i + 3, ")") &&
+		    find_dtype(t->v[i + 2]) != NULL) {
+			sb_printf(&sb, "%d", find_dtype(t->v[i + 2])->size);
+			i += 3;
+		} else if ((strcmp(s, "blockDim") == 0 ||
+		    strcmp(s, "gridDim") == 0) && is(t, i + 1, ".") && i + 2 < b) {
+			int d = t->v[i + 2][0] - 'x';
+			if (d < 0 || d > 2)
+				ok = 0;
+			else if (*s == 'b' && k->block[d] > 0)
+				sb_printf(&sb, "%lld", k->block[d]);
+			else if (*s == 'g' && k->grid[d][0] != '\0') {
+				char pg[MAX_EXPR];
+				paren(k->grid[d], pg, sizeof(pg));
+				sb_add(&sb, pg);
+			} else
+				ok = 0;
+			i += 2;
+		} else if (is_ident(s) && (j = param_index(k, s)) >= 0 &&
+		    !k->p[j].ptr) {
+			if (k->p[j].is_struct) {
+				if (!is(t, i + 1, ".") || i + 2 >= b)
+					ok = 0;
+				else {
+					snprintf(tmp, sizeof(tmp), "%s.%s", s,
+					    t->v[i + 2]);
+					sb_add(&sb, tmp);
+					i += 2;
+				}
+			} else
+				sb_add(&sb, s);
+		} else if (is_ident(s) && const_get(&k->c, s, &v)) {
+			sb_printf(&sb, "%lld", v);
+		} else if (is_ident(s) && (w = var_get(k, s)) != NULL &&
+		    w->kind == V_LOCAL && w->alias < 0 && depth < 4) {
+			char sub[MAX_EXPR], ps[MAX_EXPR];
+			depth++;
+			ok = param_expr(k, &k->t, w->a, w->b, sub, sizeof(sub));
+			depth--;
+			if (ok) {
+				paren(sub, ps, sizeof(ps));
+				sb_add(&sb, ps);
+			}
+		} else
+			ok = 0;
+	}
+	if (ok)
+		copy(out, cap, sb_str(&sb));
+	sb_free(&sb);
+	return ok;
+}
+
+static int
+dim_of(const struct toks *t, size_t i)
+{
+	if (i + 2 < t->n && is(t, i + 1, ".") && t->v[i + 2][1] == '\0' &&
+	    strchr("xyz", t->v[i + 2][0]) != NULL)
+		return t->v[i + 2][0] - 'x';
+	return -1;
+}
+
+/* Variables, their kinds (global, block or thread index) and aliases. */
+static void
+find_vars(struct kern *k)
+{
+	struct toks *t = &k->t;
+	static const char *const stop[] = { ";", ",", NULL };
+	size_t i, j, e;
+	int bi, ti, dim, pi;
+
+	for (i = 1; i + 1 < t->n && k->nv < MAX_VARS; i++) {
+		int loop;
+		if (!is_ident(t->v[i]) || !is(t, i + 1, "=") ||
+		    is(t, i - 1, ".") || is(t, i - 1, "->") ||
+		    param_index(k, t->v[i]) >= 0 || var_get(k, t->v[i]) != NULL)
+			continue;
+		loop = 0;
+		if (is(t, i - 1, "(") && i >= 2 &&
+		    (is(t, i - 2, "CUDA_1D_KERNEL_LOOP") ||
+		    is(t, i - 2, "CUDA_KERNEL_LOOP")))
+			loop = 1;
+		e = expr_end(t, i + 2, stop);
+		struct var *v = &k->v[k->nv++];
+		memset(v, 0, sizeof(*v));
+		copy(v->name, sizeof(v->name), t->v[i]);
+		v->a = i + 2;
+		v->b = e;
+		v->alias = -1;
+		v->kind = V_LOCAL;
+		bi = ti = -1;
+		dim = 0;
+		for (j = i + 2; j < e; j++) {
+			if (is(t, j, "blockIdx") && (dim = dim_of(t, j)) >= 0)
+				bi = dim;
+			if (is(t, j, "threadIdx") && (dim = dim_of(t, j)) >= 0)
+				ti = dim;
+			if (is_ident(t->v[j]) && !is(t, j - 1, ".")) {
+				struct var *w = var_get(k, t->v[j]);
+				if (w != NULL && w != v && (w->kind == V_THREAD ||
+				    w->kind == V_GLOBAL))
+					ti = w->dim;
+				if (w != NULL && w != v && (w->kind == V_BLOCK ||
+				    w->kind == V_GLOBAL))
+					bi = w->dim;
+			}
+		}
+		if (bi >= 0 && ti >= 0) {
+			v->kind = V_GLOBAL;
+			v->dim = ti;
+		} else if (bi >= 0) {
+			v->kind = V_BLOCK;
+			v->dim = bi;
+		} else if (ti >= 0) {
+			v->kind = V_THREAD;
+			v->dim = ti;
+		}
+		(void)loop;
+		if (i + 2 < e && (pi = param_index(k, t->v[i + 2])) >= 0 &&
+		    k->p[pi].ptr && (i + 3 == e || is(t, i + 3, "+")))
+			v->alias = pi;
+	}
+	/* CUDA_1D_KERNEL_LOOP(i, n) declares i as a grid-stride index */
+	for (i = 0; i + 5 < t->n && k->nv < MAX_VARS; i++) {
+		if (!(is(t, i, "CUDA_1D_KERNEL_LOOP") ||
+		    is(t, i, "CUDA_KERNEL_LOOP") ||
+		    is(t, i, "HIP_1D_KERNEL_LOOP")) || !is(t, i + 1, "(") ||
+		    !is_ident(t->v[i + 2]) || !is(t, i + 3, ","))
+			continue;
+		struct var *v = var_get(k, t->v[i + 2]);
+		if (v == NULL) {
+			v = &k->v[k->nv++];
+			memset(v, 0, sizeof(*v));
+			copy(v->name, sizeof(v->name), t->v[i + 2]);
+			v->alias = -1;
+		}
+		v->kind = V_GLOBAL;
+		v->dim = 0;
+		e = expr_end(t, i + 4, stop);
+		if (!param_expr(k, t, i + 4, e, v->bound, sizeof(v->bound)))
+			v->bound[0] = '\0';
+		else
+			mark_size_use(k, t, i + 4, e);
+	}
+}
+
+/* Upper bounds of variables from guards: v < E, v <= E, if (v >= E)
+ * return, and min/clamp definitions ending in E - 1. */
+static void
+find_bounds(struct kern *k)
+{
+	struct toks *t = &k->t;
+	static const char *const stop[] = { "&&", "||", ";", "?", ",", NULL };
+	char buf[MAX_EXPR], pb[MAX_EXPR];
+	size_t i, e;
+	int n;
+
+	for (i = 0; i + 2 < t->n; i++) {
+		struct var *v;
+		if (!is_ident(t->v[i]) || (v = var_get(k, t->v[i])) == NULL ||
+		    v->bound[0] != '\0' || is(t, i - 1, "."))
+			continue;
+		if (is(t, i + 1, "<") || is(t, i + 1, "<=")) {
+			e = expr_end(t, i + 2, stop);
+			if (param_expr(k, t, i + 2, e, buf, sizeof(buf))) {
+				if (is(t, i + 1, "<="))
+					bprintf(v->bound, sizeof(v->bound),
+					    "%s + 1", buf);
+				else
+					copy(v->bound, sizeof(v->bound), buf);
+				mark_size_use(k, t, i + 2, e);
+			}
+		} else if (is(t, i + 1, ">=") && i > 1 && is(t, i - 1, "(") &&
+		    is(t, i - 2, "if")) {
+			e = expr_end(t, i + 2, stop);
+			if (is(t, e, ")") && is(t, e + 1, "return") &&
+			    param_expr(k, t, i + 2, e, buf, sizeof(buf))) {
+				copy(v->bound, sizeof(v->bound), buf);
+				mark_size_use(k, t, i + 2, e);
+			}
+		}
+	}
+	/* b = clamp(x, 0, E - 1) or min(x, E - 1) */
+	for (n = 0; n < k->nv; n++) {
+		struct var *v = &k->v[n];
+		if (v->bound[0] != '\0' || v->b < 3 || !is(t, v->b - 1, ")"))
+			continue;
+		for (i = v->b - 1; i > v->a; i--)
+			if (is(t, i, ","))
+				break;
+		if (i <= v->a || !is(t, v->b - 2, "1") || !is(t, v->b - 3, "-"))
+			continue;
+		if (param_expr(k, t, i + 1, v->b - 3, buf, sizeof(buf))) {
+			copy(v->bound, sizeof(v->bound), buf);
+			mark_size_use(k, t, i + 1, v->b - 3);
+		}
+	}
+	(void)pb;
+}
+
+/* Fields of a struct passed by value, from its definition in the slice:
+ * plain members of known scalar types only. */
+static int
+parse_struct(struct kern *k, struct param *p)
+{
+	struct toks *t = &k->all;
+	size_t i, j, e;
+	int off = 0, align = 1;
+
+	for (i = 0; i + 2 < t->n; i++)
+		if ((is(t, i, "struct") || is(t, i, "class")) &&
+		    is(t, i + 1, p->type) && is(t, i + 2, "{"))
+			break;
+	if (i + 2 >= t->n)
+		return 0;
+	e = skip_group(t, i + 2);
+	for (j = i + 3; j + 1 < e && p->nf < MAX_FIELDS;) {
+		size_t s = j;
+		char type[64] = "";
+		const struct dtype *dt;
+		while (j < e && !is(t, j, ";"))
+			j++;
+		if (j - s < 2 || !is_ident(t->v[j - 1]))
+			return 0;
+		{
+			struct toks sub = { t->v + s, j - 1 - s, 0 };
+			join(&sub, 0, sub.n, type, sizeof(type));
+		}
+		if ((dt = find_dtype(type)) == NULL) {
+			long long dummy;
+			if (!const_get(&k->c, type, &dummy))
+				return 0;
+			dt = find_dtype("int");	/* an enum */
+		}
+		struct field *f = &p->f[p->nf++];
+		copy(f->name, sizeof(f->name), t->v[j - 1]);
+		copy(f->type, sizeof(f->type), type);
+		f->dt = dt;
+		off = (off + dt->size - 1) / dt->size * dt->size;
+		f->offset = off;
+		off += dt->size;
+		if (dt->size > align)
+			align = dt->size;
+		j++;
+	}
+	p->ssize = (off + align - 1) / align * align;
+	return p->nf > 0;
+}
+
+static int
+type_is_enum(struct kern *k, const char *type)
+{
+	struct toks *t = &k->all;
+	size_t i;
+
+	for (i = 0; i + 1 < t->n; i++)
+		if (is(t, i, "enum") && (is(t, i + 1, type) ||
+		    (is(t, i + 1, "class") && is(t, i + 2, type))))
+			return 1;
+	return 0;
+}
+
+static int
+in_list(json_t *arr, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Reads and writes of buffer p found in the text (through aliases too). */
+static void
+text_access(struct kern *k, int pi, int *rd, int *wr)
+{
+	struct toks *t = &k->t;
+	size_t i;
+	int j;
+
+	*rd = *wr = 0;
+	for (i = k->body; i < t->n; i++) {
+		struct var *v;
+		int hit = is(t, i, k->p[pi].name);
+		if (!hit && (v = var_get(k, t->v[i])) != NULL && v->alias == pi)
+			hit = 1;
+		if (!hit || is(t, i - 1, ".") || is(t, i + 1, "="))
+			continue;
+		/* the definition of an alias: T *y = out + ... */
+		if (is(t, i - 1, "=") && i >= 2 && (v = var_get(k, t->v[i - 2])) !=
+		    NULL && v->alias == pi)
+			continue;
+		if (i >= 2 && is(t, i - 1, "&") && is(t, i - 2, "(") &&
+		    i >= 3 && strncmp(t->v[i - 3], "atomic", 6) == 0) {
+			*rd = *wr = 1;
+			continue;
+		}
+		if (i >= 2 && is(t, i - 1, "(") &&
+		    strncmp(t->v[i - 2], "atomic", 6) == 0) {
+			*rd = *wr = 1;
+			continue;
+		}
+		if (is(t, i + 1, "[")) {
+			size_t e = skip_group(t, i + 1);
+			const char *n = e < t->n ? t->v[e] : "";
+			if (strcmp(n, "=") == 0 || strcmp(n, "++") == 0 ||
+			    strcmp(n, "--") == 0)
+				*wr = 1;
+			else if (strlen(n) == 2 && n[1] == '=' &&
+			    strchr("+-*/%&|^", n[0]) != NULL)
+				*rd = *wr = 1;
+			else
+				*rd = 1;
+			(void)j;
+			continue;
+		}
+		if (is(t, i - 1, "*") && is(t, i + 1, "="))
+			*wr = 1;
+		else
+			*rd = 1;
+	}
+}
+
+/* One subscript's element count, from the bounds of what it adds up.
+ * Returns 2 when derived, 0 when it cannot say. */
+static int
+index_count(struct kern *k, const struct toks *t, size_t a, size_t b,
+    char *out, size_t cap)
+{
+	char vars[4][MAX_EXPR], coefs[4][MAX_EXPR];
+	int nt = 0, i;
+	size_t s, e, m;
+	static const char *const plus[] = { "+", "-", NULL };
+	static const char *const star[] = { "*", "%", NULL };
+
+	for (s = a; s < b; s = e + 1) {
+		char coef[MAX_EXPR] = "", bound[MAX_EXPR] = "", buf[MAX_EXPR];
+		int hasvar = 0;
+		e = expr_end(t, s, plus);
+		if (e > b)
+			e = b;
+		if (e < b && is(t, e, "-"))
+			return 0;
+		if (nt >= 4)
+			return 0;
+		for (m = s; m < e;) {
+			size_t f = expr_end(t, m, star), fs = m;
+			struct var *v;
+			if (f > e)
+				f = e;
+			/* drop casts in front of the factor */
+			while (fs + 2 < f && is(t, fs, "(") &&
+			    find_dtype(t->v[fs + 1]) != NULL && is(t, fs + 2, ")"))
+				fs += 3;
+			if (fs + 1 == f && (v = var_get(k, t->v[fs])) != NULL &&
+			    (v->bound[0] != '\0' || v->kind != V_LOCAL)) {
+				if (hasvar || v->bound[0] == '\0')
+					return 0;
+				copy(bound, sizeof(bound), v->bound);
+				hasvar = 1;
+			} else if (fs + 3 == f && (is(t, fs, "blockIdx") ||
+			    is(t, fs, "threadIdx")) && dim_of(t, fs) >= 0) {
+				int d = dim_of(t, fs);
+				if (hasvar)
+					return 0;
+				if (is(t, fs, "blockIdx"))
+					copy(bound, sizeof(bound), k->grid[d]);
+				else
+					snprintf(bound, sizeof(bound), "%lld",
+					    k->block[d]);
+				hasvar = 1;
+			} else if (param_expr(k, t, fs, f, buf, sizeof(buf))) {
+				char pb[MAX_EXPR];
+				paren(buf, pb, sizeof(pb));
+				if (m > s && is(t, m - 1, "%")) {
+					/* x % E: below E whatever x is */
+					copy(bound, sizeof(bound), buf);
+					coef[0] = '\0';
+					hasvar = 1;
+				} else if (coef[0] == '\0')
+					copy(coef, sizeof(coef), pb);
+				else {
+					char both[MAX_EXPR];
+					bprintf(both, sizeof(both), "%s * %s",
+					    coef, pb);
+					copy(coef, sizeof(coef), both);
+				}
+			} else
+				return 0;
+			m = f + 1;
+		}
+		if (!hasvar) {
+			long long v;
+			if (eval_str(coef, &k->c, &v) && v == 0)
+				continue;
+			copy(bound, sizeof(bound), "1");
+		}
+		copy(vars[nt], sizeof(vars[0]), bound);
+		copy(coefs[nt], sizeof(coefs[0]), coef);
+		nt++;
+	}
+	if (nt == 0) {
+		copy(out, cap, "1");
+		return 2;
+	}
+	/* v * E + w with w < E: v's bound times E */
+	if (nt == 2) {
+		for (i = 0; i < 2; i++) {
+			char pv[MAX_EXPR], pe[MAX_EXPR];
+			if (coefs[1 - i][0] != '\0' ||
+			    (strcmp(vars[1 - i], coefs[i]) != 0 &&
+			    !(coefs[i][0] == '(' &&
+			    strncmp(coefs[i] + 1, vars[1 - i],
+			    strlen(vars[1 - i])) == 0)))
+				continue;
+			paren(vars[i], pv, sizeof(pv));
+			paren(coefs[i], pe, sizeof(pe));
+			bprintf(out, cap, "%s * %s", pv, pe);
+			return 2;
+		}
+	}
+	{
+		struct sbuf sb = { 0 };
+		for (i = 0; i < nt; i++) {
+			char pv[MAX_EXPR];
+			paren(vars[i], pv, sizeof(pv));
+			if (i > 0)
+				sb_add(&sb, " + ");
+			if (coefs[i][0] != '\0')
+				sb_printf(&sb, "%s * %s", pv, coefs[i]);
+			else
+				sb_add(&sb, nt > 1 ? pv : vars[i]);
+		}
+		copy(out, cap, sb_str(&sb));
+		sb_free(&sb);
+	}
+	return 2;
+}
+
+/* Element count of buffer pi: the subscript whose count has the most
+ * factors wins (x[0] and x[c] over one row: the row's). */
+static void
+buffer_count(struct kern *k, int pi, const char *domain)
+{
+	struct toks *t = &k->t;
+	struct param *p = &k->p[pi];
+	size_t i;
+	int unknown = 0, any = 0, bare = 0, best = -1;
+
+	for (i = k->body; i < t->n; i++) {
+		struct var *v = NULL;
+		struct toks idx = { 0 };
+		char cnt[MAX_EXPR];
+		int hit = is(t, i, p->name);
+		if (is(t, i - 1, ".") || is(t, i - 1, "->"))
+			continue;
+		if (!hit && (v = var_get(k, t->v[i])) != NULL && v->alias == pi)
+			hit = 1;
+		else
+			v = NULL;
+		if (!hit)
+			continue;
+		if (v == NULL && i + 1 < t->n && is(t, i + 1, "=") &&
+		    is(t, i - 1, "*"))
+			continue;
+		if (!is(t, i + 1, "[")) {
+			if (is(t, i - 1, "(") && i >= 2 &&
+			    strncmp(t->v[i - 2], "atomic", 6) == 0)
+				bare = 1;
+			else if (is(t, i - 1, "*"))
+				bare = 1;
+			else if (!(is(t, i - 1, "=") && v == NULL &&
+			    i >= 2 && var_get(k, t->v[i - 2]) != NULL &&
+			    var_get(k, t->v[i - 2])->alias == pi))
+				unknown = 1;
+			continue;
+		}
+		{
+			size_t e = skip_group(t, i + 1) - 1, j;
+			/* alias offset tokens, then " + ", then the index */
+			idx.v = calloc(t->n + 4, sizeof(char *));
+			if (idx.v == NULL)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			if (v != NULL) {
+				for (j = v->a + 2; j < v->b; j++)
+					idx.v[idx.n++] = t->v[j];
+				if (idx.n)
+					idx.v[idx.n++] = (char *)"+";
+			}
+			for (j = i + 2; j < e; j++)
+				idx.v[idx.n++] = t->v[j];
+			any = 1;
+			if (index_count(k, &idx, 0, idx.n, cnt, sizeof(cnt))) {
+				int stars = 0;
+				const char *q;
+				for (q = cnt; *q != '\0'; q++)
+					stars += *q == '*' || *q == ' ';
+				if (stars > best) {
+					best = stars;
+					copy(p->count, sizeof(p->count), cnt);
+				}
+			} else
+				unknown = 1;
+			free(idx.v);
+		}
+	}
+	if (best >= 0 && !unknown) {
+		p->count_state = 2;
+	} else if (best >= 0) {
+		p->count_state = 1;
+		guess(k, "%s: count %s from some subscripts only", p->name,
+		    p->count);
+	} else if (bare && !any && !unknown) {
+		copy(p->count, sizeof(p->count), "1");
+		p->count_state = 2;
+	} else if (domain != NULL) {
+		copy(p->count, sizeof(p->count), domain);
+		p->count_state = 1;
+		guess(k, "%s: count taken to be the index range %s", p->name,
+		    domain);
+	} else {
+		copy(p->count, sizeof(p->count), "1048576");
+		p->count_state = 1;
+		guess(k, "%s: count unknown, 1048576 assumed", p->name);
+	}
+	mark_size_str(k, p->count);
+}
+
+/* The launch: block from the launch site when its expression is a
+ * constant, else __launch_bounds__, else a default; grid from the index
+ * ranges; dynamic shared memory from the launch site or the kernel's
+ * extern __shared__ array. */
+static void
+infer_launch(struct kern *k, json_t *launch)
+{
+	struct toks *t = &k->t, bt = { 0 };
+	const char *bexpr = k_get_str(launch, "block");
+	const char *sexpr = k_get_str(launch, "shared_mem");
+	long long v;
+	size_t i;
+	int d, n;
+
+	k->block[0] = k->block[1] = k->block[2] = 1;
+	k->dims = 1;
+	for (i = 0; i < t->n; i++)
+		if ((is(t, i, "threadIdx") || is(t, i, "blockDim")) &&
+		    dim_of(t, i) >= 1)
+			k->dims = 2;
+	k->block_state = 2;
+	if (bexpr != NULL) {
+		size_t a = 0, e;
+		static const char *const comma[] = { ",", NULL };
+		tokenize(bexpr, &bt);
+		if (is(&bt, 0, "dim3") && is(&bt, 1, "("))
+			a = 2;
+		for (d = 0; d < 3 && a < bt.n; d++) {
+			e = expr_end(&bt, a, comma);
+			if (!eval_range(&bt, a, e, &k->c, &v) || v <= 0 ||
+			    v > 1024) {
+				k->block[0] = 0;
+				break;
+			}
+			k->block[d] = v;
+			a = e + 1;
+		}
+	} else
+		k->block[0] = 0;
+	if (k->block[0] == 0) {
+		k->block[0] = k->block[1] = k->block[2] = 1;
+		for (i = 0; i + 2 < k->all.n; i++)
+			if (is(&k->all, i, "__launch_bounds__") &&
+			    is(&k->all, i + 1, "(")) {
+				size_t e = skip_group(&k->all, i + 1) - 1, c;
+				for (c = i + 2; c < e && !is(&k->all, c, ","); c++)
+					;
+				if (eval_range(&k->all, i + 2, c, &k->c, &v))
+					k->block[0] = v;
+			}
+		if (k->block[0] <= 1) {
+			k->block[0] = k->dims == 2 ? 16 : DEFAULT_BLOCK;
+			if (k->dims == 2)
+				k->block[1] = 16;
+			guess(k, "block size %lld x %lld: not a constant at the "
+			    "launch site", k->block[0], k->block[1]);
+			k->block_state = 1;
+		}
+	}
+	toks_free(&bt);
+	/* a shared array sized N and indexed by thread caps the block */
+	for (i = 0; i + 4 < t->n; i++)
+		if (is(t, i, "__shared__") && !is(t, i - 1, "extern")) {
+			size_t j = i + 1;
+			while (j < t->n && !is(t, j, "[") && !is(t, j, ";"))
+				j++;
+			if (is(t, j, "[")) {
+				size_t e = skip_group(t, j) - 1;
+				if (eval_range(t, j + 1, e, &k->c, &v) && v > 0 &&
+				    v < k->block[0] * k->block[1] &&
+				    k->dims == 1 && v >= 32) {
+					k->block[0] = v;
+				}
+			}
+		}
+
+	/* grid: per dimension, the range of a global or block index */
+	k->grid_state = 2;
+	for (d = 0; d < 3; d++) {
+		const char *dom = NULL;
+		int kind = -1;
+		for (n = 0; n < k->nv; n++) {
+			struct var *vv = &k->v[n];
+			if (vv->dim != d || vv->bound[0] == '\0' ||
+			    (vv->kind != V_GLOBAL && vv->kind != V_BLOCK))
+				continue;
+			if (dom == NULL || (kind == V_BLOCK &&
+			    vv->kind == V_GLOBAL)) {
+				dom = vv->bound;
+				kind = (int)vv->kind;
+			}
+		}
+		if (dom == NULL) {
+			int used = 0;
+			for (n = 0; n < k->nv; n++)
+				if ((k->v[n].kind == V_GLOBAL ||
+				    k->v[n].kind == V_BLOCK) && k->v[n].dim == d)
+					used = 1;
+			copy(k->grid[d], sizeof(k->grid[d]), "1");
+			if (used) {
+				k->grid_state = 1;
+				guess(k, "grid.%c: no bound found for its "
+				    "index, 1 assumed", 'x' + d);
+			}
+		} else if (kind == V_BLOCK) {
+			copy(k->grid[d], sizeof(k->grid[d]), dom);
+		} else {
+			char pd[MAX_EXPR];
+			paren(dom, pd, sizeof(pd));
+			if (k->block[d] == 1)
+				copy(k->grid[d], sizeof(k->grid[d]), dom);
+			else
+				bprintf(k->grid[d], sizeof(k->grid[d]),
+				    "(%s + %lld) / %lld", pd, k->block[d] - 1,
+				    k->block[d]);
+		}
+	}
+	if (k->grid_state == 2 && strcmp(k->grid[0], "1") == 0 &&
+	    strcmp(k->grid[1], "1") == 0) {
+		int any = 0;
+		for (n = 0; n < k->nv; n++)
+			any |= k->v[n].kind == V_GLOBAL ||
+			    k->v[n].kind == V_BLOCK;
+		if (!any)
+			guess(k, "grid: one block (no block index is used)");
+	}
+
+	/* dynamic shared memory */
+	k->shared_state = 2;
+	copy(k->shared, sizeof(k->shared), "0");
+	for (i = 0; i + 3 < t->n; i++)
+		if (is(t, i, "extern") && is(t, i + 1, "__shared__"))
+			break;
+	if (i + 3 < t->n) {
+		char buf[MAX_EXPR] = "";
+		struct toks st = { 0 };
+		int ok = 0;
+		if (sexpr != NULL && bexpr != NULL) {
+			/* the launcher's block variable is our block */
+			size_t j;
+			tokenize(sexpr, &st);
+			for (j = 0; j < st.n; j++)
+				if (is_ident(st.v[j]) && strcmp(st.v[j], bexpr) == 0) {
+					free(st.v[j]);
+					st.v[j] = malloc(24);
+					if (st.v[j] == NULL)
+						k_fatal(K_EXIT_SYSTEM, NULL,
+						    "out of memory");
+					snprintf(st.v[j], 24, "%lld", k->block[0]);
+				}
+			ok = param_expr(k, &st, 0, st.n, buf, sizeof(buf)) &&
+			    eval_str(buf, &k->c, &v) && v > 0;
+			toks_free(&st);
+		}
+		if (ok)
+			snprintf(k->shared, sizeof(k->shared), "%lld", v);
+		else {
+			const struct dtype *dt = find_dtype(t->v[i + 2]);
+			int sz = dt != NULL ? dt->size : 8;
+			snprintf(k->shared, sizeof(k->shared), "%lld",
+			    k->block[0] * k->block[1] * sz);
+			k->shared_state = 1;
+			guess(k, "shared_mem: one %s per thread of the block",
+			    dt != NULL ? t->v[i + 2] : "8-byte word");
+		}
+	}
+}
+
+/* The text to analyse: the kernel's own, or for a kernel a macro defines,
+ * the macro's body. */
+static void
+kernel_text(struct kern *k, const char *text)
+{
+	struct toks tt = { 0 };
+	const char *p;
+
+	if (text != NULL && strstr(text, "__global__") != NULL) {
+		tokenize(text, &k->t);
+		return;
+	}
+	tokenize(text != NULL ? text : "", &tt);
+	if (tt.n > 0 && is_ident(tt.v[0]) && k->code != NULL) {
+		char pat[128];
+		snprintf(pat, sizeof(pat), "#define %s(", tt.v[0]);
+		if ((p = strstr(k->code, pat)) != NULL) {
+			struct sbuf sb = { 0 };
+			const char *q = p + strlen(pat);
+			while (*q != '\0' && *q != ')')
+				q++;
+			if (*q != '\0')
+				q++;
+			while (*q != '\0' && *q != '\n') {
+				if (*q == '\\' && q[1] == '\n') {
+					sb_add(&sb, "\n");
+					q += 2;
+					continue;
+				}
+				sb_grow(&sb, 1);
+				sb.s[sb.n++] = *q++;
+			}
+			tokenize(sb_str(&sb), &k->t);
+			sb_free(&sb);
+			guess(k, "kernel defined by macro %s: its body analysed",
+			    tt.v[0]);
+		}
+	}
+	toks_free(&tt);
+}
+
+static void
+load_params(struct kern *k, json_t *scan, json_t *slice)
+{
+	json_t *params = json_object_get(scan, "params");
+	json_t *instance = json_object_get(slice, "instance");
+	json_t *writes = json_object_get(slice, "writes");
+	json_t *reads = json_object_get(slice, "reads");
+	json_t *prm;
+	size_t i;
+
+	json_array_foreach(params, i, prm) {
+		struct param *p;
+		const char *name = k_get_str(prm, "name");
+		const char *type = k_get_str(prm, "type");
+		const char *pointee = k_get_str(prm, "pointee_type");
+		if (k->np >= MAX_PARAMS)
+			break;
+		p = &k->p[k->np++];
+		memset(p, 0, sizeof(*p));
+		if (name == NULL || *name == '\0')
+			snprintf(p->name, sizeof(p->name), "arg%zu", i);
+		else
+			copy(p->name, sizeof(p->name), name);
+		copy(p->spelled, sizeof(p->spelled), type);
+		p->ptr = k_get_int(prm, "pointer_depth", 0) > 0;
+		p->is_const = json_is_true(json_object_get(prm, "const"));
+		base_type(p->ptr && pointee != NULL ? pointee :
+		    type != NULL ? type : "int", instance, p->type,
+		    sizeof(p->type));
+		p->dt = find_dtype(p->type);
+		if (p->ptr) {
+			p->read = in_list(reads, p->name);
+			p->written = in_list(writes, p->name);
+		} else if (p->dt == NULL) {
+			if (type_is_enum(k, p->type)) {
+				p->is_enum = 1;
+				p->dt = find_dtype("int");
+			} else if (parse_struct(k, p)) {
+				p->is_struct = 1;
+			}
+		}
+		p->role = R_SCALAR;
+	}
+}
+
+static void
+infer_roles(struct kern *k, json_t *slice)
+{
+	int i, rd, wr;
+	int have = json_is_array(json_object_get(slice, "writes"));
+
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		if (!p->ptr)
+			continue;
+		if (p->dt == NULL) {
+			guess(k, "%s: element type %s unknown, bytes assumed",
+			    p->name, p->type);
+			k->roles_low = 1;
+		}
+		text_access(k, i, &rd, &wr);
+		if (!have || (!p->written && wr)) {
+			p->written = wr;
+			p->read = p->read || rd;
+		}
+		if (p->is_const && !p->written)
+			p->role = R_IN;
+		else if (p->written && (p->read || rd))
+			p->role = rd || !have ? R_INOUT : R_OUT;
+		else if (p->written)
+			p->role = R_OUT;
+		else if (p->read) {
+			p->role = R_INOUT;
+			k->roles_low = 1;
+			guess(k, "%s: not const and never seen written, taken "
+			    "as inout", p->name);
+		} else {
+			p->role = R_INOUT;
+			k->roles_low = 1;
+			guess(k, "%s: no access seen, taken as inout", p->name);
+		}
+		/* x[idx[i]]: idx holds indices into x */
+	}
+	for (i = 0; i < k->np; i++) {
+		size_t j;
+		if (!k->p[i].ptr)
+			continue;
+		for (j = 0; j + 2 < k->t.n; j++)
+			if (is(&k->t, j + 1, "[") && is(&k->t, j + 2, k->p[i].name) &&
+			    param_index(k, k->t.v[j]) >= 0 &&
+			    k->p[i].dt != NULL && !k->p[i].dt->is_float)
+				copy(k->p[i].index_of, sizeof(k->p[i].index_of),
+				    k->t.v[j]);
+	}
+}
+
+/* ------------------------------------------------------------ spec */
+
+static const char *const case_names[] = { "typical", "smallest",
+	"one_block", "one_warp", "non_multiple", "large", "zeros", "negatives",
+	"large_magnitude" };
+#define NCASES 9
+
+static json_t *
+fill_json(const struct kern *k, const struct param *p, int c)
+{
+	const struct dtype *dt = p->dt;
+	int fl = dt == NULL || dt->is_float;
+	double big;
+
+	if (p->index_of[0] != '\0')
+		return json_pack("{s:s,s:s}", "kind", "indices", "of",
+		    p->index_of);
+	(void)k;
+	if (dt != NULL && strcmp(dt->dtype, "bool") == 0)
+		return c == 6 ? json_pack("{s:s,s:i}", "kind", "constant",
+		    "value", 0) : json_pack("{s:s,s:i,s:i}", "kind", "int",
+		    "lo", 0, "hi", 1);
+	switch (c) {
+	case 6:
+		return json_pack("{s:s,s:i}", "kind", "constant", "value", 0);
+	case 7:
+		if (dt != NULL && !dt->is_signed)
+			break;
+		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
+		    -100.0, "hi", -1.0) : json_pack("{s:s,s:i,s:i}", "kind",
+		    "int", "lo", -100, "hi", -1);
+	case 8:
+		if (!fl)
+			return json_pack("{s:s,s:I,s:I}", "kind", "int", "lo",
+			    dt->is_signed ? -((json_int_t)1 << (dt->size * 8 - 2)) :
+			    0, "hi", ((json_int_t)1 << (dt->size * 8 - 2)) - 1);
+		big = dt == NULL ? 1e30 : strcmp(dt->dtype, "float64") == 0 ?
+		    1e300 : dt->size == 2 ? (strcmp(dt->dtype, "float16") == 0 ?
+		    6e4 : 1e30) : 1e30;
+		return json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo", -big,
+		    "hi", big);
+	default:
+		break;
+	}
+	return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo", -1.0,
+	    "hi", 1.0) : json_pack("{s:s,s:i,s:i}", "kind", "int", "lo", 0,
+	    "hi", 100);
+}
+
+/* Values of enumerators of enum type, in order. */
+static int
+enum_values(struct kern *k, const char *type, long long *out, int max)
+{
+	struct toks *t = &k->all;
+	size_t i, j;
+	int n = 0;
+	long long v;
+
+	for (i = 0; i + 2 < t->n; i++)
+		if (is(t, i, "enum") && (is(t, i + 1, type) ||
+		    is(t, i + 2, type)))
+			break;
+	for (j = i; j < t->n && !is(t, j, "{"); j++)
+		;
+	for (j++; j < t->n && !is(t, j, "}") && n < max; j++)
+		if (is_ident(t->v[j]) && (is(t, j + 1, ",") || is(t, j + 1, "}") ||
+		    is(t, j + 1, "=")) && const_get(&k->c, t->v[j], &v))
+			out[n++] = v;
+	return n;
+}
+
+static json_t *
+value_json(struct kern *k, const char *name, const char *type,
+    const struct dtype *dt, int is_enum, int nth, int c)
+{
+	static const double typical[] = { 1.5, -0.75, 2.25, 0.5 };
+	long long ev[64];
+	int n;
+
+	if (is_enum && (n = enum_values(k, type, ev, 64)) > 0)
+		return json_integer(ev[c % n]);
+	if (dt == NULL)
+		return json_integer(c == 6 ? 0 : 1);
+	if (strcmp(dt->dtype, "bool") == 0)
+		return json_boolean(c != 6);
+	if (dt->is_float) {
+		double v = typical[nth % 4];
+		if (strstr(name, "lo") == name || strstr(name, "min") == name)
+			v = -1.0;
+		else if (strstr(name, "hi") == name ||
+		    strstr(name, "max") == name)
+			v = 1.0;
+		if (c == 6)
+			v = 0;
+		else if (c == 7)
+			v = -fabs(v) - 1.0;
+		else if (c == 8)
+			v = v < 0 ? -1e30 : 1e30;
+		return json_real(v);
+	}
+	if (c == 6)
+		return json_integer(0);
+	if (c == 7 && dt->is_signed)
+		return json_integer(-3 - nth);
+	if (c == 8)
+		return json_integer(dt->size >= 4 ? 1000000 : 100);
+	return json_integer(3 + nth);
+}
+
+static long long
+size_value(const struct kern *k, int main, int c, int nsize, int blockgrid)
+{
+	long long b = k->block[0];
+
+	if (nsize == 1 && !blockgrid) {
+		static const long long one[] = { 100000, 1, 0, 32, 0, 1 << 24 };
+		if (c == 2)
+			return b;
+		if (c == 4)
+			return 3 * b + 17;
+		return c < 6 ? one[c] : one[0];
+	}
+	if (main) {
+		static const long long m[] = { 300, 1, 0, 32, 0, 2048 };
+		if (c == 2)
+			return blockgrid ? 1 : b;
+		if (c == 3 && blockgrid)
+			return 1;
+		if (c == 4)
+			return blockgrid ? 7 : 3 * b + 5;
+		return c < 6 ? m[c] : m[0];
+	} else {
+		static const long long s[] = { 64, 1, 64, 32, 67, 256 };
+		return c < 6 ? s[c] : s[0];
+	}
+}
+
+static json_t *
+build_cases(struct kern *k)
+{
+	json_t *cases = json_array();
+	int c, i, f, nsize = 0, mainp = -1, mainf = -1, nth, blockgrid;
+	int has_signed = 0, has_float = 0;
+
+	/* the main size: the first one the grid's x expression names */
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		if (p->ptr) {
+			if (p->role != R_OUT && p->dt != NULL) {
+				has_signed |= p->dt->is_signed;
+				has_float |= p->dt->is_float;
+			}
+			continue;
+		}
+		if (p->is_struct) {
+			for (f = 0; f < p->nf; f++)
+				if (p->f[f].size_use) {
+					nsize++;
+					if (mainp < 0) {
+						mainp = i;
+						mainf = f;
+					}
+				} else {
+					has_signed |= p->f[f].dt->is_signed;
+					has_float |= p->f[f].dt->is_float;
+				}
+		} else if (p->size_use) {
+			nsize++;
+			if (mainp < 0 || (strstr(k->grid[0], p->name) != NULL &&
+			    strstr(k->grid[0], k->p[mainp].name) == NULL)) {
+				mainp = i;
+				mainf = -1;
+			}
+		} else if (p->dt != NULL) {
+			has_signed |= p->dt->is_signed;
+			has_float |= p->dt->is_float;
+		}
+	}
+	blockgrid = mainp >= 0 && mainf < 0 &&
+	    strcmp(k->grid[0], k->p[mainp].name) == 0;
+	for (c = 0; c < NCASES; c++) {
+		json_t *sc = json_object(), *fills = json_object(), *cs;
+		if (c == 7 && !has_signed)
+			continue;
+		if (c == 8 && !has_float && !has_signed)
+			continue;
+		nth = 0;
+		for (i = 0; i < k->np; i++) {
+			struct param *p = &k->p[i];
+			char key[160];
+			if (p->ptr) {
+				if (p->role != R_OUT && c >= 6)
+					json_object_set_new(fills, p->name,
+					    fill_json(k, p, c));
+				continue;
+			}
+			if (p->is_struct) {
+				for (f = 0; f < p->nf; f++) {
+					snprintf(key, sizeof(key), "%s.%s",
+					    p->name, p->f[f].name);
+					json_object_set_new(sc, key,
+					    p->f[f].size_use ?
+					    json_integer(size_value(k, i == mainp &&
+					    f == mainf, c, nsize, 0)) :
+					    value_json(k, p->f[f].name,
+					    p->f[f].type, p->f[f].dt, 0, nth++, c));
+				}
+				continue;
+			}
+			json_object_set_new(sc, p->name, p->size_use ?
+			    json_integer(size_value(k, i == mainp, c, nsize,
+			    blockgrid && i == mainp)) :
+			    value_json(k, p->name, p->type, p->dt, p->is_enum,
+			    nth++, c));
+		}
+		cs = json_pack("{s:s,s:I,s:o}", "name", case_names[c], "seed",
+		    (json_int_t)(0x6b770000 + c), "scalars", sc);
+		if (json_object_size(fills) > 0)
+			json_object_set_new(cs, "fills", fills);
+		else
+			json_decref(fills);
+		json_array_append_new(cases, cs);
+	}
+	if (nsize == 0)
+		guess(k, "no scalar parameter bounds the work: the sizes do "
+		    "not vary between cases");
+	return cases;
+}
+
+static json_t *
+build_spec(struct kern *k, const char *symbol)
+{
+	json_t *params = json_array(), *spec, *conf;
+	int i, f, counts_low = 0, cases_low = 0;
+
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		json_t *o = json_pack("{s:s,s:s}", "name", p->name, "role",
+		    role_names[p->role]);
+		json_object_set_new(o, "type", json_string(p->type));
+		json_object_set_new(o, "dtype", json_string(p->dt != NULL ?
+		    p->dt->dtype : p->is_struct ? "struct" : "bytes"));
+		if (p->ptr) {
+			json_object_set_new(o, "element_size",
+			    json_integer(p->dt != NULL ? p->dt->size : 1));
+			json_object_set_new(o, "count", json_string(p->count));
+			json_object_set_new(o, "fill", p->role == R_OUT ?
+			    json_pack("{s:s}", "kind", "sentinel") :
+			    fill_json(k, p, 0));
+			if (p->count_state < 2)
+				counts_low = 1;
+		} else if (p->is_struct) {
+			json_t *fs = json_array();
+			for (f = 0; f < p->nf; f++)
+				json_array_append_new(fs, json_pack(
+				    "{s:s,s:s,s:s,s:i,s:s}", "name", p->f[f].name,
+				    "type", p->f[f].type, "dtype",
+				    p->f[f].dt->dtype, "offset", p->f[f].offset,
+				    "use", p->f[f].size_use ? "size" : "value"));
+			json_object_set_new(o, "fields", fs);
+			json_object_set_new(o, "size", json_integer(p->ssize));
+		} else {
+			json_object_set_new(o, "use", json_string(p->size_use ?
+			    "size" : "value"));
+			if (p->dt == NULL) {
+				cases_low = 1;
+				guess(k, "%s: type %s unknown, its value cannot "
+				    "be bound", p->name, p->type);
+			}
+		}
+		json_array_append_new(params, o);
+	}
+	spec = json_pack("{s:s,s:s,s:o}", "source", "inferred", "kernel",
+	    symbol, "params", params);
+	json_object_set_new(spec, "launch", json_pack("{s:[s,s,s],s:[I,I,I],s:s}",
+	    "grid", k->grid[0], k->grid[1], k->grid[2], "block",
+	    (json_int_t)k->block[0], (json_int_t)k->block[1],
+	    (json_int_t)k->block[2], "shared_mem", k->shared));
+	json_object_set_new(spec, "cases", build_cases(k));
+	{
+		int launch_low = k->grid_state < 2 || k->shared_state < 2;
+		int low = counts_low || launch_low || k->roles_low || cases_low;
+		conf = json_pack("{s:s,s:s,s:s,s:s,s:s,s:O}",
+		    "overall", low ? "low" : "high",
+		    "roles", k->roles_low ? "low" : "high",
+		    "counts", counts_low ? "low" : "high",
+		    "launch", launch_low ? "low" : "high",
+		    "cases", cases_low ? "low" : "high",
+		    "guesses", k->guesses);
+	}
+	json_object_set_new(spec, "confidence", conf);
+	return spec;
+}
+
+/* ------------------------------------------------------------ harness */
+
+extern const char kwrap_harness_text[];
+
+static const char *
+host_type(const char *dtype)
+{
+	size_t i;
+
+	for (i = 0; dtypes[i].c != NULL; i++)
+		if (strcmp(dtypes[i].dtype, dtype) == 0)
+			return dtypes[i].host;
+	return "int32_t";
+}
+
+static int
+dtype_size(const char *dtype)
+{
+	size_t i;
+
+	for (i = 0; dtypes[i].c != NULL; i++)
+		if (strcmp(dtypes[i].dtype, dtype) == 0)
+			return dtypes[i].size;
+	return 1;
+}
+
+static const char *
+dtype_enum(const char *dtype)
+{
+	static const char *const map[][2] = { { "float32", "KW_F32" },
+	    { "float64", "KW_F64" }, { "float16", "KW_F16" },
+	    { "bfloat16", "KW_BF16" }, { "int8", "KW_I8" }, { "uint8", "KW_U8" },
+	    { "int16", "KW_I16" }, { "uint16", "KW_U16" },
+	    { "int32", "KW_I32" }, { "uint32", "KW_U32" },
+	    { "int64", "KW_I64" }, { "uint64", "KW_U64" },
+	    { "bool", "KW_BOOL" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(map[i][0], dtype) == 0)
+			return map[i][1];
+	return "KW_U8";
+}
+
+/* A C++ literal for a JSON value stored as dtype. */
+static void
+literal(struct sbuf *b, json_t *v, const char *dtype)
+{
+	double d = 0;
+	const char *s;
+
+	if (json_is_string(v)) {
+		s = json_string_value(v);
+		d = strcmp(s, "inf") == 0 ? INFINITY : strcmp(s, "-inf") == 0 ?
+		    -INFINITY : strcmp(s, "nan") == 0 ? NAN : atof(s);
+	} else if (json_is_boolean(v))
+		d = json_is_true(v);
+	else
+		d = json_number_value(v);
+	if (strcmp(dtype, "float16") == 0 || strcmp(dtype, "bfloat16") == 0) {
+		sb_printf(b, "%s((float)%s)", strcmp(dtype, "float16") == 0 ?
+		    "kw_f2h" : "kw_f2bf", isinf(d) ? (d > 0 ? "INFINITY" :
+		    "-INFINITY") : "0");
+		if (!isinf(d)) {
+			b->n -= 2;
+			sb_printf(b, "(%.17g))", d);
+		}
+		return;
+	}
+	if (isnan(d))
+		sb_printf(b, "(%s)NAN", host_type(dtype));
+	else if (isinf(d))
+		sb_printf(b, "(%s)%sINFINITY", host_type(dtype), d < 0 ? "-" : "");
+	else if (json_is_integer(v))
+		sb_printf(b, "(%s)%lldLL", host_type(dtype),
+		    (long long)json_integer_value(v));
+	else
+		sb_printf(b, "(%s)%.17g", host_type(dtype), d);
+}
+
+static void
+fill_struct(struct sbuf *b, json_t *fill, json_t *params)
+{
+	const char *kind = k_get_str(fill, "kind");
+	static const char *const kinds[] = { "uniform", "normal", "int",
+	    "constant", "sorted", "indices" };
+	int k = 0, of = -1, i;
+	double a = -1, hi = 1;
+	json_t *prm;
+	size_t j, nb = 0;
+
+	for (i = 0; kind != NULL && i < 6; i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			k = i;
+	if (json_object_get(fill, "lo"))
+		a = json_number_value(json_object_get(fill, "lo"));
+	if (json_object_get(fill, "hi"))
+		hi = json_number_value(json_object_get(fill, "hi"));
+	if (json_object_get(fill, "mean"))
+		a = json_number_value(json_object_get(fill, "mean"));
+	if (json_object_get(fill, "stddev"))
+		hi = json_number_value(json_object_get(fill, "stddev"));
+	if (k == 3)
+		a = json_number_value(json_object_get(fill, "value"));
+	if (k == 5)
+		json_array_foreach(params, j, prm) {
+			if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") :
+			    "", "scalar") == 0)
+				continue;
+			if (k_get_str(fill, "of") != NULL && k_get_str(prm, "name") &&
+			    strcmp(k_get_str(prm, "name"), k_get_str(fill, "of")) == 0)
+				of = (int)nb;
+			nb++;
+		}
+	sb_printf(b, "{%d, %.17g, %.17g, %d}", k, a, hi, of);
+}
+
+/* Generate the harness for spec, in dialect; returns a malloc'd string,
+ * NULL with *why set when the spec cannot give one. */
+static char *
+gen_harness(json_t *spec, const char *dialect, const char *id,
+    const char **why)
+{
+	struct sbuf b = { 0 };
+	json_t *params = json_object_get(spec, "params");
+	json_t *cases = json_object_get(spec, "cases");
+	json_t *launch = json_object_get(spec, "launch");
+	json_t *prm, *cs, *v;
+	size_t i, j, c, nb = 0, nc = json_array_size(cases);
+	const char *key;
+
+	if (!json_is_array(params) || !json_is_object(launch) || nc == 0) {
+		*why = "spec lacks params, launch or cases";
+		return NULL;
+	}
+	sb_printf(&b, "// kwrap harness for %s\n#define KW_HIP %d\n", id,
+	    strcmp(dialect, "hip") == 0);
+	sb_add(&b, kwrap_harness_text);
+	sb_printf(&b, "\nstatic const int kw_ncases = %zu;\n", nc);
+	sb_add(&b, "static const unsigned long long kw_seeds[] = {");
+	json_array_foreach(cases, c, cs)
+		sb_printf(&b, "%s%lluULL", c ? ", " : " ", (unsigned long long)
+		    json_integer_value(json_object_get(cs, "seed")));
+	sb_add(&b, " };\nstatic const char *const kw_scalars_json[] = {\n");
+	json_array_foreach(cases, c, cs) {
+		char *js = json_dumps(json_object_get(cs, "scalars"),
+		    JSON_COMPACT | JSON_ENSURE_ASCII);
+		const char *p;
+		sb_add(&b, "\t\"");
+		for (p = js != NULL ? js : "{}"; *p != '\0'; p++) {
+			if (*p == '"' || *p == '\\')
+				sb_add(&b, "\\");
+			sb_grow(&b, 1);
+			b.s[b.n++] = *p;
+		}
+		sb_add(&b, "\",\n");
+		free(js);
+	}
+	sb_add(&b, "};\n");
+	json_array_foreach(params, i, prm)
+		if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") : "",
+		    "scalar") != 0)
+			nb++;
+	sb_printf(&b, "#define KW_NB %zu\n", nb ? nb : 1);
+	sb_add(&b, "static const kw_fill kw_fills[][KW_NB] = {\n");
+	json_array_foreach(cases, c, cs) {
+		json_t *fills = json_object_get(cs, "fills");
+		sb_add(&b, "\t{ ");
+		json_array_foreach(params, i, prm) {
+			const char *name = k_get_str(prm, "name");
+			json_t *f;
+			if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") :
+			    "", "scalar") == 0)
+				continue;
+			f = name != NULL ? json_object_get(fills, name) : NULL;
+			fill_struct(&b, f != NULL ? f : json_object_get(prm, "fill"),
+			    params);
+			sb_add(&b, ", ");
+		}
+		if (nb == 0)
+			sb_add(&b, "{0, 0, 0, -1}");
+		sb_add(&b, "},\n");
+	}
+	sb_add(&b, "};\n\n");
+	sb_add(&b,
+	    "int main(int kw_argc, char **kw_argv)\n{\n"
+	    "\tint kw_case = 0, kw_reps = 0, kw_list = 0, kw_npos = 0;\n"
+	    "\tconst char *kw_pos[3] = { 0, 0, 0 };\n"
+	    "\tfor (int i = 1; i < kw_argc; i++) {\n"
+	    "\t\tchar *e;\n"
+	    "\t\tif (strcmp(kw_argv[i], \"--cases\") == 0) kw_list = 1;\n"
+	    "\t\telse if (strcmp(kw_argv[i], \"--case\") == 0 && i + 1 < kw_argc) {\n"
+	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
+	    "\t\t\tif (*e != '\\0' || v < 0 || v >= kw_ncases) kw_usage();\n"
+	    "\t\t\tkw_case = (int)v;\n"
+	    "\t\t} else if (strcmp(kw_argv[i], \"--time\") == 0 && i + 1 < kw_argc) {\n"
+	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
+	    "\t\t\tif (*e != '\\0' || v < 1 || v > 100000) kw_usage();\n"
+	    "\t\t\tkw_reps = (int)v;\n"
+	    "\t\t} else if (kw_argv[i][0] == '-' && kw_argv[i][1] != '\\0') kw_usage();\n"
+	    "\t\telse if (kw_npos < 3) kw_pos[kw_npos++] = kw_argv[i];\n"
+	    "\t\telse kw_usage();\n"
+	    "\t}\n"
+	    "\tif (kw_list) { printf(\"%d\\n\", kw_ncases); return 0; }\n"
+	    "\tif (kw_npos != 3) kw_usage();\n\n");
+	/* scalars */
+	json_array_foreach(params, i, prm) {
+		const char *name = k_get_str(prm, "name");
+		const char *dt = k_get_str(prm, "dtype");
+		json_t *fields = json_object_get(prm, "fields");
+		if (name == NULL || strcmp(k_get_str(prm, "role") ?
+		    k_get_str(prm, "role") : "", "scalar") != 0)
+			continue;
+		if (json_is_array(fields)) {
+			sb_printf(&b, "\tstruct kw_struct_%s {", name);
+			json_array_foreach(fields, j, v)
+				sb_printf(&b, " %s %s;", host_type(k_get_str(v,
+				    "dtype") ? k_get_str(v, "dtype") : ""),
+				    k_get_str(v, "name"));
+			sb_printf(&b, " } %s;\n\tmemset(&%s, 0, sizeof(%s));\n",
+			    name, name, name);
+		} else
+			sb_printf(&b, "\t%s %s = 0;\n", host_type(dt ? dt : ""),
+			    name);
+	}
+	sb_add(&b, "\tswitch (kw_case) {\n");
+	json_array_foreach(cases, c, cs) {
+		json_t *sc = json_object_get(cs, "scalars");
+		sb_printf(&b, "\tcase %zu:\n", c);
+		json_object_foreach(sc, key, v) {
+			const char *dt = "int32";
+			char base[128];
+			copy(base, sizeof(base), key);
+			if (strchr(base, '.') != NULL)
+				*strchr(base, '.') = '\0';
+			json_array_foreach(params, i, prm) {
+				json_t *fields = json_object_get(prm, "fields");
+				if (k_get_str(prm, "name") == NULL ||
+				    strcmp(k_get_str(prm, "name"), base) != 0)
+					continue;
+				if (json_is_array(fields)) {
+					json_t *fv;
+					json_array_foreach(fields, j, fv)
+						if (strcmp(k_get_str(fv, "name"),
+						    key + strlen(base) + 1) == 0)
+							dt = k_get_str(fv, "dtype");
+				} else if (k_get_str(prm, "dtype") != NULL)
+					dt = k_get_str(prm, "dtype");
+			}
+			sb_printf(&b, "\t\t%s = ", key);
+			literal(&b, v, dt);
+			sb_add(&b, ";\n");
+		}
+		sb_add(&b, "\t\tbreak;\n");
+	}
+	sb_add(&b, "\t}\n\n\tstatic kw_buf kw_b[KW_NB];\n\tint kw_nb = 0;\n");
+	json_array_foreach(params, i, prm) {
+		const char *role = k_get_str(prm, "role");
+		const char *dt = k_get_str(prm, "dtype");
+		const char *cnt = k_get_str(prm, "count");
+		char num[32];
+		if (role == NULL || strcmp(role, "scalar") == 0)
+			continue;
+		if (json_is_integer(json_object_get(prm, "count"))) {
+			snprintf(num, sizeof(num), "%lld", (long long)
+			    json_integer_value(json_object_get(prm, "count")));
+			cnt = num;
+		}
+		if (dt == NULL)
+			dt = "bytes";
+		sb_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
+		    "\"%s\"; kw_b[kw_nb].role = %d; kw_b[kw_nb].dtype = %s; "
+		    "kw_b[kw_nb].size = %d;\n\tkw_b[kw_nb].count = (long long)"
+		    "(%s); kw_nb++;\n", k_get_str(prm, "name"), dt,
+		    strcmp(role, "in") == 0 ? 0 : strcmp(role, "out") == 0 ? 1 :
+		    2, dtype_enum(dt), dtype_size(dt), cnt ? cnt : "1");
+	}
+	{
+		json_t *g = json_object_get(launch, "grid");
+		json_t *bl = json_object_get(launch, "block");
+		json_t *sh = json_object_get(launch, "shared_mem");
+		sb_add(&b, "\tlong long kw_g[3] = {");
+		for (i = 0; i < 3; i++) {
+			json_t *e = json_array_get(g, i);
+			char num[32];
+			if (json_is_integer(e))
+				snprintf(num, sizeof(num), "%lld",
+				    (long long)json_integer_value(e));
+			sb_printf(&b, "%s(long long)(%s)", i ? ", " : " ",
+			    json_is_string(e) ? json_string_value(e) :
+			    json_is_integer(e) ? num : "1");
+		}
+		sb_add(&b, " };\n\tlong long kw_bl[3] = {");
+		for (i = 0; i < 3; i++) {
+			json_t *e = json_array_get(bl, i);
+			char num[32];
+			if (json_is_integer(e))
+				snprintf(num, sizeof(num), "%lld",
+				    (long long)json_integer_value(e));
+			sb_printf(&b, "%s(long long)(%s)", i ? ", " : " ",
+			    json_is_string(e) ? json_string_value(e) :
+			    json_is_integer(e) ? num : "1");
+		}
+		sb_printf(&b, " };\n\tlong long kw_sh = (long long)(%s);\n",
+		    json_is_string(sh) ? json_string_value(sh) : "0");
+	}
+	sb_add(&b, "\tvoid *kw_args[] = {");
+	nb = 0;
+	json_array_foreach(params, i, prm) {
+		const char *role = k_get_str(prm, "role");
+		if (role != NULL && strcmp(role, "scalar") != 0)
+			sb_printf(&b, "%s(void *)&kw_b[%zu].dev", i ? ", " : " ",
+			    nb++);
+		else
+			sb_printf(&b, "%s(void *)&%s", i ? ", " : " ",
+			    k_get_str(prm, "name"));
+	}
+	if (json_array_size(params) == 0)
+		sb_add(&b, " 0");
+	sb_add(&b, " };\n");
+	sb_add(&b, "\treturn kw_run(kw_pos, kw_case, kw_reps, kw_b, kw_nb, kw_g, "
+	    "kw_bl, kw_sh, kw_args, kw_scalars_json[kw_case], kw_seeds[kw_case], "
+	    "kw_fills[kw_case]);\n}\n");
+	*why = NULL;
+	return b.s;
+}
+
+/* ------------------------------------------------------------ instruction */
+
+/* Signature with template parameters replaced by their bindings. */
+static void
+bound_signature(const char *sig, json_t *instance, struct sbuf *out)
+{
+	const char *p = sig;
+
+	while (*p != '\0') {
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *s = p;
+			char id[128];
+			json_t *b;
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			snprintf(id, sizeof(id), "%.*s", (int)(p - s), s);
+			b = json_is_object(instance) ? json_object_get(instance,
+			    id) : NULL;
+			sb_add(out, json_is_string(b) ? json_string_value(b) : id);
+		} else {
+			sb_grow(out, 1);
+			out->s[out->n++] = *p++;
+		}
+	}
+	sb_str(out);
+}
+
+static json_t *
+gen_instruction(json_t *rec, json_t *spec, const char *dialect)
+{
+	json_t *scan = json_object_get(rec, "scan");
+	json_t *slice = json_object_get(rec, "slice");
+	json_t *params = json_object_get(spec, "params");
+	json_t *launch = json_object_get(spec, "launch");
+	json_t *tags = json_object_get(slice, "tags"), *prm, *r;
+	struct sbuf d = { 0 }, c = { 0 }, sig = { 0 }, ins = { 0 }, outs = { 0 };
+	const char *lang = strcmp(dialect, "hip") == 0 ? "HIP" : "CUDA";
+	const char *sym = k_get_str(spec, "kernel");
+	size_t i;
+	static const char *const tagnames[][2] = {
+	    { "shared_static", "static shared memory" },
+	    { "shared_dynamic", "dynamic shared memory" },
+	    { "atomics", "atomic operations" },
+	    { "warp_intrinsics", "warp intrinsics" },
+	    { "syncthreads", "block barriers (__syncthreads)" } };
+
+	bound_signature(k_get_str(scan, "signature") ? k_get_str(scan,
+	    "signature") : "", json_object_get(slice, "instance"), &sig);
+	json_array_foreach(params, i, prm) {
+		const char *role = k_get_str(prm, "role");
+		struct sbuf *l = role == NULL ? NULL : strcmp(role, "in") == 0 ?
+		    &ins : strcmp(role, "scalar") == 0 ? NULL : &outs;
+		if (l == NULL)
+			continue;
+		sb_printf(l, "%s%s (%s, %s elements)", l->n ? ", " : "",
+		    k_get_str(prm, "name"), k_get_str(prm, "type"),
+		    k_get_str(prm, "count"));
+	}
+	sb_printf(&d, "Kernel: %s, a %s kernel from %s:%lld.\n\n", sym, lang,
+	    k_get_str(scan, "file") ? k_get_str(scan, "file") : "?",
+	    (long long)k_get_int(scan, "line", 0));
+	sb_printf(&d, "Role: it reads %s and writes %s.\n\n",
+	    ins.n ? sb_str(&ins) : "no buffer", outs.n ? sb_str(&outs) :
+	    "no buffer");
+	sb_printf(&d, "Signature:\n\n    %s\n\n", sb_str(&sig));
+	sb_add(&d, "Parameters:\n\n| name | role | type | size |\n"
+	    "|------|------|------|------|\n");
+	json_array_foreach(params, i, prm) {
+		const char *use = k_get_str(prm, "use");
+		sb_printf(&d, "| %s | %s | %s | %s |\n", k_get_str(prm, "name"),
+		    k_get_str(prm, "role"), k_get_str(prm, "type"),
+		    k_get_str(prm, "count") ? k_get_str(prm, "count") :
+		    use != NULL && strcmp(use, "size") == 0 ? "size parameter" :
+		    json_object_get(prm, "fields") ? "struct by value" :
+		    "value parameter");
+	}
+	sb_add(&d, "\nComputation: ");
+	{
+		int any = 0;
+		for (i = 0; i < sizeof(tagnames) / sizeof(tagnames[0]); i++)
+			if (json_is_true(json_object_get(tags, tagnames[i][0]))) {
+				sb_printf(&d, "%s%s", any ? ", " : "uses ",
+				    tagnames[i][1]);
+				any = 1;
+			}
+		sb_add(&d, any ? ". " : "");
+	}
+	sb_add(&d, "Each output element is what the reference source assigns to it; "
+	    "every output element within its size must be written.\n\n");
+	{
+		json_t *g = json_object_get(launch, "grid");
+		json_t *b = json_object_get(launch, "block");
+		char bb[3][32];
+		for (i = 0; i < 3; i++)
+			snprintf(bb[i], sizeof(bb[i]), "%lld",
+			    (long long)json_integer_value(json_array_get(b, i)));
+		sb_printf(&d, "Launch: grid (%s, %s, %s), block (%s, %s, %s), "
+		    "%s bytes of dynamic shared memory.\n\n",
+		    k_get_str(g, "0") ? "" : json_string_value(json_array_get(g, 0)),
+		    json_string_value(json_array_get(g, 1)),
+		    json_string_value(json_array_get(g, 2)), bb[0], bb[1], bb[2],
+		    k_get_str(launch, "shared_mem"));
+	}
+	sb_add(&d, "Constraints: size parameters are at least 1; buffers hold "
+	    "exactly the sizes above; the kernel must not write input "
+	    "buffers nor outside the output sizes");
+	r = json_object_get(json_object_get(spec, "confidence"), "overall");
+	if (json_is_string(r) && strcmp(json_string_value(r), "low") == 0)
+		sb_add(&d, "; the sizes above are partly guessed");
+	sb_add(&d, ".\n");
+
+	/* concise: the Role, Signature, Launch and Constraints lines of
+	 * detailed, as one paragraph */
+	sb_printf(&c, "Write the %s kernel %s with the signature `%s`: it reads "
+	    "%s and writes %s. ", lang, sym, sb_str(&sig),
+	    ins.n ? sb_str(&ins) : "no buffer", outs.n ? sb_str(&outs) :
+	    "no buffer");
+	{
+		const char *l = strstr(sb_str(&d), "Launch: ");
+		const char *e = l != NULL ? strchr(l, '\n') : NULL;
+		if (l != NULL && e != NULL)
+			sb_printf(&c, "%.*s ", (int)(e - l), l);
+		l = strstr(sb_str(&d), "Constraints: ");
+		e = l != NULL ? strchr(l, '\n') : NULL;
+		if (l != NULL && e != NULL)
+			sb_printf(&c, "%.*s", (int)(e - l), l);
+	}
+	r = json_pack("{s:s,s:s}", "detailed", sb_str(&d), "concise", sb_str(&c));
+	sb_free(&d);
+	sb_free(&c);
+	sb_free(&sig);
+	sb_free(&ins);
+	sb_free(&outs);
+	return r;
+}
+
+/* ------------------------------------------------------------ record */
+
+/* Overlay user onto spec: objects merge key by key, "params" by name,
+ * anything else is replaced. */
+static void
+merge(json_t *spec, json_t *user)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(user, key, v) {
+		json_t *old = json_object_get(spec, key);
+		if (strcmp(key, "params") == 0 && json_is_array(v) &&
+		    json_is_array(old)) {
+			size_t i, j;
+			json_t *up, *op;
+			json_array_foreach(v, i, up) {
+				int found = 0;
+				json_array_foreach(old, j, op)
+					if (k_get_str(up, "name") && k_get_str(op,
+					    "name") && strcmp(k_get_str(up, "name"),
+					    k_get_str(op, "name")) == 0) {
+						merge(op, up);
+						found = 1;
+					}
+				if (!found)
+					json_array_append(old, up);
+			}
+		} else if (json_is_object(v) && json_is_object(old))
+			merge(old, v);
+		else
+			json_object_set(spec, key, v);
+	}
+}
+
+static json_t *
+process(json_t *rec, void *ctx)
+{
+	json_t *scan = json_object_get(rec, "scan");
+	json_t *slice = json_object_get(rec, "slice");
+	json_t *launch, *spec, *user, *wrap;
+	struct kern *k;
+	const char *dialect, *why, *id = k_id_borrowed(rec);
+	char *harness;
+	int i;
+
+	(void)ctx;
+	if (!json_is_object(scan) || !json_is_object(slice) ||
+	    !json_is_array(json_object_get(scan, "params"))) {
+		k_error(rec, STAGE, "no-slice", "record has no scan.params "
+		    "and slice to wrap");
+		return rec;
+	}
+	if ((k = calloc(1, sizeof(*k))) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	k->rec = rec;
+	k->guesses = json_array();
+	k->code = k_get_str(slice, "code");
+	tokenize(k->code != NULL ? k->code : "", &k->all);
+	collect_consts(k->code != NULL ? k->code : "", &k->all, &k->c);
+	load_params(k, scan, slice);
+	kernel_text(k, k_get_str(scan, "text"));
+	for (k->body = 0; k->body < k->t.n && !is(&k->t, k->body, "{");
+	    k->body++)
+		;
+	if (k->body == k->t.n)
+		k->body = 0;
+	find_vars(k);
+	infer_roles(k, slice);
+	launch = json_object_get(slice, "launch");
+	if (!json_is_object(launch))
+		launch = json_array_get(json_object_get(scan, "launches"), 0);
+	if (!json_is_object(launch))
+		guess(k, "no launch site: block size guessed");
+	infer_launch(k, launch);
+	find_bounds(k);
+	infer_launch(k, launch);	/* again, now that bounds are known */
+	json_array_clear(k->guesses);
+	if (k->t.n == 0)
+		guess(k, "kernel text not found");
+	infer_roles(k, slice);
+	find_bounds(k);
+	infer_launch(k, launch);
+	{
+		const char *dom = NULL;
+		int n;
+		for (n = 0; n < k->nv; n++)
+			if (k->v[n].kind == V_GLOBAL && k->v[n].bound[0] != '\0') {
+				dom = k->v[n].bound;
+				break;
+			}
+		for (i = 0; i < k->np; i++)
+			if (k->p[i].ptr)
+				buffer_count(k, i, dom);
+	}
+	spec = build_spec(k, k_get_str(slice, "symbol") ? k_get_str(slice,
+	    "symbol") : k_get_str(scan, "name") ? k_get_str(scan, "name") : "?");
+	if (opt.user != NULL && id != NULL &&
+	    (user = json_object_get(opt.user, id)) != NULL) {
+		merge(spec, user);
+		json_object_set_new(spec, "source", json_string("user"));
+		if (json_object_get(user, "confidence") == NULL) {
+			json_t *conf = json_object_get(spec, "confidence");
+			const char *parts[] = { "roles", "counts", "launch", "cases" };
+			const char *ukeys[] = { "params", "params", "launch", "cases" };
+			int low = 0;
+			for (i = 0; i < 4; i++) {
+				if (json_object_get(user, ukeys[i]) != NULL)
+					json_object_set_new(conf, parts[i],
+					    json_string("high"));
+				low |= strcmp(k_get_str(conf, parts[i]) ?
+				    k_get_str(conf, parts[i]) : "low", "high") != 0;
+			}
+			json_object_set_new(conf, "overall", json_string(low ?
+			    "low" : "high"));
+		}
+	}
+	dialect = opt.dialect != NULL ? opt.dialect : k_get_str(scan, "dialect");
+	if (dialect == NULL || strcmp(dialect, "hip") != 0)
+		dialect = "cuda";
+	wrap = json_pack("{s:o}", "spec", spec);
+	harness = gen_harness(spec, dialect, id != NULL ? id : "?", &why);
+	if (harness == NULL)
+		k_error(rec, STAGE, "bad-spec", "%s", why);
+	else {
+		json_object_set_new(wrap, "harness", json_pack("{s:s,s:s,s:s}",
+		    "dialect", dialect, "code", harness, "build",
+		    strcmp(dialect, "hip") == 0 ?
+		    "hipcc -std=c++17 -O2 harness.hip -o harness" :
+		    "nvcc -std=c++17 -O2 -x cu harness.cu -o harness "
+		    "-L$CUDA/lib64/stubs -lcuda"));
+		free(harness);
+		json_object_set_new(wrap, "instruction",
+		    gen_instruction(rec, spec, dialect));
+	}
+	k_set_section(rec, "wrap", wrap);
+	toks_free(&k->t);
+	toks_free(&k->all);
+	json_decref(k->guesses);
+	free(k);
+	return rec;
+}
+
+/* ------------------------------------------------------------ main */
+
+static void
+usage(void)
+{
+	fputs(usage_line, stderr);
+	exit(K_EXIT_USAGE);
+}
+
+/* --spec FILE: NDJSON, each line {"id": ..., "spec": {...}} (or the
+ * record's own wrap.spec); later lines win. */
+static void
+load_user(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0;
+
+	if (fp == NULL)
+		k_fatal(K_EXIT_USAGE, path, "%s", strerror(errno));
+	opt.user = json_object();
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		json_error_t err;
+		json_t *o, *s;
+		char where[4200];
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%lu", path, lineno);
+		if (strspn(line, " \t\r\n") == (size_t)n)
+			continue;
+		o = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES, &err);
+		if (!json_is_object(o))
+			k_fatal(K_EXIT_USAGE, where, "invalid JSON: %s",
+			    o == NULL ? err.text : "not an object");
+		s = json_object_get(o, "spec");
+		if (s == NULL)
+			s = json_object_get(json_object_get(o, "wrap"), "spec");
+		if (k_get_str(o, "id") == NULL || !json_is_object(s))
+			k_fatal(K_EXIT_USAGE, where, "expected \"id\" and "
+			    "\"spec\"");
+		json_object_set(opt.user, k_get_str(o, "id"), s);
+		json_decref(o);
+	}
+	free(line);
+	fclose(fp);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "dialect", required_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "spec", required_argument, NULL, 's' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch, i;
+
+	k_msg_init(argv[0]);
+	while ((ch = getopt_long(argc, argv, "hqV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'q':
+			k_msg_quiet(1);
+			break;
+		case 'x':
+			if (strcmp(optarg, "cuda") != 0 && strcmp(optarg, "hip") != 0)
+				k_fatal(K_EXIT_USAGE, NULL, "--dialect: expected "
+				    "cuda or hip: %s", optarg);
+			opt.dialect = optarg;
+			break;
+		case 's':
+			load_user(optarg);
+			break;
+		case 'V':
+			printf("kwrap (kforge) 0.1\n");
+			return k_finish();
+		case 'h':
+			fputs(usage_line, stdout);
+			return k_finish();
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		k_filter(stdin, "<stdin>", STAGE, process, NULL);
+	for (i = 0; i < argc; i++) {
+		FILE *fp;
+		if (strcmp(argv[i], "-") == 0) {
+			k_filter(stdin, "<stdin>", STAGE, process, NULL);
+			continue;
+		}
+		if ((fp = fopen(argv[i], "r")) == NULL) {
+			k_warn(K_EXIT_IO, argv[i], "%s", strerror(errno));
+			continue;
+		}
+		k_filter(fp, argv[i], STAGE, process, NULL);
+		fclose(fp);
+	}
+	json_decref(opt.user);
+	return k_finish();
+}
