@@ -20,10 +20,10 @@ CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
 CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
 CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
-TOOLS = kscan kslice kwrap kbuild
+TOOLS = kscan kslice kwrap kbuild kverify
 LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o \
 	lib/k_proc.o
-MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1
+MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1
 
 all: $(TOOLS)
 
@@ -81,6 +81,12 @@ tools/kbuild.o: tools/kbuild.c lib/*.h
 kbuild: tools/kbuild.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
 
+tools/kverify.o: tools/kverify.c lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kverify.c
+
+kverify: tools/kverify.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kverify.o lib/libkforge.a $(LIBS) -lm
+
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
@@ -94,6 +100,11 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory $(UNIT)
 	@sh test/run
+
+# GPU tests: needs an NVIDIA GPU, the built tools and the work directory
+# that test/gpu/prepare.sh filled (see test/gpu/run.sh)
+test-gpu:
+	@sh test/gpu/run.sh
 
 example: deps
 	@$(MAKE) --no-print-directory all
@@ -115,4 +126,4 @@ clean:
 	rm -f $(UNIT)
 	rm -rf test/tmp
 
-.PHONY: all deps test example lint install clean
+.PHONY: all deps test test-gpu example lint install clean

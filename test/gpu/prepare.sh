@@ -1,0 +1,35 @@
+#!/bin/sh
+# Prepare the GPU tests on a machine with nvcc (no GPU needed): build every
+# example and one relu_kernel candidate per file in test/gpu/*.cu into the
+# work directory, and copy the libraries kverify links, so that a GPU
+# machine with only the CUDA driver can run test/gpu/run.sh.
+#
+#	sh test/gpu/prepare.sh		(then carry .kforge and kverify)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+KFORGE_WORK=${KFORGE_WORK:-$root/.kforge}
+export KFORGE_WORK
+g=$KFORGE_WORK/gpu-test
+mkdir -p "$g/lib"
+[ -x ./kbuild ] && [ -x ./kverify ] || { echo "prepare.sh: run make first" >&2; exit 2; }
+command -v jq > /dev/null || { echo "prepare.sh: needs jq" >&2; exit 2; }
+
+./kbuild -q -j 4 --arch "${ARCH:-sm_90}" < examples/kwrap.ndjson > "$g/built.ndjson"
+
+base=$(jq -c 'select(.id == "examples/src/elementwise.cu::relu_kernel")' \
+    examples/kwrap.ndjson)
+: > "$g/cands.in"
+for f in test/gpu/*.cu; do
+	name=$(basename "$f" .cu)
+	printf '%s\n' "$base" | jq -c --arg n "$name" --rawfile code "$f" \
+	    '.parent = .id | .id = "gpu-test:" + $n |
+	     .candidate = {code: $code, dialect: "cuda"}' >> "$g/cands.in"
+done
+./kbuild -q -j 4 --arch "${ARCH:-sm_90}" < "$g/cands.in" > "$g/cands.ndjson" || true
+
+# kverify's shared libraries other than libc, for machines without them
+ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
+    while read -r lib; do cp -L "$lib" "$g/lib/"; done
+echo "prepare.sh: ready in $g ($(wc -l < "$g/built.ndjson") examples," \
+    "$(wc -l < "$g/cands.ndjson") candidates)"

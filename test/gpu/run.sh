@@ -1,0 +1,140 @@
+#!/bin/sh
+# GPU tests for kverify (make test-gpu), on a machine with an NVIDIA GPU,
+# the CUDA driver and, for --sanitize, compute-sanitizer.  Needs only
+# ./kverify, the repository and the work directory that test/gpu/prepare.sh
+# filled (builds, candidate records, kverify's libraries): no jq, no
+# python, no compiler.  Prints TAP; exits with the number of failures.
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+cd "$root" || exit 2
+KFORGE_WORK=${KFORGE_WORK:-$root/.kforge}
+export KFORGE_WORK
+g=$KFORGE_WORK/gpu-test
+if [ ! -f "$g/built.ndjson" ] || [ ! -f "$g/cands.ndjson" ] || [ ! -x ./kverify ]; then
+	echo "test/gpu/run.sh: run make and sh test/gpu/prepare.sh first" >&2
+	exit 2
+fi
+LD_LIBRARY_PATH=$g/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+out=$g/out
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+	fi
+}
+
+# line FILE ID: the output line of one record
+line() {
+	awk -v id="\"id\":\"$2\"" 'index($0, id) == 2' "$1"
+}
+
+# val FILE ID KEY: the scalar after the first "KEY": in that record
+val() {
+	line "$1" "$2" | awk -v k="\"$3\":" '{
+		i = index($0, k)
+		if (i == 0) { print "absent"; exit }
+		s = substr($0, i + length(k))
+		if (substr(s, 1, 1) == "\"") {
+			s = substr(s, 2); print substr(s, 1, index(s, "\"") - 1)
+		} else {
+			match(s, /^[^,}\]]*/); print substr(s, 1, RLENGTH)
+		}
+	}'
+}
+
+has() {
+	line "$1" "$2" | grep -q -- "$3"
+}
+
+echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+
+# --- golden run of every example
+t0=$(date +%s)
+./kverify --time 10 < "$g/built.ndjson" > "$out/golden.ndjson" 2> "$out/golden.err"
+rc=$?
+t1=$(date +%s)
+echo "# golden run of $(wc -l < "$g/built.ndjson") records: $((t1 - t0)) s, exit $rc"
+sed 's/^/# /' "$out/golden.err" | head -n 20
+if grep -q 'no GPU' "$out/golden.err"; then
+	echo "Bail out! no GPU here (see above)"
+	exit 2
+fi
+ok "$rc" "golden run of every example: exit 0"
+total=$(wc -l < "$g/built.ndjson")
+ok "$([ "$(wc -l < "$out/golden.ndjson")" -eq "$total" ] && echo 0 || echo 1)" \
+    "lines in equal lines out"
+cuda=$(grep -vc '"skipped"' "$out/golden.ndjson")
+gold=$(grep -c '"golden":\[{"case":0' "$out/golden.ndjson")
+ok "$([ "$gold" -eq "$cuda" ] && [ "$gold" -gt 0 ] && echo 0 || echo 1)" \
+    "every CUDA example has golden outputs ($gold of $cuda)"
+ok "$(grep -c '"errors"' "$out/golden.ndjson" | grep -qx 0 && echo 0 || echo 1)" \
+    "no record carries an error"
+ok "$(grep -c '"deterministic":true' "$out/golden.ndjson" | grep -qx "$gold" && echo 0 || echo 1)" \
+    "every example is deterministic"
+while IFS= read -r l; do
+	printf '%s\n' "$l" | grep -o '"id":"[^"]*"\|"seconds":[^,}]*}*$\|"kernel_seconds":[^,}]*\|"overhead_seconds":[^,}]*' |
+	    tr '\n' ' ' | sed 's/^/# /'
+	echo
+done < "$out/golden.ndjson"
+# the hash of a golden blob is the sha256 of its bytes
+h=$(grep -o '"hash":"[0-9a-f]*"' "$out/golden.ndjson" | head -n 1 | cut -d'"' -f4)
+f=$KFORGE_WORK/blobs/$(echo "$h" | cut -c1-2)/$h
+ok "$([ -f "$f" ] && [ "$(sha256sum < "$f" | cut -c1-64)" = "$h" ] && echo 0 || echo 1)" \
+    "golden blobs are stored by sha256"
+
+# --- compute-sanitizer on two examples
+grep -e 'relu_kernel"' -e 'histogram_kernel"' "$g/built.ndjson" > "$out/san.in"
+./kverify --no-time --sanitize < "$out/san.in" > "$out/san.ndjson" 2> "$out/san.err"
+ok $? "--sanitize: exit 0"
+for tool in memcheck racecheck initcheck synccheck; do
+	c=$(grep -o "\"$tool\":{\"errors\":[0-9]*" "$out/san.ndjson" | wc -l)
+	ok "$([ "$c" -eq 2 ] && echo 0 || echo 1)" "--sanitize: $tool error count recorded"
+done
+grep -o '"sanitize":{[^}]*}[^}]*}[^}]*}[^}]*}' "$out/san.ndjson" | sed 's/^/# /'
+
+# --- candidates, each against the same golden reference
+./kverify --time 20 --timeout 60 < "$g/cands.ndjson" > "$out/cands.ndjson" 2> "$out/cands.err"
+echo "# candidates: exit $?"
+sed 's/^/# /' "$out/cands.err" | head -n 20
+C=$out/cands.ndjson
+for c in good wrong stale modify stream late firstonly; do
+	echo "# $c: pass_exe=$(val "$C" "gpu-test:$c" pass_exe)" \
+	    "pass_perf=$(val "$C" "gpu-test:$c" pass_perf)" \
+	    "speedup=$(val "$C" "gpu-test:$c" speedup)" \
+	    "reasons=$(line "$C" "gpu-test:$c" | grep -o '"reasons":\[[^]]*\]')"
+done
+ok "$([ "$(val "$C" gpu-test:good pass_exe)" = true ] && echo 0 || echo 1)" \
+    "a correct candidate passes"
+has "$C" gpu-test:good '"candidate":{"n":[1-9]'
+ok $? "the correct candidate is timed next to the reference"
+ok "$([ "$(val "$C" gpu-test:wrong pass_exe)" = false ] && echo 0 || echo 1)" \
+    "a wrong candidate fails"
+has "$C" gpu-test:wrong '"reasons":\["mismatch"'
+ok $? "wrong: reason mismatch"
+has "$C" gpu-test:stale '"reasons":\["sentinel-left"'
+ok $? "a candidate that writes nothing (stale memory) is caught: sentinel-left"
+has "$C" gpu-test:modify '"modified-inputs"'
+ok $? "a candidate that modifies its inputs is caught: modified-inputs"
+ok "$([ "$(val "$C" gpu-test:stream pass_exe)" = false ] && echo 0 || echo 1)" \
+    "work pushed to another stream: not passed"
+has "$C" gpu-test:firstonly '"timed-outputs-differ"'
+ok $? "correct on the first launch only: caught (timed-outputs-differ)"
+ok "$([ "$(val "$C" gpu-test:late pass_exe)" = true ] && echo 0 || echo 1)" \
+    "a correct candidate with a late block passes"
+late=$(line "$C" gpu-test:late | grep -o '"candidate":{"n":[0-9]*,"median_ms":[0-9.e+-]*' |
+    sed 's/.*median_ms"://')
+echo "# late: candidate median $late ms"
+ok "$(awk -v m="${late:-0}" 'BEGIN { exit !(m >= 1.0) }' && echo 0 || echo 1)" \
+    "the clock stops after the whole grid: the late block's 2 ms are timed"
+
+echo "1..$n"
+echo "# test-gpu: $n tests, $failed failed; outputs in $out"
+exit "$failed"

@@ -1,0 +1,212 @@
+#!/bin/sh
+# kverify without a GPU: fake harnesses (test/kverify/fake_harness.c) that
+# speak the kwrap harness's command line and manifest and misbehave on
+# purpose, named by fake build entries in a scratch work directory.
+. "$(dirname "$0")/lib.sh"
+
+have_tool kverify || skip_all "kverify not built"
+command -v jq > /dev/null || skip_all "jq not installed (make deps)"
+KV=$(tool kverify)
+W=$T_TMP/work
+export KFORGE_WORK=$W
+CC=${CC:-cc}
+$CC -std=c11 -D_GNU_SOURCE -O1 -o "$T_TMP/fake" test/kverify/fake_harness.c \
+    -lm || skip_all "cannot compile the fake harness"
+
+# entry ROLE WORD: a build entry holding WORD (module) or the fake harness;
+# prints its key
+entry() {
+	key=$(printf '%s:%s' "$1" "$2" | sha256sum | cut -c1-64)
+	d=$W/build/$(echo "$key" | cut -c1-2)/$key
+	mkdir -p "$d"
+	if [ "$1" = harness ]; then
+		cp "$T_TMP/fake" "$d/harness"
+	else
+		printf '%s\n' "$2" > "$d/module.cubin"
+	fi
+	echo "$key"
+}
+
+HKEY=$(entry harness fake)
+
+# rec ID REFWORD [CANDWORD]: one built record
+rec() {
+	r=$(entry reference "$2")
+	c=
+	[ -n "${3:-}" ] && c=$(entry candidate "$3")
+	jq -cn --arg id "$1" --arg h "$HKEY" --arg r "$r" --arg c "$c" '
+	def unit($key; $file; $sym): {ok: true, compiler: "nvcc",
+	    version: "fake", command: "nvcc", seconds: 0, cached: false,
+	    artifact: $key, file: $file, symbol: $sym, runnable: true,
+	    diagnostics: [], log: "", log_truncated: false, pass_call: true};
+	{id: $id, build: ({arch: "sm_90",
+	    reference: unit($r; "module.cubin"; "_Z4fakev"),
+	    harness: unit($h; "harness"; null)} +
+	    (if $c == "" then {} else
+	    {candidate: unit($c; "module.cubin"; "_Z4fakev")} end))}'
+}
+
+# verify ID REF CAND [OPTIONS...]: run kverify on one record; the verify
+# section lands in $T_TMP/v
+verify() {
+	id=$1 ref=$2 cand=$3
+	shift 3
+	rec "$id" "$ref" "$cand" > "$T_TMP/in"
+	run "$KV" "$@" < "$T_TMP/in"
+	jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+}
+v() {
+	jq -r "$1" "$T_TMP/v"
+}
+
+# --- golden run of a good reference, a correct candidate
+verify good ref good --time 5
+is "$T_STATUS" 0 "correct candidate: exit 0"
+is "$(v '[.cases, .deterministic, .pass_exe, .pass_perf] | @tsv')" \
+    "$(printf '3\ttrue\ttrue\ttrue')" "correct candidate passes, 3 cases"
+is "$(v '.golden | map(.outputs | map(.name) | join(",")) | join(" ")')" \
+    "y,k y,k y,k" "golden: every output of every case"
+h=$(v '.golden[0].outputs[0].hash')
+[ -f "$W/blobs/$(echo "$h" | cut -c1-2)/$h" ] &&
+    [ "$(sha256sum < "$W/blobs/$(echo "$h" | cut -c1-2)/$h" | cut -c1-64)" = "$h" ]
+ok $? "golden outputs stored in the work directory by sha256"
+is "$(v '.timing.speedup')" 2 "speedup is reference median / candidate median"
+is "$(v '[.timing.reference.n, .timing.candidate.n, .timing.reference.median_ms] | @tsv')" \
+    "$(printf '10\t10\t2.02')" "timing: 2 rounds of 5 repetitions each, median kept"
+is "$(v '[.runs[] | select(.mode == "time") | .role] | join(" ")')" \
+    "reference candidate candidate reference" "timing order alternates"
+is "$(v '.timing.suspicious')" false "a 2x speedup is not suspicious"
+is "$(v '.candidate.cases[1].outputs[0] | [.match, .mismatches] | @tsv')" \
+    "$(printf 'true\t0')" "NaN and Inf in the same places match"
+is "$(ls "$W/verify")" "" "temporary run directories removed"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "output validates against schemas/"
+
+# --- tolerance
+verify close ref close --no-time
+is "$(v '[.pass_exe, .pass_perf] | map(tostring) | join(" ")')" "true null" \
+    "within the float32 tolerance: passes (no timing, no pass_perf)"
+like "$(v '.candidate.cases[0].outputs[0].max_rel_err')" '^[0-9.e-]+$' \
+    "max relative error reported"
+verify close ref close --no-time --atol 0 --rtol 0
+is "$(v '[.pass_exe, .candidate.reasons[0]] | @tsv')" "$(printf 'false\tmismatch')" \
+    "--atol 0 --rtol 0: the same candidate fails"
+verify far ref far --no-time
+is "$(v '[.pass_exe, (.candidate.cases[0].outputs[0] | .mismatches, .first_mismatch)] | @tsv')" \
+    "$(printf 'false\t1\t7')" "wrong value: mismatch count and first index"
+is "$(v '.candidate.cases[0].outputs[0].max_abs_err > 0.009')" true "max absolute error"
+verify intoff ref intoff --no-time --atol 10 --rtol 10
+is "$(v '[.pass_exe, .candidate.cases[0].outputs[1].mismatches, .candidate.cases[0].outputs[0].match] | @tsv')" \
+    "$(printf 'false\t1\ttrue')" "integers compare exactly whatever the tolerance"
+
+# --- NaN policy
+verify nan ref nan --no-time --atol 1e30
+is "$(v '[.pass_exe, .candidate.reasons[0], .candidate.cases[0].outputs[0].nan_mismatches] | @tsv')" \
+    "$(printf 'false\tnan-mismatch\t1')" "NaN is not a wildcard, even with a huge atol"
+is "$(v '.candidate.cases[1].outputs[0].nan_mismatches')" 2 \
+    "a number where the golden has NaN fails too"
+
+# --- cheating
+verify sentinel ref sentinel --no-time
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "failed candidate validates against schemas/"
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | @tsv')" \
+    "$(printf 'false\tsentinel-left')" "output left as the sentinel fails"
+verify modify ref modify --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | @tsv')" \
+    "$(printf 'false\tmodified-inputs')" "a candidate that changes its inputs fails"
+verify flaky ref flaky --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | @tsv')" \
+    "$(printf 'false\ttimed-outputs-differ')" \
+    "correct on the first launch only: fails"
+verify fast ref fast --time 3
+is "$(v '[.pass_exe, .pass_perf, .timing.suspicious] | @tsv')" \
+    "$(printf 'true\ttrue\ttrue')" "200x speedup flagged suspicious"
+verify slow good ref --time 3
+is "$(v '[.pass_exe, .pass_perf, .timing.speedup] | @tsv')" \
+    "$(printf 'true\tfalse\t0.5')" "slower than the reference: pass_perf false"
+verify slow2 good ref --time 3 --threshold 0.4
+is "$(v '.pass_perf')" true "--threshold lowers the bar"
+for f in "$W"/verify/*; do
+	[ -e "$f" ] && fail "nothing left in verify/ ($f)"
+done
+
+# --- faults: one record each, the next record runs normally
+{ rec hang ref hang; rec crash ref crash; rec fault ref fault;
+  rec torn ref torn; rec nomanifest ref nomanifest; rec after ref good; } \
+    > "$T_TMP/in"
+run "$KV" --no-time --timeout 1 < "$T_TMP/in"
+is "$T_STATUS" 0 "candidate faults are verdicts, not errors: exit 0"
+is "$(jq -r '[.id, .verify.fault.kind, .verify.fault.role, .verify.pass_exe] | map(tostring) | join(" ")' "$T_TMP/out")" \
+    "$(printf 'hang timeout candidate false\ncrash crash candidate false\nfault runtime candidate false\ntorn harness candidate false\nnomanifest harness candidate false\nafter null null true')" \
+    "hang, crash, illegal address, torn output and missing manifest each fail one record"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "fault records validate against schemas/"
+is "$(jq -r 'select(.id == "crash") | [.verify.fault.case, .verify.fault.signal] | @tsv' "$T_TMP/out")" \
+    "$(printf '1\t11')" "crash: case and signal"
+is "$(jq -r 'select(.id == "fault") | .verify.fault.tail' "$T_TMP/out")" \
+    "harness: kw_sync(): CUDA_ERROR_ILLEGAL_ADDRESS" "fault: the harness's message kept"
+rec refcrash crash good > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .verify.fault.role] | @tsv' "$T_TMP/out")" \
+    "1:$(printf 'reference-fault\tcrash\treference')" "a crashing reference is an error of its record"
+
+# --- nondeterministic and degenerate references
+verify nondet nondet "" --no-time
+is "$(v '.deterministic')" false "outputs differing between runs: nondeterministic"
+verify zero zero "" --no-time
+is "$(v '[.degenerate[] | select(.case == 0) | .output + ":" + .reason] | join(" ")')" \
+    "y:all-zero k:constant" "degenerate: all zero, constant"
+verify copy copy "" --no-time
+is "$(v '[.degenerate[] | select(.case == 0) | .reason] | join(" ")')" \
+    "equals-input:x" "degenerate: an output equal to an input"
+verify sent sentinel "" --no-time
+is "$(v '[.degenerate[] | select(.case == 0) | .reason] | join(" ")')" \
+    "sentinel" "degenerate: an output still the sentinel"
+is "$(v '[.pass_exe, .pass_perf, .deterministic] | map(tostring) | join(" ")')" \
+    "null null true" "no candidate: no verdicts"
+is "$(v '.timing')" null "--no-time: no timing section"
+
+# --- no GPU: every record gets no-device, the run ends cleanly
+{ rec nd1 nodev good; rec nd2 ref good; rec nd3 ref good; } > "$T_TMP/in"
+FAKE_LOG=$T_TMP/ndlog run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out" | sort -u):$(wc -l < "$T_TMP/out" | tr -d ' ')" \
+    "1:no-device:3" "no device: exit 1, every record carries no-device"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "no-device records validate against schemas/"
+is "$(grep -c . "$T_TMP/ndlog")" 1 "no device: detected once, nothing else run"
+like "$(cat "$T_TMP/err")" 'no GPU: kw_init\(\): CUDA_ERROR_NO_DEVICE' \
+    "no device: the driver's reason said"
+
+# --- --gpus: two workers, every record exactly once
+: > "$T_TMP/in"
+for i in 1 2 3 4 5 6 7; do rec "g$i" ref good >> "$T_TMP/in"; done
+FAKE_LOG=$T_TMP/glog run "$KV" --no-time --gpus 3,5 < "$T_TMP/in"
+is "$T_STATUS" 0 "--gpus: exit 0"
+is "$(jq -r .id "$T_TMP/out" | sort | tr '\n' ' ')" "g1 g2 g3 g4 g5 g6 g7 " \
+    "--gpus: every record exactly once"
+is "$(awk '{ print $2 }' "$T_TMP/glog" | sort -u | tr '\n' ' ')" "3 5 " \
+    "--gpus: CUDA_VISIBLE_DEVICES set per worker"
+is "$(jq -r '.verify.gpu' "$T_TMP/out" | sort -u | tr '\n' ' ')" "3 5 " \
+    "--gpus: each record says which GPU ran it"
+rec g1 ref good > "$T_TMP/one"
+FAKE_LOG=$T_TMP/glog1 run "$KV" --no-time < "$T_TMP/one"
+is "$(awk '{ print $2 }' "$T_TMP/glog1" | sort -u)" "-" \
+    "without --gpus the environment is left alone"
+
+# --- records kverify cannot run pass through
+printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"
+run "$KV" < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out" | tr '\n' ' ')" \
+    "1:not-built invalid-json " "unbuilt record and bad line: errors, lines kept"
+
+# --- usage
+run "$KV" --time 0
+is "$T_STATUS" 2 "--time 0: usage error"
+run "$KV" --gpus 0,0
+is "$T_STATUS" 2 "--gpus with a repeated GPU: usage error"
+run "$KV" --time 3 --no-time
+is "$T_STATUS" 2 "--time with --no-time: usage error"
+"$KV" --no-time < "$T_TMP/one" > /dev/full 2> /dev/null
+is "$?" 3 "writing to a full disk fails loudly"
+done_testing

@@ -1,0 +1,164 @@
+/*
+ * A stand-in for a kwrap harness, for test/kverify.t: the same command
+ * line, manifest and exit statuses, no GPU.  The "module" file holds one
+ * word that says how to behave (see the switch in main).
+ *
+ * Input x (float32, 16) is filled per case; outputs y (float32) = 2x + 1
+ * (case 1 also has a NaN and an infinity) and k (int32) = i + case.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define N 16
+
+static void
+fnv(const void *p, size_t n, char out[17])
+{
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+static void
+put(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((fp = fopen(path, "wb")) == NULL || fwrite(p, 1, n, fp) != n ||
+	    fclose(fp) != 0)
+		exit(1);
+}
+
+int
+main(int argc, char *argv[])
+{
+	char mode[64] = "", cx[17], cx2[17], cy[17], ck[17], path[4096];
+	float x[N], y[N];
+	int32_t k[N];
+	int i, kcase = 0, reps = 0, match = 1;
+	double tms = 2.0;
+	const char *log = getenv("FAKE_LOG");
+	FILE *fp;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--cases") == 0) {
+			puts("3");
+			return 0;
+		}
+	if (argc < 4)
+		return 2;
+	for (i = 4; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--case") == 0)
+			kcase = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--time") == 0)
+			reps = atoi(argv[i + 1]);
+		else
+			return 2;
+	}
+	if ((fp = fopen(argv[1], "r")) == NULL ||
+	    fscanf(fp, "%63s", mode) != 1) {
+		fprintf(stderr, "harness: %s: CUDA_ERROR_FILE_NOT_FOUND\n",
+		    argv[1]);
+		return 6;
+	}
+	fclose(fp);
+	if (log != NULL && (fp = fopen(log, "a")) != NULL) {
+		const char *g = getenv("CUDA_VISIBLE_DEVICES");
+		fprintf(fp, "%s %s %d %s\n", mode, g ? g : "-", kcase,
+		    argv[2]);
+		fclose(fp);
+	}
+	if (strcmp(mode, "nodev") == 0) {
+		fprintf(stderr, "harness: kw_init(): CUDA_ERROR_NO_DEVICE\n");
+		return 1;
+	}
+	if (strcmp(mode, "hang") == 0)
+		sleep(100);
+	if (strcmp(mode, "crash") == 0 && kcase == 1)
+		raise(SIGSEGV);
+	if (strcmp(mode, "fault") == 0) {
+		fprintf(stderr, "harness: kw_sync(): "
+		    "CUDA_ERROR_ILLEGAL_ADDRESS\n");
+		return 5;
+	}
+	for (i = 0; i < N; i++) {
+		x[i] = (float)(i - 5) * 0.5f + (float)kcase;
+		y[i] = 2 * x[i] + 1;
+		k[i] = i + kcase;
+	}
+	if (kcase == 1) {
+		y[3] = NAN;
+		y[5] = INFINITY;
+	}
+	fnv(x, sizeof(x), cx);
+	put(argv[3], "x.in.bin", x, sizeof(x));
+	if (strcmp(mode, "close") == 0)
+		for (i = 0; i < N; i++)
+			y[i] += 1e-6f * fabsf(y[i]) + 1e-7f;
+	else if (strcmp(mode, "far") == 0)
+		y[7] += 0.01f;
+	else if (strcmp(mode, "nan") == 0) {
+		y[2] = NAN;
+		y[3] = 1.0f;
+	} else if (strcmp(mode, "intoff") == 0)
+		k[4]++;
+	else if (strcmp(mode, "sentinel") == 0)
+		memset(y, 0xA5, sizeof(y));
+	else if (strcmp(mode, "zero") == 0) {
+		memset(y, 0, sizeof(y));
+		for (i = 0; i < N; i++)
+			k[i] = 7;
+	} else if (strcmp(mode, "copy") == 0)
+		memcpy(y, x, sizeof(y));
+	else if (strcmp(mode, "nondet") == 0)
+		y[0] = (float)(getpid() % 1000);
+	else if (strcmp(mode, "fast") == 0)
+		tms = 0.01;
+	else if (strcmp(mode, "good") == 0)
+		tms = 1.0;
+	if (reps > 0 && strcmp(mode, "flaky") == 0)
+		match = 0;
+	fnv(y, sizeof(y), cy);
+	fnv(k, sizeof(k), ck);
+	memcpy(cx2, cx, sizeof(cx));
+	if (strcmp(mode, "modify") == 0)
+		cx2[0] = cx2[0] == '0' ? '1' : '0';
+	put(argv[3], "y.bin", y, sizeof(y));
+	put(argv[3], "k.bin", k, sizeof(k));
+	if (strcmp(mode, "torn") == 0)
+		put(argv[3], "k.bin", k, sizeof(k) - 4);
+	snprintf(path, sizeof(path), "%s/manifest.json", argv[3]);
+	if (strcmp(mode, "nomanifest") == 0)
+		return 0;
+	if ((fp = fopen(path, "w")) == NULL)
+		return 1;
+	fprintf(fp, "{\"kernel\":\"%s\",\"case\":%d,\"scalars\":{},"
+	    "\"grid\":[1,1,1],\"block\":[16,1,1],\"shared_mem\":0,"
+	    "\"outputs\":[{\"name\":\"y\",\"type\":\"float32\",\"count\":%d,"
+	    "\"bytes\":%zu,\"file\":\"y.bin\",\"checksum\":\"%s\"},"
+	    "{\"name\":\"k\",\"type\":\"int32\",\"count\":%d,\"bytes\":%zu,"
+	    "\"file\":\"k.bin\",\"checksum\":\"%s\"}],"
+	    "\"inputs\":[{\"name\":\"x\",\"type\":\"float32\",\"count\":%d,"
+	    "\"file\":\"x.in.bin\",\"checksum_before\":\"%s\","
+	    "\"checksum_after\":\"%s\"}],\"times_ms\":[",
+	    argv[2], kcase, N, sizeof(y), cy, N, sizeof(k), ck, N, cx, cx2);
+	for (i = 0; i < reps; i++)
+		fprintf(fp, "%s%g", i ? "," : "", tms * (1 + 0.01 * (i % 3)));
+	fprintf(fp, "]%s}\n", reps > 0 ? (match ?
+	    ",\"timed_outputs_match\":true" :
+	    ",\"timed_outputs_match\":false") : "");
+	return fclose(fp) != 0;
+}
