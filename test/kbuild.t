@@ -54,6 +54,7 @@ ok "$T_STATUS" "output validates against schemas/"
 NVCC=$T_TMP/bin/nvcc run "$KBUILD" -j 2 --arch sm_90 < examples/kslice.ndjson
 is "$(jq -r '.build.reference.cached' "$T_TMP/out" | sort -u)" true "warm rebuild: every entry cached"
 is "$(grep -c -- '-cubin' "$T_TMP/calls")" 0 "warm rebuild never compiles"
+is "$(wc -l < "$T_TMP/calls" | tr -d ' ')" 0 "warm rebuild does not start the compiler at all (version remembered)"
 [ "$(strip_times "$T_TMP/cold" | wc -l)" -eq 19 ]
 ok $? "comparisons below see all 19 records"
 is "$(strip_times "$T_TMP/out")" "$(strip_times "$T_TMP/cold")" "warm output equals cold output"
