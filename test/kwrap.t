@@ -49,6 +49,83 @@ is "$(spec 'examples/src/kernels/softmax_kernels.cuh::softmax_rows_kernel<float>
 is "$(jq -r 'select(.wrap.spec.confidence.overall == "high") | .id' "$W" | wc -l |
     tr -d ' ')" 17 "golden: 17 of 19 example specs fully inferred"
 
+# Case sizes as the counts see them: every count and grid of every case
+# evaluated with the case's scalars (sh arithmetic, 64 bits): no grid
+# dimension below 1, no buffer over the case's budget (1 << 20 elements a
+# buffer and 64 MiB in all; large: 1 << 24 and 512 MiB), as kwrap(1) says.
+# cases_exprs FILE: id, case, what, element size, expression with values
+cases_exprs() {
+	jq -r '.id as $id | .wrap.spec as $s | $s.cases[] | . as $c |
+	    ([$c.scalars | to_entries[] | select((.value | type) == "number" and
+	    .value == (.value | floor) and (.value | fabs) < 1e15)] |
+	    sort_by(-(.key | length))) as $b |
+	    def bind: reduce $b[] as $e (.; gsub("(?<![A-Za-z0-9_.])" +
+	        ($e.key | gsub("\\."; "\\.")) + "(?![A-Za-z0-9_])";
+	        ($e.value | tostring)));
+	    (($s.params[] | select(.count != null) | ["count " + .name,
+	        (.element_size | tostring), (.count | tostring | bind)]),
+	    ($s.launch.grid | to_entries[] | ["grid." + ("xyz"[.key:.key + 1]),
+	        "0", (.value | tostring | bind)])) |
+	    [$id, $c.name] + . | @tsv' "$1"
+}
+# check_cases FILE: one line per problem
+check_cases() {
+	: > "$T_TMP/case-bytes"
+	cases_exprs "$1" | while IFS='	' read -r id name what size expr; do
+		v=$( (eval "echo \$(( $expr ))") 2> /dev/null)
+		case $v in
+		'' | -*[!0-9]* | [!-]*[!0-9]*)
+			echo "$id $name: $what = $expr does not evaluate"
+			continue ;;
+		esac
+		cap=1048576
+		[ "$name" != large ] || cap=16777216
+		case $what in
+		grid.*)
+			[ "$v" -ge 1 ] || echo "$id $name: $what = $expr = $v" ;;
+		*)
+			[ "$v" -le "$cap" ] ||
+			    echo "$id $name: $what = $expr = $v, over $cap"
+			printf '%s\t%s\t%s\n' "$id" "$name" "$((v * size))" \
+			    >> "$T_TMP/case-bytes" ;;
+		esac
+	done
+	awk -F '\t' '{ sum[$1 " " $2] += $3; large[$1 " " $2] = $2 == "large" }
+	    END { for (c in sum) if (sum[c] > (large[c] ? 536870912 : 67108864))
+	        print c ": " sum[c] " bytes in all, over budget" }' \
+	    "$T_TMP/case-bytes"
+}
+check_cases "$W" > "$T_TMP/case-problems"
+is "$(cat "$T_TMP/case-problems")" "" \
+    "cases: every count and grid evaluates, no grid dimension below 1, every buffer within budget"
+is "$(cases_exprs "$W" | cut -f 1,2 | sort -u | wc -l | tr -d ' ')" 171 \
+    "cases: all 171 example cases checked"
+is "$(spec 'examples/src/attention.cu::kf::detail::causal_mask_kernel' \
+    '[.cases[] | .scalars.seq]')" '[1024,1,16,32,785,4096,1024,1024,1024]' \
+    "cases: seq * seq buffers take the square root of the budget"
+is "$(spec 'examples/src/elementwise.cu::fill_kernel<int>' \
+    '.cases[] | select(.name == "smallest") | .scalars.n')" 4 \
+    "cases: smallest is raised until (n / 4 + 255) / 256 is one block"
+is "$(spec 'examples/src/elementwise.cu::bias_act_kernel<float>' \
+    '.cases[] | select(.name == "one_block") | [.scalars.rows, .scalars.cols]')" \
+    '[32,8]' "cases: one_block scales rows and cols down to one block"
+is "$(spec 'examples/src/attention.cu::kf::detail::causal_mask_kernel' \
+    '[.cases[] | .scalars.fill]')" '["-inf",1.5,1.5,1.5,1.5,1.5,0,-2.5,1e+30]' \
+    "cases: typical takes fill = -INFINITY from the only launch site"
+jq -r --arg id 'examples/src/attention.cu::kf::detail::causal_mask_kernel' \
+    'select(.id == $id) | .wrap.harness.code' "$W" |
+    grep -qF 'fill = (float)-INFINITY;'
+ok $? "cases: the harness binds fill = -INFINITY"
+# a grid no sizes make positive: the case goes, and the guess says so
+jq -c 'select(.id == "examples/src/elementwise.cu::fill_kernel<float>") |
+    {id, spec: {launch: {grid: ["n / 0x7fffffffffff", "1", "1"]}}}' \
+    "$W" > "$T_TMP/zero.ndjson"
+run "$KWRAP" --spec "$T_TMP/zero.ndjson" < examples/kslice.ndjson
+is "$(jq -c 'select(.id == "examples/src/elementwise.cu::fill_kernel<float>") |
+    [(.wrap.spec.cases | length), (.wrap.spec.confidence.guesses |
+    map(select(test("dropped"))) | length), (.errors // [] | length)]' \
+    "$T_TMP/out")" '[0,9,1]' "cases: a case that cannot get a block is dropped"
+
 SAXPY='examples/src/hip/saxpy.hip::saxpy_kernel'
 jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.instruction.concise' "$W" \
     > "$T_TMP/concise"
@@ -74,7 +151,7 @@ is "$(jq -c --arg id "$SAXPY" 'select(.id == $id) | .wrap.spec |
     [.source, (.params[] | select(.name == "out") | .count, .role), .launch.block[0]]' \
     "$T_TMP/out")" '["user","n + 7","inout",128]' "--spec: user values win"
 jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.harness.code' "$T_TMP/out" |
-    grep -qF '(long long)(n + 7)'
+    grep -qF 'kw_value(kw_n(kw_n(n) + 7), "count of out", "n + 7")'
 ok $? "--spec: the harness follows the user spec"
 is "$(jq -c --arg id "$QK" 'select(.id == $id) | .wrap.spec.source' "$T_TMP/out")" \
     '"inferred"' "--spec: other records are inferred"
@@ -136,6 +213,45 @@ if [ -x "$T_TMP/h/harness1" ]; then
 	else
 		skip "harness --cases prints the case count" "no libcuda here"
 	fi
+fi
+# the harness computes counts and grids in 64 bits and refuses what does not
+# fit before it touches the driver, so the toolkit's stub libcuda (every
+# call fails: exit 1) is enough to see it
+STUB=$CUDA/lib64/stubs/libcuda.so
+CAUSAL='examples/src/attention.cu::kf::detail::causal_mask_kernel'
+if [ -x "$NVCC" ] && [ -f "$STUB" ]; then
+	mkdir -p "$T_TMP/stub" "$T_TMP/o"
+	ln -sf "$STUB" "$T_TMP/stub/libcuda.so.1"
+	printf '%s\n' "{\"id\":\"$CAUSAL\",\"spec\":{\"params\":[{\"name\":\"masked\",\"count\":\"seq * seq * seq\"}],\"cases\":[{\"name\":\"wide\",\"seed\":1,\"scalars\":{\"seq\":65536,\"fill\":0}},{\"name\":\"empty\",\"seed\":2,\"scalars\":{\"seq\":0,\"fill\":0}},{\"name\":\"cube\",\"seed\":3,\"scalars\":{\"seq\":3000000,\"fill\":0}}]}}" \
+	    > "$T_TMP/wide.ndjson"
+	"$KWRAP" --spec "$T_TMP/wide.ndjson" < examples/kslice.ndjson |
+	    jq -r --arg id "$CAUSAL" 'select(.id == $id) | .wrap.harness.code' \
+	    > "$T_TMP/stub/harness.cu"
+	if (cd "$T_TMP/stub" && "$NVCC" -std=c++17 -O2 -x cu harness.cu \
+	    -o harness -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/stub/err"; then
+		H=$T_TMP/stub/harness
+		LD_LIBRARY_PATH=$T_TMP/stub "$H" m k "$T_TMP/o" --case 0 \
+		    2> "$T_TMP/stub/e0"
+		st=$?
+		ok "$( [ $st -ne 4 ] && ! grep -q 'out of range\|overflow' \
+		    "$T_TMP/stub/e0"; echo $?)" \
+		    "harness: seq = 65536 gives seq * seq = 2^32 elements, not 0 (64-bit counts)"
+		LD_LIBRARY_PATH=$T_TMP/stub "$H" m k "$T_TMP/o" --case 1 \
+		    2> "$T_TMP/stub/e1"
+		is "$? $(cat "$T_TMP/stub/e1")" \
+		    '4 harness: launch configuration out of range: grid.x = 0, not in 1..2147483647' \
+		    "harness: a zero grid is refused, exit 4"
+		LD_LIBRARY_PATH=$T_TMP/stub "$H" m k "$T_TMP/o" --case 2 \
+		    2> "$T_TMP/stub/e2"
+		is "$? $(cat "$T_TMP/stub/e2")" \
+		    '4 harness: count of masked = seq * seq * seq: overflows 64-bit arithmetic for this case' \
+		    "harness: an overflowing count is refused, exit 4"
+	else
+		fail "harness: builds with a user spec's cases"
+		diag_file "$T_TMP/stub/err"
+	fi
+else
+	skip "harness: 64-bit counts and grids" "nvcc or its stub libcuda missing"
 fi
 # one generator: the CUDA harness of a HIP record and the other way round
 run "$KWRAP" --dialect hip < examples/kslice.ndjson

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -387,16 +388,37 @@ const_set(struct consts *c, const char *name, long long v)
 	c->val[c->n++] = v;
 }
 
-/* A small integer evaluator over tokens; fails on anything it does not
- * know rather than guess. */
+/* A small integer evaluator over tokens, in 64 bits; fails on anything it
+ * does not know rather than guess, and on overflow rather than wrap.  The
+ * optional bindings (a case's scalars, "p.n" for a struct's field) are
+ * looked up before the constants. */
 struct ev {
 	const struct toks *t;
 	size_t i, end;
 	const struct consts *c;
 	int ok;
+	const struct consts *bind;
+	int ovf;		/* failed by overflow or division by 0 */
 };
 
 static long long ev_expr(struct ev *e);
+
+static int
+ev_name(struct ev *e, const char *s, long long *v)
+{
+	char dotted[64];
+
+	if (e->bind != NULL && e->i + 1 < e->end &&
+	    strcmp(e->t->v[e->i], ".") == 0 && is_ident(e->t->v[e->i + 1])) {
+		snprintf(dotted, sizeof(dotted), "%s.%s", s, e->t->v[e->i + 1]);
+		if (const_get(e->bind, dotted, v)) {
+			e->i += 2;
+			return 1;
+		}
+	}
+	return (e->bind != NULL && const_get(e->bind, s, v)) ||
+	    const_get(e->c, s, v);
+}
 
 static long long
 ev_prim(struct ev *e)
@@ -413,7 +435,8 @@ ev_prim(struct ev *e)
 		/* a cast such as (int) or (size_t) */
 		if (e->i + 1 < e->end && is_ident(e->t->v[e->i]) &&
 		    strcmp(e->t->v[e->i + 1], ")") == 0 &&
-		    !const_get(e->c, e->t->v[e->i], &v)) {
+		    !const_get(e->c, e->t->v[e->i], &v) &&
+		    (e->bind == NULL || !const_get(e->bind, e->t->v[e->i], &v))) {
 			e->i += 2;
 			return ev_prim(e);
 		}
@@ -424,22 +447,29 @@ ev_prim(struct ev *e)
 			e->ok = 0;
 		return v;
 	}
-	if (strcmp(s, "-") == 0)
-		return -ev_prim(e);
+	if (strcmp(s, "-") == 0) {
+		v = ev_prim(e);
+		if (v == LLONG_MIN)
+			e->ok = 0, e->ovf = 1;
+		return e->ok ? -v : 0;
+	}
 	if (strcmp(s, "+") == 0)
 		return ev_prim(e);
 	if (strcmp(s, "~") == 0)
 		return ~ev_prim(e);
 	if (isdigit((unsigned char)*s)) {
 		char *end;
+		errno = 0;
 		v = strtoll(s, &end, 0);
+		if (errno == ERANGE)
+			e->ok = 0, e->ovf = 1;
 		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
 			end++;
 		if (*end != '\0')
 			e->ok = 0;
 		return v;
 	}
-	if (is_ident(s) && const_get(e->c, s, &v))
+	if (is_ident(s) && ev_name(e, s, &v))
 		return v;
 	e->ok = 0;
 	return 0;
@@ -457,44 +487,59 @@ ev_mul(struct ev *e)
 			break;
 		e->i++;
 		r = ev_prim(e);
-		if (*op == '*')
-			v *= r;
-		else if (r == 0)
-			e->ok = 0;
+		if (!e->ok)
+			break;
+		if (*op == '*') {
+			if (__builtin_mul_overflow(v, r, &v))
+				e->ok = 0, e->ovf = 1;
+		} else if (r == 0 || (v == LLONG_MIN && r == -1))
+			e->ok = 0, e->ovf = 1;
 		else
 			v = *op == '/' ? v / r : v % r;
 	}
-	return v;
+	return e->ok ? v : 0;
 }
 
 static long long
 ev_add(struct ev *e)
 {
-	long long v = ev_mul(e);
+	long long v = ev_mul(e), r;
 
 	while (e->ok && e->i < e->end) {
 		const char *op = e->t->v[e->i];
 		if (strcmp(op, "+") != 0 && strcmp(op, "-") != 0)
 			break;
 		e->i++;
-		v = *op == '+' ? v + ev_mul(e) : v - ev_mul(e);
+		r = ev_mul(e);
+		if (!e->ok)
+			break;
+		if (*op == '+' ? __builtin_add_overflow(v, r, &v) :
+		    __builtin_sub_overflow(v, r, &v))
+			e->ok = 0, e->ovf = 1;
 	}
-	return v;
+	return e->ok ? v : 0;
 }
 
 static long long
 ev_expr(struct ev *e)
 {
-	long long v = ev_add(e);
+	long long v = ev_add(e), r;
 
 	while (e->ok && e->i < e->end) {
 		const char *op = e->t->v[e->i];
 		if (strcmp(op, "<<") != 0 && strcmp(op, ">>") != 0)
 			break;
 		e->i++;
-		v = op[0] == '<' ? v << ev_add(e) : v >> ev_add(e);
+		r = ev_add(e);
+		if (!e->ok)
+			break;
+		if (r < 0 || r > 62 || v < 0 ||
+		    (op[0] == '<' && v > (LLONG_MAX >> r)))
+			e->ok = 0, e->ovf = 1;
+		else
+			v = op[0] == '<' ? v << r : v >> r;
 	}
-	return v;
+	return e->ok ? v : 0;
 }
 
 /* Evaluate tokens [a, b); 1 and *v on success. */
@@ -502,7 +547,7 @@ static int
 eval_range(const struct toks *t, size_t a, size_t b, const struct consts *c,
     long long *v)
 {
-	struct ev e = { t, a, b, c, 1 };
+	struct ev e = { t, a, b, c, 1, NULL, 0 };
 
 	if (a >= b)
 		return 0;
@@ -1803,6 +1848,64 @@ value_json(struct kern *k, const char *name, const char *type,
 	return json_integer(3 + nth);
 }
 
+/* The value every launch site passes literally for parameter pi (a
+ * number, INFINITY or NAN, true or false, with a sign), as JSON: "inf",
+ * "-inf" and "nan" as strings; NULL when the sites pass anything else. */
+static json_t *
+launch_literal(struct kern *k, int pi)
+{
+	json_t *launches = json_object_get(json_object_get(k->rec, "scan"),
+	    "launches"), *l;
+	const char *text = NULL, *a, *p;
+	const struct dtype *dt = k->p[pi].dt;
+	char *end;
+	double d;
+	int neg;
+	size_t i;
+
+	if (dt == NULL || k->p[pi].is_enum || json_array_size(launches) == 0)
+		return NULL;
+	json_array_foreach(launches, i, l) {
+		json_t *args = json_object_get(l, "args");
+		if (json_array_size(args) != (size_t)k->np ||
+		    (a = json_string_value(json_array_get(args, pi))) == NULL)
+			return NULL;
+		if (text != NULL && strcmp(text, a) != 0)
+			return NULL;
+		text = a;
+	}
+	p = text;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strcmp(dt->dtype, "bool") == 0)
+		return strcmp(p, "true") == 0 ? json_true() :
+		    strcmp(p, "false") == 0 ? json_false() : NULL;
+	neg = *p == '-';
+	if (*p == '-' || *p == '+')
+		p++;
+	if (dt->is_float && (strcmp(p, "INFINITY") == 0 ||
+	    strcmp(p, "HUGE_VALF") == 0 || strcmp(p, "HUGE_VAL") == 0))
+		return json_string(neg ? "-inf" : "inf");
+	if (dt->is_float && strcmp(p, "NAN") == 0)
+		return json_string("nan");
+	if (!isdigit((unsigned char)*p) && *p != '.')
+		return NULL;
+	if (dt->is_float) {
+		d = strtod(p, &end);
+		if (*end == 'f' || *end == 'F' || *end == 'l' || *end == 'L')
+			end++;
+		return *end == '\0' && end != p ? json_real(neg ? -d : d) : NULL;
+	}
+	errno = 0;
+	{
+		long long v = strtoll(p, &end, 0);
+		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+			end++;
+		return *end == '\0' && end != p && errno == 0 ?
+		    json_integer(neg ? -v : v) : NULL;
+	}
+}
+
 static long long
 size_value(const struct kern *k, int main, int c, int nsize, int blockgrid)
 {
@@ -1875,7 +1978,7 @@ build_cases(struct kern *k)
 	blockgrid = mainp >= 0 && mainf < 0 &&
 	    strcmp(k->grid[0], k->p[mainp].name) == 0;
 	for (c = 0; c < NCASES; c++) {
-		json_t *sc = json_object(), *fills = json_object(), *cs;
+		json_t *sc = json_object(), *fills = json_object(), *cs, *lit;
 		if (c == 7 && !has_signed)
 			continue;
 		if (c == 8 && !has_float && !has_signed)
@@ -1901,6 +2004,12 @@ build_cases(struct kern *k)
 					    value_json(k, p->f[f].name,
 					    p->f[f].type, p->f[f].dt, 0, nth++, c));
 				}
+				continue;
+			}
+			if (!p->size_use && c == 0 &&
+			    (lit = launch_literal(k, i)) != NULL) {
+				json_object_set_new(sc, p->name, lit);
+				nth++;
 				continue;
 			}
 			json_object_set_new(sc, p->name, p->size_use ?
@@ -1986,6 +2095,310 @@ build_spec(struct kern *k, const char *symbol)
 	}
 	json_object_set_new(spec, "confidence", conf);
 	return spec;
+}
+
+/* ------------------------------------------------------------ case sizes */
+
+/*
+ * Case sizes as the counts see them: a case binds seq like a length, but a
+ * buffer of seq * seq elements grows as its square.  So each case's counts,
+ * grid and block are evaluated (64 bits, overflow is a failure) and its
+ * size scalars scaled down together until every buffer fits the case's
+ * budget, then raised until every grid dimension is at least 1.
+ */
+#define CAP_ELEMS (1LL << 20)		/* per buffer, every case but large */
+#define CAP_BYTES (64LL << 20)		/* all buffers of one case */
+#define LARGE_ELEMS (1LL << 24)
+#define LARGE_BYTES (512LL << 20)
+#define MAX_SIZES (MAX_PARAMS + MAX_FIELDS)
+#define NFIT (MAX_PARAMS + 6)		/* buffer counts, grid, block */
+
+struct fit {
+	struct toks e[NFIT];
+	int ne, nb;			/* expressions; the first nb are counts */
+	int esz[MAX_PARAMS];		/* element size of each buffer */
+	const struct consts *c;
+	struct consts *bind;
+	char key[MAX_SIZES][160];	/* the case's size scalars */
+	long long base[MAX_SIZES], val[MAX_SIZES];
+	int sized[MAX_SIZES];		/* 0: a value, bound as it is */
+	int nk;
+	long long cap_elems, cap_bytes;
+	int one_block;
+};
+
+enum { FIT_OK = 0, FIT_BIG = 1, FIT_ZERO = 2 };	/* bits */
+
+/* Evaluate expression n for the current values: 1 and *v, 0 when it
+ * names what is not known, -1 when it overflows. */
+static int
+fit_eval(struct fit *f, int n, long long *v)
+{
+	struct ev e = { &f->e[n], 0, f->e[n].n, f->c, 1, f->bind, 0 };
+	int i;
+
+	f->bind->n = 0;
+	for (i = 0; i < f->nk; i++)
+		const_set(f->bind, f->key[i], f->val[i]);
+	if (f->e[n].n == 0)
+		return 0;
+	*v = ev_expr(&e);
+	if (e.ok && e.i == e.end)
+		return 1;
+	return e.ovf ? -1 : 0;
+}
+
+/* Whether the current values fit: FIT_BIG when a buffer or the grid is
+ * over its limit (or one_block and the grid is more than one block), or
+ * FIT_ZERO when a grid or block dimension is below 1, or both. */
+static int
+fit_check(struct fit *f, int one_block)
+{
+	long long v, bytes = 0, threads = 1;
+	int n, r, zero = 0, big = 0;
+
+	for (n = 0; n < f->ne; n++) {
+		if ((r = fit_eval(f, n, &v)) < 0)
+			big = 1;
+		if (r <= 0)
+			continue;
+		if (n < f->nb) {
+			if (v > f->cap_elems)
+				big = 1;
+			else if (v > 0)
+				bytes += v * f->esz[n];
+			if (bytes > f->cap_bytes)
+				big = 1;
+		} else if (n < f->nb + 3) {
+			if (v < 1)
+				zero = 1;
+			else if (v > (n == f->nb ? 2147483647LL : 65535) ||
+			    (one_block && v > 1))
+				big = 1;
+		} else {
+			if (v < 1)
+				zero = 1;
+			else
+				threads *= v > 1024 ? 1025 : v;
+		}
+	}
+	return (big || threads > 1024 ? FIT_BIG : 0) | (zero ? FIT_ZERO : 0);
+}
+
+/* Size values scaled by num / den, at least 1 each. */
+static void
+fit_scale(struct fit *f, long long num, long long den)
+{
+	int i;
+
+	for (i = 0; i < f->nk; i++) {
+		if (!f->sized[i])
+			continue;
+		f->val[i] = (long long)floor((double)f->base[i] * (double)num /
+		    (double)den);
+		if (f->val[i] < 1)
+			f->val[i] = 1;
+	}
+}
+
+/* Size values raised to at least t each. */
+static void
+fit_raise(struct fit *f, const long long *from, long long t)
+{
+	int i;
+
+	for (i = 0; i < f->nk; i++)
+		f->val[i] = from[i] > t || !f->sized[i] ? from[i] : t;
+}
+
+/* The largest num in [1, den] whose scaled sizes are not FIT_BIG; 0 when
+ * even num = 1 is. */
+static long long
+fit_down(struct fit *f, long long den, int one_block)
+{
+	long long lo = 1, hi = den, mid;
+
+	fit_scale(f, den, den);
+	if (!(fit_check(f, one_block) & FIT_BIG))
+		return den;
+	fit_scale(f, 1, den);
+	if (fit_check(f, one_block) & FIT_BIG)
+		return 0;
+	while (lo < hi) {	/* lo fits, hi does not */
+		mid = lo + (hi - lo + 1) / 2;
+		fit_scale(f, mid, den);
+		if (fit_check(f, one_block) & FIT_BIG)
+			hi = mid - 1;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+/* Fit one case; returns 0 when no sizes give a legal launch. */
+static int
+fit_case(struct fit *f, const char *name, json_t *guesses)
+{
+	long long den = 1, num, from[MAX_SIZES], lo, hi, mid;
+	int i, r;
+
+	for (i = 0; i < f->nk; i++)
+		if (f->sized[i] && f->base[i] > den)
+			den = f->base[i];
+	num = f->one_block ? fit_down(f, den, 1) : 0;
+	if (num == 0 && (num = fit_down(f, den, 0)) == 0) {
+		num = 1;
+		if (guesses != NULL)
+			json_array_append_new(guesses, json_sprintf("case %s: a "
+			    "buffer or the grid is over its limit even with "
+			    "sizes of 1", name));
+	}
+	fit_scale(f, num, den);
+	if (!((r = fit_check(f, 0)) & FIT_ZERO))
+		return 1;
+	/* raise the sizes minimally: the least t with every size at least
+	 * t that gives every grid dimension a block */
+	memcpy(from, f->val, sizeof(from));
+	for (hi = 2; hi <= (1LL << 31); hi *= 2) {
+		fit_raise(f, from, hi);
+		if (!((r = fit_check(f, 0)) & FIT_ZERO))
+			break;
+	}
+	if (r & FIT_ZERO)
+		return 0;
+	lo = hi / 2;		/* lo gives a zero, hi does not */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		fit_raise(f, from, mid);
+		if (fit_check(f, 0) & FIT_ZERO)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	fit_raise(f, from, hi);
+	if (fit_check(f, 0) != FIT_OK && guesses != NULL)
+		json_array_append_new(guesses, json_sprintf("case %s: sizes "
+		    "that give every grid dimension a block are over the limits",
+		    name));
+	return 1;
+}
+
+/* Fit every case of spec to its budget: typical and the others up to
+ * CAP_ELEMS elements a buffer and CAP_BYTES in all, large up to
+ * LARGE_ELEMS and LARGE_BYTES, one_block to one block where the sizes
+ * allow; a case no sizes make launchable is dropped and said so. */
+static void
+fit_cases(json_t *spec, const struct consts *c)
+{
+	json_t *params = json_object_get(spec, "params");
+	json_t *launch = json_object_get(spec, "launch");
+	json_t *cases = json_object_get(spec, "cases");
+	json_t *guesses = json_object_get(json_object_get(spec, "confidence"),
+	    "guesses");
+	json_t *prm, *cs, *fv, *dims[2];
+	struct fit *f;
+	size_t i, j, d, ci;
+	int n;
+	char text[64];
+
+	if (!json_is_array(params) || !json_is_array(cases))
+		return;
+	if ((f = calloc(1, sizeof(*f))) == NULL ||
+	    (f->bind = calloc(1, sizeof(*f->bind))) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	if (!json_is_array(guesses))
+		guesses = NULL;
+	f->c = c;
+	json_array_foreach(params, i, prm) {
+		json_t *cnt = json_object_get(prm, "count");
+		const char *role = k_get_str(prm, "role");
+		if (role == NULL || strcmp(role, "scalar") == 0 ||
+		    f->nb >= MAX_PARAMS)
+			continue;
+		if (json_is_integer(cnt))
+			snprintf(text, sizeof(text), "%lld",
+			    (long long)json_integer_value(cnt));
+		tokenize(json_is_string(cnt) ? json_string_value(cnt) :
+		    json_is_integer(cnt) ? text : "1", &f->e[f->nb]);
+		f->esz[f->nb++] = (int)k_get_int(prm, "element_size", 1);
+	}
+	f->ne = f->nb;
+	dims[0] = json_object_get(launch, "grid");
+	dims[1] = json_object_get(launch, "block");
+	for (n = 0; n < 2; n++)
+		for (d = 0; d < 3; d++) {
+			json_t *e = json_array_get(dims[n], d);
+			if (json_is_integer(e))
+				snprintf(text, sizeof(text), "%lld",
+				    (long long)json_integer_value(e));
+			tokenize(json_is_string(e) ? json_string_value(e) :
+			    json_is_integer(e) ? text : "1", &f->e[f->ne++]);
+		}
+	for (ci = 0; ci < json_array_size(cases);) {
+		const char *name = k_get_str(cs = json_array_get(cases, ci),
+		    "name");
+		json_t *sc = json_object_get(cs, "scalars");
+		const char *key;
+		json_t *v;
+		if (name == NULL)
+			name = "?";
+		f->nk = 0;
+		/* the size scalars: size parameters and fields of the case;
+		 * the other integer scalars are bound as they are */
+		json_object_foreach(sc, key, v) {
+			int size = 0;
+			if (!json_is_integer(v) || f->nk >= MAX_SIZES)
+				continue;
+			json_array_foreach(params, j, prm) {
+				const char *pn = k_get_str(prm, "name");
+				size_t l = pn != NULL ? strlen(pn) : 0;
+				json_t *fs = json_object_get(prm, "fields");
+				size_t m;
+				if (pn == NULL || strncmp(key, pn, l) != 0)
+					continue;
+				if (key[l] == '\0')
+					size = k_get_str(prm, "use") != NULL &&
+					    strcmp(k_get_str(prm, "use"), "size") == 0;
+				else if (key[l] == '.')
+					json_array_foreach(fs, m, fv)
+						if (k_get_str(fv, "name") != NULL &&
+						    strcmp(k_get_str(fv, "name"),
+						    key + l + 1) == 0 &&
+						    k_get_str(fv, "use") != NULL &&
+						    strcmp(k_get_str(fv, "use"),
+						    "size") == 0)
+							size = 1;
+			}
+			copy(f->key[f->nk], sizeof(f->key[0]), key);
+			f->base[f->nk] = f->val[f->nk] = json_integer_value(v);
+			if (size && f->base[f->nk] < 1)
+				f->base[f->nk] = 1;
+			f->sized[f->nk++] = size;
+		}
+		f->one_block = strcmp(name, "one_block") == 0;
+		f->cap_elems = strcmp(name, "large") == 0 ? LARGE_ELEMS :
+		    CAP_ELEMS;
+		f->cap_bytes = strcmp(name, "large") == 0 ? LARGE_BYTES :
+		    CAP_BYTES;
+		if (!fit_case(f, name, guesses)) {
+			if (guesses != NULL)
+				json_array_append_new(guesses, json_sprintf(
+				    "case %s dropped: no sizes give every grid "
+				    "dimension a block", name));
+			json_array_remove(cases, ci);
+			continue;
+		}
+		for (n = 0; n < f->nk; n++)
+			if (f->sized[n] && f->val[n] !=
+			    json_integer_value(json_object_get(sc, f->key[n])))
+				json_object_set_new(sc, f->key[n],
+				    json_integer(f->val[n]));
+		ci++;
+	}
+	for (n = 0; n < f->ne; n++)
+		toks_free(&f->e[n]);
+	free(f->bind);
+	free(f);
 }
 
 /* ------------------------------------------------------------ harness */
@@ -2103,6 +2516,85 @@ fill_struct(struct sbuf *b, json_t *fill, json_t *params)
 			nb++;
 		}
 	sb_printf(b, "{%d, %.17g, %.17g, %d}", k, a, hi, of);
+}
+
+/* Append a C string literal holding s. */
+static void
+c_string(struct sbuf *b, const char *s)
+{
+	sb_add(b, "\"");
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			sb_add(b, "\\");
+		if (*s == '\n')
+			sb_add(b, "\\n");
+		else {
+			sb_grow(b, 1);
+			b->s[b->n++] = *s;
+		}
+	}
+	sb_add(b, "\"");
+}
+
+/* The harness's code for expression e (a string or an integer) named
+ * what: the value in checked 64-bit arithmetic, each scalar parameter (or
+ * struct field) it names converted to kw_n first. */
+static void
+harness_expr(struct sbuf *b, json_t *e, json_t *params, const char *what)
+{
+	struct toks t = { 0 }, out = { 0 };
+	char num[32], cell[160], text[MAX_EXPR];
+	const char *src = "1";
+	size_t i, j;
+	json_t *prm;
+
+	if (json_is_string(e))
+		src = json_string_value(e);
+	else if (json_is_integer(e)) {
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(e));
+		src = num;
+	}
+	tokenize(src, &t);
+	for (i = 0; i < t.n; i++) {
+		int scalar = 0, fields = 0;
+		/* casts go: kw_n converts to no integer type */
+		if (is(&t, i, "(") && i + 2 < t.n && find_dtype(t.v[i + 1]) &&
+		    is(&t, i + 2, ")")) {
+			i += 2;
+			continue;
+		}
+		if (is(&t, i, "(") && i + 3 < t.n && find_dtype(t.v[i + 1]) &&
+		    find_dtype(t.v[i + 2]) && is(&t, i + 3, ")")) {
+			i += 3;
+			continue;
+		}
+		if (is_ident(t.v[i]) && !is(&t, i - 1, ".") && !is(&t, i - 1, "->"))
+			json_array_foreach(params, j, prm)
+				if (k_get_str(prm, "name") != NULL &&
+				    strcmp(k_get_str(prm, "name"), t.v[i]) == 0 &&
+				    k_get_str(prm, "role") != NULL &&
+				    strcmp(k_get_str(prm, "role"), "scalar") == 0) {
+					scalar = 1;
+					fields = json_object_get(prm, "fields") != NULL;
+				}
+		if (scalar && fields && is(&t, i + 1, ".") && i + 2 < t.n) {
+			snprintf(cell, sizeof(cell), "kw_n(%s.%s)", t.v[i],
+			    t.v[i + 2]);
+			i += 2;
+		} else if (scalar && !fields)
+			snprintf(cell, sizeof(cell), "kw_n(%s)", t.v[i]);
+		else
+			copy(cell, sizeof(cell), t.v[i]);
+		tok_push(&out, cell, strlen(cell));
+	}
+	join(&out, 0, out.n, text, sizeof(text));
+	sb_printf(b, "kw_value(kw_n(%s), ", out.n ? text : "1");
+	c_string(b, what);
+	sb_add(b, ", ");
+	c_string(b, src);
+	sb_add(b, ")");
+	toks_free(&out);
+	toks_free(&t);
 }
 
 /* Generate the harness for spec, in dialect; returns a malloc'd string,
@@ -2247,52 +2739,43 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
 		const char *dt = k_get_str(prm, "dtype");
-		const char *cnt = k_get_str(prm, "count");
-		char num[32];
+		char what[160];
 		if (role == NULL || strcmp(role, "scalar") == 0)
 			continue;
-		if (json_is_integer(json_object_get(prm, "count"))) {
-			snprintf(num, sizeof(num), "%lld", (long long)
-			    json_integer_value(json_object_get(prm, "count")));
-			cnt = num;
-		}
 		if (dt == NULL)
 			dt = "bytes";
 		sb_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
 		    "\"%s\"; kw_b[kw_nb].role = %d; kw_b[kw_nb].dtype = %s; "
-		    "kw_b[kw_nb].size = %d;\n\tkw_b[kw_nb].count = (long long)"
-		    "(%s); kw_nb++;\n", k_get_str(prm, "name"), dt,
+		    "kw_b[kw_nb].size = %d;\n\tkw_b[kw_nb].count = ",
+		    k_get_str(prm, "name"), dt,
 		    strcmp(role, "in") == 0 ? 0 : strcmp(role, "out") == 0 ? 1 :
-		    2, dtype_enum(dt), dtype_size(dt), cnt ? cnt : "1");
+		    2, dtype_enum(dt), dtype_size(dt));
+		snprintf(what, sizeof(what), "count of %s", k_get_str(prm,
+		    "name"));
+		harness_expr(&b, json_object_get(prm, "count"), params, what);
+		sb_add(&b, "; kw_nb++;\n");
 	}
 	{
 		json_t *g = json_object_get(launch, "grid");
 		json_t *bl = json_object_get(launch, "block");
-		json_t *sh = json_object_get(launch, "shared_mem");
-		sb_add(&b, "\tlong long kw_g[3] = {");
+		char what[16];
+		sb_add(&b, "\tlong long kw_g[3], kw_bl[3];\n");
 		for (i = 0; i < 3; i++) {
-			json_t *e = json_array_get(g, i);
-			char num[32];
-			if (json_is_integer(e))
-				snprintf(num, sizeof(num), "%lld",
-				    (long long)json_integer_value(e));
-			sb_printf(&b, "%s(long long)(%s)", i ? ", " : " ",
-			    json_is_string(e) ? json_string_value(e) :
-			    json_is_integer(e) ? num : "1");
+			snprintf(what, sizeof(what), "grid.%c", (int)('x' + i));
+			sb_printf(&b, "\tkw_g[%zu] = ", i);
+			harness_expr(&b, json_array_get(g, i), params, what);
+			sb_add(&b, ";\n");
 		}
-		sb_add(&b, " };\n\tlong long kw_bl[3] = {");
 		for (i = 0; i < 3; i++) {
-			json_t *e = json_array_get(bl, i);
-			char num[32];
-			if (json_is_integer(e))
-				snprintf(num, sizeof(num), "%lld",
-				    (long long)json_integer_value(e));
-			sb_printf(&b, "%s(long long)(%s)", i ? ", " : " ",
-			    json_is_string(e) ? json_string_value(e) :
-			    json_is_integer(e) ? num : "1");
+			snprintf(what, sizeof(what), "block.%c", (int)('x' + i));
+			sb_printf(&b, "\tkw_bl[%zu] = ", i);
+			harness_expr(&b, json_array_get(bl, i), params, what);
+			sb_add(&b, ";\n");
 		}
-		sb_printf(&b, " };\n\tlong long kw_sh = (long long)(%s);\n",
-		    json_is_string(sh) ? json_string_value(sh) : "0");
+		sb_add(&b, "\tlong long kw_sh = ");
+		harness_expr(&b, json_object_get(launch, "shared_mem"), params,
+		    "shared_mem");
+		sb_add(&b, ";\n");
 	}
 	sb_add(&b, "\tvoid *kw_args[] = {");
 	nb = 0;
@@ -2568,6 +3051,10 @@ process(json_t *rec, void *ctx)
 			    "low" : "high"));
 		}
 	}
+	user = opt.user != NULL && id != NULL ? json_object_get(opt.user, id) :
+	    NULL;
+	if (user == NULL || json_object_get(user, "cases") == NULL)
+		fit_cases(spec, &k->c);
 	dialect = opt.dialect != NULL ? opt.dialect : k_get_str(scan, "dialect");
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)
 		dialect = "cuda";
