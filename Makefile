@@ -20,10 +20,11 @@ CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
 CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
 CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
-TOOLS = kscan kslice kwrap kbuild kverify
+TOOLS = kscan kslice kwrap kbuild kverify kreport
 LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o \
 	lib/k_proc.o
-MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1
+MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
+	man/kreport.1
 
 all: $(TOOLS)
 
@@ -86,6 +87,12 @@ tools/kverify.o: tools/kverify.c lib/*.h
 
 kverify: tools/kverify.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kverify.o lib/libkforge.a $(LIBS) -lm
+
+tools/kreport.o: tools/kreport.c lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kreport.c
+
+kreport: tools/kreport.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ tools/kreport.o lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg

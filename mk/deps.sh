@@ -6,7 +6,7 @@ set -eu
 pkgs="gcc make pkg-config perl jq
 libclang-15-dev llvm-15 clang-15
 libjansson-dev libcurl4-openssl-dev libssl-dev libcmocka-dev
-hipcc mandoc parallel python3 python3-jsonschema"
+hipcc mandoc parallel python3 python3-jsonschema chromium"
 
 missing=
 for p in $pkgs; do

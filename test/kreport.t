@@ -1,0 +1,190 @@
+#!/bin/sh
+# kreport on a crafted input covering every failure class: golden Markdown
+# and JSON reports, pass@k and fast_p against hand computation, debug
+# folders, both export formats, bad input lines, and the HTML page opened
+# in a headless browser.
+. "$(dirname "$0")/lib.sh"
+
+have_tool kreport || skip_all "kreport not built"
+command -v jq > /dev/null || skip_all "jq not installed (make deps)"
+KREPORT=$(tool kreport)
+IN=test/kreport/input.ndjson
+
+# --- golden reports (the path of the input is part of bad lines' ids)
+run "$KREPORT" "$IN"
+is "$T_STATUS" 1 "md: exit 1 (two input lines are not records)"
+is_file "$T_TMP/out" test/kreport/report.md "md: golden report"
+is "$(cat "$T_TMP/err")" "kreport: $IN:6: invalid JSON: unexpected token near end of file at column 25
+kreport: $IN:10: JSON value is not an object" "bad lines reported on stderr"
+run "$KREPORT" --format json "$IN"
+is "$T_STATUS" 1 "json: exit 1"
+is_file "$T_TMP/out" test/kreport/report.json "json: golden report"
+J=$T_TMP/report.json
+cp "$T_TMP/out" "$J"
+
+# --- numbers against hand computation
+is "$(jq -r '[.records, .bad_lines] | join(" ")' "$J")" "20 2" \
+    "every line counted, bad ones too"
+is "$(jq -r '[.errors[] | select(.stage == "kreport") | .code] | join(" ")' "$J")" \
+    "invalid-json not-an-object" "bad lines are error records of kreport"
+is "$(jq -r '.candidates | [.records, .tasks, .pass_call.n, .pass_exe.n, .pass_perf.n] | join(" ")' "$J")" \
+    "10 4 8 4 3" "candidates, tasks and verdict counts"
+# task A: n=5, c=2; task B: n=3, c=2; two tasks of one failed candidate
+# pass@1 = (2/5 + 2/3 + 0 + 0) / 4 = 0.266667
+# pass@2 = (1 - C(3,2)/C(5,2) + 1 - C(1,2)/C(3,2)) / 2 = (0.7 + 1) / 2
+# pass@5 = 1 - C(3,5)/C(5,5) = 1, over task A alone
+is "$(jq -r '[.pass_at_k[] | "\(.k):\(.tasks):\(.value)"] | join(" ")' "$J")" \
+    "1:4:0.266667 2:2:0.85 5:1:1" "pass@k by hand"
+# correct speedups: A 2.5, 0.8; B 1.2, 1.6
+# fast_1 = (1/5 + 2/3) / 4; fast_1.5 = (1/5 + 1/3) / 4; fast_2 = (1/5) / 4
+is "$(jq -r '[.fast_p[] | "\(.p):\(.value)"] | join(" ")' "$J")" \
+    "0:0.266667 1:0.216667 1.5:0.133333 2:0.05" "fast_p by hand"
+is "$(jq -r '.speedup | [.n, .geomean, .median, .min, .max] | join(" ")' "$J")" \
+    "4 1.39985 1.4 0.8 2.5" "geometric mean (2.5*0.8*1.2*1.6)^(1/4), median"
+is "$(jq -r '[.speedup.histogram[].n] | join(" ")' "$J")" "0 1 0 1 1 1 0" \
+    "speedup histogram"
+for c in error:kslice/cannot-slice error:kslice/no-instance \
+    compile:reference:undefined-identifier compile:candidate:syntax \
+    fault:candidate:crash fault:reference:runtime timeout:candidate \
+    mismatch:values nondeterministic degenerate:all-zero \
+    degenerate:equals-input slow skipped error:kverify/no-device \
+    error:kbuild/bad-candidate; do
+	is "$(jq -r --arg c "$c" '.failures[] | select(.class == $c) | .records' "$J")" 1 \
+	    "failure class $c"
+done
+is "$(jq -r '[.breakdown.dialect[].key] | join(" ")' "$J")" \
+    "(unknown) cuda cuda->hip" "dialects, translation shown as from->to"
+run "$KREPORT" --format json --project-depth 2 "$IN"
+is "$(jq -r '[.breakdown.project[].key] | join(" ")' "$T_TMP/out")" \
+    "(none) projA/src projB projC projD" "--project-depth 2"
+is "$("$KREPORT" --format json < "$IN" 2> /dev/null | jq -c 'del(.failures, .errors, .failed)')" \
+    "$(jq -c 'del(.failures, .errors, .failed)' "$J")" "stdin reads the same as a file"
+
+# --- debug folders
+D=$T_TMP/debug
+run "$KREPORT" --debug-dir "$D" "$IN"
+is "$(find "$D" -mindepth 1 -maxdepth 1 -type d | wc -l | tr -d ' ')" \
+    "$(jq '.failed | length' "$J")" "one folder per failed record"
+is "$(ls "$D" | grep -cv '^[A-Za-z0-9_][A-Za-z0-9._-]*$')" 0 "folder names are safe"
+c2=$(ls -d "$D"/projA_src_scale.cu_scale_kernel_c2-*)
+# jq stops at the input's bad lines: pick the record by text
+c2_rec() {
+	grep -F '"id":"projA/src/scale.cu::scale_kernel#c2"' "$IN"
+}
+is "$(cd "$c2" && ls | tr '\n' ' ')" \
+    "README build.log candidate.cu harness.cu instruction.md mismatch.txt record.ndjson reference.cu verify.log " \
+    "a mismatch's folder holds everything needed"
+like "$(cat "$c2/mismatch.txt")" "x: 999 mismatches, 0 NaN mismatches, first at 1, max abs err 249.75" \
+    "mismatch.txt summarizes the mismatching output"
+is "$(cat "$c2/reference.cu")" "$(c2_rec | jq -r .slice.code)" \
+    "reference.cu is slice.code"
+is "$(jq -S . "$c2/verify.log")" "$(c2_rec | jq -S .verify)" \
+    "verify.log is the verify section"
+is "$(jq -c . "$c2/record.ndjson")" "$(c2_rec | jq -c .)" \
+    "record.ndjson is the record, to rerun"
+grep -q 'kbuild < record.ndjson' "$c2/README"
+ok $? "README says how to rerun"
+r1=$(ls -d "$D"/projB_b.cu_bias_kernel_run1-*)
+is "$(cd "$r1" && ls round-* | tr '\n' ' ')" \
+    "round-1.code round-1.error round-1.strategy round-2.code round-2.error round-2.strategy " \
+    "repair history: one file per round and part"
+is "$(jq -r '.reasons[0]' "$r1/round-2.error")" mismatch "a structured round error is kept as JSON"
+like "$(cat "$(ls -d "$D"/projA_src_old.cu_legacy_kernel-*)/build.log")" 'texRef" is undefined' \
+    "build.log holds the compiler's output"
+before=$(ls "$D" | sort)
+run "$KREPORT" --debug-dir "$D" "$IN"
+is "$(ls "$D" | sort)" "$before" "a rerun finds the same folders"
+printf '%s\n' '{"id":"a/b<c>"}' '{"id":"a/b_c_"}' |
+    sed 's/}$/,"errors":[{"stage":"x","code":"y","message":"z"}]}/' |
+    "$KREPORT" --debug-dir "$T_TMP/coll" > /dev/null 2>&1
+is "$(ls "$T_TMP/coll" | wc -l | tr -d ' ')" 2 "ids that sanitize alike get distinct folders"
+
+# --- exports
+run "$KREPORT" --export kforge "$IN"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 16 "kforge export: one row per record with a slice"
+is "$(jq -c 'select(.id == "projA/src/scale.cu::scale_kernel#c0") | [.task, .verdicts.pass_call, .verdicts.pass_exe, .verdicts.pass_perf, .verdicts.speedup, (.spec | type), (.harness.code | type), (.code | type)]' "$T_TMP/out")" \
+    '["projA/src/scale.cu::scale_kernel",true,true,true,2.5,"object","string","string"]' \
+    "kforge row: task, verdicts, spec, harness, code"
+run "$KREPORT" --export tritonbench "$IN"
+is "$(jq -c keys_unsorted "$T_TMP/out" | sort -u)" \
+    '["instruction","label","predict","test_code","filename","pass_call","pass_exe","pass_perf","id"]' \
+    "tritonbench rows: the columns TritonBench reads"
+is "$(jq -c 'select(.id == "projB/b.cu::bias_kernel/run2") | [.filename, .pass_call, .pass_exe, .pass_perf, (.label | test("__global__")), (.predict | test("__fmul_rn")), (.test_code | test("harness"))]' "$T_TMP/out")" \
+    '["bias_kernel.cu",true,true,true,true,true,true]' "tritonbench row: label, predict, test_code, verdicts"
+is "$(jq -r 'select(.id == "projC/k.cu::shift_kernel") | .filename' "$T_TMP/out")" \
+    shift_kernel.hip "a HIP candidate's file name"
+
+# --- errors of kreport itself
+run "$KREPORT" --format pdf "$IN"
+is "$T_STATUS" 2 "unknown format: exit 2"
+run "$KREPORT" "$T_TMP/nonexistent" "$IN"
+is "$T_STATUS:$(grep -c . "$T_TMP/out" | tr -d ' ')" "3:$(grep -c . test/kreport/report.md)" \
+    "an unreadable file: exit 3, the others still reported"
+if [ -w /dev/full ]; then
+	"$KREPORT" "$IN" > /dev/full 2> /dev/null
+	is "$?" 3 "a full disk is an error"
+else
+	skip "a full disk is an error" "no /dev/full"
+fi
+
+# --- HTML: self-contained, and rendered by a real browser
+run "$KREPORT" --format html "$IN"
+H=$T_TMP/report.html
+cp "$T_TMP/out" "$H"
+is "$(grep -c '<svg' "$H")" 3 "three inline SVG charts"
+is "$(grep -Eic '<script|<link|<img|src=|href=|@import|url\(' "$H")" 0 \
+    "no scripts and no external resources"
+browser=
+for b in chromium chromium-browser; do
+	command -v "$b" > /dev/null && { browser=$b; break; }
+done
+if [ -z "$browser" ]; then
+	skip "the HTML report renders in a browser" "chromium not installed"
+else
+	P=$T_TMP/report.png
+	HOME=$T_TMP timeout 120 "$browser" --headless --disable-gpu --no-sandbox \
+	    --screenshot="$P" --window-size=1200,1600 "file://$H" > "$T_TMP/browser.log" 2>&1
+	# a PNG decoded with the standard library only: size, and colours
+	python3 - "$P" > "$T_TMP/png" 2>&1 <<'PY'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(d):
+    n, t = struct.unpack(">I4s", d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    if t == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif t == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), "unexpected PNG kind"
+bpp = 3 if ctype == 2 else 4
+raw, stride, prev, colours = zlib.decompress(idat), w * bpp, None, set()
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    prev = prev or bytearray(stride)
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    if y % 4 == 0:
+        for x in range(0, w, 3):
+            colours.add(bytes(line[x * bpp:x * bpp + 3]))
+    prev = line
+print(w, h, len(colours))
+PY
+	read -r pw ph pc < "$T_TMP/png" 2> /dev/null
+	is "$pw x $ph" "1200 x 1600" "the browser rendered a 1200x1600 screenshot" ||
+	    { diag_file "$T_TMP/png"; diag_file "$T_TMP/browser.log"; }
+	[ "$(wc -c < "$P")" -gt 20000 ] && [ "${pc:-0}" -gt 10 ]
+	ok $? "the screenshot is not blank ($pc colours)"
+fi
+done_testing
