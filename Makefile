@@ -49,6 +49,18 @@ lib/k_parse.o: lib/k_parse.c lib/*.h
 lib/libkparse.a: lib/k_parse.o
 	$(AR) rcs $@ lib/k_parse.o
 
+# libcurl-dependent code (the LLM client): its own archive, linked only
+# into kwrap
+CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl)
+CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl)
+LLM_OBJS = lib/k_llm.o lib/k_llm_extract.o
+
+lib/k_llm.o: lib/k_llm.c lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CURL_CFLAGS) -c -o $@ lib/k_llm.c
+
+lib/libkllm.a: $(LLM_OBJS)
+	$(AR) rcs $@ $(LLM_OBJS)
+
 tools/kscan.o: tools/kscan.c lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kscan.c
 
@@ -66,15 +78,20 @@ kslice: tools/kslice.o lib/libkparse.a lib/libkforge.a
 tools/kwrap_harness.c: tools/kwrap_harness.in mk/embed.sh
 	sh mk/embed.sh kwrap_harness_text tools/kwrap_harness.in > $@
 
-tools/kwrap.o: tools/kwrap.c lib/*.h
+tools/kwrap.o: tools/kwrap.c tools/kwrap_llm.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap.c
 
 tools/kwrap_harness.o: tools/kwrap_harness.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap_harness.c
 
-kwrap: tools/kwrap.o tools/kwrap_harness.o lib/libkforge.a
+tools/kwrap_llm.o: tools/kwrap_llm.c tools/kwrap_llm.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap_llm.c
+
+kwrap: tools/kwrap.o tools/kwrap_harness.o tools/kwrap_llm.o lib/libkllm.a \
+    lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kwrap.o tools/kwrap_harness.o \
-	    lib/libkforge.a $(LIBS) -lm
+	    tools/kwrap_llm.o lib/libkllm.a lib/libkforge.a $(CURL_LIBS) \
+	    $(LIBS) -lm
 
 tools/kbuild.o: tools/kbuild.c lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kbuild.c
@@ -125,11 +142,11 @@ install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
 	cp $(TOOLS) $(DESTDIR)$(BINDIR)/
 	cp $(MANS) $(DESTDIR)$(MANDIR)/man1/
-	cp -R schemas stubs $(DESTDIR)$(SHAREDIR)/
+	cp -R schemas stubs prompts $(DESTDIR)$(SHAREDIR)/
 
 clean:
 	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
-	    lib/k_prelude.c tools/kwrap_harness.c
+	    lib/libkllm.a lib/k_prelude.c tools/kwrap_harness.c
 	rm -f $(UNIT)
 	rm -rf test/tmp
 

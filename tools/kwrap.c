@@ -25,6 +25,7 @@
 #include "k_exit.h"
 #include "k_msg.h"
 #include "k_record.h"
+#include "kwrap_llm.h"
 
 #define STAGE "kwrap"
 #define MAX_TOKENS 65536	/* tokens of one kernel's analysed text */
@@ -36,7 +37,8 @@
 #define DEFAULT_BLOCK 256
 
 static const char usage_line[] =
-    "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [file ...]\n";
+    "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [--llm tasks]\n"
+    "             [--model name] [--url url] [-j jobs] [file ...]\n";
 
 static struct {
 	const char *dialect;	/* forced, or NULL for scan.dialect */
@@ -2875,6 +2877,9 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 		    "value parameter");
 	}
 	sb_add(&d, "\nComputation: ");
+	/* kwrap --llm spec's account: a candidate sees nothing else */
+	if (k_get_str(spec, "description") != NULL)
+		sb_printf(&d, "%s ", k_get_str(spec, "description"));
 	{
 		int any = 0;
 		for (i = 0; i < sizeof(tagnames) / sizeof(tagnames[0]); i++)
@@ -2967,6 +2972,16 @@ merge(json_t *spec, json_t *user)
 		else
 			json_object_set(spec, key, v);
 	}
+}
+
+static json_t *
+harness_json(const char *dialect, const char *code)
+{
+	return json_pack("{s:s,s:s,s:s}", "dialect", dialect, "code", code,
+	    "build", strcmp(dialect, "hip") == 0 ?
+	    "hipcc -std=c++17 -O2 harness.hip -o harness" :
+	    "nvcc -std=c++17 -O2 -x cu harness.cu -o harness "
+	    "-L$CUDA/lib64/stubs -lcuda");
 }
 
 static json_t *
@@ -3063,12 +3078,8 @@ process(json_t *rec, void *ctx)
 	if (harness == NULL)
 		k_error(rec, STAGE, "bad-spec", "%s", why);
 	else {
-		json_object_set_new(wrap, "harness", json_pack("{s:s,s:s,s:s}",
-		    "dialect", dialect, "code", harness, "build",
-		    strcmp(dialect, "hip") == 0 ?
-		    "hipcc -std=c++17 -O2 harness.hip -o harness" :
-		    "nvcc -std=c++17 -O2 -x cu harness.cu -o harness "
-		    "-L$CUDA/lib64/stubs -lcuda"));
+		json_object_set_new(wrap, "harness", harness_json(dialect,
+		    harness));
 		free(harness);
 		json_object_set_new(wrap, "instruction",
 		    gen_instruction(rec, spec, dialect));
@@ -3079,6 +3090,40 @@ process(json_t *rec, void *ctx)
 	json_decref(k->guesses);
 	free(k);
 	return rec;
+}
+
+/* kwrap_llm.c's hook: wrap rec again from a spec the model completed. */
+static int
+rewrap(json_t *rec, json_t *spec, char *why, size_t cap)
+{
+	json_t *wrap = json_object_get(rec, "wrap");
+	const char *dialect, *w = "?", *id = k_id_borrowed(rec);
+	char *harness;
+
+	dialect = opt.dialect != NULL ? opt.dialect :
+	    k_get_str(json_object_get(rec, "scan"), "dialect");
+	if (dialect == NULL || strcmp(dialect, "hip") != 0)
+		dialect = "cuda";
+	if ((harness = gen_harness(spec, dialect, id != NULL ? id : "?",
+	    &w)) == NULL) {
+		snprintf(why, cap, "%s", w);
+		return -1;
+	}
+	json_object_set(wrap, "spec", spec);
+	json_object_set_new(wrap, "harness", harness_json(dialect, harness));
+	free(harness);
+	json_object_set_new(wrap, "instruction", gen_instruction(rec, spec,
+	    dialect));
+	return 0;
+}
+
+static void
+filter(FILE *fp, const char *name)
+{
+	if (kw_llm_enabled())
+		kw_llm_filter(fp, name, process, rewrap);
+	else
+		k_filter(fp, name, STAGE, process, NULL);
 }
 
 /* ------------------------------------------------------------ main */
@@ -3138,12 +3183,14 @@ main(int argc, char *argv[])
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "spec", required_argument, NULL, 's' },
 		{ "version", no_argument, NULL, 'V' },
+		KW_LLM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch, i;
 
 	k_msg_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "hqV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hqV" KW_LLM_SHORTOPTS, longopts,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'q':
 			k_msg_quiet(1);
@@ -3164,26 +3211,29 @@ main(int argc, char *argv[])
 			fputs(usage_line, stdout);
 			return k_finish();
 		default:
-			usage();
+			if (!kw_llm_option(ch, optarg))
+				usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	kw_llm_start();
 	if (argc == 0)
-		k_filter(stdin, "<stdin>", STAGE, process, NULL);
+		filter(stdin, "<stdin>");
 	for (i = 0; i < argc; i++) {
 		FILE *fp;
 		if (strcmp(argv[i], "-") == 0) {
-			k_filter(stdin, "<stdin>", STAGE, process, NULL);
+			filter(stdin, "<stdin>");
 			continue;
 		}
 		if ((fp = fopen(argv[i], "r")) == NULL) {
 			k_warn(K_EXIT_IO, argv[i], "%s", strerror(errno));
 			continue;
 		}
-		k_filter(fp, argv[i], STAGE, process, NULL);
+		filter(fp, argv[i]);
 		fclose(fp);
 	}
 	json_decref(opt.user);
+	kw_llm_end();
 	return k_finish();
 }
