@@ -130,6 +130,33 @@ test: deps
 test-gpu:
 	@sh test/gpu/run.sh
 
+# The whole suite under AddressSanitizer and UBSan, on a copy of the tree
+# built in test/tmp/asan (the tools here stay as they are); any sanitizer
+# report fails it.  TESTS= names .t files to run only those.
+test-asan: deps
+	@MAKE="$(MAKE)" sh test/asan.sh test/tmp/asan $(TESTS)
+
+# libFuzzer targets (clang): test/tmp/fuzz/fuzz_<target>; fuzz/run.sh runs
+# them.  test/fuzz.t replays their corpora without libFuzzer.
+FUZZ_CC = clang
+FUZZ_TARGETS = record kbuild kverify kslice
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
+	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS))
+FUZZ_LIB = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c
+
+fuzz: $(FUZZ_TARGETS:%=test/tmp/fuzz/fuzz_%)
+
+test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c tools/kslice.c lib/k_parse.c \
+    lib/k_prelude.c $(FUZZ_LIB) lib/*.h
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -o $@ fuzz/fuzz_kslice.c \
+	    $(FUZZ_LIB) lib/k_parse.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
+
+test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB) $(LIBS) -lm
+
 example: deps
 	@$(MAKE) --no-print-directory all
 	@sh examples/run
@@ -150,4 +177,4 @@ clean:
 	rm -f $(UNIT)
 	rm -rf test/tmp
 
-.PHONY: all deps test test-gpu example lint install clean
+.PHONY: all deps test test-gpu test-asan fuzz example lint install clean

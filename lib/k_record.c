@@ -45,7 +45,10 @@ k_string_lossy(const char *s, size_t n)
 	json_t *j;
 	unsigned char c;
 
-	if ((j = json_stringn(s, n)) != NULL)
+	/* jansson keeps a NUL in a string and writes it as \u0000, but
+	 * reads that back only with JSON_ALLOW_NUL: replace it like a bad
+	 * byte, so that what one stage writes the next one reads */
+	if (memchr(s, '\0', n) == NULL && (j = json_stringn(s, n)) != NULL)
 		return j;
 	/* worst case every byte becomes a 3-byte replacement character */
 	if ((out = malloc(n * 3 + 1)) == NULL)
@@ -107,7 +110,7 @@ bad_line(struct k_reader *r, const char *code, const char *raw, size_t n,
 	e = json_object();
 	json_object_set_new(e, "stage", json_string(r->stage));
 	json_object_set_new(e, "code", json_string(code));
-	json_object_set_new(e, "message", json_string(msg));
+	json_object_set_new(e, "message", k_string_lossy(msg, strlen(msg)));
 	json_object_set_new(e, "line", json_integer((json_int_t)r->lineno));
 	json_object_set_new(rec, "errors", json_array());
 	json_array_append_new(json_object_get(rec, "errors"), e);

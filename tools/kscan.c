@@ -298,7 +298,8 @@ walk(const char *path, int depth, int explicit, size_t *found)
 		closedir(d);
 		/* sorted, so that output order does not depend on the
 		 * file system */
-		qsort(names.v, names.n, sizeof(char *), strcmp_ptr);
+		if (names.n > 1)	/* an empty directory has no array */
+			qsort(names.v, names.n, sizeof(char *), strcmp_ptr);
 		for (i = 0; i < names.n; i++) {
 			char *sub;
 			if (asprintf(&sub, "%s%s%s", path,

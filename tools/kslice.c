@@ -35,6 +35,8 @@
 #define MAX_DIAG 3		/* diagnostics quoted in an error */
 #define MAX_TEXT ((size_t)16 << 20)	/* longest slice */
 #define MAX_CALL_DEPTH 8	/* write analysis through callees */
+/* the record's id for messages; a record may lack one */
+#define ID(rec) (k_id_borrowed(rec) != NULL ? k_id_borrowed(rec) : "record")
 
 static const char usage_line[] =
     "usage: kslice [-hqV] [--root dir] [--stubs dir] [--types list]\n"
@@ -1376,6 +1378,8 @@ integral(const char *type)
 	    "uint32_t", "uint64_t", "unsigned", NULL };
 	int i;
 
+	if (type == NULL)
+		return 0;
 	for (i = 0; t[i] != NULL; i++)
 		if (strcmp(type, t[i]) == 0)
 			return 1;
@@ -2004,7 +2008,7 @@ launch_json(json_t *scan, json_t *inst)
 		    tp) {
 			const char *v = k_get_str(inst, k_get_str(tp, "name"));
 			const char *s = json_string_value(json_array_get(ta, j));
-			if (s == NULL || strcmp(s, v) != 0)
+			if (s == NULL || v == NULL || strcmp(s, v) != 0)
 				match = 0;
 		}
 		if (match) {
@@ -2026,7 +2030,8 @@ launch_json(json_t *scan, json_t *inst)
 		for (q = s; ident && *q != '\0'; q++)
 			if (!is_ident_char(*q))
 				ident = 0;
-		if (ident && pn[0] != '\0' && json_object_get(map, s) == NULL)
+		if (ident && pn != NULL && pn[0] != '\0' &&
+		    json_object_get(map, s) == NULL)
 			json_object_set_new(map, s, json_string(pn));
 	}
 	o = json_object();
@@ -2044,7 +2049,8 @@ launch_json(json_t *scan, json_t *inst)
 	}
 	{
 		char *from;
-		if (asprintf(&from, "%s:%lld", k_get_str(use, "file"),
+		const char *file = k_get_str(use, "file");
+		if (asprintf(&from, "%s:%lld", file != NULL ? file : "?",
 		    (long long)k_get_int(use, "line", 0)) < 0)
 			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 		json_object_set_new(o, "from", json_string(from));
@@ -2341,7 +2347,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		buf_puts(&code, ex);
 		free(ex);
 		(void)cur;
-		if (asprintf(&id, "%s%s", k_id_borrowed(rec), targs) < 0)
+		if (asprintf(&id, "%s%s", ID(rec), targs) < 0)
 			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 		json_object_set_new(out, "parent", json_string(
 		    k_id_borrowed(rec)));
@@ -2368,8 +2374,14 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	}
 	json_object_set_new(sl, "dialect", json_string(dialect[0] != '\0' ?
 	    dialect : "cuda"));
-	json_object_set_new(sl, "launch", launch_json(scan, inst != NULL ?
-	    inst : json_object()));
+	{
+		/* launch_json borrows the instance: a non-template kernel's
+		 * empty one is ours to free */
+		json_t *none = inst != NULL ? NULL : json_object();
+		json_object_set_new(sl, "launch", launch_json(scan,
+		    inst != NULL ? inst : none));
+		json_decref(none);
+	}
 	json_object_set(sl, "deps", s->deps);
 	json_object_set(sl, "stubs", s->stubs);
 	json_object_set_new(sl, "tags", tags_json(code.s, lines,
@@ -2384,7 +2396,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	if (errors > 0)
 		k_error(out, STAGE, "slice-does-not-parse",
 		    "%s: slice does not parse: %u error%s: %s",
-		    k_id_borrowed(out), errors, errors == 1 ? "" : "s", msg);
+		    ID(out), errors, errors == 1 ? "" : "s", msg);
 	if (k_has_errors(out))
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(out), "%s",
 		    errors > 0 ? "slice does not parse" : "error");
@@ -2394,6 +2406,79 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	return out;
 }
 
+/* Each key in keys (NULL-terminated) of obj is a string. */
+static int
+strings_in(json_t *obj, const char *const *keys)
+{
+	for (; *keys != NULL; keys++)
+		if (!json_is_string(json_object_get(obj, *keys)))
+			return 0;
+	return 1;
+}
+
+/* arr is absent or an array whose items are objects with string keys. */
+static int
+objects_in(json_t *arr, const char *const *keys)
+{
+	json_t *v;
+	size_t i;
+
+	if (arr == NULL)
+		return 1;
+	if (!json_is_array(arr))
+		return 0;
+	json_array_foreach(arr, i, v)
+		if (!json_is_object(v) || !strings_in(v, keys))
+			return 0;
+	return 1;
+}
+
+/*
+ * What is wrong with a scan section that kslice would dereference, or NULL:
+ * a hand-edited or foreign record must fail its own line, not crash the run.
+ */
+static const char *
+scan_problem(json_t *scan)
+{
+	static const char *const top[] = { "tu", "usr", "name",
+	    "qualified_name", "file", "dialect", NULL };
+	static const char *const param[] = { "name", "type", NULL };
+	static const char *const tparam[] = { "name", "kind", "spelled",
+	    NULL };
+	static const char *const none[] = { NULL };
+	json_t *v, *l;
+	size_t i;
+
+	if (!strings_in(scan, top))
+		return "scan lacks one of the strings tu, usr, name, "
+		    "qualified_name, file, dialect";
+	v = json_object_get(scan, "flags");
+	if (v != NULL && !json_is_array(v))
+		return "scan.flags is not an array";
+	if (!objects_in(json_object_get(scan, "params"), param))
+		return "scan.params is not an array of {name, type}";
+	if (!objects_in(json_object_get(scan, "template_params"), tparam))
+		return "scan.template_params is not an array of "
+		    "{name, kind, spelled}";
+	json_array_foreach(json_object_get(scan, "template_params"), i, v) {
+		json_t *t = json_object_get(v, "type");
+		if (t != NULL && !json_is_string(t) && !json_is_null(t))
+			return "scan.template_params[].type is not a string";
+	}
+	v = json_object_get(scan, "launches");
+	if (!objects_in(v, none))
+		return "scan.launches is not an array of objects";
+	json_array_foreach(v, i, l) {
+		json_t *ta = json_object_get(l, "template_args");
+		json_t *a = json_object_get(l, "args");
+		if ((ta != NULL && !json_is_array(ta)) ||
+		    (a != NULL && !json_is_array(a)))
+			return "scan.launches[] args or template_args is not "
+			    "an array";
+	}
+	return NULL;
+}
+
 static json_t *
 process(json_t *rec, void *ctx)
 {
@@ -2401,6 +2486,7 @@ process(json_t *rec, void *ctx)
 	json_t *guessed = NULL;
 	struct slicer s;
 	char *why = NULL;
+	const char *bad;
 	size_t i, n;
 
 	(void)ctx;
@@ -2408,17 +2494,22 @@ process(json_t *rec, void *ctx)
 		if (!json_is_object(scan) && !k_has_errors(rec)) {
 			k_error(rec, STAGE, "no-scan",
 			    "%s: record has no scan section",
-			    k_id_borrowed(rec) != NULL ? k_id_borrowed(rec) :
-			    "record");
+			    ID(rec));
 			k_warn(K_EXIT_RECORDS, k_id_borrowed(rec),
 			    "record has no scan section");
 		}
 		return rec;
 	}
+	if ((bad = scan_problem(scan)) != NULL) {
+		k_error(rec, STAGE, "bad-scan", "%s: %s",
+		    ID(rec), bad);
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s", bad);
+		return rec;
+	}
 	memset(&s, 0, sizeof(s));
 	if (slice_kernel(&s, scan, &why) != 0) {
 		k_error(rec, STAGE, "cannot-slice", "%s: %s",
-		    k_id_borrowed(rec), why);
+		    ID(rec), why);
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s", why);
 		free(why);
 		slicer_free(&s);
@@ -2432,7 +2523,7 @@ process(json_t *rec, void *ctx)
 		out = slice_record(rec, scan, &s, NULL, 0);
 	} else if (n == 0) {
 		k_error(rec, STAGE, "no-instance", "%s: %s",
-		    k_id_borrowed(rec), why != NULL ? why : "no instance");
+		    ID(rec), why != NULL ? why : "no instance");
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s",
 		    why != NULL ? why : "no instance");
 		out = json_incref(rec);

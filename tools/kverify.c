@@ -860,6 +860,7 @@ struct ctx {
 	char tmp[PATH_MAX];
 	int seq;
 	int nodev;		/* this record found no GPU */
+	int ngold;		/* golden runs allocated, to free on any path */
 	double kernel_ms;
 };
 
@@ -933,6 +934,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	json_object_set_new(c->v, "cases", json_integer(ncases));
 	if ((gold_runs = calloc((size_t)ncases, sizeof(*gold_runs))) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	c->ngold = ncases;
 	*gold_out = gold_runs;
 	for (k = 0; k < ncases; k++) {
 		struct run *g = &gold_runs[k];
@@ -1312,7 +1314,8 @@ process(json_t *rec, const struct worker *w)
 	if (ncases > 0 && opt.reps > 0)
 		timing(&c, &h, &ref, pass_exe == 1 ? &cand : NULL);
 	if (gold != NULL) {
-		for (k = 0; k < (ncases > 0 ? ncases : 0); k++)
+		/* all that golden() allocated, also when it failed midway */
+		for (k = 0; k < c.ngold; k++)
 			run_free(&gold[k]);
 		free(gold);
 	}

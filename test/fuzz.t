@@ -1,0 +1,57 @@
+#!/bin/sh
+# The fuzz targets without libFuzzer: each fuzz/fuzz_*.c is linked with
+# fuzz/replay.c (under AddressSanitizer and UBSan where the compiler has
+# them) and run over its seed corpus fuzz/corpus/<target>/, so every input
+# that once crashed a target keeps being tried.  "make fuzz" builds the
+# real fuzzers with clang.
+. "$(dirname "$0")/lib.sh"
+
+CC=${CC:-cc}
+command -v "$CC" > /dev/null || skip_all "no C compiler ($CC)"
+PKG_CONFIG=${PKG_CONFIG:-pkg-config}
+LLVM_CONFIG=${LLVM_CONFIG:-llvm-config-15}
+[ -f lib/k_prelude.c ] || skip_all "lib/k_prelude.c not generated (make)"
+jflags=$($PKG_CONFIG --cflags jansson libcrypto) || skip_all "no jansson"
+jlibs=$($PKG_CONFIG --libs jansson libcrypto)
+CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes
+    -Wmissing-prototypes -Werror -Ilib $jflags -O1 -g"
+san="-fsanitize=address,undefined -fno-omit-frame-pointer"
+echo 'int main(void){return 0;}' > "$T_TMP/t.c"
+if $CC $san -o "$T_TMP/t" "$T_TMP/t.c" 2> /dev/null && "$T_TMP/t"; then
+	CFLAGS="$CFLAGS $san"
+else
+	note "no sanitizers with $CC: replaying without them"
+fi
+# leaks are test-asan's business (with its suppressions for libclang)
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export ASAN_OPTIONS UBSAN_OPTIONS
+LIB="lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c"
+
+for t in record kbuild kverify kslice; do
+	extra=
+	if [ "$t" = kslice ]; then
+		if ! $LLVM_CONFIG --libdir > /dev/null 2>&1; then
+			skip "fuzz_$t: replay" "no $LLVM_CONFIG"
+			continue
+		fi
+		d=$($LLVM_CONFIG --libdir)
+		extra="-I$($LLVM_CONFIG --includedir) lib/k_parse.c
+		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
+	fi
+	# shellcheck disable=SC2086
+	$CC $CFLAGS -o "$T_TMP/fuzz_$t" "fuzz/fuzz_$t.c" fuzz/replay.c $LIB \
+	    $extra $jlibs -lpthread -lm > "$T_TMP/cc.$t" 2>&1
+	if ! ok $? "fuzz_$t: builds without warnings"; then
+		diag_file "$T_TMP/cc.$t"
+		continue
+	fi
+	n=$(ls "fuzz/corpus/$t" | wc -l | tr -d ' ')
+	[ "$n" -gt 0 ]
+	ok $? "fuzz_$t: a seed corpus ($n inputs)"
+	run "$T_TMP/fuzz_$t" "fuzz/corpus/$t"
+	is "$T_STATUS" 0 "fuzz_$t: the corpus replays cleanly"
+	[ "$T_STATUS" -eq 0 ] || diag_file "$T_TMP/err"
+	is "$(cat "$T_TMP/out")" "replay: $n inputs" "fuzz_$t: every input tried"
+done
+done_testing
