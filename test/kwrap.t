@@ -185,7 +185,7 @@ while IFS='	' read -r n dialect id; do
 			continue
 		fi
 		cp "$T_TMP/h/$n.cuda" "$T_TMP/h/harness.cu"
-		if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x cu harness.cu \
+		if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none harness.cu \
 		    -o "harness$n" -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/h/$n.err"
 		then
 			pass "nvcc: $id harness builds"
@@ -227,7 +227,7 @@ if [ -x "$NVCC" ] && [ -f "$STUB" ]; then
 	"$KWRAP" --spec "$T_TMP/wide.ndjson" < examples/kslice.ndjson |
 	    jq -r --arg id "$CAUSAL" 'select(.id == $id) | .wrap.harness.code' \
 	    > "$T_TMP/stub/harness.cu"
-	if (cd "$T_TMP/stub" && "$NVCC" -std=c++17 -O2 -x cu harness.cu \
+	if (cd "$T_TMP/stub" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none harness.cu \
 	    -o harness -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/stub/err"; then
 		H=$T_TMP/stub/harness
 		LD_LIBRARY_PATH=$T_TMP/stub "$H" m k "$T_TMP/o" --case 0 \

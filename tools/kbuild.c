@@ -467,8 +467,12 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 		ARG("-O2");
 		if (!hip) {
 			char a[PATH_MAX + 32];
+			/* host code only: plain C++ against the driver
+			 * API, without the runtime nvcc links by default */
 			ARG("-x");
-			ARG("cu");
+			ARG("c++");
+			ARG("-cudart");
+			ARG("none");
 			snprintf(a, sizeof(a), "-L%s/lib64/stubs",
 			    opt.cuda_root);
 			ARG(a);

@@ -2980,7 +2980,7 @@ harness_json(const char *dialect, const char *code)
 	return json_pack("{s:s,s:s,s:s}", "dialect", dialect, "code", code,
 	    "build", strcmp(dialect, "hip") == 0 ?
 	    "hipcc -std=c++17 -O2 harness.hip -o harness" :
-	    "nvcc -std=c++17 -O2 -x cu harness.cu -o harness "
+	    "nvcc -std=c++17 -O2 -x c++ -cudart none harness.cu -o harness "
 	    "-L$CUDA/lib64/stubs -lcuda");
 }
 
