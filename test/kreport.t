@@ -187,4 +187,12 @@ PY
 	[ "$(wc -c < "$P")" -gt 20000 ] && [ "${pc:-0}" -gt 10 ]
 	ok $? "the screenshot is not blank ($pc colours)"
 fi
+# a golden is worth something while some case is not degenerate
+printf '%s\n' \
+    '{"id":"d1","verify":{"golden":[{"case":0},{"case":1}],"deterministic":true,"degenerate":[{"case":1,"output":"y","reason":"all-zero"}]}}' \
+    '{"id":"d2","verify":{"golden":[{"case":0},{"case":1}],"deterministic":true,"degenerate":[{"case":0,"output":"y","reason":"all-zero"},{"case":1,"output":"y","reason":"constant"}]}}' \
+    > "$T_TMP/degen.ndjson"
+is "$("$KREPORT" --format json "$T_TMP/degen.ndjson" | jq -c '.stages[] | select(.stage == "verify") | [.records, .ok]')" \
+    "[2,1]" "verify ok when some case is not degenerate, not when every case is"
+
 done_testing
