@@ -12,6 +12,7 @@
 #include <curl/curl.h>
 
 #include "k_exit.h"
+#include "k_fs.h"
 #include "k_hash.h"
 #include "k_llm.h"
 #include "k_msg.h"
@@ -271,25 +272,6 @@ cache_key(const struct k_llm *llm, struct k_llm_req *req,
 	free(buf);
 }
 
-static int
-mkdirs(char *path)
-{
-	char *p;
-
-	for (p = path + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-			*p = '/';
-			return -1;
-		}
-		*p = '/';
-	}
-	if (mkdir(path, 0777) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
 
 static char *
 cache_path(const struct k_llm *llm, const char *key, int make_dir)
@@ -300,7 +282,7 @@ cache_path(const struct k_llm *llm, const char *key, int make_dir)
 	if (p == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	snprintf(p, n, "%s/llm/%.2s", llm->conf.work, key);
-	if (make_dir && mkdirs(p) != 0) {
+	if (make_dir && k_mkdirs(p) != 0) {
 		k_warn(K_EXIT_OK, p, "cannot create cache directory: %s",
 		    strerror(errno));
 		free(p);

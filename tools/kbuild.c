@@ -11,7 +11,6 @@
 #include <sys/types.h>
 
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
@@ -24,6 +23,7 @@
 #include <jansson.h>
 
 #include "k_exit.h"
+#include "k_fs.h"
 #include "k_hash.h"
 #include "k_msg.h"
 #include "k_proc.h"
@@ -59,27 +59,6 @@ static struct {
 
 /* ------------------------------------------------------------ helpers */
 
-static int
-mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (p = buf + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
 
 /* The directory part of path, in buf. */
 static const char *
@@ -93,20 +72,7 @@ dirname_of(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	return remove(path);
-}
 
-static void
-remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static int
 write_text(const char *path, const char *text)
@@ -192,7 +158,7 @@ memo_put(const char *path, const char *value)
 		return;
 	snprintf(dir, sizeof(dir), "%s/compilers", opt.work);
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	if (mkdirs(dir) == 0 && write_text(tmp, value) == 0)
+	if (k_mkdirs(dir) == 0 && write_text(tmp, value) == 0)
 		rename(tmp, path);
 	unlink(tmp);
 }
@@ -374,7 +340,7 @@ probe_hip_arch(void)
 		return;
 	}
 	snprintf(dir, sizeof(dir), "%s/build/probe.XXXXXX", opt.work);
-	if (mkdirs(opt.work) != 0 || mkdtemp(dir) == NULL) {
+	if (k_mkdirs(opt.work) != 0 || mkdtemp(dir) == NULL) {
 		free(memo);
 		return;
 	}
@@ -382,7 +348,7 @@ probe_hip_arch(void)
 	snprintf(out, sizeof(out), "%s/p.hsaco", dir);
 	snprintf(log, sizeof(log), "%s/log", dir);
 	if (write_text(src, "__attribute__((global)) void k(void) {}\n") != 0) {
-		remove_tree(dir);
+		k_remove_tree(dir);
 		free(memo);
 		return;
 	}
@@ -399,7 +365,7 @@ probe_hip_arch(void)
 			strncat(kept, p, sizeof(kept) - strlen(kept) - 1);
 		}
 	}
-	remove_tree(dir);
+	k_remove_tree(dir);
 	if (kept[0] != '\0') {
 		report_dropped(kept);
 		snprintf(opt.hip_arch, sizeof(opt.hip_arch), "%s", kept);
@@ -595,7 +561,7 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	 * kbuild processes sharing a work directory never see a half
 	 * written entry */
 	snprintf(tmp, sizeof(tmp), "%s/build/tmp.XXXXXX", opt.work);
-	if (mkdirs(dirname_of(tmp, parent, sizeof(parent))) != 0 ||
+	if (k_mkdirs(dirname_of(tmp, parent, sizeof(parent))) != 0 ||
 	    mkdtemp(tmp) == NULL) {
 		snprintf(sys_error, errlen, "%.900s: cannot create: %s", tmp,
 		    strerror(errno));
@@ -670,13 +636,13 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	if (!r.timed_out && r.signal == 0) {
 		snprintf(path, sizeof(path), "%s/meta.json", tmp);
 		if (json_dump_file(res, path, JSON_COMPACT) == 0 &&
-		    mkdirs(dirname_of(dir, parent, sizeof(parent))) == 0 &&
+		    k_mkdirs(dirname_of(dir, parent, sizeof(parent))) == 0 &&
 		    rename(tmp, dir) == 0)
 			return res;
 	}
 	/* someone else put the same entry in place first, or we keep
 	 * nothing: either way the temporary directory goes */
-	remove_tree(tmp);
+	k_remove_tree(tmp);
 	return res;
 }
 
@@ -972,7 +938,7 @@ main(int argc, char *argv[])
 		usage();
 	if (work == NULL || *work == '\0')
 		work = ".kforge";
-	if (mkdirs(work) != 0 || realpath(work, opt.work) == NULL)
+	if (k_mkdirs(work) != 0 || realpath(work, opt.work) == NULL)
 		k_fatal(K_EXIT_IO, work, "cannot use as work directory: %s",
 		    strerror(errno));
 

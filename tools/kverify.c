@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <float.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -31,6 +30,7 @@
 #include <jansson.h>
 
 #include "k_exit.h"
+#include "k_fs.h"
 #include "k_hash.h"
 #include "k_msg.h"
 #include "k_proc.h"
@@ -82,42 +82,8 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int
-mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
 
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (p = buf + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	return remove(path);
-}
-
-static void
-remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* A whole file in a malloc'd buffer (NUL added, not counted); max bounds
  * it.  NULL when unreadable or larger than max. */
@@ -240,7 +206,7 @@ store_blob(const unsigned char *p, size_t n, char hex[K_SHA256_HEX])
 	snprintf(path, sizeof(path), "%s/%s", dir, hex);
 	if (stat(path, &st) == 0 && (size_t)st.st_size == n)
 		return 0;
-	if (mkdirs(dir) != 0)
+	if (k_mkdirs(dir) != 0)
 		return -1;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld.%lx", path, (long)getpid(),
 	    (unsigned long)pthread_self());
@@ -500,7 +466,7 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 	memset(r, 0, sizeof(*r));
 	r->timed_match = -1;
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	if (mkdirs(dir) != 0)
+	if (k_mkdirs(dir) != 0)
 		return -1;
 	snprintf(mem, sizeof(mem), "%ld", opt.mem_mb);
 	snprintf(gpu, sizeof(gpu), "%d", w->gpu);
@@ -1266,7 +1232,7 @@ process(json_t *rec, const struct worker *w)
 	{
 		char parent[PATH_MAX + 16];
 		snprintf(parent, sizeof(parent), "%s/verify", opt.work);
-		if (mkdirs(parent) != 0 || mkdtemp(c.tmp) == NULL) {
+		if (k_mkdirs(parent) != 0 || mkdtemp(c.tmp) == NULL) {
 			json_decref(c.v);
 			fail(rec, "work-dir", "%s: cannot create a directory "
 			    "in %s: %s", ID(rec), parent, strerror(errno));
@@ -1345,7 +1311,7 @@ process(json_t *rec, const struct worker *w)
 		    jround(secs - c.kernel_ms / 1000, 1e-3));
 	}
 	if (!opt.keep)
-		remove_tree(c.tmp);
+		k_remove_tree(c.tmp);
 	if (c.nodev) {
 		/* nothing ran: no section, only the error */
 		json_decref(c.v);
@@ -1583,7 +1549,7 @@ main(int argc, char *argv[])
 		opt.reps = 0;
 	if (work == NULL || *work == '\0')
 		work = ".kforge";
-	if (mkdirs(work) != 0 || realpath(work, opt.work) == NULL)
+	if (k_mkdirs(work) != 0 || realpath(work, opt.work) == NULL)
 		k_fatal(K_EXIT_IO, work, "cannot use as work directory: %s",
 		    strerror(errno));
 	if (realpath("/proc/self/exe", opt.self) == NULL)
