@@ -4,11 +4,11 @@
 # compile each slice with nvcc and only the toolkit on the include path,
 # check the object holds the kernel's symbol) over NVIDIA/cuda-samples.
 #
-#	sh bench/kslice-cuda-samples.sh /path/to/cuda-samples/Samples [workdir]
+#	sh bench/kslice-cuda-samples.sh /path/to/cuda-samples [workdir]
 #
 # Headers the samples share (Common/helper_*.h) are found by kscan's
 # include recovery; nothing of the tree is copied into the repository.
 set -eu
-src=${1:?usage: bench/kslice-cuda-samples.sh SAMPLES [WORKDIR]}
+src=${1:?usage: bench/kslice-cuda-samples.sh CUDA_SAMPLES_ROOT [WORKDIR]}
 exec sh "$(dirname "$0")/kslice-mmcv.sh" "$src" \
     "${2:-/tmp/kslice-bench-cuda-samples}"

@@ -132,11 +132,113 @@ static const char *toolkit_stubs[] = {
 	"driver_types.h", "math_functions.h", "sm_20_atomic_functions.h",
 	"sm_60_atomic_functions.h", "cooperative_groups.h",
 	"cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
-	"cuda/std/cstdint", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
+	"cuda/std/cstdint", "cuda/barrier", "cuda/pipeline", "cuda/atomic",
+	"cuda/annotated_ptr", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
 	"hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_cooperative_groups.h",
 	"texture_fetch_functions.h", "surface_functions.h", "crt/host_defines.h",
 	NULL
 };
+
+/* cuRAND, whose real headers reach past the prelude (library types,
+ * deprecation macros): the part kernels and their hosts use */
+static const char curand_host[] =
+    "#pragma once\n"
+    "typedef enum curandStatus { CURAND_STATUS_SUCCESS = 0 } curandStatus_t;\n"
+    "typedef curandStatus_t curandStatus;\n"
+    "typedef enum curandRngType { CURAND_RNG_PSEUDO_DEFAULT = 100,\n"
+    "  CURAND_RNG_PSEUDO_XORWOW = 101, CURAND_RNG_PSEUDO_MRG32K3A = 121,\n"
+    "  CURAND_RNG_PSEUDO_MTGP32 = 141, CURAND_RNG_PSEUDO_MT19937 = 142,\n"
+    "  CURAND_RNG_PSEUDO_PHILOX4_32_10 = 161, CURAND_RNG_QUASI_DEFAULT = 200,\n"
+    "  CURAND_RNG_QUASI_SOBOL32 = 201,\n"
+    "  CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 = 202,\n"
+    "  CURAND_RNG_QUASI_SOBOL64 = 203,\n"
+    "  CURAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 204 } curandRngType_t;\n"
+    "typedef enum curandOrdering { CURAND_ORDERING_PSEUDO_BEST = 100,\n"
+    "  CURAND_ORDERING_PSEUDO_DEFAULT = 101,\n"
+    "  CURAND_ORDERING_PSEUDO_SEEDED = 102,\n"
+    "  CURAND_ORDERING_QUASI_DEFAULT = 201 } curandOrdering_t;\n"
+    "typedef enum curandDirectionVectorSet {\n"
+    "  CURAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,\n"
+    "  CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102,\n"
+    "  CURAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,\n"
+    "  CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104\n"
+    "} curandDirectionVectorSet_t;\n"
+    "typedef unsigned int curandDirectionVectors32_t[32];\n"
+    "typedef unsigned long long curandDirectionVectors64_t[64];\n"
+    "typedef struct curandGenerator_st *curandGenerator_t;\n"
+    "extern \"C\" {\n"
+    "curandStatus_t curandCreateGenerator(curandGenerator_t *,\n"
+    "  curandRngType_t);\n"
+    "curandStatus_t curandCreateGeneratorHost(curandGenerator_t *,\n"
+    "  curandRngType_t);\n"
+    "curandStatus_t curandDestroyGenerator(curandGenerator_t);\n"
+    "curandStatus_t curandSetStream(curandGenerator_t, cudaStream_t);\n"
+    "curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t,\n"
+    "  unsigned long long);\n"
+    "curandStatus_t curandSetGeneratorOffset(curandGenerator_t,\n"
+    "  unsigned long long);\n"
+    "curandStatus_t curandSetGeneratorOrdering(curandGenerator_t,\n"
+    "  curandOrdering_t);\n"
+    "curandStatus_t curandSetQuasiRandomGeneratorDimensions(\n"
+    "  curandGenerator_t, unsigned);\n"
+    "curandStatus_t curandGenerate(curandGenerator_t, unsigned *, size_t);\n"
+    "curandStatus_t curandGenerateUniform(curandGenerator_t, float *,\n"
+    "  size_t);\n"
+    "curandStatus_t curandGenerateUniformDouble(curandGenerator_t,\n"
+    "  double *, size_t);\n"
+    "curandStatus_t curandGenerateNormal(curandGenerator_t, float *,\n"
+    "  size_t, float, float);\n"
+    "curandStatus_t curandGenerateNormalDouble(curandGenerator_t,\n"
+    "  double *, size_t, double, double);\n"
+    "curandStatus_t curandGetDirectionVectors32(\n"
+    "  curandDirectionVectors32_t **, curandDirectionVectorSet_t);\n"
+    "curandStatus_t curandGetDirectionVectors64(\n"
+    "  curandDirectionVectors64_t **, curandDirectionVectorSet_t);\n"
+    "}\n";
+static const char curand_device[] =
+    "#pragma once\n"
+    "#include <curand.h>\n"
+    "struct curandStateXORWOW { unsigned d, v[5]; int boxmuller_flag;\n"
+    "  int boxmuller_flag_double; float boxmuller_extra;\n"
+    "  double boxmuller_extra_double; };\n"
+    "typedef struct curandStateXORWOW curandStateXORWOW_t;\n"
+    "typedef struct curandStateXORWOW curandState_t;\n"
+    "typedef struct curandStateXORWOW curandState;\n"
+    "struct curandStatePhilox4_32_10 { uint4 ctr, output; uint2 key;\n"
+    "  unsigned STATE; int boxmuller_flag; int boxmuller_flag_double;\n"
+    "  float boxmuller_extra; double boxmuller_extra_double; };\n"
+    "typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;\n"
+    "struct curandStateMRG32k3a { unsigned s1[3], s2[3];\n"
+    "  int boxmuller_flag; int boxmuller_flag_double;\n"
+    "  float boxmuller_extra; double boxmuller_extra_double; };\n"
+    "typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;\n"
+    "struct curandStateSobol32 { unsigned i, x, c;\n"
+    "  unsigned direction_vectors[32]; };\n"
+    "typedef struct curandStateSobol32 curandStateSobol32_t;\n"
+    "struct curandStateSobol64 { unsigned long long i, x, c;\n"
+    "  unsigned long long direction_vectors[64]; };\n"
+    "typedef struct curandStateSobol64 curandStateSobol64_t;\n"
+    "template <class S> __device__ void curand_init(unsigned long long,\n"
+    "  unsigned long long, unsigned long long, S *);\n"
+    "__device__ void curand_init(curandDirectionVectors32_t, unsigned,\n"
+    "  curandStateSobol32_t *);\n"
+    "__device__ void curand_init(curandDirectionVectors64_t,\n"
+    "  unsigned long long, curandStateSobol64_t *);\n"
+    "template <class S> __device__ unsigned curand(S *);\n"
+    "template <class S> __device__ float curand_uniform(S *);\n"
+    "template <class S> __device__ double curand_uniform_double(S *);\n"
+    "template <class S> __device__ float curand_normal(S *);\n"
+    "template <class S> __device__ double curand_normal_double(S *);\n"
+    "template <class S> __device__ float2 curand_normal2(S *);\n"
+    "template <class S> __device__ float4 curand_normal4(S *);\n"
+    "template <class S> __device__ float4 curand_uniform4(S *);\n"
+    "template <class S> __device__ uint4 curand4(S *);\n"
+    "template <class S> __device__ float curand_log_normal(S *, float,\n"
+    "  float);\n"
+    "template <class S> __device__ unsigned curand_poisson(S *, double);\n"
+    "template <class S> __device__ void skipahead(unsigned long long, S *);\n"
+    "template <class S> __device__ void skipahead_sequence(\n"
+    "  unsigned long long, S *);\n";
 
 /* PyTorch headers answered by the torch stand-in when nothing else on the
  * include path has them */
@@ -200,6 +302,10 @@ k_make_prelude(const char *prog)
 		    toolkit_stubs[i]);
 		must_write(path, "#pragma once\n");
 	}
+	snprintf(path, sizeof(path), "%s/include/curand.h", prelude_dir);
+	must_write(path, curand_host);
+	snprintf(path, sizeof(path), "%s/include/curand_kernel.h", prelude_dir);
+	must_write(path, curand_device);
 	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", prelude_dir);
 	must_write(path, k_prelude_torch_text);
 	for (i = 0; torch_stubs[i] != NULL; i++) {

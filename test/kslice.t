@@ -73,6 +73,70 @@ done
 is "$(jq -c 'select(.slice.symbol == "scale_kernel<float>") | .slice.writes' \
     "$T_TMP/slices.ndjson")" '["y"]' "writes: an ordinary kernel still writes y"
 
+# a namespace alias the kernel names is taken; a #define only a comment
+# names is dropped once the slice is parsed again, the one used is kept
+if have_tool kscan; then
+	mkdir -p "$T_TMP/alias"
+	cat > "$T_TMP/alias/k.cu" <<'EOF'
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+#define TILE 32
+#define ONLY_IN_A_COMMENT 7
+__global__ void tile_sum(float *out, const float *in)
+{
+	cg::thread_block cta = cg::this_thread_block();
+	cg::thread_block_tile<TILE> t = cg::tiled_partition<TILE>(cta);
+	float v = in[cta.thread_rank()];
+	/* ONLY_IN_A_COMMENT */
+	v += t.shfl_down(v, 1);
+	cg::sync(cta);
+	out[cta.thread_rank()] = v;
+}
+typedef struct { float a; } pair_t;
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+inline float twice(float x) { return 2 * x; }
+extern "C" __global__ void c_kernel(pair_t *p) { p->a = twice(p->a); }
+EOF
+	(cd "$T_TMP/alias" && "$(tool kscan)" -q k.cu > scan.ndjson 2> /dev/null)
+	(cd "$T_TMP/alias" && "$KSLICE" -q < scan.ndjson > slice.ndjson)
+	is "$?" 0 "alias: exit status 0"
+	jq -r 'select(.slice.symbol == "tile_sum") | .slice.code' \
+	    "$T_TMP/alias/slice.ndjson" > "$T_TMP/alias/s.cu"
+	grep -qx 'namespace cg = cooperative_groups;' "$T_TMP/alias/s.cu"
+	ok $? "alias: the slice holds the namespace alias"
+	grep -q '^#define TILE 32' "$T_TMP/alias/s.cu"
+	ok $? "alias: a #define the kernel expands is kept"
+	! grep -q 'define ONLY_IN_A_COMMENT' "$T_TMP/alias/s.cu"
+	ok $? "alias: a #define only a comment names is dropped"
+	is "$(jq -c 'select(.slice.symbol == "tile_sum") |
+	    [.slice.deps[] | select(.kind == "macro") | .name]' \
+	    "$T_TMP/alias/slice.ndjson")" '["TILE"]' \
+	    "alias: the dropped #define leaves slice.deps"
+	# extern "C" kernel: once; typedef'd anonymous struct: once; the
+	# #ifdef around a function's __host__ __device__: whole
+	jq -r 'select(.slice.symbol == "c_kernel") | .slice.code' \
+	    "$T_TMP/alias/slice.ndjson" > "$T_TMP/alias/c.cu"
+	is "$(jq -c 'select(.slice.symbol == "c_kernel") | .errors // []' \
+	    "$T_TMP/alias/slice.ndjson")" '[]' "extern C: the slice parses"
+	is "$(grep -c 'void c_kernel' "$T_TMP/alias/c.cu")" 1 \
+	    "extern C: the kernel is emitted once"
+	is "$(grep -c 'struct { float a; }' "$T_TMP/alias/c.cu")" 1 \
+	    "typedef struct { }: the anonymous struct is emitted once"
+	grep -q '^#ifdef __CUDACC__' "$T_TMP/alias/c.cu"
+	ok $? "#ifdef: the conditional around __host__ __device__ is whole"
+	if command -v nvcc > /dev/null 2>&1; then
+		nvcc -std=c++17 -c -arch=sm_90 "$T_TMP/alias/s.cu" \
+		    -o "$T_TMP/alias/s.o" 2> "$T_TMP/alias/s.err"
+		ok $? "alias: the slice compiles" || diag_file "$T_TMP/alias/s.err"
+	else
+		skip "alias: the slice compiles" "nvcc is not installed"
+	fi
+else
+	skip "alias: namespace aliases and unused #defines" "kscan is not built"
+fi
+
 # bad input: each line gives one record with an error, the run goes on
 {
 	echo '{"id":"no-scan"}'

@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -709,6 +710,7 @@ kind_name(enum CXCursorKind k)
 		return "variable";
 	case CXCursor_UsingDeclaration:
 	case CXCursor_UsingDirective:
+	case CXCursor_NamespaceAlias:
 		return "using";
 	default:
 		return "declaration";
@@ -916,6 +918,101 @@ add_specs(struct closure *cl, CXCursor c)
 			add_decl_at(cl, p->specs[i].c);
 }
 
+/* The directive on the line at s[i], if any: 1 opens a conditional,
+ * -1 closes one, 2 is #else or #elif, 0 anything else. */
+static int
+directive(const char *s, size_t i, size_t end)
+{
+	while (i < end && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= end || s[i] != '#')
+		return 0;
+	for (i++; i < end && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	if (end - i >= 5 && strncmp(s + i, "endif", 5) == 0)
+		return -1;
+	if (end - i >= 2 && strncmp(s + i, "if", 2) == 0)
+		return 1;
+	if (end - i >= 4 && (strncmp(s + i, "else", 4) == 0 ||
+	    strncmp(s + i, "elif", 4) == 0))
+		return 2;
+	return 0;
+}
+
+/* Widen [a, b) of fi to whole conditionals when it holds part of one:
+ * "#ifdef __CUDACC__ / __host__ __device__ / #endif" before a function
+ * whose extent starts at __host__. */
+static void
+balance_ifs(struct fileinfo *fi, unsigned *pa, unsigned *pb)
+{
+	const char *s = fi->text;
+	size_t a = *pa, b = *pb, i, open = 0, need = 0, e;
+	int d, pending = 0;
+
+	if (s == NULL || b > fi->size)
+		return;
+	for (i = a; i < b; i = e + 1) {
+		for (e = i; e < b && s[e] != '\n'; e++)
+			;
+		if ((i == a && i > 0 && s[i - 1] != '\n'))
+			continue;	/* not a line start */
+		d = directive(s, i, e);
+		if (d == 1)
+			open++;
+		else if (d == -1 && open > 0)
+			open--;
+		else if (d == -1) {
+			need++;
+			pending = 0;
+		} else if (d == 2 && open == 0)
+			pending = 1;	/* #else of a conditional open before */
+		if (e >= b)
+			break;
+	}
+	if (pending) {
+		need++;
+		open++;
+	}
+	/* back to the #if that each unmatched #endif closes */
+	while (need > 0 && a > 0) {
+		size_t ls = a - 1;
+		if (ls > 0)
+			ls--;
+		while (ls > 0 && s[ls - 1] != '\n')
+			ls--;
+		for (e = ls; e < fi->size && s[e] != '\n'; e++)
+			;
+		d = directive(s, ls, e);
+		a = ls;
+		if (d == -1)
+			need++;
+		else if (d == 1)
+			need--;
+	}
+	/* on to the #endif of each conditional left open */
+	while (open > 0 && b < fi->size) {
+		size_t ls = b;
+		while (ls < fi->size && s[ls] != '\n')
+			ls++;
+		if (ls < fi->size)
+			ls++;
+		for (e = ls; e < fi->size && s[e] != '\n'; e++)
+			;
+		d = directive(s, ls, e);
+		b = e;
+		if (ls >= fi->size)
+			break;
+		if (d == 1)
+			open++;
+		else if (d == -1)
+			open--;
+	}
+	if (need == 0)
+		*pa = (unsigned)a;
+	if (open == 0)
+		*pb = (unsigned)b;
+}
+
 static void
 add_decl_at(struct closure *cl, CXCursor c)
 {
@@ -939,6 +1036,7 @@ add_decl_at(struct closure *cl, CXCursor c)
 	b = extent_end(p, fi, r);
 	if (b < a)
 		b = a;
+	balance_ifs(fi, &a, &b);
 	if (find_item(cl, fi, a) != NULL)
 		return;
 	/* a declaration inside another one already taken (a macro that
@@ -997,9 +1095,10 @@ add_decl(struct closure *cl, CXCursor r)
 		}
 		par = clang_getCursorSemanticParent(r);
 		k = clang_getCursorKind(par);
+		/* extern "C" { }, which libclang may call UnexposedDecl */
 		if (clang_Cursor_isNull(par) || k == CXCursor_TranslationUnit ||
 		    k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
-		    clang_isInvalid(k))
+		    k == CXCursor_UnexposedDecl || clang_isInvalid(k))
 			break;
 		r = par;
 	}
@@ -1016,6 +1115,26 @@ add_decl(struct closure *cl, CXCursor r)
 	add_decl_at(cl, r);
 }
 
+/* "namespace cg = cooperative_groups;" at namespace scope: the alias is a
+ * declaration the slice needs (add_decl takes no namespaces); the
+ * namespace it names comes with the declarations used through it, or with
+ * the include that declares it.  The alias's own NamespaceRef brings the
+ * alias it names, if any, when the closure visits it. */
+static void
+add_alias(struct closure *cl, CXCursor a)
+{
+	enum CXCursorKind pk;
+
+	if (clang_Cursor_isNull(a) ||
+	    clang_getCursorKind(a) != CXCursor_NamespaceAlias)
+		return;
+	pk = clang_getCursorKind(clang_getCursorSemanticParent(a));
+	if (pk != CXCursor_TranslationUnit && pk != CXCursor_Namespace &&
+	    pk != CXCursor_LinkageSpec)
+		return;	/* local to a function: comes with its body */
+	add_decl_at(cl, a);
+}
+
 static enum CXChildVisitResult
 follow_refs(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -1029,6 +1148,9 @@ follow_refs(CXCursor c, CXCursor parent, CXClientData data)
 		n = clang_getNumOverloadedDecls(c);
 		for (i = 0; i < n; i++)
 			add_decl(cl, clang_getOverloadedDecl(c, i));
+		break;
+	case CXCursor_NamespaceRef:
+		add_alias(cl, clang_getCursorReferenced(c));
 		break;
 	case CXCursor_TypeRef:
 	case CXCursor_TemplateRef:
@@ -1171,6 +1293,51 @@ find_using(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Continue;
 }
 
+/* Namespace aliases named as "alias::" in the text of an item, where no
+ * NamespaceRef shows them: code the parse skipped (#if __CUDA_ARCH__). */
+static enum CXChildVisitResult
+find_alias(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct closure *cl = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct fileinfo *fi;
+	char *name;
+	size_t i, n;
+	int used = 0;
+
+	(void)parent;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+	    k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_NamespaceAlias)
+		return CXChildVisit_Continue;
+	fi = where(cl->p, clang_getCursorLocation(c), NULL, NULL);
+	if (fi == NULL || fi->cls != F_PROJECT)
+		return CXChildVisit_Continue;
+	name = k_take(clang_getCursorSpelling(c));
+	n = strlen(name);
+	for (i = 0; i < cl->n && !used && n > 0; i++) {
+		const struct item *it = &cl->v[i];
+		const char *t = it->fi->text, *q;
+		unsigned a = it->a;
+
+		if (it->kind != I_DECL || t == NULL)
+			continue;
+		while (!used && a < it->b && (q = memmem(t + a, it->b - a,
+		    name, n)) != NULL) {
+			size_t o = (size_t)(q - t);
+			used = (o == 0 || !is_ident_char(t[o - 1])) &&
+			    o + n + 1 < it->b && t[o + n] == ':' &&
+			    t[o + n + 1] == ':';
+			a = (unsigned)(o + 1);
+		}
+	}
+	free(name);
+	if (used)
+		add_alias(cl, c);
+	return CXChildVisit_Continue;
+}
+
 /* Names the slice's code reaches through "using namespace" directives of
  * the files it comes from: keep those directives (a closure follows
  * declarations, and a directive declares nothing). */
@@ -1203,6 +1370,25 @@ close_over(struct closure *cl)
 					add_stub(cl, it.fi->incl[f]);
 	}
 	(void)i;
+}
+
+/* A declaration whose text lies inside another one's, taken before it
+ * was: the anonymous struct of "typedef struct { } name;". */
+static int
+inside_other(struct closure *cl, struct item *it)
+{
+	size_t j;
+
+	if (it->kind != I_DECL)
+		return 0;
+	for (j = 0; j < cl->n; j++) {
+		struct item *o = &cl->v[j];
+		if (o != it && o->kind == I_DECL && o->fi == it->fi &&
+		    o->a <= it->a && it->b <= o->b &&
+		    (o->a != it->a || o->b != it->b))
+			return 1;
+	}
+	return 0;
 }
 
 static int
@@ -2063,25 +2249,231 @@ launch_json(json_t *scan, json_t *inst)
 /* ------------------------------------------------------ checking */
 
 /* Errors of a prelude-based parse of the slice text; *msg the first few. */
+/* ------------------------------------------------- unused macros */
+
+struct mdefs {			/* #define lines of a slice */
+	unsigned *a, *b;	/* the whole lines, continuations included */
+	char **name;
+	char *used;
+	size_t n, cap;
+};
+
+/* Mark the macros named in s[a, b) used, but not the one whose own
+ * #define line that is (self). */
+static void
+mark_names(struct mdefs *m, const char *s, size_t a, size_t b, size_t self)
+{
+	size_t i = a, j, d;
+
+	while (i < b) {
+		if (!is_ident_char(s[i]) || isdigit((unsigned char)s[i])) {
+			if (isdigit((unsigned char)s[i]))
+				while (i < b && is_ident_char(s[i]))
+					i++;
+			else
+				i++;
+			continue;
+		}
+		for (j = i; j < b && is_ident_char(s[j]); j++)
+			;
+		for (d = 0; d < m->n; d++)
+			if (d != self && strlen(m->name[d]) == j - i &&
+			    strncmp(m->name[d], s + i, j - i) == 0)
+				m->used[d] = 1;
+		i = j;
+	}
+}
+
 static unsigned
-check_slice(const char *code, const char *dialect, char **msg)
+file_offset(CXSourceLocation l, CXFile main)
+{
+	CXFile f;
+	unsigned off;
+
+	clang_getSpellingLocation(l, &f, NULL, NULL, &off);
+	return f != NULL && clang_File_isEqual(f, main) ? off : UINT_MAX;
+}
+
+static enum CXChildVisitResult
+collect_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	void **ctx = data;
+	struct mdefs *m = ctx[0];
+	const char *s = ctx[1];
+	CXFile main = ctx[2];
+	CXSourceRange r;
+	unsigned a, b;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+		return CXChildVisit_Continue;
+	r = clang_getCursorExtent(c);
+	a = file_offset(clang_getRangeStart(r), main);
+	b = file_offset(clang_getRangeEnd(r), main);
+	if (a != UINT_MAX && b != UINT_MAX && a <= b)
+		mark_names(m, s, a, b + 1 > strlen(s) ? strlen(s) : b + 1,
+		    SIZE_MAX);
+	return CXChildVisit_Continue;
+}
+
+static void
+free_mdefs(struct mdefs *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->name[i]);
+	free(m->a);
+	free(m->b);
+	free(m->name);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The #define lines of code nothing in the parsed slice uses: not an
+ * expansion (its arguments included), not a directive or another
+ * #define, not code the preprocessor skipped (the other side of
+ * __CUDA_ARCH__).  Returns how many it cut from code; their names go to
+ * dropped. */
+static size_t
+drop_unused(CXTranslationUnit tu, const char *path, struct buf *code,
+    json_t *dropped)
+{
+	struct mdefs m = { 0 };
+	const char *s = code->s;
+	CXFile main = clang_getFile(tu, path);
+	CXSourceRangeList *sk;
+	struct buf out = { 0 };
+	size_t i = 0, j, d, cut = 0;
+	unsigned k;
+	void *ctx[3];
+
+	if (main == NULL || s == NULL)
+		return 0;
+	/* the #define lines */
+	while (s[i] != '\0') {
+		size_t e = i, p = i;
+		while (s[e] != '\0' && (s[e] != '\n' || (e > i &&
+		    s[e - 1] == '\\')))
+			e++;
+		while (s[p] == ' ' || s[p] == '\t')
+			p++;
+		if (s[p] == '#') {
+			p++;
+			while (s[p] == ' ' || s[p] == '\t')
+				p++;
+			if (strncmp(s + p, "define", 6) == 0 &&
+			    (s[p + 6] == ' ' || s[p + 6] == '\t')) {
+				p += 6;
+				while (s[p] == ' ' || s[p] == '\t')
+					p++;
+				for (j = p; is_ident_char(s[j]); j++)
+					;
+				if (m.n == m.cap) {
+					m.cap = m.cap ? m.cap * 2 : 16;
+					m.a = xrealloc(m.a, m.cap * sizeof(*m.a));
+					m.b = xrealloc(m.b, m.cap * sizeof(*m.b));
+					m.name = xrealloc(m.name,
+					    m.cap * sizeof(*m.name));
+				}
+				m.a[m.n] = (unsigned)i;
+				m.b[m.n] = (unsigned)(s[e] == '\n' ? e + 1 : e);
+				m.name[m.n] = strndup(s + p, j - p);
+				if (m.name[m.n] == NULL)
+					k_fatal(K_EXIT_SYSTEM, NULL,
+					    "out of memory");
+				m.n++;
+			}
+		}
+		i = s[e] == '\n' ? e + 1 : e;
+	}
+	if (m.n == 0)
+		return 0;
+	m.used = calloc(m.n, 1);
+	if (m.used == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	/* directives, other #defines included */
+	for (i = 0; s[i] != '\0';) {
+		size_t e = i, p = i;
+		while (s[e] != '\0' && (s[e] != '\n' || (e > i &&
+		    s[e - 1] == '\\')))
+			e++;
+		while (s[p] == ' ' || s[p] == '\t')
+			p++;
+		if (s[p] == '#') {
+			for (d = 0; d < m.n && m.a[d] != i; d++)
+				;
+			mark_names(&m, s, p, e, d);
+		}
+		i = s[e] == '\n' ? e + 1 : e;
+	}
+	ctx[0] = &m;
+	ctx[1] = (void *)s;
+	ctx[2] = main;
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_uses,
+	    ctx);
+	sk = clang_getSkippedRanges(tu, main);
+	for (k = 0; sk != NULL && k < sk->count; k++) {
+		unsigned a = file_offset(clang_getRangeStart(sk->ranges[k]),
+		    main);
+		unsigned b = file_offset(clang_getRangeEnd(sk->ranges[k]),
+		    main);
+		if (a != UINT_MAX && b != UINT_MAX && a <= b)
+			mark_names(&m, s, a, b > strlen(s) ? strlen(s) : b,
+			    SIZE_MAX);
+	}
+	clang_disposeSourceRangeList(sk);
+	/* cut */
+	for (i = 0, d = 0; d < m.n; d++) {
+		if (m.used[d])
+			continue;
+		buf_add(&out, s + i, m.a[d] - i);
+		i = m.b[d];
+		json_array_append_new(dropped, json_string(m.name[d]));
+		cut++;
+	}
+	if (cut > 0) {
+		buf_puts(&out, s + i);
+		free(code->s);
+		*code = out;
+	}
+	free_mdefs(&m);
+	return cut;
+}
+
+/* Parse the slice; drop the #defines nothing uses and parse again, until
+ * nothing changes.  Returns the errors of the last parse. */
+static unsigned
+check_slice(struct buf *code, const char *dialect, char **msg,
+    json_t *dropped)
 {
 	struct k_strv args = { 0 };
 	CXTranslationUnit tu = NULL;
 	int hip = strcmp(dialect, "hip") == 0;
+	const char *path = hip ? "/kslice/slice.hip" : "/kslice/slice.cu";
 	unsigned errors;
-	int e;
+	int e, round;
 
 	build_args(&args, dialect, 0, NULL, 0);
-	e = k_parse(opt.idx, hip ? "/kslice/slice.hip" : "/kslice/slice.cu", code,
-	    strlen(code), &args, &tu);
-	k_strv_free(&args);
-	if (e != 0 || tu == NULL) {
-		if (asprintf(msg, "parse failed: %s",
-		    k_cx_error_text((enum CXErrorCode)e)) < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-		return 1;
+	for (round = 0;; round++) {
+		e = k_parse(opt.idx, path, code->s, code->n, &args, &tu);
+		if (e != 0 || tu == NULL) {
+			k_strv_free(&args);
+			if (asprintf(msg, "parse failed: %s",
+			    k_cx_error_text((enum CXErrorCode)e)) < 0)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			return 1;
+		}
+		errors = count_errors(tu, NULL, 0);
+		/* a slice that does not parse keeps what it has: the
+		 * parse may have missed uses */
+		if (errors > 0 || round >= 8 ||
+		    drop_unused(tu, path, code, dropped) == 0)
+			break;
+		clang_disposeTranslationUnit(tu);
+		tu = NULL;
 	}
+	k_strv_free(&args);
 	errors = count_errors(tu, msg, MAX_DIAG);
 	clang_disposeTranslationUnit(tu);
 	return errors;
@@ -2192,6 +2584,9 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		it->ns = ns_chain(s->kernel);
 	}
 	close_over(cl);
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
+	    cl);
+	close_over(cl);
 	add_usings(cl);
 	close_over(cl);
 
@@ -2216,6 +2611,8 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	for (i = 1; i <= cl->n; i++) {
 		/* the kernel last */
 		struct item *it = &cl->v[i == cl->n ? 0 : i];
+		if (inside_other(cl, it))
+			continue;
 		if (it->kind != I_DECL || strcmp(it->ns, cur) != 0) {
 			const char *to = it->kind == I_DECL ? it->ns : "";
 			switch_ns(&b, cur, to);
@@ -2336,6 +2733,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	char *msg = NULL, *targs = NULL;
 	size_t lines = 0, i;
 	unsigned errors;
+	json_t *dropped = json_array();
 
 	buf_puts(&code, s->body);
 	if (inst != NULL) {
@@ -2356,6 +2754,12 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	}
 	/* close the kernel's namespaces */
 	switch_ns(&code, s->ns, "");
+	if (code.full) {
+		errors = 1;
+		msg = xstrdup("slice longer than 16 MiB");
+	} else
+		errors = check_slice(&code, dialect[0] != '\0' ? dialect :
+		    "cuda", &msg, dropped);
 	for (i = 0; i < code.n; i++)
 		if (code.s[i] == '\n')
 			lines++;
@@ -2382,7 +2786,23 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		    inst != NULL ? inst : none));
 		json_decref(none);
 	}
-	json_object_set(sl, "deps", s->deps);
+	if (json_array_size(dropped) == 0)
+		json_object_set(sl, "deps", s->deps);
+	else {
+		/* the dependencies less the macros the slice lost */
+		json_t *deps = json_array(), *dep, *n;
+		size_t x, y;
+		json_array_foreach(s->deps, x, dep) {
+			int gone = 0;
+			if (strcmp(k_get_str(dep, "kind"), "macro") == 0)
+				json_array_foreach(dropped, y, n)
+					gone |= strcmp(json_string_value(n),
+					    k_get_str(dep, "name")) == 0;
+			if (!gone)
+				json_array_append(deps, dep);
+		}
+		json_object_set_new(sl, "deps", deps);
+	}
 	json_object_set(sl, "stubs", s->stubs);
 	json_object_set_new(sl, "tags", tags_json(code.s, lines,
 	    json_array_size(s->deps)));
@@ -2391,8 +2811,6 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	json_object_set_new(sl, "lines", json_integer((json_int_t)lines));
 	json_object_set_new(sl, "code", k_string_lossy(code.s, code.n));
 	k_set_section(out, "slice", sl);
-	errors = check_slice(code.s, dialect[0] != '\0' ? dialect : "cuda",
-	    &msg);
 	if (errors > 0)
 		k_error(out, STAGE, "slice-does-not-parse",
 		    "%s: slice does not parse: %u error%s: %s",
@@ -2403,6 +2821,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	free(msg);
 	free(targs);
 	free(code.s);
+	json_decref(dropped);
 	return out;
 }
 

@@ -30,6 +30,33 @@
 #endif
 #endif
 
+/* the include guards of the toolkit headers this prelude stands for: a
+ * real toolkit header reached through the system include path (a
+ * /usr/local/include that links the toolkit's headers) includes its
+ * siblings by quotes, past the empty stand-ins; these keep the siblings
+ * empty instead of redefining char1, dim3 and the rest */
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __DRIVER_TYPES_H__
+#define __DEVICE_TYPES_H__
+#define __SURFACE_TYPES_H__
+#define __TEXTURE_TYPES_H__
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __HOST_DEFINES_H__
+#define __CUDA_FP16_H__
+#define __CUDA_BF16_H__
+#define __DEVICE_FUNCTIONS_H__
+#define __MATH_FUNCTIONS_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __SM_20_ATOMIC_FUNCTIONS_H__
+#define __SM_60_ATOMIC_FUNCTIONS_H__
+#define __TEXTURE_FETCH_FUNCTIONS_H__
+#define __SURFACE_FUNCTIONS_H__
+#define __cudart_builtin__
+#define CUDARTAPI
+#define __dv(v) = v
+
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
@@ -91,6 +118,15 @@ typedef unsigned long long cudaSurfaceObject_t;
 typedef unsigned long long hipTextureObject_t;
 typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1,
 	cudaErrorMemoryAllocation = 2 } cudaError_t;
+typedef unsigned long long cudaGraphConditionalHandle;
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPos { size_t x, y, z; };
+__host__ struct cudaExtent make_cudaExtent(size_t, size_t, size_t);
+__host__ struct cudaPos make_cudaPos(size_t, size_t, size_t);
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp,
+	cudaBoundaryModeTrap };
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
 typedef enum hipError_t { hipSuccess = 0 } hipError_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice,
 	cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
@@ -113,10 +149,10 @@ cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t,
     cudaStream_t);
 cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3, void **,
     size_t, cudaStream_t);
-cudaError_t cudaMalloc(void **, size_t);
+__host__ __device__ cudaError_t cudaMalloc(void **, size_t);
 cudaError_t cudaMallocManaged(void **, size_t, unsigned = 1);
 cudaError_t cudaMallocHost(void **, size_t);
-cudaError_t cudaFree(void *);
+__host__ __device__ cudaError_t cudaFree(void *);
 cudaError_t cudaFreeHost(void *);
 cudaError_t cudaMemcpy(void *, const void *, size_t, enum cudaMemcpyKind);
 cudaError_t cudaMemcpyAsync(void *, const void *, size_t,
@@ -125,16 +161,17 @@ cudaError_t cudaMemcpyToSymbol(const void *, const void *, size_t,
     size_t = 0, enum cudaMemcpyKind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemset(void *, int, size_t);
 cudaError_t cudaMemsetAsync(void *, int, size_t, cudaStream_t = 0);
-cudaError_t cudaDeviceSynchronize(void);
+__host__ __device__ cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaStreamSynchronize(cudaStream_t);
 cudaError_t cudaStreamCreate(cudaStream_t *);
-cudaError_t cudaStreamDestroy(cudaStream_t);
+__host__ __device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *, unsigned);
+__host__ __device__ cudaError_t cudaStreamDestroy(cudaStream_t);
 cudaError_t cudaEventCreate(cudaEvent_t *);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
 cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);
 cudaError_t cudaEventDestroy(cudaEvent_t);
-cudaError_t cudaGetLastError(void);
+__host__ __device__ cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t);
 cudaError_t cudaGetDevice(int *);
@@ -181,7 +218,17 @@ struct __half {
 	__host__ __device__ __half(int);
 	__host__ __device__ operator float() const;
 };
-struct __half2 { __half x, y; };
+/* operators as members: a namespace-scope operator+ would turn every
+ * dependent p + n in a template into an unresolved call */
+struct __half2 { __half x, y;
+	__host__ __device__ __half2() = default;
+	__host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
+	__device__ __half2 operator+(const __half2 &) const;
+	__device__ __half2 operator-(const __half2 &) const;
+	__device__ __half2 operator*(const __half2 &) const;
+	__device__ __half2 operator/(const __half2 &) const;
+	__device__ __half2 &operator+=(const __half2 &);
+	__device__ __half2 &operator*=(const __half2 &); };
 struct __nv_bfloat16 {
 	unsigned short __x;
 	__host__ __device__ __nv_bfloat16() = default;
@@ -218,6 +265,19 @@ __device__ bool __heq(__half, __half);
 __device__ bool __hne(__half, __half);
 __device__ __half2 __hadd2(__half2, __half2);
 __device__ __half2 __hmul2(__half2, __half2);
+__device__ __half2 __hfma2(__half2, __half2, __half2);
+__device__ __half2 __hsub2(__half2, __half2);
+__device__ __half __hfma(__half, __half, __half);
+__host__ __device__ __half2 __float2half2_rn(float);
+__host__ __device__ __half2 __halves2half2(__half, __half);
+__host__ __device__ __half2 __half2half2(__half);
+__host__ __device__ float2 __half22float2(__half2);
+__host__ __device__ __half2 __float22half2_rn(float2);
+__host__ __device__ float __low2float(__half2);
+__host__ __device__ float __high2float(__half2);
+__host__ __device__ __half __low2half(__half2);
+__host__ __device__ __half __high2half(__half2);
+
 
 /* synchronization, warps, atomics, intrinsics */
 __device__ void __syncthreads(void);
@@ -256,7 +316,17 @@ template <class T> __device__ void __stcs(T *, T);
 	__device__ T atomicAnd(T *, T); __device__ T atomicOr(T *, T); \
 	__device__ T atomicXor(T *, T); __device__ T atomicInc(T *, T); \
 	__device__ T atomicDec(T *, T); __device__ T atomicAdd_block(T *, T); \
-	__device__ T atomicAdd_system(T *, T);
+	__device__ T atomicAdd_system(T *, T); \
+	__device__ T atomicSub_system(T *, T); \
+	__device__ T atomicExch_system(T *, T); \
+	__device__ T atomicMin_system(T *, T); \
+	__device__ T atomicMax_system(T *, T); \
+	__device__ T atomicCAS_system(T *, T, T); \
+	__device__ T atomicAnd_system(T *, T); \
+	__device__ T atomicOr_system(T *, T); \
+	__device__ T atomicXor_system(T *, T); \
+	__device__ T atomicInc_system(T *, T); \
+	__device__ T atomicDec_system(T *, T);
 KFORGE_ATOMIC(int) KFORGE_ATOMIC(unsigned int)
 KFORGE_ATOMIC(unsigned long long) KFORGE_ATOMIC(long long)
 KFORGE_ATOMIC(float) KFORGE_ATOMIC(double)
@@ -274,6 +344,15 @@ __device__ int __ffsll(long long);
 __device__ unsigned __brev(unsigned);
 __device__ unsigned __byte_perm(unsigned, unsigned, unsigned);
 __device__ int __mul24(int, int);
+__device__ unsigned __umul24(unsigned, unsigned);
+__host__ __device__ unsigned umin(unsigned, unsigned);
+__host__ __device__ unsigned umax(unsigned, unsigned);
+__host__ __device__ long long llmin(long long, long long);
+__host__ __device__ long long llmax(long long, long long);
+__host__ __device__ unsigned long long ullmin(unsigned long long,
+    unsigned long long);
+__host__ __device__ unsigned long long ullmax(unsigned long long,
+    unsigned long long);
 __device__ int __mulhi(int, int);
 __device__ unsigned __umulhi(unsigned, unsigned);
 __device__ long long clock64(void);
@@ -293,7 +372,13 @@ __device__ unsigned __float2uint_rn(float);
 __device__ float __int2float_rn(int);
 __device__ double __int2double_rn(int);
 __device__ float __fadd_rn(float, float);
+__device__ float __fadd_rd(float, float);
+__device__ float __fadd_ru(float, float);
+__device__ float __fadd_rz(float, float);
 __device__ float __fmul_rn(float, float);
+__device__ float __fmul_rd(float, float);
+__device__ float __fmul_ru(float, float);
+__device__ float __fmul_rz(float, float);
 __device__ float __fmaf_rn(float, float, float);
 __device__ float __fdividef(float, float);
 __device__ float __frcp_rn(float);
@@ -325,6 +410,8 @@ __device__ double fma(double, double, double);
 __device__ float ldexpf(float, int);
 __device__ double ldexp(double, int);
 __device__ float frexpf(float, int *);
+__device__ float frexp(float, int *);
+__device__ double frexp(double, int *);
 __device__ long lroundf(float);
 __device__ long long llroundf(float);
 __device__ int abs(int);
@@ -400,7 +487,46 @@ template <class T> __device__ T tex2D(cudaTextureObject_t, float, float);
 template <class T, int d, enum cudaTextureReadMode m>
 __device__ T tex2D(texture<T, d, m>, float, float);
 template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int,
+    int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T tex1D(cudaTextureObject_t, float);
+template <class T> __device__ T tex3D(cudaTextureObject_t, float, float,
+    float);
+template <class T> __device__ T tex1DLod(cudaTextureObject_t, float, float);
+template <class T> __device__ T tex2DLod(cudaTextureObject_t, float, float,
+    float);
+template <class T> __device__ T tex3DLod(cudaTextureObject_t, float, float,
+    float, float);
+template <class T> __device__ T tex1DLayered(cudaTextureObject_t, float,
     int);
+template <class T> __device__ T tex2DLayered(cudaTextureObject_t, float,
+    float, int);
+template <class T> __device__ T texCubemap(cudaTextureObject_t, float, float,
+    float);
+template <class T> __device__ T tex2Dgather(cudaTextureObject_t, float,
+    float, int = 0);
+template <class T> __device__ void tex1Dfetch(T *, cudaTextureObject_t, int);
+template <class T> __device__ void tex2D(T *, cudaTextureObject_t, float,
+    float);
+template <class T> __device__ void tex3D(T *, cudaTextureObject_t, float,
+    float, float);
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t, int,
+    enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int,
+    enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf3Dread(cudaSurfaceObject_t, int, int,
+    int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2Dread(T *, cudaSurfaceObject_t, int,
+    int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1Dwrite(T, cudaSurfaceObject_t, int,
+    enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int,
+    int, int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2DLayeredwrite(T, cudaSurfaceObject_t,
+    int, int, int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf2DLayeredread(cudaSurfaceObject_t, int,
+    int, int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+__device__ void cudaGraphSetConditional(cudaGraphConditionalHandle,
+    unsigned);
 
 extern "C" __device__ int printf(const char *, ...);
 extern "C" __device__ void *malloc(size_t);
@@ -419,20 +545,73 @@ __device__ void __nanosleep(unsigned);
 namespace cooperative_groups {
 struct thread_group { __device__ void sync() const;
 	__device__ unsigned size() const;
-	__device__ unsigned thread_rank() const; };
+	__device__ unsigned long long num_threads() const;
+	__device__ unsigned thread_rank() const;
+	__device__ unsigned meta_group_rank() const;
+	__device__ unsigned meta_group_size() const; };
 struct thread_block : thread_group { __device__ dim3 group_index() const;
-	__device__ dim3 thread_index() const; };
-struct grid_group : thread_group {};
-template <unsigned N> struct thread_block_tile : thread_group {
+	__device__ dim3 thread_index() const;
+	__device__ dim3 dim_threads() const;
+	__device__ dim3 group_dim() const; };
+struct grid_group : thread_group { __device__ bool is_valid() const;
+	__device__ unsigned long long block_rank() const;
+	__device__ unsigned long long num_blocks() const;
+	__device__ dim3 block_index() const;
+	__device__ dim3 dim_blocks() const; };
+struct coalesced_group : thread_group {
 	template <class T> __device__ T shfl(T, int) const;
 	template <class T> __device__ T shfl_down(T, unsigned) const;
-	template <class T> __device__ T shfl_xor(T, unsigned) const; };
+	template <class T> __device__ T shfl_up(T, unsigned) const;
+	template <class T> __device__ T shfl_xor(T, unsigned) const;
+	__device__ unsigned ballot(int) const;
+	__device__ int any(int) const;
+	__device__ int all(int) const;
+	template <class T> __device__ unsigned match_any(T) const; };
+template <unsigned N, class P = void> struct thread_block_tile :
+    coalesced_group {
+	template <class Q> __device__ thread_block_tile(
+	    const thread_block_tile<N, Q> &);
+	__device__ thread_block_tile(); };
+template <unsigned N, class P = void> struct block_tile_memory {
+	unsigned char storage[N]; };
 __device__ thread_block this_thread_block();
+template <unsigned N, class P> __device__ thread_block this_thread_block(
+    block_tile_memory<N, P> &);
 __device__ grid_group this_grid();
-template <unsigned N, class P> __device__ thread_block_tile<N>
+__device__ coalesced_group coalesced_threads();
+template <unsigned N, class P> __device__ thread_block_tile<N, P>
     tiled_partition(const P &);
 __device__ thread_group tiled_partition(const thread_group &, unsigned);
+template <class G> __device__ coalesced_group labeled_partition(const G &,
+    int);
+template <class G> __device__ coalesced_group binary_partition(const G &,
+    bool);
 template <class G> __device__ void sync(const G &);
+template <class T = void> struct plus {
+	__device__ T operator()(const T &, const T &) const; };
+template <class T = void> struct less {
+	__device__ T operator()(const T &, const T &) const; };
+template <class T = void> struct greater {
+	__device__ T operator()(const T &, const T &) const; };
+template <class T = void> struct bit_and {
+	__device__ T operator()(const T &, const T &) const; };
+template <class T = void> struct bit_or {
+	__device__ T operator()(const T &, const T &) const; };
+template <class T = void> struct bit_xor {
+	__device__ T operator()(const T &, const T &) const; };
+template <class G, class T, class Op> __device__ T reduce(const G &, T, Op);
+template <class G, class T, class Op> __device__ T inclusive_scan(const G &,
+    T, Op);
+template <class G, class T> __device__ T inclusive_scan(const G &, T);
+template <class G, class T, class Op> __device__ T exclusive_scan(const G &,
+    T, Op);
+template <class G, class T> __device__ T exclusive_scan(const G &, T);
+template <class G, class T> __device__ void memcpy_async(const G &, T *,
+    const T *, size_t);
+template <class G> __device__ void memcpy_async(const G &, void *,
+    const void *, size_t);
+template <class G> __device__ void wait(const G &);
+template <class G> __device__ void wait_prior(const G &);
 }
 
 /*
