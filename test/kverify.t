@@ -59,6 +59,13 @@ v() {
 	jq -r "$1" "$T_TMP/v"
 }
 
+# --- a record may name only kbuild's work-directory entries
+rec escape ref good | jq -c '.build.harness.artifact = ".."' > "$T_TMP/in"
+rec escape2 ref good | jq -c '.build.reference.file = ".."' >> "$T_TMP/in"
+run "$KV" < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out" | tr '\n' ' ')" "1:not-built not-built " \
+    "artifact keys and file names outside kbuild's shapes are refused, nothing run"
+
 # --- golden run of a good reference, a correct candidate
 verify good ref good --time 5
 is "$T_STATUS" 0 "correct candidate: exit 0"

@@ -811,9 +811,15 @@ unit_of(json_t *build, const char *role, struct unit *u, int *runnable)
 
 	*runnable = json_is_true(json_object_get(b, "runnable"));
 	u->symbol = k_get_str(b, "symbol");
+	/* the record names a work-directory entry: only kbuild's shapes
+	 * (a sha256 key and one of its file names), so that no record can
+	 * point kverify at a path of its choosing */
 	if (!json_is_true(json_object_get(b, "ok")) || key == NULL ||
-	    file == NULL || strlen(key) < 2 || strchr(key, '/') != NULL ||
-	    strchr(file, '/') != NULL)
+	    file == NULL || strlen(key) != 64 ||
+	    strspn(key, "0123456789abcdef") != 64 ||
+	    (strcmp(file, "module.cubin") != 0 &&
+	    strcmp(file, "module.hsaco") != 0 &&
+	    strcmp(file, "harness") != 0))
 		return 0;
 	snprintf(u->path, sizeof(u->path), "%s/build/%.2s/%s/%s", opt.work,
 	    key, key, file);
