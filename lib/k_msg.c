@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +10,21 @@
 static const char *progname = "kforge";
 static int worst = K_EXIT_OK;
 static int quiet;
+/* stages run records on several threads: one message and one status
+ * update at a time */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 int
 k_exit_raise(int code)
 {
+	int w;
+
+	pthread_mutex_lock(&lock);
 	if (code > worst)
 		worst = code;
-	return worst;
+	w = worst;
+	pthread_mutex_unlock(&lock);
+	return w;
 }
 
 int
@@ -71,8 +80,10 @@ void
 k_vwarn(int code, const char *where, const char *fmt, va_list ap)
 {
 	k_exit_raise(code);
+	pthread_mutex_lock(&lock);
 	if (!quiet)
 		emit(where, fmt, ap);
+	pthread_mutex_unlock(&lock);
 }
 
 void

@@ -243,6 +243,28 @@ k_error(json_t *rec, const char *stage, const char *code, const char *fmt,
 	json_array_append_new(errs, e);
 }
 
+const char *
+k_id_text(json_t *rec)
+{
+	const char *id = k_id_borrowed(rec);
+
+	return id != NULL ? id : "record";
+}
+
+void
+k_fail(json_t *rec, const char *stage, const char *code, const char *fmt,
+    ...)
+{
+	char msg[1536];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	k_error(rec, stage, code, "%s", msg);
+	k_warn(K_EXIT_RECORDS, NULL, "%s", msg);
+}
+
 int
 k_has_errors(json_t *rec)
 {

@@ -42,6 +42,12 @@ const char *k_id_borrowed(json_t *rec);
 /* Append {"stage","code","message"} to rec's "errors" array. */
 void k_error(json_t *rec, const char *stage, const char *code,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* rec's id for messages: the id, or "record" when it has none
+ * (borrowed). */
+const char *k_id_text(json_t *rec);
+/* k_error, and the same message on stderr as a warning (status 1). */
+void k_fail(json_t *rec, const char *stage, const char *code,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Non-zero when rec carries at least one error. */
 int k_has_errors(json_t *rec);
 /* Set section name of rec to steal (replacing an earlier run's). */

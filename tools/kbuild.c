@@ -655,25 +655,7 @@ looks_like_code(const char *s)
 	    strstr(s, "__launch_bounds__") != NULL;
 }
 
-#define ID(rec) (k_id_borrowed(rec) != NULL ? k_id_borrowed(rec) : "record")
 
-/* Record an error in rec and say it on stderr. */
-static void
-fail(json_t *rec, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-fail(json_t *rec, const char *code, const char *fmt, ...)
-{
-	char msg[1536];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	k_error(rec, STAGE, code, "%s", msg);
-	k_warn(K_EXIT_RECORDS, NULL, "%s", msg);
-}
 
 /* Build what rec holds; returns rec with a build section (steals rec). */
 static json_t *
@@ -692,16 +674,16 @@ process(json_t *rec, void *ctx)
 	if (!json_is_object(slice)) {
 		/* an upstream failure is already recorded: pass it on */
 		if (!k_has_errors(rec))
-			fail(rec, "no-slice", "%s: no slice section to build "
-			    "(run kslice first)", ID(rec));
+			k_fail(rec, STAGE, "no-slice", "%s: no slice section to build "
+			    "(run kslice first)", k_id_text(rec));
 		return rec;
 	}
 	code = k_get_str(slice, "code");
 	kernel = k_get_str(scan, "name");
 	dialect = k_get_str(scan, "dialect");
 	if (code == NULL || *code == '\0') {
-		fail(rec, "no-slice", "%s: slice.code is missing or "
-		    "empty", ID(rec));
+		k_fail(rec, STAGE, "no-slice", "%s: slice.code is missing or "
+		    "empty", k_id_text(rec));
 		return rec;
 	}
 	if (dialect == NULL || (strcmp(dialect, "cuda") != 0 &&
@@ -722,8 +704,8 @@ process(json_t *rec, void *ctx)
 	json_object_set_new(build, "arch", json_string(
 	    strcmp(dialect, "hip") == 0 ? opt.hip_arch : opt.arch));
 	if (res == NULL)
-		fail(rec, "compiler-missing", "%s: reference: %s",
-		    ID(rec), err);
+		k_fail(rec, STAGE, "compiler-missing", "%s: reference: %s",
+		    k_id_text(rec), err);
 	else
 		json_object_set_new(build, "reference", res);
 
@@ -731,22 +713,22 @@ process(json_t *rec, void *ctx)
 		const char *cc = k_get_str(cand, "code");
 		const char *cd = k_get_str(cand, "dialect");
 		if (!json_is_object(cand) || cc == NULL) {
-			fail(rec, "bad-candidate", "%s: candidate "
-			    "has no code", ID(rec));
+			k_fail(rec, STAGE, "bad-candidate", "%s: candidate "
+			    "has no code", k_id_text(rec));
 		} else if (strspn(cc, " \t\r\n") == strlen(cc)) {
-			fail(rec, "bad-candidate", "%s: candidate "
-			    "code is empty", ID(rec));
+			k_fail(rec, STAGE, "bad-candidate", "%s: candidate "
+			    "code is empty", k_id_text(rec));
 		} else if (!looks_like_code(cc)) {
-			fail(rec, "bad-candidate", "%s: candidate "
-			    "defines no __global__ kernel", ID(rec));
+			k_fail(rec, STAGE, "bad-candidate", "%s: candidate "
+			    "defines no __global__ kernel", k_id_text(rec));
 		} else {
 			u.dialect = cd != NULL && strcmp(cd, "hip") == 0 ?
 			    "hip" : "cuda";
 			u.role = "candidate";
 			u.code = cc;
 			if ((res = build_unit(&u, err, sizeof(err))) == NULL)
-				fail(rec, "compiler-missing",
-				    "%s: candidate: %s", ID(rec), err);
+				k_fail(rec, STAGE, "compiler-missing",
+				    "%s: candidate: %s", k_id_text(rec), err);
 			else
 				json_object_set_new(build, "candidate", res);
 		}
@@ -763,8 +745,8 @@ process(json_t *rec, void *ctx)
 			u.role = "harness";
 			u.code = hc;
 			if ((res = build_unit(&u, err, sizeof(err))) == NULL)
-				fail(rec, "compiler-missing",
-				    "%s: harness: %s", ID(rec), err);
+				k_fail(rec, STAGE, "compiler-missing",
+				    "%s: harness: %s", k_id_text(rec), err);
 			else
 				json_object_set_new(build, "harness", res);
 		} else

@@ -37,7 +37,6 @@
 #define MAX_TEXT ((size_t)16 << 20)	/* longest slice */
 #define MAX_CALL_DEPTH 8	/* write analysis through callees */
 /* the record's id for messages; a record may lack one */
-#define ID(rec) (k_id_borrowed(rec) != NULL ? k_id_borrowed(rec) : "record")
 
 static const char usage_line[] =
     "usage: kslice [-hqV] [--root dir] [--stubs dir] [--types list]\n"
@@ -2745,7 +2744,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		buf_puts(&code, ex);
 		free(ex);
 		(void)cur;
-		if (asprintf(&id, "%s%s", ID(rec), targs) < 0)
+		if (asprintf(&id, "%s%s", k_id_text(rec), targs) < 0)
 			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 		json_object_set_new(out, "parent", json_string(
 		    k_id_borrowed(rec)));
@@ -2814,7 +2813,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	if (errors > 0)
 		k_error(out, STAGE, "slice-does-not-parse",
 		    "%s: slice does not parse: %u error%s: %s",
-		    ID(out), errors, errors == 1 ? "" : "s", msg);
+		    k_id_text(out), errors, errors == 1 ? "" : "s", msg);
 	if (k_has_errors(out))
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(out), "%s",
 		    errors > 0 ? "slice does not parse" : "error");
@@ -2913,7 +2912,7 @@ process(json_t *rec, void *ctx)
 		if (!json_is_object(scan) && !k_has_errors(rec)) {
 			k_error(rec, STAGE, "no-scan",
 			    "%s: record has no scan section",
-			    ID(rec));
+			    k_id_text(rec));
 			k_warn(K_EXIT_RECORDS, k_id_borrowed(rec),
 			    "record has no scan section");
 		}
@@ -2921,14 +2920,14 @@ process(json_t *rec, void *ctx)
 	}
 	if ((bad = scan_problem(scan)) != NULL) {
 		k_error(rec, STAGE, "bad-scan", "%s: %s",
-		    ID(rec), bad);
+		    k_id_text(rec), bad);
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s", bad);
 		return rec;
 	}
 	memset(&s, 0, sizeof(s));
 	if (slice_kernel(&s, scan, &why) != 0) {
 		k_error(rec, STAGE, "cannot-slice", "%s: %s",
-		    ID(rec), why);
+		    k_id_text(rec), why);
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s", why);
 		free(why);
 		slicer_free(&s);
@@ -2942,7 +2941,7 @@ process(json_t *rec, void *ctx)
 		out = slice_record(rec, scan, &s, NULL, 0);
 	} else if (n == 0) {
 		k_error(rec, STAGE, "no-instance", "%s: %s",
-		    ID(rec), why != NULL ? why : "no instance");
+		    k_id_text(rec), why != NULL ? why : "no instance");
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s",
 		    why != NULL ? why : "no instance");
 		out = json_incref(rec);

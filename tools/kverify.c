@@ -154,27 +154,7 @@ jround(double v, double unit)
 	return isfinite(v) ? json_real(round(v / unit) * unit) : json_null();
 }
 
-#define ID(rec) (k_id_borrowed(rec) != NULL ? k_id_borrowed(rec) : "record")
 
-/* Record an error in rec and say it on stderr. */
-static void
-fail(json_t *rec, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-fail(json_t *rec, const char *code, const char *fmt, ...)
-{
-	char msg[1536];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	k_error(rec, STAGE, code, "%s", msg);
-	pthread_mutex_lock(&msg_lock);
-	k_warn(K_EXIT_RECORDS, NULL, "%s", msg);
-	pthread_mutex_unlock(&msg_lock);
-}
 
 /* FNV-1a 64, as the harness writes its checksums. */
 static void
@@ -860,7 +840,7 @@ mark_no_device(struct ctx *c, const struct run *r)
 	}
 	pthread_mutex_unlock(&msg_lock);
 	c->nodev = 1;
-	fail(c->rec, "no-device", "%s: no GPU: %s", ID(c->rec),
+	k_fail(c->rec, STAGE, "no-device", "%s: no GPU: %s", k_id_text(c->rec),
 	    no_device_msg);
 	return -1;
 }
@@ -883,8 +863,8 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	dir_for(c, "cases", 0, dir, sizeof(dir));
 	if (run_harness(c->w, h->path, NULL, NULL, dir, 0, 0, NULL,
 	    opt.timeout, &r) != 0) {
-		fail(c->rec, "harness", "%s: cannot run harness: %s",
-		    ID(c->rec), strerror(errno));
+		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+		    k_id_text(c->rec), strerror(errno));
 		return -1;
 	}
 	log_run(c->runs, "harness", -1, "cases", &r);
@@ -897,8 +877,8 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	if (!r.ok || ncases < 1 || ncases > MAX_CASES) {
 		json_object_set_new(c->v, "fault", fault_json("harness", -1,
 		    &r));
-		fail(c->rec, "harness", "%s: harness --cases failed: %s",
-		    ID(c->rec), r.ok ? "not a case count" : r.msg);
+		k_fail(c->rec, STAGE, "harness", "%s: harness --cases failed: %s",
+		    k_id_text(c->rec), r.ok ? "not a case count" : r.msg);
 		run_free(&r);
 		return -1;
 	}
@@ -915,8 +895,8 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		dir_for(c, "ref", k, dir, sizeof(dir));
 		if (run_harness(c->w, h->path, ref->path, ref->symbol, dir, k,
 		    CHECK_REPS, NULL, opt.timeout, g) != 0) {
-			fail(c->rec, "harness", "%s: cannot run harness: %s",
-			    ID(c->rec), strerror(errno));
+			k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+			    k_id_text(c->rec), strerror(errno));
 			return -1;
 		}
 		log_run(c->runs, "reference", k, "check", g);
@@ -925,8 +905,8 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				return mark_no_device(c, g);
 			json_object_set_new(c->v, "fault",
 			    fault_json("reference", k, g));
-			fail(c->rec, "reference-fault", "%s: reference, case "
-			    "%d: %s: %s", ID(c->rec), k, g->fault, g->msg);
+			k_fail(c->rec, STAGE, "reference-fault", "%s: reference, case "
+			    "%d: %s: %s", k_id_text(c->rec), k, g->fault, g->msg);
 			return -1;
 		}
 		if (g->timed_match == 0)
@@ -943,9 +923,9 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			const char *why = NULL;
 			if (store_blob(b->data, b->len, hex) != 0) {
 				json_decref(o);
-				fail(c->rec, "work-dir", "%s: cannot store a "
+				k_fail(c->rec, STAGE, "work-dir", "%s: cannot store a "
 				    "golden output in %s/blobs: %s",
-				    ID(c->rec), opt.work, strerror(errno));
+				    k_id_text(c->rec), opt.work, strerror(errno));
 				return -1;
 			}
 			json_object_set_new(o, "name", json_string(b->name));
@@ -990,16 +970,16 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		dir_for(c, "ref2", k, dir, sizeof(dir));
 		if (run_harness(c->w, h->path, ref->path, ref->symbol, dir, k,
 		    0, NULL, opt.timeout, &r2) != 0) {
-			fail(c->rec, "harness", "%s: cannot run harness: %s",
-			    ID(c->rec), strerror(errno));
+			k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+			    k_id_text(c->rec), strerror(errno));
 			return -1;
 		}
 		log_run(c->runs, "reference", k, "repeat", &r2);
 		if (!r2.ok) {
 			json_object_set_new(c->v, "fault",
 			    fault_json("reference", k, &r2));
-			fail(c->rec, "reference-fault", "%s: reference, case "
-			    "%d, second run: %s: %s", ID(c->rec), k,
+			k_fail(c->rec, STAGE, "reference-fault", "%s: reference, case "
+			    "%d, second run: %s: %s", k_id_text(c->rec), k,
 			    r2.fault, r2.msg);
 			run_free(&r2);
 			return -1;
@@ -1043,8 +1023,8 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 		dir_for(c, "cand", k, dir, sizeof(dir));
 		if (run_harness(c->w, h->path, cand->path, cand->symbol, dir,
 		    k, CHECK_REPS, NULL, opt.timeout, &r) != 0) {
-			fail(c->rec, "harness", "%s: cannot run harness: %s",
-			    ID(c->rec), strerror(errno));
+			k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+			    k_id_text(c->rec), strerror(errno));
 			return 0;
 		}
 		log_run(c->runs, "candidate", k, "check", &r);
@@ -1207,15 +1187,15 @@ process(json_t *rec, const struct worker *w)
 	c.rec = rec;
 	if (!json_is_object(build)) {
 		if (!k_has_errors(rec))
-			fail(rec, "not-built", "%s: no build section "
-			    "(run kbuild first)", ID(rec));
+			k_fail(rec, STAGE, "not-built", "%s: no build section "
+			    "(run kbuild first)", k_id_text(rec));
 		return rec;
 	}
 	if (!unit_of(build, "harness", &h, &runnable) ||
 	    !unit_of(build, "reference", &ref, &runnable)) {
 		if (!k_has_errors(rec))
-			fail(rec, "not-built", "%s: reference or harness was "
-			    "not built", ID(rec));
+			k_fail(rec, STAGE, "not-built", "%s: reference or harness was "
+			    "not built", k_id_text(rec));
 		return rec;
 	}
 	c.v = json_object();
@@ -1230,7 +1210,7 @@ process(json_t *rec, const struct worker *w)
 	}
 	if (no_device) {
 		json_decref(c.v);
-		fail(rec, "no-device", "%s: no GPU: %s", ID(rec),
+		k_fail(rec, STAGE, "no-device", "%s: no GPU: %s", k_id_text(rec),
 		    no_device_msg);
 		return rec;
 	}
@@ -1240,8 +1220,8 @@ process(json_t *rec, const struct worker *w)
 		snprintf(parent, sizeof(parent), "%s/verify", opt.work);
 		if (k_mkdirs(parent) != 0 || mkdtemp(c.tmp) == NULL) {
 			json_decref(c.v);
-			fail(rec, "work-dir", "%s: cannot create a directory "
-			    "in %s: %s", ID(rec), parent, strerror(errno));
+			k_fail(rec, STAGE, "work-dir", "%s: cannot create a directory "
+			    "in %s: %s", k_id_text(rec), parent, strerror(errno));
 			return rec;
 		}
 	}
