@@ -195,4 +195,15 @@ printf '%s\n' \
 is "$("$KREPORT" --format json "$T_TMP/degen.ndjson" | jq -c '.stages[] | select(.stage == "verify") | [.records, .ok]')" \
     "[2,1]" "verify ok when some case is not degenerate, not when every case is"
 
+# --- a golden the CPU reference disagrees with is not counted as verified
+G='{"case":0,"outputs":[{"name":"y","type":"float32","count":4,"bytes":16,"hash":"x"}]}'
+for st in agree disagree error; do
+	printf '%s\n' "{\"id\":\"o-$st\",\"verify\":{\"cases\":1,\"golden\":[$G],\"deterministic\":true,\"degenerate\":[],\"oracle\":{\"status\":\"$st\",\"cases\":1,\"mismatches\":[]},\"pass_exe\":null,\"pass_perf\":null}}"
+done > "$T_TMP/oracle.ndjson"
+"$KREPORT" --format json "$T_TMP/oracle.ndjson" > "$T_TMP/oracle.json"
+is "$(jq -c '[(.stages[] | select(.stage == "verify") | [.records, .ok]),
+    [.failures[] | select(.class | startswith("oracle")) | .class]]' "$T_TMP/oracle.json")" \
+    '[[3,2],["oracle:disagree","oracle:error"]]' \
+    "oracle: a disagreement un-verifies the golden; both show as failure classes"
+
 done_testing

@@ -201,6 +201,40 @@ FAKE_LOG=$T_TMP/glog1 run "$KV" --no-time < "$T_TMP/one"
 is "$(awk '{ print $2 }' "$T_TMP/glog1" | sort -u)" "-" \
     "without --gpus the environment is left alone"
 
+# --- a CPU reference compiled into the harness checks the golden
+orec() {
+	rec "$1" "$2" | jq -c '.wrap.harness.oracle = true'
+}
+orec oagree good > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -c '.verify.oracle | [.status, .cases, (.mismatches | length)]' "$T_TMP/out")" \
+    '0:["agree",3,0]' "oracle: a reference kernel that agrees with its CPU reference on every case"
+is "$(jq -c '[.verify.runs[] | select(.role == "oracle") | .case]' "$T_TMP/out")" \
+    "[0,1,2]" "oracle: one CPU run per case"
+orec odis far > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -c '.verify.oracle | [.status, (.mismatches | map([.case, .output, .reason, .mismatches, .first]))]' "$T_TMP/out")" \
+    '0:["disagree",[[0,"y","values",1,7],[1,"y","values",1,7],[2,"y","values",1,7]]]' \
+    "oracle: a wrong reference kernel is caught, element by element, without failing the record"
+like "$(cat "$T_TMP/err")" "odis: the CPU reference disagrees with the reference kernel" \
+    "oracle: a disagreement is said on stderr"
+orec ohang good > "$T_TMP/in"
+FAKE_ORACLE=hang run "$KV" --no-time --timeout 2 < "$T_TMP/in"
+is "$T_STATUS:$(jq -c '.verify.oracle | [.status, .cases, .fault.kind]' "$T_TMP/out"):$(jq -r .verify.golden[0].case "$T_TMP/out")" \
+    '0:["error",0,"timeout"]:0' "oracle: a CPU reference that hangs is stopped and reported; the golden stands"
+orec ocrash good > "$T_TMP/in"
+FAKE_ORACLE=crash run "$KV" --no-time < "$T_TMP/in"
+is "$(jq -c '.verify.oracle | [.status, .fault.kind]' "$T_TMP/out")" \
+    '["error","crash"]' "oracle: a CPU reference that crashes is reported"
+{ orec oagree good; orec odis far; } > "$T_TMP/in"
+"$KV" --no-time < "$T_TMP/in" 2> /dev/null | jq -c "del(.wrap)" |
+    test/validate > /dev/null 2>&1
+ok $? "oracle sections validate against schemas/"
+rec onone good > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$(jq -c '[.verify.oracle, ([.verify.runs[] | select(.role == "oracle")] | length)]' "$T_TMP/out")" \
+    "[null,0]" "oracle: none run without one compiled in"
+
 # --- records kverify cannot run pass through
 printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"
 run "$KV" < "$T_TMP/in"

@@ -142,6 +142,10 @@ is "$(rec "$T_TMP/c.out" qk_scores_kernel '[.wrap.reference_cpu.language,
     (.wrap.reference_cpu.code | test("^/\\* Bearer \\[redacted\\] \\*/\nvoid qk_scores_kernel_cpu")),
     .wrap.reference_cpu.prompt.name]')" '["c",true,"reference"]' \
     "reference: a C function in wrap.reference_cpu"
+is "$(rec "$T_TMP/c.out" qk_scores_kernel '[.wrap.harness.oracle,
+    .wrap.reference_cpu.oracle, (.wrap.harness.code |
+    test("qk_scores_kernel_cpu\\(kw_anyptr\\{kb\\[0\\].host.data\\(\\)\\}"))]')" \
+    '[true,true,true]' "reference: compiled into the harness as an oracle"
 is "$(rec "$T_TMP/c.out" qk_scores_kernel '[.wrap.spec.cases[-1] |
     .name, .scalars.seq, (.seed | type)]')" '["llm_tiny",3,"number"]' \
     "tests: a case added, given a seed"

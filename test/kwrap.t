@@ -253,6 +253,53 @@ if [ -x "$NVCC" ] && [ -f "$STUB" ]; then
 else
 	skip "harness: 64-bit counts and grids" "nvcc or its stub libcuda missing"
 fi
+# a CPU reference in wrap.reference_cpu is compiled into the harness
+RELU_CPU='#include <stddef.h>
+void relu_kernel_cpu(const float *restrict in, float *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = in[i] > 0 ? in[i] : 0.0f;
+}'
+jq -c --arg c "$RELU_CPU" 'select(.id | endswith("::relu_kernel")) |
+    .wrap.reference_cpu = {code: $c, language: "c", source: "user"}' \
+    examples/kwrap.ndjson > "$T_TMP/ref.in"
+jq -c --arg c "$RELU_CPU" 'select(.id | endswith("::square_kernel")) |
+    .wrap.reference_cpu = {code: $c, language: "c", source: "user"}' \
+    examples/kwrap.ndjson >> "$T_TMP/ref.in"
+run "$KWRAP" < "$T_TMP/ref.in"
+is "$T_STATUS:$(jq -c '[.wrap.harness.oracle, .wrap.reference_cpu.oracle,
+    .wrap.reference_cpu.why]' "$T_TMP/out" | tr '\n' ' ')" \
+    '0:[true,true,null] [false,false,"reference_cpu does not define the function KERNEL_cpu"] ' \
+    "reference_cpu: compiled in when it defines KERNEL_cpu, kept and said why not otherwise"
+is "$(sed -n 1p "$T_TMP/out" | jq -r .wrap.harness.code | grep -c \
+    'relu_kernel_cpu(kw_anyptr{kb\[0\].host.data()}, kw_anyptr{kb\[1\].host.data()}, n);')" 1 \
+    "reference_cpu: called with the host buffers and scalars in the kernel's order"
+is "$(sed -n 2p "$T_TMP/out" | jq -r .wrap.harness.code | grep -c 'relu_kernel_cpu\|kw_oracle_fn')" 0 \
+    "reference_cpu: not compiled in when unusable"
+printf '%s\n' "{\"id\":\"$(sed -n 1p "$T_TMP/ref.in" | jq -r .id)\",\"spec\":{\"params\":[{\"name\":\"in\",\"type\":\"__half\",\"dtype\":\"float16\"}]}}" \
+    > "$T_TMP/half.ndjson"
+sed -n 1p "$T_TMP/ref.in" | "$KWRAP" --spec "$T_TMP/half.ndjson" 2> /dev/null |
+    jq -c '[.wrap.harness.oracle, .wrap.reference_cpu.oracle, .wrap.reference_cpu.why]' > "$T_TMP/o16"
+is "$(cat "$T_TMP/o16")" '[false,false,"a parameter is float16 or bfloat16, which C has no type for"]' \
+    "reference_cpu: not compiled in for a type C cannot name"
+cat "$T_TMP/out" >> "$T_TMP/all.ndjson"
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
+if [ -x "$NVCC" ] && [ -e "$CUDA/lib64/stubs/libcuda.so" ]; then
+	mkdir -p "$T_TMP/oracle"
+	sed -n 1p "$T_TMP/out" | jq -r .wrap.harness.code > "$T_TMP/oracle/harness.cu"
+	if (cd "$T_TMP/oracle" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none \
+	    harness.cu -o harness -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/oracle/err"
+	then
+		pass "reference_cpu: the harness with the CPU reference builds"
+	else
+		fail "reference_cpu: the harness with the CPU reference builds"
+		diag_file "$T_TMP/oracle/err"
+	fi
+else
+	skip "reference_cpu: the harness with the CPU reference builds" "nvcc or its stub libcuda missing"
+fi
+
 # one generator: the CUDA harness of a HIP record and the other way round
 run "$KWRAP" --dialect hip < examples/kslice.ndjson
 is "$(jq -r .wrap.harness.dialect "$T_TMP/out" | sort -u)" hip "--dialect hip"

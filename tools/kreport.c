@@ -293,6 +293,17 @@ task_of(json_t *rec, const char *id)
 	return xstrdup(id);
 }
 
+/* Whether the CPU reference compiled into the harness disagrees with
+ * the reference kernel: then the golden is not to be trusted. */
+static int
+oracle_disagrees(json_t *verify)
+{
+	const char *s = k_get_str(json_object_get(verify, "oracle"),
+	    "status");
+
+	return s != NULL && strcmp(s, "disagree") == 0;
+}
+
 /* The number of distinct cases with a degenerate output. */
 static size_t
 degenerate_cases(json_t *dg)
@@ -368,6 +379,7 @@ digest(struct info *in)
 	v = json_object_get(verify, "degenerate");
 	if (json_array_size(json_object_get(verify, "golden")) > 0 &&
 	    !json_is_false(json_object_get(verify, "deterministic")) &&
+	    !oracle_disagrees(verify) &&
 	    degenerate_cases(v) < json_array_size(json_object_get(verify,
 	    "golden")))
 		tot.ok[4]++;
@@ -428,6 +440,9 @@ digest(struct info *in)
 		}
 		if (json_is_false(json_object_get(verify, "deterministic")))
 			add_class(in, "nondeterministic");
+		key = k_get_str(json_object_get(verify, "oracle"), "status");
+		if (key != NULL && strcmp(key, "agree") != 0)
+			add_class(in, "oracle:%s", key);
 		for (i = 0; i < json_array_size(dg); i++) {
 			const char *r = k_get_str(json_array_get(dg, i),
 			    "reason");
@@ -1555,6 +1570,22 @@ write_debug(struct info *in)
 			    k_get_str(x, "output") ? k_get_str(x, "output") :
 			    "?", k_get_str(x, "reason") ?
 			    k_get_str(x, "reason") : "?");
+		x = json_object_get(verify, "oracle");
+		if (k_get_str(x, "status") != NULL &&
+		    strcmp(k_get_str(x, "status"), "agree") != 0)
+			bprintf(&b, "golden: the CPU reference %s%s%s\n",
+			    strcmp(k_get_str(x, "status"), "error") == 0 ?
+			    "failed" : "disagrees with the reference kernel",
+			    k_get_str(x, "message") ? ": " : "",
+			    k_get_str(x, "message") ? k_get_str(x, "message") :
+			    "");
+		json_array_foreach(json_object_get(x, "mismatches"), i, y)
+			bprintf(&b, "oracle: case %ld output %s: %s, %ld "
+			    "elements, first at %ld\n", (long)k_get_int(y,
+			    "case", -1), k_get_str(y, "output") ? k_get_str(y,
+			    "output") : "?", k_get_str(y, "reason") ?
+			    k_get_str(y, "reason") : "?", (long)k_get_int(y,
+			    "mismatches", 0), (long)k_get_int(y, "first", -1));
 		if (json_array_size(json_object_get(vc, "reasons")) > 0) {
 			bprintf(&b, "reasons:");
 			json_array_foreach(json_object_get(vc, "reasons"), i,

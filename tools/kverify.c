@@ -42,6 +42,7 @@
 #define TAIL_MAX 2048		/* bytes of harness output kept in a fault */
 #define SAN_MSGS 5		/* sanitizer messages kept per tool */
 #define CHECK_REPS 3		/* repetitions every checking run replays */
+#define ORACLE_RUN (-1)		/* run_harness reps: the CPU reference only */
 #define SENTINEL 0xA5		/* the byte harnesses pre-fill outputs with */
 #define CHILD_FLAG "--kverify-child"
 
@@ -471,7 +472,9 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		argv[n++] = (char *)dir;
 		argv[n++] = "--case";
 		argv[n++] = cs;
-		if (reps > 0) {
+		if (reps == ORACLE_RUN)
+			argv[n++] = "--oracle";
+		else if (reps > 0) {
 			argv[n++] = "--time";
 			argv[n++] = rs;
 		}
@@ -997,6 +1000,81 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	return ncases;
 }
 
+/*
+ * The CPU reference compiled into the harness (wrap.harness.oracle), run
+ * on every case's inputs and compared with the reference kernel's golden
+ * outputs: an independent check of the task itself.  Sets verify.oracle;
+ * a disagreement does not fail the record (either side may be wrong) but
+ * is reported, and kreport stops counting the golden as trusted.
+ */
+static void
+oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
+    struct run *gold, int ncases)
+{
+	json_t *o = json_object(), *bad = json_array();
+	char dir[PATH_MAX + 64];
+	const char *status = "agree";
+	struct run r;
+	size_t i, j;
+	int k, checked = 0;
+
+	json_object_set_new(c->v, "oracle", o);
+	for (k = 0; k < ncases && strcmp(status, "error") != 0; k++) {
+		dir_for(c, "oracle", k, dir, sizeof(dir));
+		if (run_harness(c->w, h->path, ref->path, ref->symbol, dir, k,
+		    ORACLE_RUN, NULL, opt.timeout, &r) != 0) {
+			json_object_set_new(o, "message", json_sprintf("cannot "
+			    "run harness: %s", strerror(errno)));
+			status = "error";
+			break;
+		}
+		log_run(c->runs, "oracle", k, "oracle", &r);
+		if (!r.ok) {
+			json_object_set_new(o, "message", json_sprintf("case "
+			    "%d: %s: %s", k, r.fault, r.msg));
+			json_object_set_new(o, "fault", fault_json("oracle", k,
+			    &r));
+			status = "error";
+			run_free(&r);
+			break;
+		}
+		checked++;
+		for (i = 0; i < gold[k].nout; i++) {
+			const struct buf *g = &gold[k].out[i], *w = NULL;
+			struct cmp m;
+			for (j = 0; j < r.nout; j++)
+				if (strcmp(r.out[j].name, g->name) == 0)
+					w = &r.out[j];
+			if (w == NULL || w->len != g->len) {
+				json_array_append_new(bad, json_pack(
+				    "{s:i,s:s,s:s}", "case", k, "output",
+				    g->name, "reason", w == NULL ? "missing" :
+				    "size"));
+				status = "disagree";
+				continue;
+			}
+			compare(w, g, opt.atol, opt.rtol, &m);
+			if (m.mismatches == 0)
+				continue;
+			status = "disagree";
+			json_array_append_new(bad, json_pack(
+			    "{s:i,s:s,s:s,s:I,s:I,s:o}", "case", k, "output",
+			    g->name, "reason", "values", "mismatches",
+			    (json_int_t)m.mismatches, "first",
+			    (json_int_t)m.first, "max_abs_err",
+			    jnum(m.max_abs)));
+		}
+		run_free(&r);
+	}
+	json_object_set_new(o, "status", json_string(status));
+	json_object_set_new(o, "cases", json_integer(checked));
+	json_object_set_new(o, "mismatches", bad);
+	if (strcmp(status, "agree") != 0)
+		k_warn(K_EXIT_OK, k_id_borrowed(c->rec), "the CPU reference %s",
+		    strcmp(status, "error") == 0 ? "failed to run" :
+		    "disagrees with the reference kernel");
+}
+
 /* Run the candidate on every case and compare; returns pass_exe. */
 static int
 candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
@@ -1235,6 +1313,9 @@ process(json_t *rec, const struct worker *w)
 		    runnable && cand.symbol != NULL;
 
 	ncases = golden(&c, &h, &ref, &gold);
+	if (ncases > 0 && json_is_true(json_object_get(json_object_get(
+	    json_object_get(rec, "wrap"), "harness"), "oracle")))
+		oracle(&c, &h, &ref, gold, ncases);
 	if (ncases > 0 && opt.sanitize) {
 		static const char *const tools[] = { "memcheck", "racecheck",
 		    "initcheck", "synccheck" };

@@ -2599,11 +2599,79 @@ harness_expr(struct sbuf *b, json_t *e, json_t *params, const char *what)
 	toks_free(&t);
 }
 
+/* Whether C source code defines a function fn: its name, then a
+ * parenthesised parameter list, then a body. */
+static int
+defines_function(const char *code, const char *fn)
+{
+	struct toks t = { 0 };
+	size_t i, e;
+	int found = 0;
+
+	tokenize(code, &t);
+	for (i = 0; i + 1 < t.n && !found; i++) {
+		if (!is(&t, i, fn) || !is(&t, i + 1, "(") ||
+		    (i > 0 && (is(&t, i - 1, ".") || is(&t, i - 1, "->"))))
+			continue;
+		e = skip_group(&t, i + 1);
+		found = e < t.n && is(&t, e, "{");
+	}
+	toks_free(&t);
+	return found;
+}
+
+/* Why spec's kernel cannot be given a CPU reference in its harness, or
+ * NULL when it can: the reference is C, which has no half types, and its
+ * signature cannot name kwrap's struct stand-ins. */
+const char *
+kw_oracle_unsupported(json_t *spec)
+{
+	json_t *params = json_object_get(spec, "params"), *prm;
+	size_t i;
+
+	if (!json_is_array(params))
+		return "the spec has no parameters";
+	json_array_foreach(params, i, prm) {
+		const char *dt = k_get_str(prm, "dtype");
+		if (json_object_get(prm, "fields") != NULL)
+			return "a parameter is a struct passed by value";
+		if (dt == NULL)
+			return "a parameter has no known element type";
+		if (strcmp(dt, "float16") == 0 || strcmp(dt, "bfloat16") == 0)
+			return "a parameter is float16 or bfloat16, which C "
+			    "has no type for";
+	}
+	return NULL;
+}
+
+/* The call of the CPU reference fn inside the generated main: buffers as
+ * pointers into their host copies, scalars by value. */
+static void
+oracle_call(struct sbuf *b, json_t *params, const char *fn)
+{
+	json_t *prm;
+	size_t i, nb = 0;
+
+	sb_printf(b, "\tstd::function<void(kw_buf *)> kw_oracle_fn = "
+	    "[&](kw_buf *kb) {\n\t\t(void)kb;\n\t\t%s(", fn);
+	json_array_foreach(params, i, prm) {
+		const char *role = k_get_str(prm, "role");
+		if (i > 0)
+			sb_add(b, ", ");
+		if (role != NULL && strcmp(role, "scalar") != 0)
+			sb_printf(b, "kw_anyptr{kb[%zu].host.data()}", nb++);
+		else
+			sb_add(b, k_get_str(prm, "name"));
+	}
+	sb_add(b, ");\n\t};\n");
+}
+
 /* Generate the harness for spec, in dialect; returns a malloc'd string,
- * NULL with *why set when the spec cannot give one. */
+ * NULL with *why set when the spec cannot give one.  oracle: C source of
+ * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
 static char *
 gen_harness(json_t *spec, const char *dialect, const char *id,
-    const char **why)
+    const char *oracle, const char *oracle_fn, const char **why)
 {
 	struct sbuf b = { 0 };
 	json_t *params = json_object_get(spec, "params");
@@ -2620,7 +2688,15 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	sb_printf(&b, "// kwrap harness for %s\n#define KW_HIP %d\n", id,
 	    strcmp(dialect, "hip") == 0);
 	sb_add(&b, kwrap_harness_text);
-	sb_printf(&b, "\nstatic const int kw_ncases = %zu;\n", nc);
+	if (oracle != NULL) {
+		/* C compiled as C++: restrict is spelled differently there */
+		sb_add(&b, "\n// the CPU reference (wrap.reference_cpu)\n"
+		    "#define restrict __restrict__\n");
+		sb_add(&b, oracle);
+		sb_add(&b, "\n#undef restrict\n");
+	}
+	sb_printf(&b, "\n#define KW_HAS_ORACLE %d\n", oracle != NULL);
+	sb_printf(&b, "static const int kw_ncases = %zu;\n", nc);
 	sb_add(&b, "static const unsigned long long kw_seeds[] = {");
 	json_array_foreach(cases, c, cs)
 		sb_printf(&b, "%s%lluULL", c ? ", " : " ", (unsigned long long)
@@ -2668,7 +2744,8 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	sb_add(&b, "};\n\n");
 	sb_add(&b,
 	    "int main(int kw_argc, char **kw_argv)\n{\n"
-	    "\tint kw_case = 0, kw_reps = 0, kw_list = 0, kw_npos = 0;\n"
+	    "\tint kw_case = 0, kw_reps = 0, kw_list = 0, kw_npos = 0, "
+	    "kw_oracle = 0;\n"
 	    "\tconst char *kw_pos[3] = { 0, 0, 0 };\n"
 	    "\tfor (int i = 1; i < kw_argc; i++) {\n"
 	    "\t\tchar *e;\n"
@@ -2681,12 +2758,19 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
 	    "\t\t\tif (*e != '\\0' || v < 1 || v > 100000) kw_usage();\n"
 	    "\t\t\tkw_reps = (int)v;\n"
+	    "\t\t} else if (strcmp(kw_argv[i], \"--oracle\") == 0) {\n"
+	    "\t\t\tif (!KW_HAS_ORACLE) {\n"
+	    "\t\t\t\tfprintf(stderr, \"harness: --oracle: no CPU reference "
+	    "was compiled in\\n\");\n"
+	    "\t\t\t\treturn KW_EXIT_USAGE;\n"
+	    "\t\t\t}\n"
+	    "\t\t\tkw_oracle = 1;\n"
 	    "\t\t} else if (kw_argv[i][0] == '-' && kw_argv[i][1] != '\\0') kw_usage();\n"
 	    "\t\telse if (kw_npos < 3) kw_pos[kw_npos++] = kw_argv[i];\n"
 	    "\t\telse kw_usage();\n"
 	    "\t}\n"
 	    "\tif (kw_list) { printf(\"%d\\n\", kw_ncases); return 0; }\n"
-	    "\tif (kw_npos != 3) kw_usage();\n\n");
+	    "\tif (kw_npos != 3 || (kw_oracle && kw_reps > 0)) kw_usage();\n\n");
 	/* scalars */
 	json_array_foreach(params, i, prm) {
 		const char *name = k_get_str(prm, "name");
@@ -2793,9 +2877,13 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	if (json_array_size(params) == 0)
 		sb_add(&b, " 0");
 	sb_add(&b, " };\n");
+	if (oracle != NULL)
+		oracle_call(&b, params, oracle_fn);
 	sb_add(&b, "\treturn kw_run(kw_pos, kw_case, kw_reps, kw_b, kw_nb, kw_g, "
 	    "kw_bl, kw_sh, kw_args, kw_scalars_json[kw_case], kw_seeds[kw_case], "
-	    "kw_fills[kw_case]);\n}\n");
+	    "kw_fills[kw_case], ");
+	sb_add(&b, oracle != NULL ? "kw_oracle ? &kw_oracle_fn : NULL" : "NULL");
+	sb_add(&b, ");\n}\n");
 	*why = NULL;
 	return b.s;
 }
@@ -2975,13 +3063,63 @@ merge(json_t *spec, json_t *user)
 }
 
 static json_t *
-harness_json(const char *dialect, const char *code)
+harness_json(const char *dialect, const char *code, int oracle)
 {
-	return json_pack("{s:s,s:s,s:s}", "dialect", dialect, "code", code,
+	return json_pack("{s:s,s:s,s:s,s:b}", "dialect", dialect, "code", code,
 	    "build", strcmp(dialect, "hip") == 0 ?
 	    "hipcc -std=c++17 -O2 harness.hip -o harness" :
 	    "nvcc -std=c++17 -O2 -x c++ -cudart none harness.cu -o harness "
-	    "-L$CUDA/lib64/stubs -lcuda");
+	    "-L$CUDA/lib64/stubs -lcuda", "oracle", oracle);
+}
+
+/*
+ * Put spec's harness, and the instruction, into wrap.  A CPU reference in
+ * wrap.reference_cpu (from --llm reference, or put there by hand) is
+ * compiled into the harness when C can express the kernel's types;
+ * reference_cpu.oracle says whether it was, and why not.  Returns -1
+ * with *why set when the spec gives no harness.
+ */
+static int
+wrap_harness(json_t *rec, json_t *wrap, json_t *spec, const char *dialect,
+    const char **why)
+{
+	json_t *ref = json_object_get(wrap, "reference_cpu");
+	const char *code = k_get_str(ref, "code"), *no = NULL;
+	const char *id = k_id_borrowed(rec);
+	const char *name = k_get_str(json_object_get(rec, "scan"), "name");
+	char fn[160];
+	char *harness;
+
+	if (json_is_object(ref)) {
+		if (code == NULL || *code == '\0')
+			no = "reference_cpu has no code";
+		else if (name == NULL || !is_ident(name))
+			no = "the kernel has no plain name to call the "
+			    "reference by";
+		else
+			no = kw_oracle_unsupported(spec);
+		snprintf(fn, sizeof(fn), "%s_cpu", name != NULL ? name : "");
+		if (no == NULL && !defines_function(code, fn))
+			no = "reference_cpu does not define the function "
+			    "KERNEL_cpu";
+	}
+	harness = gen_harness(spec, dialect, id != NULL ? id : "?",
+	    ref != NULL && no == NULL ? code : NULL, fn, why);
+	if (harness == NULL)
+		return -1;
+	if (json_is_object(ref)) {
+		json_object_set_new(ref, "oracle", json_boolean(no == NULL));
+		if (no != NULL)
+			json_object_set_new(ref, "why", json_string(no));
+		else
+			json_object_del(ref, "why");
+	}
+	json_object_set_new(wrap, "harness", harness_json(dialect, harness,
+	    ref != NULL && no == NULL));
+	free(harness);
+	json_object_set_new(wrap, "instruction", gen_instruction(rec, spec,
+	    dialect));
+	return 0;
 }
 
 static json_t *
@@ -2989,10 +3127,9 @@ process(json_t *rec, void *ctx)
 {
 	json_t *scan = json_object_get(rec, "scan");
 	json_t *slice = json_object_get(rec, "slice");
-	json_t *launch, *spec, *user, *wrap;
+	json_t *launch, *spec, *user, *wrap, *ref;
 	struct kern *k;
 	const char *dialect, *why, *id = k_id_borrowed(rec);
-	char *harness;
 	int i;
 
 	(void)ctx;
@@ -3074,16 +3211,12 @@ process(json_t *rec, void *ctx)
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)
 		dialect = "cuda";
 	wrap = json_pack("{s:o}", "spec", spec);
-	harness = gen_harness(spec, dialect, id != NULL ? id : "?", &why);
-	if (harness == NULL)
+	/* a CPU reference from an earlier run, or a user, stays */
+	if ((ref = json_object_get(json_object_get(rec, "wrap"),
+	    "reference_cpu")) != NULL)
+		json_object_set(wrap, "reference_cpu", ref);
+	if (wrap_harness(rec, wrap, spec, dialect, &why) != 0)
 		k_error(rec, STAGE, "bad-spec", "%s", why);
-	else {
-		json_object_set_new(wrap, "harness", harness_json(dialect,
-		    harness));
-		free(harness);
-		json_object_set_new(wrap, "instruction",
-		    gen_instruction(rec, spec, dialect));
-	}
 	k_set_section(rec, "wrap", wrap);
 	toks_free(&k->t);
 	toks_free(&k->all);
@@ -3097,23 +3230,18 @@ static int
 rewrap(json_t *rec, json_t *spec, char *why, size_t cap)
 {
 	json_t *wrap = json_object_get(rec, "wrap");
-	const char *dialect, *w = "?", *id = k_id_borrowed(rec);
-	char *harness;
+	const char *dialect, *w = "?";
 
 	dialect = opt.dialect != NULL ? opt.dialect :
 	    k_get_str(json_object_get(rec, "scan"), "dialect");
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)
 		dialect = "cuda";
-	if ((harness = gen_harness(spec, dialect, id != NULL ? id : "?",
-	    &w)) == NULL) {
+	/* wrap_harness changes wrap only when the spec gives a harness */
+	if (wrap_harness(rec, wrap, spec, dialect, &w) != 0) {
 		snprintf(why, cap, "%s", w);
 		return -1;
 	}
 	json_object_set(wrap, "spec", spec);
-	json_object_set_new(wrap, "harness", harness_json(dialect, harness));
-	free(harness);
-	json_object_set_new(wrap, "instruction", gen_instruction(rec, spec,
-	    dialect));
 	return 0;
 }
 

@@ -457,6 +457,8 @@ dumps_pretty(json_t *j)
 }
 
 /* Build job's first prompt; 0 when the task does not apply to rec. */
+static json_t *llm_section(json_t *);
+
 static int
 job_prompt(struct job *j)
 {
@@ -466,12 +468,22 @@ job_prompt(struct job *j)
 	const char *instr = k_get_str(json_object_get(wrap, "instruction"),
 	    "detailed");
 	char *spec, rounds[32];
+	const char *no;
 	struct sb hist = { NULL, 0, 0 };
 	json_t *h, *e;
 	size_t i;
 
 	if (!json_is_object(json_object_get(wrap, "spec")))
 		return 0;
+	if (j->task == T_REFERENCE && (no = kw_oracle_unsupported(
+	    json_object_get(wrap, "spec"))) != NULL) {
+		/* nothing to compile it into: not worth a request */
+		json_object_set_new(llm_section(rec), task_names[j->task],
+		    json_pack("{s:b,s:s}", "ok", 0, "skipped", no));
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "--llm reference: "
+		    "skipped: %s", no);
+		return 0;
+	}
 	/* a candidate is written from the instruction alone */
 	if ((j->task == T_CANDIDATE || j->task == T_REPAIR) && instr == NULL)
 		return 0;
@@ -783,27 +795,25 @@ check_kernel_code(struct job *j, const char *content)
 	return 0;
 }
 
-/* The reference must be plain C: compile it alone with the host's cc (a
- * check skipped where there is none), the compiler's complaint going back
- * to the model. */
+/* The C reference must compile as C11, as asked, and as C++17, the way
+ * the harness compiles it in (restrict spelled __restrict__ there). */
 static int
 check_c(const char *code, char *err, size_t cap)
 {
-	static char *cc;
+	static char *cc, *cxx;
 	static int looked;
 	const char *tmp = getenv("TMPDIR");
 	char src[PATH_MAX], log[PATH_MAX], buf[1500];
 	struct k_proc r;
 	FILE *fp;
 	size_t n;
-	int fd, rc = 0;
+	int fd, rc = 0, pass;
 
 	if (!looked) {
 		cc = k_which("cc");
+		cxx = k_which("c++");
 		looked = 1;
 	}
-	if (cc == NULL)
-		return 0;
 	if (tmp == NULL || *tmp == '\0')
 		tmp = "/tmp";
 	snprintf(src, sizeof(src), "%s/kwrap-ref-XXXXXX.c", tmp);
@@ -821,10 +831,17 @@ check_c(const char *code, char *err, size_t cap)
 		return 0;
 	}
 	close(fd);
-	{
-		char *argv[] = { cc, "-std=c11", "-fsyntax-only", "-w",
+	for (pass = 0; pass < 2 && rc == 0; pass++) {
+		char *c_argv[] = { cc, "-std=c11", "-fsyntax-only", "-w",
 		    "-include", "math.h", "-include", "stdint.h", "-include",
 		    "stddef.h", "-include", "stdbool.h", src, NULL };
+		char *cxx_argv[] = { cxx, "-std=c++17", "-fsyntax-only", "-w",
+		    "-Drestrict=__restrict__", "-include", "cmath", "-include",
+		    "cstdint", "-include", "cstddef", "-include", "cstdlib",
+		    "-include", "cstring", "-x", "c++", src, NULL };
+		char **argv = pass == 0 ? c_argv : cxx_argv;
+		if (argv[0] == NULL)
+			continue;
 		if (k_run(argv, NULL, log, 60, &r) == 0 && (!r.exited ||
 		    r.status != 0)) {
 			n = 0;
@@ -833,8 +850,9 @@ check_c(const char *code, char *err, size_t cap)
 				fclose(fp);
 			}
 			buf[n] = '\0';
-			rc = bad(err, cap, "the C reference does not compile: "
-			    "%s", buf);
+			rc = bad(err, cap, "the C reference does not compile "
+			    "as %s: %s", pass == 0 ? "C11" : "C++17 (as the "
+			    "harness builds it)", buf);
 		}
 	}
 	unlink(src);
@@ -896,6 +914,13 @@ validate(struct job *j)
 		if (strstr(j->code, "__global__") != NULL)
 			return bad(j->verr, sizeof(j->verr), "the reference "
 			    "must be plain C host code, not a kernel");
+		{
+			char fn[300];
+			snprintf(fn, sizeof(fn), "%s_cpu", kernel_name(j->rec));
+			if (strstr(j->code, fn) == NULL)
+				return bad(j->verr, sizeof(j->verr), "the code "
+				    "does not define the function %s", fn);
+		}
 		return check_c(j->code, j->verr, sizeof(j->verr));
 	case T_REPAIR:
 		free(j->strategy);
@@ -991,6 +1016,7 @@ apply(struct job *j)
 {
 	json_t *rec = j->rec, *wrap = json_object_get(rec, "wrap");
 	json_t *cand, *old, *hist, *spec;
+	char why[512];
 
 	switch (j->task) {
 	case T_SPEC:
@@ -1009,6 +1035,14 @@ apply(struct job *j)
 		json_object_set_new(wrap, "reference_cpu", json_pack(
 		    "{s:s,s:s,s:s,s:o}", "code", j->code, "language", "c",
 		    "model", L.conf.model, "prompt", prompt_json(j->task)));
+		/* the harness again, now with the reference compiled in */
+		spec = json_object_get(wrap, "spec");
+		if (L.rewrap(rec, spec, why, sizeof(why)) != 0) {
+			error_raw(rec, "llm-reference", NULL, "%s: --llm "
+			    "reference: no harness: %s", k_id_text(rec), why);
+			record_task(j, 0);
+			return;
+		}
 		break;
 	case T_CANDIDATE:
 	case T_TRANSLATE:

@@ -48,4 +48,8 @@ int kw_llm_filter(FILE *fp, const char *name, k_record_fn process,
     kw_rewrap_fn rewrap);
 void kw_llm_end(void);
 
+/* kwrap.c: why spec's kernel cannot have a CPU reference compiled into its
+ * harness, or NULL when it can. */
+const char *kw_oracle_unsupported(json_t *spec);
+
 #endif

@@ -28,6 +28,19 @@ for f in test/gpu/*.cu; do
 done
 ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" < "$g/cands.in" > "$g/cands.ndjson" || true
 
+# the relu example with a CPU reference compiled into its harness: one
+# right, one wrong (it forgets the clamp), for kverify's oracle check
+good_cpu='void relu_kernel_cpu(const float *in, float *out, int n)
+{ for (int i = 0; i < n; i++) out[i] = in[i] > 0 ? in[i] : 0.0f; }'
+bad_cpu='void relu_kernel_cpu(const float *in, float *out, int n)
+{ for (int i = 0; i < n; i++) out[i] = in[i]; }'
+{
+	printf '%s\n' "$base" | jq -c --arg c "$good_cpu" '.id = "gpu-test:oracle-good" |
+	    .wrap.reference_cpu = {code: $c, language: "c", source: "test"}'
+	printf '%s\n' "$base" | jq -c --arg c "$bad_cpu" '.id = "gpu-test:oracle-bad" |
+	    .wrap.reference_cpu = {code: $c, language: "c", source: "test"}'
+} | ./kwrap -q | ./kbuild -q --arch "${ARCH:-sm_90}" > "$g/oracle.ndjson"
+
 # kverify's shared libraries other than libc, for machines without them
 ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
     while read -r lib; do cp -L "$lib" "$g/lib/"; done

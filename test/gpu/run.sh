@@ -137,6 +137,19 @@ echo "# late: candidate median $late ms"
 ok "$(awk -v m="${late:-0}" 'BEGIN { exit !(m >= 1.0) }' && echo 0 || echo 1)" \
     "the clock stops after the whole grid: the late block's 2 ms are timed"
 
+# --- the CPU reference compiled into the harness checks the golden
+if [ -f "$g/oracle.ndjson" ]; then
+	./kverify --no-time < "$g/oracle.ndjson" > "$out/oracle.ndjson" 2> "$out/oracle.err"
+	ok $? "oracle: exit 0 (a disagreement does not fail the record)"
+	sed 's/^/# /' "$out/oracle.err" | head -n 5
+	O=$out/oracle.ndjson
+	has "$O" gpu-test:oracle-good '"oracle":{"status":"agree"'
+	ok $? "oracle: the relu kernel agrees with a right CPU reference on every case"
+	has "$O" gpu-test:oracle-bad '"oracle":{"status":"disagree"'
+	ok $? "oracle: a CPU reference that forgets the clamp disagrees"
+	line "$O" gpu-test:oracle-bad | grep -o '"oracle":{[^]]*' | cut -c1-300 | sed 's/^/# /'
+fi
+
 echo "1..$n"
 echo "# test-gpu: $n tests, $failed failed; outputs in $out"
 exit "$failed"
