@@ -253,6 +253,28 @@ if [ -x "$NVCC" ] && [ -f "$STUB" ]; then
 else
 	skip "harness: 64-bit counts and grids" "nvcc or its stub libcuda missing"
 fi
+# __constant__ arrays the kernel reads are filled through the module
+CONV=examples/src/conv1d.cu::conv1d_kernel
+is "$(spec "$CONV" '.globals')" \
+    '[{"name":"c_taps","type":"float","dtype":"float32","element_size":4,"count":"9","fill":{"kind":"uniform","lo":-1,"hi":1}}]' \
+    "__constant__: c_taps[CONV_TAPS] is a global input of 9 floats"
+jq -r --arg id "$CONV" 'select(.id == $id) | .wrap.harness.code' "$W" > "$T_TMP/conv.cu"
+is "$(grep -c 'kw_b\[kw_nb\].name = "c_taps";.*kw_b\[kw_nb\].global = 1;' "$T_TMP/conv.cu")" 1 \
+    "__constant__: the harness fills c_taps through the module"
+like "$(jq -r --arg id "$CONV" 'select(.id == $id) | .wrap.instruction.concise' "$W")" \
+    "reads the file-scope __constant__ float c_taps\[9\]" \
+    "__constant__: the instruction tells a candidate to declare it"
+jq -c --arg id "$CONV" 'select(.id == $id) | .slice.code |=
+    sub("float c_taps\\[CONV_TAPS\\];"; "float c_taps[CONV_TAPS] = {1, 2, 3, 4, 5, 4, 3, 2, 1};")' \
+    examples/kslice.ndjson > "$T_TMP/conv-init.ndjson"
+jq -c --arg id "$CONV" 'select(.id == $id) | .slice.code |=
+    sub("__constant__ float c_taps"; "struct tap { float w; };\n__constant__ tap c_taps")' \
+    examples/kslice.ndjson >> "$T_TMP/conv-init.ndjson"
+run "$KWRAP" < "$T_TMP/conv-init.ndjson"
+is "$(jq -c '[.wrap.spec.globals, (.wrap.spec.confidence.guesses | map(select(test("__constant__"))))]' "$T_TMP/out" | tr '\n' ' ')" \
+    '[null,[]] [null,["__constant__ tap c_taps: a type kwrap cannot fill, not filled"]] ' \
+    "__constant__: one with an initializer is the module's data; one of a struct type is said, not filled"
+
 # a CPU reference in wrap.reference_cpu is compiled into the harness
 RELU_CPU='#include <stddef.h>
 void relu_kernel_cpu(const float *restrict in, float *out, int n)

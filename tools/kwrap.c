@@ -2599,6 +2599,79 @@ harness_expr(struct sbuf *b, json_t *e, json_t *params, const char *what)
 	toks_free(&t);
 }
 
+/*
+ * The __constant__ variables at file scope of the slice that the code
+ * reads, without an initializer (one with values is data, not input):
+ * spec.globals, filled by the harness through the module before launch.
+ * Count from the declared dimensions.  A type kwrap cannot fill, or a
+ * dimension it cannot evaluate, is left alone and said in the guesses.
+ */
+static json_t *
+find_globals(struct kern *k)
+{
+	struct toks *t = &k->all;
+	json_t *out = json_array();
+	size_t i, j, e, nm;
+	int depth = 0;
+
+	for (i = 0; i < t->n; i++) {
+		const struct dtype *dt;
+		char type[128] = "", cnt[MAX_EXPR];
+		long long total = 1, v;
+		int used = 0, ok = 1;
+		if (is(t, i, "{"))
+			depth++;
+		else if (is(t, i, "}"))
+			depth--;
+		if (depth != 0 || !is(t, i, "__constant__"))
+			continue;
+		for (e = i; e < t->n && !is(t, e, ";") && !is(t, e, "=") &&
+		    !is(t, e, "{"); e++)
+			;
+		if (e >= t->n || !is(t, e, ";"))
+			continue;	/* initialized: the module's own data */
+		/* the name: the last identifier before the dimensions */
+		for (j = i + 1; j < e && !is(t, j, "["); j++)
+			;
+		nm = j - 1;
+		if (nm <= i || !is_ident(t->v[nm]))
+			continue;
+		for (j = i + 1; j < nm; j++) {
+			if (is(t, j, "const") || is(t, j, "static") ||
+			    is(t, j, "__device__") || is(t, j, "volatile"))
+				continue;
+			if (type[0] != '\0')
+				strncat(type, " ", sizeof(type) - strlen(type) - 1);
+			strncat(type, t->v[j], sizeof(type) - strlen(type) - 1);
+		}
+		for (j = 0; j < k->all.n && !used; j++)
+			used = j != nm && is(t, j, t->v[nm]) &&
+			    !is(t, j - 1, ".") && !is(t, j - 1, "->");
+		if (!used)
+			continue;
+		for (j = nm + 1; j < e && ok; j = skip_group(t, j)) {
+			size_t c = skip_group(t, j) - 1;
+			if (!is(t, j, "[") || !eval_range(t, j + 1, c, &k->c, &v) ||
+			    v < 1 || __builtin_mul_overflow(total, v, &total))
+				ok = 0;
+		}
+		if ((dt = find_dtype(type)) == NULL || !ok) {
+			guess(k, "__constant__ %s %s: %s, not filled", type,
+			    t->v[nm], dt == NULL ? "a type kwrap cannot fill" :
+			    "dimensions not constant");
+			continue;
+		}
+		snprintf(cnt, sizeof(cnt), "%lld", total);
+		json_array_append_new(out, json_pack(
+		    "{s:s,s:s,s:s,s:i,s:s,s:o}", "name", t->v[nm], "type", type,
+		    "dtype", dt->dtype, "element_size", dt->size, "count", cnt,
+		    "fill", dt->is_float ? json_pack("{s:s,s:f,s:f}", "kind",
+		    "uniform", "lo", -1.0, "hi", 1.0) : json_pack(
+		    "{s:s,s:i,s:i}", "kind", "int", "lo", 0, "hi", 100)));
+	}
+	return out;
+}
+
 /* Whether C source code defines a function fn: its name, then a
  * parenthesised parameter list, then a body. */
 static int
@@ -2631,6 +2704,9 @@ kw_oracle_unsupported(json_t *spec)
 
 	if (!json_is_array(params))
 		return "the spec has no parameters";
+	if (json_array_size(json_object_get(spec, "globals")) > 0)
+		return "the kernel reads __constant__ memory, which the CPU "
+		    "reference is not handed";
 	json_array_foreach(params, i, prm) {
 		const char *dt = k_get_str(prm, "dtype");
 		if (json_object_get(prm, "fields") != NULL)
@@ -2677,6 +2753,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	json_t *params = json_object_get(spec, "params");
 	json_t *cases = json_object_get(spec, "cases");
 	json_t *launch = json_object_get(spec, "launch");
+	json_t *globals = json_object_get(spec, "globals");
 	json_t *prm, *cs, *v;
 	size_t i, j, c, nb = 0, nc = json_array_size(cases);
 	const char *key;
@@ -2721,6 +2798,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") : "",
 		    "scalar") != 0)
 			nb++;
+	nb += json_array_size(globals);
 	sb_printf(&b, "#define KW_NB %zu\n", nb ? nb : 1);
 	sb_add(&b, "static const kw_fill kw_fills[][KW_NB] = {\n");
 	json_array_foreach(cases, c, cs) {
@@ -2733,6 +2811,14 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			    "", "scalar") == 0)
 				continue;
 			f = name != NULL ? json_object_get(fills, name) : NULL;
+			fill_struct(&b, f != NULL ? f : json_object_get(prm, "fill"),
+			    params);
+			sb_add(&b, ", ");
+		}
+		json_array_foreach(globals, i, prm) {
+			const char *name = k_get_str(prm, "name");
+			json_t *f = name != NULL ? json_object_get(fills, name) :
+			    NULL;
 			fill_struct(&b, f != NULL ? f : json_object_get(prm, "fill"),
 			    params);
 			sb_add(&b, ", ");
@@ -2838,6 +2924,25 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		    2, dtype_enum(dt), dtype_size(dt));
 		snprintf(what, sizeof(what), "count of %s", k_get_str(prm,
 		    "name"));
+		harness_expr(&b, json_object_get(prm, "count"), params, what);
+		sb_add(&b, "; kw_nb++;\n");
+	}
+	json_array_foreach(globals, i, prm) {
+		const char *dt = k_get_str(prm, "dtype");
+		const char *name = k_get_str(prm, "name");
+		char what[160];
+		if (dt == NULL || name == NULL ||
+		    !is_ident(name)) {
+			*why = "a global lacks a name or a known dtype";
+			sb_free(&b);
+			return NULL;
+		}
+		sb_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
+		    "\"%s\"; kw_b[kw_nb].role = 0; kw_b[kw_nb].global = 1; "
+		    "kw_b[kw_nb].dtype = %s; kw_b[kw_nb].size = %d;\n"
+		    "\tkw_b[kw_nb].count = ", name, dt, dtype_enum(dt),
+		    dtype_size(dt));
+		snprintf(what, sizeof(what), "count of %s", name);
 		harness_expr(&b, json_object_get(prm, "count"), params, what);
 		sb_add(&b, "; kw_nb++;\n");
 	}
@@ -3000,6 +3105,16 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 	r = json_object_get(json_object_get(spec, "confidence"), "overall");
 	if (json_is_string(r) && strcmp(json_string_value(r), "low") == 0)
 		sb_add(&d, "; the sizes above are partly guessed");
+	if (json_array_size(json_object_get(spec, "globals")) > 0) {
+		json_t *gl;
+		sb_add(&d, "; it reads the file-scope __constant__ ");
+		json_array_foreach(json_object_get(spec, "globals"), i, gl)
+			sb_printf(&d, "%s%s %s[%s]", i ? ", " : "",
+			    k_get_str(gl, "type"), k_get_str(gl, "name"),
+			    k_get_str(gl, "count"));
+		sb_add(&d, ", which the harness fills before the launch: a "
+		    "candidate declares the same, by the same names");
+	}
 	sb_add(&d, ".\n");
 
 	/* concise: the Role, Signature, Launch and Constraints lines of
@@ -3039,7 +3154,8 @@ merge(json_t *spec, json_t *user)
 
 	json_object_foreach(user, key, v) {
 		json_t *old = json_object_get(spec, key);
-		if (strcmp(key, "params") == 0 && json_is_array(v) &&
+		if ((strcmp(key, "params") == 0 ||
+		    strcmp(key, "globals") == 0) && json_is_array(v) &&
 		    json_is_array(old)) {
 			size_t i, j;
 			json_t *up, *op;
@@ -3183,6 +3299,13 @@ process(json_t *rec, void *ctx)
 	}
 	spec = build_spec(k, k_get_str(slice, "symbol") ? k_get_str(slice,
 	    "symbol") : k_get_str(scan, "name") ? k_get_str(scan, "name") : "?");
+	{
+		json_t *g = find_globals(k);
+		if (json_array_size(g) > 0)
+			json_object_set_new(spec, "globals", g);
+		else
+			json_decref(g);
+	}
 	if (opt.user != NULL && id != NULL &&
 	    (user = json_object_get(opt.user, id)) != NULL) {
 		merge(spec, user);
