@@ -4,11 +4,12 @@
  * harness generated from that spec for CUDA or HIP, and an instruction in
  * a detailed and a concise form.  Deterministic: no language model.
  *
- * Inference is textual, over the kernel's own source: guards such as
- * "if (i < n)", grid-stride loops and CUDA_1D_KERNEL_LOOP bound index
- * variables, and subscripts over bounded variables give element counts.
- * Whatever it cannot see is guessed and listed in spec.confidence, so that
- * a kernel it does not understand still gets a spec, marked low.
+ * Inference reads the kernel's own tokens: guards such as "if (i < n)",
+ * grid-stride loops and CUDA_1D_KERNEL_LOOP bound index variables, and
+ * element counts come from symbolic bounds of every access (see
+ * "bounds" below).  Whatever it cannot see is guessed and listed in
+ * spec.confidence, so that a kernel it does not understand still gets a
+ * spec, marked low.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -2206,6 +2207,14 @@ struct asg {
 	size_t pos;		/* the name's token */
 	size_t a, b;		/* the right-hand side */
 	size_t ca, cb;		/* an increment capped by a break: the cap */
+	int d;			/* the declaration it assigns, or -1 */
+};
+
+/* A local declaration and where it is seen: for (int j = ...) in two
+ * loops declares two variables. */
+struct decl {
+	char name[64];
+	size_t s, e;
 };
 
 struct guard {
@@ -2221,6 +2230,7 @@ struct guard {
 
 struct memo {
 	char name[64];
+	int d;
 	int state;
 	struct iv v;
 };
@@ -2243,7 +2253,8 @@ struct fn {
 	struct guard *g;
 	struct memo *m;
 	struct loop *l;
-	int nas, ng, nm, nl, cas, cg, cm, cl;
+	struct decl *dc;
+	int nas, ng, nm, nl, cas, cg, cm, cl, nd, cd;
 };
 
 static void *
@@ -2264,6 +2275,7 @@ fn_free(struct fn *f)
 	free(f->g);
 	free(f->m);
 	free(f->l);
+	free(f->dc);
 	free(f->bind);
 	free(f);
 }
@@ -2324,7 +2336,8 @@ stmt_end(const struct toks *t, size_t i, size_t lim)
 	}
 	if ((is(t, i, "for") || is(t, i, "while") || is(t, i, "switch") ||
 	    is(t, i, "CUDA_1D_KERNEL_LOOP") || is(t, i, "CUDA_KERNEL_LOOP") ||
-	    is(t, i, "HIP_1D_KERNEL_LOOP")) && is(t, i + 1, "("))
+	    is(t, i, "HIP_1D_KERNEL_LOOP") || is(t, i, "CUDA_2D_KERNEL_LOOP")) &&
+	    is(t, i + 1, "("))
 		return stmt_end(t, skip_group(t, i + 1), lim);
 	if (is(t, i, "do")) {
 		j = stmt_end(t, i + 1, lim);
@@ -2527,6 +2540,56 @@ cond_guards(struct fn *f, size_t a, size_t b, size_t e, size_t ns,
 			cmp_guard(f, s, ends[i], 1, ns, ne, 0, 0, NULL);
 }
 
+/* The innermost declaration of name seen at pos, or -1. */
+static int
+decl_of(const struct fn *f, const char *name, size_t pos)
+{
+	int i, best = -1;
+
+	for (i = 0; i < f->nd; i++)
+		if (pos >= f->dc[i].s && pos < f->dc[i].e &&
+		    strcmp(f->dc[i].name, name) == 0 &&
+		    (best < 0 || f->dc[i].s >= f->dc[best].s))
+			best = i;
+	return best;
+}
+
+/* Whether the name at i is declared there (int j =, const T *p =). */
+static void
+note_decl(struct fn *f, size_t i)
+{
+	const struct toks *t = f->t;
+	const char *p = t->v[i - 1];
+	struct decl *d;
+	size_t j;
+
+	if (!(is(t, i + 1, "=") || is(t, i + 1, ";") || is(t, i + 1, ",") ||
+	    is(t, i + 1, "[")))
+		return;
+	if (strcmp(p, "*") == 0 || strcmp(p, "&") == 0) {
+		if (i < 2 || !(is_ident(t->v[i - 2]) || is(t, i - 2, ">")))
+			return;
+	} else if (!is_ident(p) || is_keyword(p) || strcmp(p, "goto") == 0)
+		return;
+	if (strlen(t->v[i]) >= sizeof(d->name))
+		return;
+	/* the type starts a statement or a for's first clause (a * b; is
+	 * no declaration inside x += a * b;) */
+	for (j = i - 1; j >= f->a && (is_ident(t->v[j]) || is(t, j, "*") ||
+	    is(t, j, "&") || is(t, j, "::")) && !is_keyword(t->v[j]); j--)
+		;
+	if (!(j < f->a || is(t, j, ";") || is(t, j, "{") || is(t, j, "}") ||
+	    (is(t, j, "(") && j > 0 && is(t, j - 1, "for"))))
+		return;
+	f->dc = grow(f->dc, &f->cd, f->nd, sizeof(*f->dc));
+	d = &f->dc[f->nd++];
+	copy(d->name, sizeof(d->name), t->v[i]);
+	d->s = i;
+	d->e = block_end(f, i);
+	if (j >= f->a && is(t, j, "("))
+		d->e = stmt_end(t, j - 1, f->b);
+}
+
 static void
 add_asg(struct fn *f, const char *name, int kind, size_t pos, size_t a,
     size_t b)
@@ -2543,6 +2606,7 @@ add_asg(struct fn *f, const char *name, int kind, size_t pos, size_t a,
 	x->pos = pos;
 	x->a = a;
 	x->b = b;
+	x->d = decl_of(f, name, pos);
 }
 
 /* if (C) S without an exit: where S assigns a variable of C's negation
@@ -2612,6 +2676,7 @@ fn_scan(struct fn *f)
 		if (is_ident(s) && !is_keyword(s) && !is(t, i - 1, ".") &&
 		    !is(t, i - 1, "->") && !is(t, i - 1, "::")) {
 			const char *n = i + 1 < t->n ? t->v[i + 1] : "";
+			note_decl(f, i);
 			int kind = -1;
 			if (strcmp(n, "=") == 0)
 				kind = A_EQ;
@@ -2664,8 +2729,6 @@ fn_scan(struct fn *f)
 			cond_guards(f, c0, c1, s1, e0, e1);
 			if (stmt_exits(t, s0, s1))
 				cond_guards(f, c0, c1, c0, e1, block_end(f, i));
-			else
-				clamp_guards(f, c0, c1, s0, s1, e1);
 		} else if ((is(t, i, "for") || is(t, i, "while")) &&
 		    is(t, i + 1, "(")) {
 			size_t ends[3];
@@ -2701,6 +2764,29 @@ fn_scan(struct fn *f)
 			f->l[f->nl].e = s1;
 			f->l[f->nl++].once = f->kernel &&
 			    loop_once(f->k, t->v[i + 2]);
+		} else if (is(t, i, "CUDA_2D_KERNEL_LOOP") && is(t, i + 1, "(") &&
+		    is_ident(t->v[i + 2]) && is(t, i + 3, ",")) {
+			/* two nested grid-stride loops: (i, n, j, m) */
+			size_t ends[4];
+			int mixed;
+			c1 = skip_group(t, i + 1) - 1;
+			s1 = stmt_end(t, c1 + 1, f->b);
+			if (split_top(t, i + 2, c1, ",", ends, 4, &mixed) != 4 ||
+			    !is_ident(t->v[ends[1] + 1]) ||
+			    ends[2] != ends[1] + 2)
+				continue;
+			add_asg(f, t->v[i + 2], A_LOOP0, i + 2, 0, 0);
+			add_guard(f, t->v[i + 2], 1, 1, ends[0] + 1, ends[1],
+			    c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			add_asg(f, t->v[ends[1] + 1], A_LOOP0, ends[1] + 1, 0, 0);
+			add_guard(f, t->v[ends[1] + 1], 1, 1, ends[2] + 1, c1,
+			    c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = c1 + 1;
+			f->l[f->nl].e = s1;
+			f->l[f->nl++].once = 0;
 		} else if (is(t, i, "?")) {
 			/* C ? T : F */
 			static const char *const fstop[] = { ";", ",", ":",
@@ -2738,6 +2824,24 @@ fn_scan(struct fn *f)
 			e1 = expr_end(t, q + 1, fstop);
 			cond_guards(f, j + 1, i, q, q + 1, e1);
 		}
+	}
+}
+
+/* Clamps, once every assignment is known. */
+static void
+fn_clamps(struct fn *f)
+{
+	const struct toks *t = f->t;
+	size_t i, c1, s1, e1;
+
+	for (i = f->a; i < f->b; i++) {
+		if (!is(t, i, "if") || !is(t, i + 1, "("))
+			continue;
+		c1 = skip_group(t, i + 1) - 1;
+		s1 = stmt_end(t, c1 + 1, f->b);
+		e1 = is(t, s1, "else") ? stmt_end(t, s1 + 1, f->b) : s1;
+		if (!stmt_exits(t, c1 + 1, s1))
+			clamp_guards(f, i + 2, c1, c1 + 1, s1, e1);
 	}
 }
 
@@ -2799,6 +2903,7 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 			f->np = 0;
 	}
 	fn_scan(f);
+	fn_clamps(f);
 	return f;
 }
 
@@ -2902,7 +3007,7 @@ initial(struct fn *f, const char *name, struct iv *r)
 
 /* A variable's value anywhere: the hull of what is assigned to it. */
 static void
-var_hull(struct fn *f, const char *name, struct iv *r)
+var_hull(struct fn *f, const char *name, int d, struct iv *r)
 {
 	struct atoms *at = f->k->at;
 	struct memo *m = NULL;
@@ -2910,7 +3015,7 @@ var_hull(struct fn *f, const char *name, struct iv *r)
 	int i, have;
 
 	for (i = 0; i < f->nm; i++)
-		if (strcmp(f->m[i].name, name) == 0) {
+		if (strcmp(f->m[i].name, name) == 0 && f->m[i].d == d) {
 			m = &f->m[i];
 			break;
 		}
@@ -2926,11 +3031,12 @@ var_hull(struct fn *f, const char *name, struct iv *r)
 	i = f->nm++;
 	memset(&f->m[i], 0, sizeof(f->m[i]));
 	copy(f->m[i].name, sizeof(f->m[i].name), name);
+	f->m[i].d = d;
 	f->m[i].state = 1;
-	have = initial(f, name, r);
+	have = d < 0 && initial(f, name, r);
 	for (int j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
-		if (strcmp(as->name, name) != 0)
+		if (strcmp(as->name, name) != 0 || as->d != d)
 			continue;
 		if (as->kind == A_EQ)
 			eval_at(f, as->a, as->b, &v);
@@ -2949,7 +3055,7 @@ var_hull(struct fn *f, const char *name, struct iv *r)
 		iv_top(r);
 	for (int j = 0; j < f->nas && have; j++) {
 		struct asg *as = &f->as[j];
-		if (strcmp(as->name, name) != 0)
+		if (strcmp(as->name, name) != 0 || as->d != d)
 			continue;
 		if (as->kind == A_INC || as->kind == A_DEC) {
 			int up = as->kind == A_INC;
@@ -2986,7 +3092,7 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 	struct poly one, b;
 	int i;
 
-	var_hull(f, name, r);
+	var_hull(f, name, decl_of(f, name, pos), r);
 	p_const(&one, 1);
 	for (i = 0; i < f->ng; i++) {
 		struct guard *g = &f->g[i];
@@ -3816,8 +3922,9 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			return;
 		}
 		if (is(t, s - 1, "=") && s >= 3 && is_ident(t->v[s - 2]) &&
-		    (is(t, s - 3, "*") || (is(t, s - 3, "__restrict__") &&
-		    is(t, s - 4, "*"))) && (is(t, e, ";") || is(t, e, ","))) {
+		    (is(t, s - 3, "*") || is(t, s - 3, "auto") ||
+		    (is(t, s - 3, "__restrict__") && is(t, s - 4, "*"))) &&
+		    (is(t, e, ";") || is(t, e, ","))) {
 			/* T *q = p + off: q is the buffer from off */
 			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
 			return;
@@ -3959,9 +4066,6 @@ count_of(struct kern *k, int pi, const char *domain)
 
 	r = bound_count(k, p->name, p->dt != NULL ? p->dt->size : 1, cnt,
 	    sizeof(cnt), why, sizeof(why));
-	if (getenv("KWRAP_DEBUG") != NULL)
-		fprintf(stderr, "%s: %s: %d %s [%s]\n", k->name ? k->name : "?",
-		    p->name, r, r ? cnt : "-", why);
 	if (r == 2) {
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 2;
@@ -5424,6 +5528,16 @@ process(json_t *rec, void *ctx)
 	k->code = k_get_str(slice, "code");
 	tokenize(k->code != NULL ? k->code : "", &k->all);
 	collect_consts(k->code != NULL ? k->code : "", &k->all, &k->c);
+	{
+		/* template value parameters of the instance are constants */
+		json_t *inst = json_object_get(slice, "instance"), *v;
+		const char *key;
+		long long n;
+		json_object_foreach(inst, key, v)
+			if (json_is_string(v) &&
+			    eval_str(json_string_value(v), &k->c, &n))
+				const_set(&k->c, key, n);
+	}
 	load_params(k, scan, slice);
 	kernel_text(k, k_get_str(scan, "text"));
 	for (k->body = 0; k->body < k->t.n && !is(&k->t, k->body, "{");
