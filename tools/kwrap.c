@@ -4066,6 +4066,14 @@ count_of(struct kern *k, int pi, const char *domain)
 
 	r = bound_count(k, p->name, p->dt != NULL ? p->dt->size : 1, cnt,
 	    sizeof(cnt), why, sizeof(why));
+	if (r == 2 && p->dt == NULL) {
+		/* elements of a size kwrap does not know: bytes would be short */
+		copy(p->count, sizeof(p->count), cnt);
+		p->count_state = 1;
+		mark_size_str(k, p->count);
+		guess(k, "%s: count %s in elements of unknown size", p->name, cnt);
+		return;
+	}
 	if (r == 2) {
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 2;
