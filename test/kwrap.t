@@ -47,7 +47,7 @@ is "$(spec 'examples/src/kernels/softmax_kernels.cuh::softmax_rows_kernel<float>
     '[.launch.grid[0], .launch.shared_mem, .confidence.overall]')" \
     '["rows","1024","high"]' "golden: softmax one row per block"
 is "$(jq -r 'select(.wrap.spec.confidence.overall == "high") | .id' "$W" | wc -l |
-    tr -d ' ')" 17 "golden: 17 of 19 example specs fully inferred"
+    tr -d ' ')" 19 "golden: all 19 example specs fully inferred"
 
 # Case sizes as the counts see them: every count and grid of every case
 # evaluated with the case's scalars (sh arithmetic, 64 bits): no grid
@@ -125,6 +125,33 @@ is "$(jq -c 'select(.id == "examples/src/elementwise.cu::fill_kernel<float>") |
     [(.wrap.spec.cases | length), (.wrap.spec.confidence.guesses |
     map(select(test("dropped"))) | length), (.errors // [] | length)]' \
     "$T_TMP/out")" '[0,9,1]' "cases: a case that cannot get a block is dropped"
+
+# Counts from the bounds of every access (test/bounds/bounds.cu): each
+# count checked against the kernel's text by hand.
+run "$KWRAP" < test/bounds/kslice.ndjson
+is "$T_STATUS" 0 "bounds: exit status 0"
+cp "$T_TMP/out" "$T_TMP/b.ndjson"
+# bcount(KERNEL, JQ): a jq expression on test/bounds' spec of KERNEL
+bspec() {
+	jq -c --arg id "test/bounds/bounds.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/b.ndjson"
+}
+is "$(bspec ball_query_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
+    '[["3 * b * m","3 * b * n","b * m * nsample + 1"],"high"]' \
+    "bounds: pointer offsets (p += off), and a counter that stops at nsample"
+is "$(bspec 'pool_kernel<float>' '[.params[] | select(.name == "input" or .name == "output") | .count]')" \
+    '["((nthreads - 1) / pooled_w / pooled_h) * height * width + channels * height * width","nthreads"]' \
+    "bounds: a flat index decomposed by % and /, a helper that clamps its coordinates"
+is "$(bspec 'pool_kernel<float>' '.confidence.overall')" '"high"' \
+    "bounds: pool_kernel fully inferred"
+is "$(bspec rows_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
+    '[["rows * cols + k","rows * cols"],"high"]' \
+    "bounds: loop variables up and down, min() on a loop's end"
+is "$(bspec gather_kernel '[.confidence.counts, (.confidence.guesses | map(select(startswith("x: "))) | length)]')" \
+    '["low",1]' "bounds: an index read from a buffer leaves the count a guess"
+check_cases "$T_TMP/b.ndjson" > "$T_TMP/case-problems"
+is "$(cat "$T_TMP/case-problems")" "" \
+    "bounds: every count and grid of every case evaluates within budget"
 
 SAXPY='examples/src/hip/saxpy.hip::saxpy_kernel'
 jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.instruction.concise' "$W" \

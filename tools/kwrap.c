@@ -4,11 +4,12 @@
  * harness generated from that spec for CUDA or HIP, and an instruction in
  * a detailed and a concise form.  Deterministic: no language model.
  *
- * Inference is textual, over the kernel's own source: guards such as
- * "if (i < n)", grid-stride loops and CUDA_1D_KERNEL_LOOP bound index
- * variables, and subscripts over bounded variables give element counts.
- * Whatever it cannot see is guessed and listed in spec.confidence, so that
- * a kernel it does not understand still gets a spec, marked low.
+ * Inference reads the kernel's own tokens: guards such as "if (i < n)",
+ * grid-stride loops and CUDA_1D_KERNEL_LOOP bound index variables, and
+ * element counts come from symbolic bounds of every access (see
+ * "bounds" below).  Whatever it cannot see is guessed and listed in
+ * spec.confidence, so that a kernel it does not understand still gets a
+ * spec, marked low.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -764,6 +765,9 @@ struct var {
 	int alias;		/* param index it points into, or -1 */
 };
 
+struct atoms;
+struct fn;
+
 struct kern {
 	json_t *rec;		/* borrowed */
 	const char *name;
@@ -783,6 +787,11 @@ struct kern {
 	int roles_low;
 	json_t *guesses;	/* strings */
 	const char *code;
+	struct atoms *at;	/* the atoms of bounds */
+	struct fn *kf;		/* the kernel, for bounds */
+	int depth;		/* nested evaluations */
+	int calls;		/* nested helpers evaluated for a value */
+	char shared_guess[128];	/* said once shared memory stays a guess */
 };
 
 static void guess(struct kern *k, const char *fmt, ...)
@@ -1598,10 +1607,2528 @@ infer_launch(struct kern *k, json_t *launch)
 			snprintf(k->shared, sizeof(k->shared), "%lld",
 			    k->block[0] * k->block[1] * sz);
 			k->shared_state = 1;
-			guess(k, "shared_mem: one %s per thread of the block",
+			snprintf(k->shared_guess, sizeof(k->shared_guess),
+			    "shared_mem: one %s per thread of the block",
 			    dt != NULL ? t->v[i + 2] : "8-byte word");
 		}
 	}
+}
+
+/* ------------------------------------------------------------ bounds */
+
+/*
+ * Element counts from symbolic bounds.  Every integer expression that a
+ * subscript or a pointer offset is built from gets inclusive bounds
+ * [lo, hi], each a polynomial with integer coefficients over atoms: the
+ * integer scalar parameters and struct fields (sizes, at least 1 in every
+ * case kwrap writes) and quotients a polynomial cannot hold, such as
+ * (n + 255) / 256.  A side that cannot be bounded is infinite.  A buffer's
+ * count is the largest hi of its accesses, plus one; it is derived only
+ * when every access has a finite hi and a lo of at least 0, so a derived
+ * count is an upper bound, never a guess.  The analysis is flow-insensitive
+ * (a variable's value is the hull of everything assigned to it) except for
+ * guards, which narrow a variable inside the code they dominate.
+ */
+#define MAX_ATOMS 96
+#define MAX_TERMS 16
+#define MAX_MONO 6
+#define MAX_DEPTH 24		/* nested evaluations (variables, helpers) */
+#define MAX_HELPER 4		/* helper functions deep */
+
+struct term {
+	long long c;
+	int na;
+	unsigned char a[MAX_MONO];	/* atom indices, ascending */
+};
+
+struct poly {
+	int inf;		/* no bound on this side */
+	int n;
+	struct term t[MAX_TERMS];
+};
+
+struct iv {
+	struct poly lo, hi;
+};
+
+struct atom {
+	char text[MAX_EXPR];
+	int ge1;		/* a size: at least 1 */
+	int nonneg;		/* a quotient of nonnegatives */
+	long long div;		/* constant divisor, or 0 */
+	int datom;		/* the divisor's atom, or -1 */
+	struct poly num;	/* the dividend */
+};
+
+struct atoms {
+	struct atom a[MAX_ATOMS];
+	int n;
+};
+
+static void
+p_const(struct poly *p, long long c)
+{
+	p->inf = 0;
+	p->n = 0;
+	if (c != 0) {
+		p->n = 1;
+		p->t[0].c = c;
+		p->t[0].na = 0;
+	}
+}
+
+static void
+p_inf(struct poly *p)
+{
+	p->inf = 1;
+	p->n = 0;
+}
+
+static int
+p_isconst(const struct poly *p, long long *c)
+{
+	if (p->inf || p->n > 1 || (p->n == 1 && p->t[0].na > 0))
+		return 0;
+	*c = p->n ? p->t[0].c : 0;
+	return 1;
+}
+
+/* Monomial order: higher degree first, then by atoms. */
+static int
+mono_cmp(const struct term *x, const struct term *y)
+{
+	int i;
+
+	if (x->na != y->na)
+		return y->na - x->na;
+	for (i = 0; i < x->na; i++)
+		if (x->a[i] != y->a[i])
+			return (int)x->a[i] - (int)y->a[i];
+	return 0;
+}
+
+static void
+p_addterm(struct poly *p, const struct term *t)
+{
+	int i, j;
+
+	if (p->inf || t->c == 0)
+		return;
+	for (i = 0; i < p->n; i++) {
+		int r = mono_cmp(t, &p->t[i]);
+		if (r == 0) {
+			if (__builtin_add_overflow(p->t[i].c, t->c, &p->t[i].c))
+				p_inf(p);
+			else if (p->t[i].c == 0) {
+				for (j = i; j + 1 < p->n; j++)
+					p->t[j] = p->t[j + 1];
+				p->n--;
+			}
+			return;
+		}
+		if (r < 0)
+			break;
+	}
+	if (p->n >= MAX_TERMS) {
+		p_inf(p);
+		return;
+	}
+	for (j = p->n; j > i; j--)
+		p->t[j] = p->t[j - 1];
+	p->t[i] = *t;
+	p->n++;
+}
+
+/* r = a + sign * b */
+static void
+p_add(struct poly *r, const struct poly *a, const struct poly *b, int sign)
+{
+	struct poly s = *a;
+	int i;
+
+	if (a->inf || b->inf) {
+		p_inf(r);
+		return;
+	}
+	for (i = 0; i < b->n && !s.inf; i++) {
+		struct term t = b->t[i];
+		if (sign < 0 && __builtin_mul_overflow(t.c, -1LL, &t.c)) {
+			p_inf(&s);
+			break;
+		}
+		p_addterm(&s, &t);
+	}
+	*r = s;
+}
+
+static void
+p_mul(struct poly *r, const struct poly *a, const struct poly *b)
+{
+	struct poly s;
+	int i, j, x, y, n;
+
+	if (a->inf || b->inf) {
+		p_inf(r);
+		return;
+	}
+	p_const(&s, 0);
+	for (i = 0; i < a->n && !s.inf; i++)
+		for (j = 0; j < b->n && !s.inf; j++) {
+			const struct term *u = &a->t[i], *v = &b->t[j];
+			struct term t;
+			if (u->na + v->na > MAX_MONO ||
+			    __builtin_mul_overflow(u->c, v->c, &t.c)) {
+				p_inf(&s);
+				break;
+			}
+			/* merge two ascending atom lists */
+			for (x = y = n = 0; x < u->na || y < v->na;)
+				t.a[n++] = y >= v->na || (x < u->na &&
+				    u->a[x] <= v->a[y]) ? u->a[x++] : v->a[y++];
+			t.na = n;
+			p_addterm(&s, &t);
+		}
+	*r = s;
+}
+
+static void
+p_scale(struct poly *r, const struct poly *a, long long c)
+{
+	struct poly k;
+
+	p_const(&k, c);
+	p_mul(r, a, &k);
+}
+
+static int
+atom_signed(const struct atoms *at, int i)
+{
+	return !at->a[i].ge1 && !at->a[i].nonneg;
+}
+
+/* Whether p >= 0 for every value of its atoms: each negative term is
+ * paid for by positive terms over the same atoms and more sizes (n * m - n
+ * >= 0, since m >= 1), or by the constant when it is constant itself. */
+static int
+p_nonneg(const struct atoms *at, const struct poly *p)
+{
+	long long w[MAX_TERMS];
+	int i, j, x, y;
+
+	if (p->inf)
+		return 0;
+	for (i = 0; i < p->n; i++) {
+		w[i] = p->t[i].c;
+		for (x = 0; x < p->t[i].na; x++)
+			if (atom_signed(at, p->t[i].a[x]))
+				return 0;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct term *u = &p->t[i];
+		long long need = -w[i];
+		if (need <= 0)
+			continue;
+		for (j = 0; j < p->n && need > 0; j++) {
+			const struct term *v = &p->t[j];
+			long long take;
+			if (w[j] <= 0 || v->na < u->na)
+				continue;
+			/* u's atoms a sub-multiset of v's, the rest sizes */
+			for (x = y = 0; y < v->na; y++) {
+				if (x < u->na && u->a[x] == v->a[y])
+					x++;
+				else if (!at->a[v->a[y]].ge1)
+					break;
+			}
+			if (x < u->na || y < v->na)
+				continue;
+			take = w[j] < need ? w[j] : need;
+			w[j] -= take;
+			need -= take;
+		}
+		if (need > 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+p_ge(const struct atoms *at, const struct poly *a, const struct poly *b)
+{
+	struct poly d;
+
+	if (a->inf && !b->inf)
+		return 0;
+	p_add(&d, a, b, -1);
+	return p_nonneg(at, &d);
+}
+
+static void p_print(const struct atoms *at, const struct poly *p, char *out,
+    size_t cap);
+
+static int
+atom_get(struct atoms *at, const char *text)
+{
+	int i;
+
+	for (i = 0; i < at->n; i++)
+		if (strcmp(at->a[i].text, text) == 0)
+			return i;
+	if (at->n >= MAX_ATOMS || strlen(text) >= sizeof(at->a[0].text))
+		return -1;
+	memset(&at->a[at->n], 0, sizeof(at->a[0]));
+	copy(at->a[at->n].text, sizeof(at->a[0].text), text);
+	at->a[at->n].datom = -1;
+	return at->n++;
+}
+
+static void
+p_atom(struct poly *p, int a)
+{
+	if (a < 0) {
+		p_inf(p);
+		return;
+	}
+	p_const(p, 1);
+	p->t[0].na = 1;
+	p->t[0].a[0] = (unsigned char)a;
+}
+
+/* a / b in C's truncating division, for b >= 1: exact where every term
+ * divides, else a new atom. */
+static void
+p_div(struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b)
+{
+	char ta[MAX_EXPR], tb[MAX_EXPR], text[MAX_EXPR * 2 + 8];
+	long long c, d;
+	int i, simple_a, simple_b, x;
+
+	if (a->inf || b->inf) {
+		p_inf(r);
+		return;
+	}
+	if (p_isconst(b, &d) && d >= 1) {
+		if (d == 1) {
+			*r = *a;
+			return;
+		}
+		if (p_isconst(a, &c)) {
+			p_const(r, c / d);
+			return;
+		}
+		for (i = 0; i < a->n && a->t[i].c % d == 0; i++)
+			;
+		if (i == a->n) {
+			*r = *a;
+			for (i = 0; i < r->n; i++)
+				r->t[i].c /= d;
+			return;
+		}
+	}
+	p_print(at, a, ta, sizeof(ta));
+	p_print(at, b, tb, sizeof(tb));
+	simple_a = a->n == 1 && a->t[0].c == 1 && a->t[0].na == 1;
+	simple_b = p_isconst(b, &d) || (b->n == 1 && b->t[0].c == 1 &&
+	    b->t[0].na == 1 && strchr(at->a[b->t[0].a[0]].text, ' ') == NULL);
+	snprintf(text, sizeof(text), "%s%s%s / %s%s%s", simple_a ? "" : "(",
+	    ta, simple_a ? "" : ")", simple_b ? "" : "(", tb,
+	    simple_b ? "" : ")");
+	if (strlen(text) >= MAX_EXPR || (x = atom_get(at, text)) < 0) {
+		p_inf(r);
+		return;
+	}
+	if (!at->a[x].num.n && !at->a[x].div && at->a[x].datom < 0) {
+		at->a[x].num = *a;
+		at->a[x].nonneg = p_nonneg(at, a);
+		if (p_isconst(b, &d))
+			at->a[x].div = d;
+		else if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1)
+			at->a[x].datom = b->t[0].a[0];
+	}
+	p_atom(r, x);
+}
+
+/* An upper bound loosened where that removes a quotient: c * (P / c) <=
+ * P and m * (P / m) <= P for P >= 0. */
+static void
+p_loosen(struct atoms *at, struct poly *p)
+{
+	int i, x, y, changed = 1, rounds = 0;
+
+	while (changed && !p->inf && rounds++ < 8) {
+		changed = 0;
+		for (i = 0; i < p->n && !changed; i++) {
+			struct term u = p->t[i];
+			for (x = 0; x < u.na && !changed; x++) {
+				const struct atom *q = &at->a[u.a[x]];
+				struct poly rest, np, out;
+				int drop = -1;
+				if (!q->nonneg || u.c <= 0)
+					continue;
+				if (q->div > 1 && u.c % q->div == 0)
+					;
+				else if (q->datom >= 0) {
+					for (y = 0; y < u.na; y++)
+						if (y != x && u.a[y] == q->datom)
+							drop = y;
+					if (drop < 0)
+						continue;
+				} else
+					continue;
+				/* the term without the quotient (and divisor) */
+				p_const(&rest, q->div > 1 ? u.c / q->div : u.c);
+				rest.t[0].na = 0;
+				for (y = 0; y < u.na; y++)
+					if (y != x && y != drop)
+						rest.t[0].a[rest.t[0].na++] = u.a[y];
+				p_mul(&np, &rest, &q->num);
+				p->t[i].c = 0;
+				{
+					struct poly keep = *p, z;
+					int j;
+					p_const(&z, 0);
+					for (j = 0; j < keep.n; j++)
+						if (j != i)
+							p_addterm(&z, &keep.t[j]);
+					p_add(&out, &z, &np, 1);
+				}
+				*p = out;
+				changed = 1;
+			}
+		}
+	}
+}
+
+static void
+p_print(const struct atoms *at, const struct poly *p, char *out, size_t cap)
+{
+	struct sbuf sb = { 0 };
+	int i, x;
+
+	if (p->inf) {
+		copy(out, cap, "inf");
+		return;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct term *u = &p->t[i];
+		long long c = u->c;
+		if (i > 0)
+			sb_add(&sb, c < 0 ? " - " : " + ");
+		else if (c < 0)
+			sb_add(&sb, "-");
+		if (c < 0)
+			c = -c;
+		if (u->na == 0 || c != 1)
+			sb_printf(&sb, "%lld", c);
+		for (x = 0; x < u->na; x++) {
+			const char *s = at->a[u->a[x]].text;
+			int bare = strchr(s, ' ') == NULL ||
+			    (u->na == 1 && c == 1);
+			if (x > 0 || c != 1)
+				sb_add(&sb, " * ");
+			sb_printf(&sb, bare ? "%s" : "(%s)", s);
+		}
+	}
+	copy(out, cap, sb.n ? sb_str(&sb) : "0");
+	sb_free(&sb);
+}
+
+/* ---- intervals */
+
+static void
+iv_top(struct iv *r)
+{
+	p_inf(&r->lo);
+	p_inf(&r->hi);
+}
+
+static void
+iv_const(struct iv *r, long long c)
+{
+	p_const(&r->lo, c);
+	p_const(&r->hi, c);
+}
+
+static int
+iv_nonneg(const struct atoms *at, const struct iv *a)
+{
+	return p_nonneg(at, &a->lo);
+}
+
+/* The larger of two upper bounds: one that is provably larger, else
+ * their sum where both are at least 0 (a + b >= max(a, b)). */
+static void
+p_max(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b)
+{
+	if (a->inf || b->inf)
+		p_inf(r);
+	else if (p_ge(at, a, b))
+		*r = *a;
+	else if (p_ge(at, b, a))
+		*r = *b;
+	else if (p_nonneg(at, a) && p_nonneg(at, b))
+		p_add(r, a, b, 1);
+	else
+		p_inf(r);
+}
+
+/* The smaller of two lower bounds: one that is provably smaller, else 0
+ * where both are at least 0. */
+static void
+p_min(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b)
+{
+	if (a->inf || b->inf)
+		p_inf(r);
+	else if (p_ge(at, b, a))
+		*r = *a;
+	else if (p_ge(at, a, b))
+		*r = *b;
+	else if (p_nonneg(at, a) && p_nonneg(at, b))
+		p_const(r, 0);
+	else
+		p_inf(r);
+}
+
+/* Two upper bounds that both hold: the provably smaller, else the
+ * finite one, else the first. */
+static void
+p_meet_hi(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b)
+{
+	if (a->inf)
+		*r = *b;
+	else if (b->inf || p_ge(at, b, a))
+		*r = *a;
+	else if (p_ge(at, a, b))
+		*r = *b;
+	else
+		*r = *a;
+}
+
+static void
+p_meet_lo(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b)
+{
+	if (a->inf)
+		*r = *b;
+	else if (b->inf || p_ge(at, a, b))
+		*r = *a;
+	else if (p_ge(at, b, a))
+		*r = *b;
+	else if (p_nonneg(at, b) && !p_nonneg(at, a))
+		*r = *b;
+	else
+		*r = *a;
+}
+
+static void
+iv_hull(const struct atoms *at, struct iv *r, const struct iv *a,
+    const struct iv *b)
+{
+	struct iv s;
+
+	p_min(at, &s.lo, &a->lo, &b->lo);
+	p_max(at, &s.hi, &a->hi, &b->hi);
+	*r = s;
+}
+
+static void
+iv_add(struct iv *r, const struct iv *a, const struct iv *b, int sign)
+{
+	struct iv s;
+
+	if (sign > 0) {
+		p_add(&s.lo, &a->lo, &b->lo, 1);
+		p_add(&s.hi, &a->hi, &b->hi, 1);
+	} else {
+		p_add(&s.lo, &a->lo, &b->hi, -1);
+		p_add(&s.hi, &a->hi, &b->lo, -1);
+	}
+	*r = s;
+}
+
+static void
+iv_mul(struct atoms *at, struct iv *r, const struct iv *a, const struct iv *b)
+{
+	struct iv s;
+	long long c;
+	const struct iv *x = a, *y = b;
+
+	if (p_isconst(&a->lo, &c) && p_isconst(&a->hi, &c) && c < 0) {
+		x = b;
+		y = a;
+	}
+	if (p_isconst(&y->lo, &c) && p_isconst(&y->hi, &c)) {
+		/* times a constant: a negative one swaps the sides */
+		if (c >= 0) {
+			p_scale(&s.lo, &x->lo, c);
+			p_scale(&s.hi, &x->hi, c);
+		} else {
+			p_scale(&s.lo, &x->hi, c);
+			p_scale(&s.hi, &x->lo, c);
+		}
+		if (c == 0)
+			iv_const(&s, 0);
+	} else if (iv_nonneg(at, a) && iv_nonneg(at, b)) {
+		p_mul(&s.lo, &a->lo, &b->lo);
+		p_mul(&s.hi, &a->hi, &b->hi);
+	} else {
+		if (!iv_nonneg(at, a)) {
+			x = b;
+			y = a;
+		}
+		if (!iv_nonneg(at, x)) {
+			iv_top(r);
+			return;
+		}
+		/* x >= 0, y of either sign */
+		struct poly l1, l2;
+		if (p_nonneg(at, &y->hi))
+			p_mul(&s.hi, &x->hi, &y->hi);
+		else
+			p_inf(&s.hi);
+		p_mul(&l1, &x->hi, &y->lo);
+		p_mul(&l2, &x->lo, &y->lo);
+		p_min(at, &s.lo, &l1, &l2);
+	}
+	*r = s;
+}
+
+/* ---- the code a bound is read from: the kernel or a helper */
+
+enum { A_EQ, A_INC, A_DEC, A_DIV, A_UNK, A_LOOP0 };
+
+struct asg {
+	char name[64];
+	int kind;
+	size_t pos;		/* the name's token */
+	size_t a, b;		/* the right-hand side */
+	size_t ca, cb;		/* an increment capped by a break: the cap */
+	int d;			/* the declaration it assigns, or -1 */
+};
+
+/* A local declaration and where it is seen: for (int j = ...) in two
+ * loops declares two variables. */
+struct decl {
+	char name[64];
+	size_t s, e;
+};
+
+struct guard {
+	char name[64];
+	int hi;			/* an upper bound, else a lower one */
+	int strict;		/* < or > on an integer */
+	size_t a, b;		/* the bound */
+	size_t ra, rb;		/* a clamp: or the value assigned */
+	size_t s, e;		/* where it holds */
+	int state;		/* 0, 1 being evaluated, 2 done */
+	struct iv v;
+};
+
+struct memo {
+	char name[64];
+	int d;
+	int state;
+	struct iv v;
+};
+
+struct loop {
+	size_t s, e;
+	int once;		/* one trip per thread under kwrap's launch */
+};
+
+struct fn {
+	struct kern *k;
+	const struct toks *t;
+	size_t a, b;		/* the body, inside its braces */
+	int kernel;
+	char pn[MAX_PARAMS][64];
+	int pptr[MAX_PARAMS], pint[MAX_PARAMS];
+	int np;
+	struct iv *bind;	/* a helper's arguments */
+	struct asg *as;
+	struct guard *g;
+	struct memo *m;
+	struct loop *l;
+	struct decl *dc;
+	int nas, ng, nm, nl, cas, cg, cm, cl, nd, cd;
+};
+
+static void *
+grow(void *p, int *cap, int n, size_t sz)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	if ((p = realloc(p, (size_t)*cap * sz)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	return p;
+}
+
+static void
+fn_free(struct fn *f)
+{
+	free(f->as);
+	free(f->g);
+	free(f->m);
+	free(f->l);
+	free(f->dc);
+	free(f->bind);
+	free(f);
+}
+
+static int
+fn_param(const struct fn *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->np; i++)
+		if (strcmp(f->pn[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+is_keyword(const char *s)
+{
+	static const char *const kw[] = { "if", "for", "while", "do", "switch",
+	    "return", "else", "case", "sizeof", "new", "delete", NULL };
+	int i;
+
+	for (i = 0; kw[i] != NULL; i++)
+		if (strcmp(s, kw[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether the operator at j is unary (what is before it ends no operand). */
+static int
+unary_at(const struct toks *t, size_t j)
+{
+	const char *s;
+
+	if (j == 0)
+		return 1;
+	s = t->v[j - 1];
+	return !(is_ident(s) && !is_keyword(s)) && !isdigit((unsigned char)*s) &&
+	    strcmp(s, ")") != 0 && strcmp(s, "]") != 0;
+}
+
+/* End (exclusive) of the statement at i. */
+static size_t
+stmt_end(const struct toks *t, size_t i, size_t lim)
+{
+	static const char *const semi[] = { ";", NULL };
+	size_t j;
+
+	if (i >= lim)
+		return lim;
+	if (is(t, i, "{"))
+		return skip_group(t, i);
+	if (is(t, i, "if") && is(t, i + 1, "(")) {
+		j = stmt_end(t, skip_group(t, i + 1), lim);
+		if (is(t, j, "else"))
+			j = stmt_end(t, j + 1, lim);
+		return j;
+	}
+	if ((is(t, i, "for") || is(t, i, "while") || is(t, i, "switch") ||
+	    is(t, i, "CUDA_1D_KERNEL_LOOP") || is(t, i, "CUDA_KERNEL_LOOP") ||
+	    is(t, i, "HIP_1D_KERNEL_LOOP") || is(t, i, "CUDA_2D_KERNEL_LOOP")) &&
+	    is(t, i + 1, "("))
+		return stmt_end(t, skip_group(t, i + 1), lim);
+	if (is(t, i, "do")) {
+		j = stmt_end(t, i + 1, lim);
+		if (is(t, j, "while") && is(t, j + 1, "("))
+			j = skip_group(t, j + 1);
+		return is(t, j, ";") ? j + 1 : j;
+	}
+	j = expr_end(t, i, semi);
+	return j < lim ? j + 1 : lim;
+}
+
+/* Whether statement [s, e) always leaves the code after it. */
+static int
+stmt_exits(const struct toks *t, size_t s, size_t e)
+{
+	size_t j, last = s;
+
+	if (is(t, s, "{")) {
+		if (e < s + 2)
+			return 0;
+		for (j = s + 1; j < e - 1; j = stmt_end(t, j, e - 1))
+			last = j;
+		if (last == s)
+			return 0;
+		s = last;
+	}
+	return is(t, s, "return") || is(t, s, "continue") || is(t, s, "break");
+}
+
+/* The closing brace of the block holding pos. */
+static size_t
+block_end(const struct fn *f, size_t pos)
+{
+	const struct toks *t = f->t;
+	size_t j;
+	int depth = 0;
+
+	for (j = pos; j-- > f->a;) {
+		if (is(t, j, "}"))
+			depth++;
+		else if (is(t, j, "{") && depth-- == 0)
+			return skip_group(t, j) - 1;
+	}
+	return f->b;
+}
+
+/* Whether name is declared with an integer type in f (for strictness:
+ * i < n gives i <= n - 1 only when i is an integer). */
+static int
+int_var(const struct fn *f, const char *name)
+{
+	const struct toks *t = f->t;
+	const struct dtype *dt;
+	size_t i;
+	int p;
+
+	if ((p = fn_param(f, name)) >= 0)
+		return f->pint[p];
+	for (i = f->a; i < f->b; i++)
+		if (is(t, i, name) && i > 0 && is_ident(t->v[i - 1]) &&
+		    (dt = find_dtype(t->v[i - 1])) != NULL && !dt->is_float &&
+		    (is(t, i + 1, "=") || is(t, i + 1, ";") || is(t, i + 1, ",")))
+			return 1;
+	return 0;
+}
+
+static void
+add_guard(struct fn *f, const char *name, int hi, int strict, size_t a,
+    size_t b, size_t s, size_t e)
+{
+	struct guard *g;
+
+	if (s >= e || b <= a || strlen(name) >= sizeof(g->name))
+		return;
+	f->g = grow(f->g, &f->cg, f->ng, sizeof(*f->g));
+	g = &f->g[f->ng++];
+	memset(g, 0, sizeof(*g));
+	copy(g->name, sizeof(g->name), name);
+	g->hi = hi;
+	g->strict = strict && int_var(f, name);
+	g->a = a;
+	g->b = b;
+	g->s = s;
+	g->e = e;
+}
+
+/* One comparison [a, b) as guards over [s, e); negated when neg.  A
+ * clamp [ra, rb) is what the code assigned where the comparison failed. */
+static void
+cmp_guard(struct fn *f, size_t a, size_t b, int neg, size_t s, size_t e,
+    size_t ra, size_t rb, const char *only)
+{
+	const struct toks *t = f->t;
+	size_t i, op = 0;
+	int n = 0, depth = 0, lt, eq;
+	const char *o;
+
+	while (b - a >= 2 && is(t, a, "(") && skip_group(t, a) == b) {
+		a++;
+		b--;
+	}
+	if (b > a && is(t, a, "!") && is(t, a + 1, "(") &&
+	    skip_group(t, a + 1) == b) {
+		a += 2;
+		b--;
+		neg = !neg;
+	}
+	for (i = a; i < b; i++) {
+		o = t->v[i];
+		if (*o == '(' || *o == '[')
+			depth++;
+		else if (*o == ')' || *o == ']')
+			depth--;
+		else if (depth == 0 && (strcmp(o, "<") == 0 ||
+		    strcmp(o, "<=") == 0 || strcmp(o, ">") == 0 ||
+		    strcmp(o, ">=") == 0 || strcmp(o, "==") == 0)) {
+			op = i;
+			n++;
+		} else if (depth == 0 && (strcmp(o, "&&") == 0 ||
+		    strcmp(o, "||") == 0 || strcmp(o, "?") == 0))
+			return;
+	}
+	if (n != 1 || op == a || op + 1 >= b)
+		return;
+	o = t->v[op];
+	eq = strcmp(o, "==") == 0;
+	if (eq && neg)
+		return;
+	lt = *o == '<';		/* left below right */
+	if (neg && !eq) {
+		lt = !lt;	/* !(l < r) is l >= r */
+		o = strchr(o, '=') != NULL ? "strict" : "";
+	} else
+		o = strchr(o, '=') != NULL ? "" : "strict";
+	if (op == a + 1 && is_ident(t->v[a]) && (only == NULL ||
+	    strcmp(only, t->v[a]) == 0)) {
+		if (eq || lt)
+			add_guard(f, t->v[a], 1, *o != '\0' && !eq, op + 1, b, s, e);
+		if (eq || !lt)
+			add_guard(f, t->v[a], 0, *o != '\0' && !eq, op + 1, b, s, e);
+		if (ra < rb && f->ng > 0 &&
+		    strcmp(f->g[f->ng - 1].name, t->v[a]) == 0) {
+			f->g[f->ng - 1].ra = ra;
+			f->g[f->ng - 1].rb = rb;
+		}
+	}
+	if (b == op + 2 && is_ident(t->v[op + 1]) && only == NULL) {
+		if (eq || !lt)
+			add_guard(f, t->v[op + 1], 1, *o != '\0' && !eq, a, op, s, e);
+		if (eq || lt)
+			add_guard(f, t->v[op + 1], 0, *o != '\0' && !eq, a, op, s, e);
+	}
+}
+
+/* Split [a, b) at top-level sep; the parts' ends in ends[]. */
+static int
+split_top(const struct toks *t, size_t a, size_t b, const char *sep,
+    size_t *ends, int max, int *mixed)
+{
+	size_t i;
+	int depth = 0, n = 0;
+	const char *other = strcmp(sep, "&&") == 0 ? "||" : "&&";
+
+	*mixed = 0;
+	for (i = a; i < b; i++) {
+		const char *s = t->v[i];
+		if (*s == '(' || *s == '[')
+			depth++;
+		else if (*s == ')' || *s == ']')
+			depth--;
+		else if (depth == 0 && strcmp(s, sep) == 0) {
+			if (n < max - 1)
+				ends[n++] = i;
+		} else if (depth == 0 && (strcmp(s, other) == 0 ||
+		    strcmp(s, "?") == 0))
+			*mixed = 1;
+	}
+	ends[n++] = b;
+	return n;
+}
+
+/* Guards of condition [a, b): its conjuncts hold from their end to e;
+ * its negation (each disjunct failed) over [ns, ne). */
+static void
+cond_guards(struct fn *f, size_t a, size_t b, size_t e, size_t ns,
+    size_t ne)
+{
+	size_t ends[16], s;
+	int n, i, mixed;
+
+	n = split_top(f->t, a, b, "&&", ends, 16, &mixed);
+	if (!mixed)
+		for (i = 0, s = a; i < n; s = ends[i++] + 1)
+			cmp_guard(f, s, ends[i], 0, ends[i], e, 0, 0, NULL);
+	if (ns >= ne)
+		return;
+	n = split_top(f->t, a, b, "||", ends, 16, &mixed);
+	if (!mixed)
+		for (i = 0, s = a; i < n; s = ends[i++] + 1)
+			cmp_guard(f, s, ends[i], 1, ns, ne, 0, 0, NULL);
+}
+
+/* The innermost declaration of name seen at pos, or -1. */
+static int
+decl_of(const struct fn *f, const char *name, size_t pos)
+{
+	int i, best = -1;
+
+	for (i = 0; i < f->nd; i++)
+		if (pos >= f->dc[i].s && pos < f->dc[i].e &&
+		    strcmp(f->dc[i].name, name) == 0 &&
+		    (best < 0 || f->dc[i].s >= f->dc[best].s))
+			best = i;
+	return best;
+}
+
+/* Whether the name at i is declared there (int j =, const T *p =). */
+static void
+note_decl(struct fn *f, size_t i)
+{
+	const struct toks *t = f->t;
+	const char *p = t->v[i - 1];
+	struct decl *d;
+	size_t j;
+
+	if (!(is(t, i + 1, "=") || is(t, i + 1, ";") || is(t, i + 1, ",") ||
+	    is(t, i + 1, "[")))
+		return;
+	if (strcmp(p, "*") == 0 || strcmp(p, "&") == 0) {
+		if (i < 2 || !(is_ident(t->v[i - 2]) || is(t, i - 2, ">")))
+			return;
+	} else if (!is_ident(p) || is_keyword(p) || strcmp(p, "goto") == 0)
+		return;
+	if (strlen(t->v[i]) >= sizeof(d->name))
+		return;
+	/* the type starts a statement or a for's first clause (a * b; is
+	 * no declaration inside x += a * b;) */
+	for (j = i - 1; j >= f->a && (is_ident(t->v[j]) || is(t, j, "*") ||
+	    is(t, j, "&") || is(t, j, "::")) && !is_keyword(t->v[j]); j--)
+		;
+	if (!(j < f->a || is(t, j, ";") || is(t, j, "{") || is(t, j, "}") ||
+	    (is(t, j, "(") && j > 0 && is(t, j - 1, "for"))))
+		return;
+	f->dc = grow(f->dc, &f->cd, f->nd, sizeof(*f->dc));
+	d = &f->dc[f->nd++];
+	copy(d->name, sizeof(d->name), t->v[i]);
+	d->s = i;
+	d->e = block_end(f, i);
+	if (j >= f->a && is(t, j, "("))
+		d->e = stmt_end(t, j - 1, f->b);
+}
+
+static void
+add_asg(struct fn *f, const char *name, int kind, size_t pos, size_t a,
+    size_t b)
+{
+	struct asg *x;
+
+	if (strlen(name) >= sizeof(x->name))
+		return;
+	f->as = grow(f->as, &f->cas, f->nas, sizeof(*f->as));
+	x = &f->as[f->nas++];
+	memset(x, 0, sizeof(*x));
+	copy(x->name, sizeof(x->name), name);
+	x->kind = kind;
+	x->pos = pos;
+	x->a = a;
+	x->b = b;
+	x->d = decl_of(f, name, pos);
+}
+
+/* if (C) S without an exit: where S assigns a variable of C's negation
+ * at its top level, after the if that variable satisfies the negation or
+ * holds what S assigned (if (y <= 0) y = 0; clamps y to 0 and above). */
+static void
+clamp_guards(struct fn *f, size_t c0, size_t c1, size_t s0, size_t s1,
+    size_t after)
+{
+	const struct toks *t = f->t;
+	size_t j, je, ends[16], s, lim = s1;
+	int x, n, i, mixed;
+
+	n = split_top(t, c0, c1, "||", ends, 16, &mixed);
+	if (mixed)
+		return;
+	if (is(t, s0, "{")) {
+		j = s0 + 1;
+		lim = s1 - 1;
+	} else
+		j = s0;
+	for (; j < lim; j = je) {
+		je = stmt_end(t, j, lim);
+		if (!is_ident(t->v[j]) || is_keyword(t->v[j]))
+			continue;
+		for (x = 0; x < f->nas; x++) {
+			struct asg *as = &f->as[x];
+			if (as->kind != A_EQ || as->pos < j || as->pos >= je)
+				continue;
+			for (i = 0, s = c0; i < n; s = ends[i++] + 1)
+				cmp_guard(f, s, ends[i], 1, after,
+				    block_end(f, after), as->a, as->b, as->name);
+		}
+	}
+}
+
+/* Whether the grid-stride loop over v runs once per thread: kwrap's
+ * grid covers v's range, as infer_launch derived it. */
+static int
+loop_once(struct kern *k, const char *v)
+{
+	struct var *w = var_get(k, v);
+	char pd[MAX_EXPR], g[MAX_EXPR];
+
+	if (w == NULL || w->kind != V_GLOBAL || w->dim != 0 ||
+	    w->bound[0] == '\0' || k->grid_state < 2)
+		return 0;
+	paren(w->bound, pd, sizeof(pd));
+	if (k->block[0] == 1)
+		copy(g, sizeof(g), w->bound);
+	else
+		bprintf(g, sizeof(g), "(%s + %lld) / %lld", pd, k->block[0] - 1,
+		    k->block[0]);
+	return strcmp(g, k->grid[0]) == 0;
+}
+
+/* Assignments, guards and loops of f. */
+static void
+fn_scan(struct fn *f)
+{
+	const struct toks *t = f->t;
+	static const char *const rhs[] = { ";", ",", NULL };
+	size_t i, e, c0, c1, s0, s1, e0, e1;
+
+	for (i = f->a; i < f->b; i++) {
+		const char *s = t->v[i];
+		if (is_ident(s) && !is_keyword(s) && !is(t, i - 1, ".") &&
+		    !is(t, i - 1, "->") && !is(t, i - 1, "::")) {
+			const char *n = i + 1 < t->n ? t->v[i + 1] : "";
+			note_decl(f, i);
+			int kind = -1;
+			if (strcmp(n, "=") == 0)
+				kind = A_EQ;
+			else if (strcmp(n, "+=") == 0)
+				kind = A_INC;
+			else if (strcmp(n, "-=") == 0)
+				kind = A_DEC;
+			else if (strcmp(n, "/=") == 0 || strcmp(n, ">>=") == 0)
+				kind = A_DIV;
+			else if (strcmp(n, "*=") == 0 || strcmp(n, "%=") == 0 ||
+			    strcmp(n, "<<=") == 0 || strcmp(n, "&=") == 0 ||
+			    strcmp(n, "|=") == 0 || strcmp(n, "^=") == 0)
+				kind = A_UNK;
+			if (kind >= 0) {
+				e = expr_end(t, i + 2, rhs);
+				add_asg(f, s, kind, i, i + 2, e);
+			} else if (strcmp(n, "++") == 0 || is(t, i - 1, "++"))
+				add_asg(f, s, A_INC, i, 0, 0);
+			else if (strcmp(n, "--") == 0 || is(t, i - 1, "--"))
+				add_asg(f, s, A_DEC, i, 0, 0);
+			else if (is(t, i - 1, "&") && unary_at(t, i - 1) &&
+			    !is(t, i + 1, "["))
+				add_asg(f, s, A_UNK, i, 0, 0);
+			if (f->nas > 0 && f->as[f->nas - 1].pos == i &&
+			    f->as[f->nas - 1].kind == A_INC) {
+				/* ++c; if (c >= E) break; keeps c <= E */
+				struct asg *as = &f->as[f->nas - 1];
+				size_t j = stmt_end(t, i, f->b);
+				if ((as->b == as->a || (as->b == as->a + 1 &&
+				    is(t, as->a, "1"))) && is(t, j, "if") &&
+				    is(t, j + 1, "(") && is(t, j + 2, s) &&
+				    (is(t, j + 3, ">=") || is(t, j + 3, "==")) &&
+				    (e = skip_group(t, j + 1)) > j + 5 &&
+				    (is(t, e, "break") || is(t, e, "return"))) {
+					as->ca = j + 4;
+					as->cb = e - 1;
+				}
+			}
+		}
+		if (is(t, i, "if") && is(t, i + 1, "(")) {
+			c0 = i + 2;
+			c1 = skip_group(t, i + 1) - 1;
+			s0 = c1 + 1;
+			s1 = stmt_end(t, s0, f->b);
+			e0 = e1 = s1;
+			if (is(t, s1, "else")) {
+				e0 = s1 + 1;
+				e1 = stmt_end(t, e0, f->b);
+			}
+			cond_guards(f, c0, c1, s1, e0, e1);
+			if (stmt_exits(t, s0, s1))
+				cond_guards(f, c0, c1, c0, e1, block_end(f, i));
+		} else if ((is(t, i, "for") || is(t, i, "while")) &&
+		    is(t, i + 1, "(")) {
+			size_t ends[3];
+			int mixed, n;
+			c1 = skip_group(t, i + 1) - 1;
+			s1 = stmt_end(t, c1 + 1, f->b);
+			n = split_top(t, i + 2, c1, ";", ends, 3, &mixed);
+			if (is(t, i, "while"))
+				cond_guards(f, i + 2, c1, s1, 0, 0);
+			else if (n == 3)
+				cond_guards(f, ends[0] + 1, ends[1], s1, 0, 0);
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = c1 + 1;
+			f->l[f->nl].e = s1;
+			f->l[f->nl++].once = 0;
+		} else if (is(t, i, "do")) {
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = i + 1;
+			f->l[f->nl].e = stmt_end(t, i + 1, f->b);
+			f->l[f->nl++].once = 0;
+		} else if ((is(t, i, "CUDA_1D_KERNEL_LOOP") ||
+		    is(t, i, "CUDA_KERNEL_LOOP") ||
+		    is(t, i, "HIP_1D_KERNEL_LOOP")) && is(t, i + 1, "(") &&
+		    is_ident(t->v[i + 2]) && is(t, i + 3, ",")) {
+			/* for (i = global index; i < n; i += grid's threads) */
+			c1 = skip_group(t, i + 1) - 1;
+			s1 = stmt_end(t, c1 + 1, f->b);
+			add_asg(f, t->v[i + 2], A_LOOP0, i + 2, 0, 0);
+			add_guard(f, t->v[i + 2], 1, 1, i + 4, c1, c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = c1 + 1;
+			f->l[f->nl].e = s1;
+			f->l[f->nl++].once = f->kernel &&
+			    loop_once(f->k, t->v[i + 2]);
+		} else if (is(t, i, "CUDA_2D_KERNEL_LOOP") && is(t, i + 1, "(") &&
+		    is_ident(t->v[i + 2]) && is(t, i + 3, ",")) {
+			/* two nested grid-stride loops: (i, n, j, m) */
+			size_t ends[4];
+			int mixed;
+			c1 = skip_group(t, i + 1) - 1;
+			s1 = stmt_end(t, c1 + 1, f->b);
+			if (split_top(t, i + 2, c1, ",", ends, 4, &mixed) != 4 ||
+			    !is_ident(t->v[ends[1] + 1]) ||
+			    ends[2] != ends[1] + 2)
+				continue;
+			add_asg(f, t->v[i + 2], A_LOOP0, i + 2, 0, 0);
+			add_guard(f, t->v[i + 2], 1, 1, ends[0] + 1, ends[1],
+			    c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			add_asg(f, t->v[ends[1] + 1], A_LOOP0, ends[1] + 1, 0, 0);
+			add_guard(f, t->v[ends[1] + 1], 1, 1, ends[2] + 1, c1,
+			    c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = c1 + 1;
+			f->l[f->nl].e = s1;
+			f->l[f->nl++].once = 0;
+		} else if (is(t, i, "?")) {
+			/* C ? T : F */
+			static const char *const fstop[] = { ";", ",", ":",
+			    NULL };
+			size_t j = i, q;
+			int depth = 0, nest = 0;
+			while (j-- > f->a) {
+				const char *s2 = t->v[j];
+				if (*s2 == ')' || *s2 == ']')
+					depth++;
+				else if (*s2 == '(' || *s2 == '[') {
+					if (depth-- == 0)
+						break;
+				} else if (depth == 0 && (strcmp(s2, "=") == 0 ||
+				    strcmp(s2, "return") == 0 ||
+				    strcmp(s2, ",") == 0 || strcmp(s2, ";") == 0 ||
+				    strcmp(s2, "{") == 0 || strcmp(s2, "}") == 0 ||
+				    strcmp(s2, "?") == 0 || strcmp(s2, ":") == 0))
+					break;
+			}
+			for (q = i + 1, depth = 0; q < f->b; q++) {
+				const char *s2 = t->v[q];
+				if (*s2 == '(' || *s2 == '[' || *s2 == '{')
+					depth++;
+				else if (*s2 == ')' || *s2 == ']' || *s2 == '}') {
+					if (depth-- == 0)
+						break;
+				} else if (depth == 0 && *s2 == '?')
+					nest++;
+				else if (depth == 0 && *s2 == ':' && nest-- == 0)
+					break;
+			}
+			if (!is(t, q, ":"))
+				continue;
+			e1 = expr_end(t, q + 1, fstop);
+			cond_guards(f, j + 1, i, q, q + 1, e1);
+		}
+	}
+}
+
+/* Clamps, once every assignment is known. */
+static void
+fn_clamps(struct fn *f)
+{
+	const struct toks *t = f->t;
+	size_t i, c1, s1, e1;
+
+	for (i = f->a; i < f->b; i++) {
+		if (!is(t, i, "if") || !is(t, i + 1, "("))
+			continue;
+		c1 = skip_group(t, i + 1) - 1;
+		s1 = stmt_end(t, c1 + 1, f->b);
+		e1 = is(t, s1, "else") ? stmt_end(t, s1 + 1, f->b) : s1;
+		if (!stmt_exits(t, c1 + 1, s1))
+			clamp_guards(f, i + 2, c1, c1 + 1, s1, e1);
+	}
+}
+
+/* The kernel, or the helper called name with nargs arguments. */
+static struct fn *
+fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
+    int kernel)
+{
+	struct fn *f = calloc(1, sizeof(*f));
+	size_t i, s, close;
+	int depth = 0;
+
+	if (f == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	f->k = k;
+	f->t = t;
+	f->a = open + 1;
+	f->b = skip_group(t, open) - 1;
+	f->kernel = kernel;
+	if (kernel) {
+		for (i = 0; i < (size_t)k->np; i++) {
+			copy(f->pn[i], sizeof(f->pn[0]), k->p[i].name);
+			f->pptr[i] = k->p[i].ptr;
+			f->pint[i] = !k->p[i].ptr && k->p[i].dt != NULL &&
+			    !k->p[i].dt->is_float && !k->p[i].is_enum;
+		}
+		f->np = k->np;
+	} else if (is(t, plist, "(")) {
+		close = skip_group(t, plist) - 1;
+		for (i = s = plist + 1; i <= close && f->np < MAX_PARAMS; i++) {
+			const char *x = t->v[i];
+			size_t j, last = 0;
+			if (*x == '(' || *x == '[' || *x == '<')
+				depth++;
+			else if ((*x == ')' || *x == ']' || *x == '>') &&
+			    i < close)
+				depth--;
+			if (!(i == close || (depth == 0 && *x == ',')))
+				continue;
+			for (j = s; j < i && !is(t, j, "="); j++) {
+				const struct dtype *dt;
+				if (is_ident(t->v[j]))
+					last = j;
+				if (is(t, j, "*") || is(t, j, "&") ||
+				    is(t, j, "["))
+					f->pptr[f->np] = 1;
+				if ((dt = find_dtype(t->v[j])) != NULL &&
+				    !dt->is_float)
+					f->pint[f->np] = 1;
+			}
+			if (last > 0)
+				copy(f->pn[f->np], sizeof(f->pn[0]), t->v[last]);
+			if (f->pptr[f->np])
+				f->pint[f->np] = 0;
+			f->np++;
+			s = i + 1;
+		}
+		if (f->np == 1 && close == plist + 1)
+			f->np = 0;
+	}
+	fn_scan(f);
+	fn_clamps(f);
+	return f;
+}
+
+/* A helper defined in the slice with nargs parameters. */
+static struct fn *
+find_helper(struct kern *k, const char *name, int nargs)
+{
+	const struct toks *t = &k->all;
+	size_t i, close;
+
+	for (i = 1; i + 1 < t->n; i++) {
+		int n = 1, depth = 0;
+		size_t j;
+		if (!is(t, i, name) || !is(t, i + 1, "(") || is(t, i - 1, ".") ||
+		    is(t, i - 1, "->") || is(t, i - 1, "=") ||
+		    !(is_ident(t->v[i - 1]) || is(t, i - 1, "*") ||
+		    is(t, i - 1, ">") || is(t, i - 1, "&") || is(t, i - 1, "::")))
+			continue;
+		close = skip_group(t, i + 1) - 1;
+		if (!is(t, close + 1, "{"))
+			continue;
+		for (j = i + 2; j < close; j++) {
+			const char *x = t->v[j];
+			if (*x == '(' || *x == '[' || *x == '<')
+				depth++;
+			else if (*x == ')' || *x == ']' || *x == '>')
+				depth--;
+			else if (depth == 0 && *x == ',')
+				n++;
+		}
+		if (close == i + 2 || (close == i + 3 && is(t, i + 2, "void")))
+			n = 0;
+		if (n == nargs)
+			return fn_new(k, t, close + 1, i + 1, 0);
+	}
+	return NULL;
+}
+
+/* ---- evaluation */
+
+struct ex {
+	struct fn *f;
+	size_t i, end;
+	int bad;
+};
+
+static void x_cond(struct ex *x, struct iv *r);
+static void x_unary(struct ex *x, struct iv *r);
+
+static void
+eval_at(struct fn *f, size_t a, size_t b, struct iv *r)
+{
+	struct ex x = { f, a, b, 0 };
+
+	if (a >= b || f->k->depth > MAX_DEPTH) {
+		iv_top(r);
+		return;
+	}
+	f->k->depth++;
+	x_cond(&x, r);
+	f->k->depth--;
+	if (x.bad || x.i != b)
+		iv_top(r);
+}
+
+static void var_value(struct fn *f, const char *name, size_t pos,
+    struct iv *r);
+
+/* What a parameter or variable starts as: 1 and *r when it has a
+ * binding. */
+static int
+initial(struct fn *f, const char *name, struct iv *r)
+{
+	struct kern *k = f->k;
+	int p = fn_param(f, name);
+
+	if (p < 0)
+		return 0;
+	if (!f->kernel) {
+		if (f->bind != NULL)
+			*r = f->bind[p];
+		else
+			iv_top(r);
+		return 1;
+	}
+	if (k->p[p].ptr || k->p[p].is_struct || k->p[p].dt == NULL ||
+	    k->p[p].is_enum || k->p[p].dt->is_float)
+		iv_top(r);
+	else if (strcmp(k->p[p].dt->dtype, "bool") == 0) {
+		p_const(&r->lo, 0);
+		p_const(&r->hi, 1);
+	} else {
+		int a = atom_get(k->at, name);
+		if (a >= 0)
+			k->at->a[a].ge1 = 1;
+		p_atom(&r->lo, a);
+		p_atom(&r->hi, a);
+	}
+	return 1;
+}
+
+/* A variable's value anywhere: the hull of what is assigned to it. */
+static void
+var_hull(struct fn *f, const char *name, int d, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct memo *m = NULL;
+	struct iv v;
+	int i, have;
+
+	for (i = 0; i < f->nm; i++)
+		if (strcmp(f->m[i].name, name) == 0 && f->m[i].d == d) {
+			m = &f->m[i];
+			break;
+		}
+	if (m != NULL && m->state == 2) {
+		*r = m->v;
+		return;
+	}
+	if (m != NULL || strlen(name) >= sizeof(m->name)) {
+		iv_top(r);	/* a cycle: x = f(x) */
+		return;
+	}
+	f->m = grow(f->m, &f->cm, f->nm, sizeof(*f->m));
+	i = f->nm++;
+	memset(&f->m[i], 0, sizeof(f->m[i]));
+	copy(f->m[i].name, sizeof(f->m[i].name), name);
+	f->m[i].d = d;
+	f->m[i].state = 1;
+	have = d < 0 && initial(f, name, r);
+	for (int j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d)
+			continue;
+		if (as->kind == A_EQ)
+			eval_at(f, as->a, as->b, &v);
+		else if (as->kind == A_LOOP0) {
+			p_const(&v.lo, 0);
+			p_inf(&v.hi);
+		} else
+			continue;
+		if (have)
+			iv_hull(at, r, r, &v);
+		else
+			*r = v;
+		have = 1;
+	}
+	if (!have)
+		iv_top(r);
+	for (int j = 0; j < f->nas && have; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d)
+			continue;
+		if (as->kind == A_INC || as->kind == A_DEC) {
+			int up = as->kind == A_INC;
+			if (as->b > as->a)
+				eval_at(f, as->a, as->b, &v);
+			else
+				iv_const(&v, 1);
+			if (!iv_nonneg(at, &v))
+				iv_top(r);
+			else if (up && as->cb > as->ca) {
+				eval_at(f, as->ca, as->cb, &v);
+				p_max(at, &r->hi, &r->hi, &v.hi);
+			} else if (up)
+				p_inf(&r->hi);
+			else
+				p_inf(&r->lo);
+		} else if (as->kind == A_DIV) {
+			if (iv_nonneg(at, r))
+				p_const(&r->lo, 0);
+			else
+				iv_top(r);
+		} else if (as->kind == A_UNK)
+			iv_top(r);
+	}
+	f->m[i].state = 2;
+	f->m[i].v = *r;
+}
+
+/* A variable's value at pos: its hull narrowed by the guards there. */
+static void
+var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct poly one, b;
+	int i;
+
+	var_hull(f, name, decl_of(f, name, pos), r);
+	p_const(&one, 1);
+	for (i = 0; i < f->ng; i++) {
+		struct guard *g = &f->g[i];
+		struct iv rv;
+		if (pos < g->s || pos >= g->e || strcmp(g->name, name) != 0 ||
+		    g->state == 1)
+			continue;
+		if (g->state == 0) {
+			g->state = 1;
+			eval_at(f, g->a, g->b, &g->v);
+			g->state = 2;
+		}
+		if (g->hi) {
+			b = g->v.hi;
+			if (g->strict)
+				p_add(&b, &b, &one, -1);
+			if (g->rb > g->ra) {
+				eval_at(f, g->ra, g->rb, &rv);
+				p_max(at, &b, &b, &rv.hi);
+			}
+			p_meet_hi(at, &r->hi, &b, &r->hi);
+		} else {
+			b = g->v.lo;
+			if (g->strict)
+				p_add(&b, &b, &one, 1);
+			if (g->rb > g->ra) {
+				eval_at(f, g->ra, g->rb, &rv);
+				p_min(at, &b, &b, &rv.lo);
+			}
+			p_meet_lo(at, &r->lo, &b, &r->lo);
+		}
+	}
+}
+
+static void
+number(const char *s, struct iv *r)
+{
+	char *end;
+	long long v;
+	double d;
+
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+		end++;
+	if (*end == '\0' && errno == 0) {
+		iv_const(r, v);
+		return;
+	}
+	d = strtod(s, &end);
+	if ((*end == 'f' || *end == 'F' || *end == '\0') && fabs(d) < 1e15) {
+		p_const(&r->lo, (long long)floor(d));
+		p_const(&r->hi, (long long)ceil(d));
+	} else
+		iv_top(r);
+}
+
+/* Whether ( ... ) at i..close is a cast, not a parenthesized value. */
+static int
+is_cast(struct fn *f, size_t i, size_t close)
+{
+	const struct toks *t = f->t;
+	size_t j;
+	long long v;
+
+	if (close <= i + 1 || close + 1 >= f->t->n)
+		return 0;
+	for (j = i + 1; j < close; j++) {
+		const char *s = t->v[j];
+		if (!is_ident(s) && strcmp(s, "*") != 0 && strcmp(s, "::") != 0 &&
+		    strcmp(s, "&") != 0)
+			return 0;
+		if (is_ident(s) && (fn_param(f, s) >= 0 ||
+		    const_get(&f->k->c, s, &v)))
+			return 0;
+		if (is_ident(s) && find_dtype(s) == NULL && j + 1 == close) {
+			int x;
+			for (x = 0; x < f->nas; x++)
+				if (strcmp(f->as[x].name, s) == 0)
+					return 0;
+		}
+	}
+	j = close + 1;
+	return is_ident(t->v[j]) || isdigit((unsigned char)*t->v[j]) ||
+	    is(t, j, "(") || is(t, j, "-") || is(t, j, "+") || is(t, j, "!") ||
+	    is(t, j, "~") || is(t, j, "*") || is(t, j, "&") || is(t, j, ".");
+}
+
+static void
+args_of(struct fn *f, size_t open, size_t *ends, int max, int *n)
+{
+	int mixed;
+
+	*n = split_top(f->t, open + 1, skip_group(f->t, open) - 1, ",", ends,
+	    max, &mixed);
+	if (skip_group(f->t, open) == open + 2)
+		*n = 0;
+}
+
+/* A call's value: min, max, rounding, abs; anything else unbounded. */
+static void
+x_call(struct ex *x, const char *name, size_t open, struct iv *r)
+{
+	static const char *const mins[] = { "min", "fminf", "fmin", "umin",
+	    "llmin", "__min", "MIN", "imin", NULL };
+	static const char *const maxs[] = { "max", "fmaxf", "fmax", "umax",
+	    "llmax", "__max", "MAX", "imax", NULL };
+	static const char *const same[] = { "floor", "floorf", "ceil", "ceilf",
+	    "round", "roundf", "rint", "rintf", "trunc", "truncf", "lrintf",
+	    "__float2int_rd", "__float2int_rn", "__float2int_ru",
+	    "__float2int_rz", "__double2int_rd", "__double2int_rn",
+	    "__double2int_ru", "__double2int_rz", "__float2uint_rd",
+	    "__float2ll_rd", "int", "long", "unsigned", "size_t", "int64_t",
+	    "float", "double", "static_cast", "T", NULL };
+	struct fn *f = x->f;
+	struct atoms *at = f->k->at;
+	size_t ends[8];
+	struct iv a, b;
+	struct fn *h;
+	int n, i, kind = 0;
+
+	args_of(f, open, ends, 8, &n);
+	for (i = 0; mins[i] != NULL; i++)
+		if (strcmp(name, mins[i]) == 0)
+			kind = 1;
+	for (i = 0; maxs[i] != NULL; i++)
+		if (strcmp(name, maxs[i]) == 0)
+			kind = 2;
+	for (i = 0; same[i] != NULL; i++)
+		if (strcmp(name, same[i]) == 0)
+			kind = 3;
+	if (strcmp(name, "abs") == 0 || strcmp(name, "fabsf") == 0 ||
+	    strcmp(name, "fabs") == 0 || strcmp(name, "llabs") == 0)
+		kind = 4;
+	if ((kind == 1 || kind == 2) && n == 2) {
+		eval_at(f, open + 1, ends[0], &a);
+		eval_at(f, ends[0] + 1, ends[1], &b);
+		if (kind == 1) {
+			p_min(at, &r->lo, &a.lo, &b.lo);
+			p_meet_hi(at, &r->hi, &a.hi, &b.hi);
+		} else {
+			p_meet_lo(at, &r->lo, &a.lo, &b.lo);
+			p_max(at, &r->hi, &a.hi, &b.hi);
+		}
+	} else if (kind >= 3 && n == 1) {
+		eval_at(f, open + 1, ends[0], r);
+		if (kind == 4 && !iv_nonneg(at, r)) {
+			struct poly z, neg;
+			p_const(&z, 0);
+			p_add(&neg, &z, &r->lo, -1);
+			p_max(at, &r->hi, &r->hi, &neg);
+			p_const(&r->lo, 0);
+		}
+	} else if (kind == 0 && f->k->calls < MAX_HELPER &&
+	    (h = find_helper(f->k, name, n)) != NULL) {
+		/* a helper of the slice: the hull of what it returns */
+		size_t j;
+		int have = 0;
+		if ((h->bind = calloc((size_t)(n ? n : 1), sizeof(*h->bind))) ==
+		    NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		for (i = 0; i < n; i++)
+			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
+			    &h->bind[i]);
+		f->k->calls++;
+		for (j = h->a; j < h->b; j++) {
+			static const char *const semi[] = { ";", NULL };
+			size_t e;
+			if (!is(h->t, j, "return"))
+				continue;
+			e = expr_end(h->t, j + 1, semi);
+			eval_at(h, j + 1, e, &a);
+			if (have)
+				iv_hull(at, r, r, &a);
+			else
+				*r = a;
+			have = 1;
+		}
+		f->k->calls--;
+		if (!have)
+			iv_top(r);
+		fn_free(h);
+	} else
+		iv_top(r);
+}
+
+static void
+x_primary(struct ex *x, struct iv *r)
+{
+	struct fn *f = x->f;
+	struct kern *k = f->k;
+	const struct toks *t = f->t;
+	const char *s;
+	size_t i = x->i, close;
+	long long v;
+	int d, p;
+
+	if (i >= x->end) {
+		x->bad = 1;
+		iv_top(r);
+		return;
+	}
+	s = t->v[i];
+	if (isdigit((unsigned char)*s) || (*s == '.' &&
+	    isdigit((unsigned char)s[1]))) {
+		number(s, r);
+		x->i++;
+		return;
+	}
+	if (strcmp(s, "(") == 0) {
+		close = skip_group(t, i) - 1;
+		if (close >= x->end) {
+			x->bad = 1;
+			iv_top(r);
+			return;
+		}
+		if (is_cast(f, i, close)) {
+			int ptr = 0;
+			size_t j;
+			for (j = i + 1; j < close; j++)
+				ptr |= is(t, j, "*");
+			x->i = close + 1;
+			x_unary(x, r);
+			if (ptr)
+				iv_top(r);
+			return;
+		}
+		eval_at(f, i + 1, close, r);
+		x->i = close + 1;
+		return;
+	}
+	if (!is_ident(s)) {
+		x->bad = 1;
+		iv_top(r);
+		return;
+	}
+	if (is(t, i + 1, "::") && i + 2 < x->end && is_ident(t->v[i + 2]) &&
+	    (strcmp(s, "std") == 0 || strcmp(s, "cuda") == 0)) {
+		x->i = i + 2;
+		x_primary(x, r);
+		return;
+	}
+	x->i = i + 1;
+	if ((strcmp(s, "blockIdx") == 0 || strcmp(s, "threadIdx") == 0 ||
+	    strcmp(s, "blockDim") == 0 || strcmp(s, "gridDim") == 0) &&
+	    (d = dim_of(t, i)) >= 0) {
+		x->i = i + 3;
+		if (*s == 't') {
+			p_const(&r->lo, 0);
+			p_const(&r->hi, k->block[d] - 1);
+		} else if (strcmp(s, "blockDim") == 0)
+			iv_const(r, k->block[d]);
+		else {
+			struct fn g = k->kf != NULL ? *k->kf : *f;
+			struct toks gt = { 0 };
+			struct iv gv;
+			struct poly one;
+			tokenize(k->grid[d], &gt);
+			g.t = &gt;
+			g.a = 0;
+			g.b = gt.n;
+			g.nas = g.ng = 0;
+			g.nm = 0;
+			g.m = NULL;
+			g.cm = 0;
+			eval_at(&g, 0, gt.n, &gv);
+			free(g.m);
+			toks_free(&gt);
+			if (*s == 'g')
+				*r = gv;
+			else {
+				p_const(&r->lo, 0);
+				p_const(&one, 1);
+				p_add(&r->hi, &gv.hi, &one, -1);
+			}
+		}
+		return;
+	}
+	if ((strcmp(s, "static_cast") == 0 || strcmp(s, "reinterpret_cast") == 0) &&
+	    is(t, i + 1, "<")) {
+		size_t j = i + 1, close2;
+		int ptr = 0;
+		while (j < x->end && !is(t, j, ">"))
+			ptr |= is(t, j++, "*");
+		if (!is(t, j + 1, "(")) {
+			x->bad = 1;
+			iv_top(r);
+			return;
+		}
+		close2 = skip_group(t, j + 1) - 1;
+		eval_at(f, j + 2, close2, r);
+		if (ptr || *s == 'r')
+			iv_top(r);
+		x->i = close2 + 1;
+		return;
+	}
+	if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(")) {
+		const struct dtype *dt = find_dtype(t->v[i + 2]);
+		close = skip_group(t, i + 1) - 1;
+		x->i = close + 1;
+		if (dt != NULL && close == i + 3)
+			iv_const(r, dt->size);
+		else
+			iv_top(r);
+		return;
+	}
+	if (is(t, i + 1, "(")) {
+		close = skip_group(t, i + 1) - 1;
+		x_call(x, s, i + 1, r);
+		x->i = close + 1;
+		return;
+	}
+	if (is(t, i + 1, "[")) {
+		/* a value read from memory */
+		x->i = skip_group(t, i + 1);
+		while (is(t, x->i, "["))
+			x->i = skip_group(t, x->i);
+		iv_top(r);
+		return;
+	}
+	if (is(t, i + 1, ".") || is(t, i + 1, "->")) {
+		p = f->kernel ? fn_param(f, s) : -1;
+		x->i = i + 3;
+		if (p >= 0 && k->p[p].is_struct && is_ident(t->v[i + 2])) {
+			char fld[160];
+			int fi, a;
+			for (fi = 0; fi < k->p[p].nf; fi++)
+				if (strcmp(k->p[p].f[fi].name, t->v[i + 2]) == 0 &&
+				    !k->p[p].f[fi].dt->is_float)
+					break;
+			if (fi < k->p[p].nf) {
+				snprintf(fld, sizeof(fld), "%s.%s", s, t->v[i + 2]);
+				a = atom_get(k->at, fld);
+				if (a >= 0)
+					k->at->a[a].ge1 = 1;
+				p_atom(&r->lo, a);
+				p_atom(&r->hi, a);
+				return;
+			}
+		}
+		iv_top(r);
+		return;
+	}
+	if (fn_param(f, s) < 0 && const_get(&k->c, s, &v)) {
+		iv_const(r, v);
+		return;
+	}
+	if (strcmp(s, "warpSize") == 0) {
+		iv_const(r, 32);
+		return;
+	}
+	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+		iv_const(r, *s == 't');
+		return;
+	}
+	var_value(f, s, i, r);
+}
+
+static void
+x_postfix(struct ex *x, struct iv *r)
+{
+	x_primary(x, r);
+	while (x->i < x->end && (is(x->f->t, x->i, "++") ||
+	    is(x->f->t, x->i, "--")))
+		x->i++;
+}
+
+static void
+x_unary(struct ex *x, struct iv *r)
+{
+	const struct toks *t = x->f->t;
+	struct iv z;
+
+	if (x->i >= x->end) {
+		x->bad = 1;
+		iv_top(r);
+		return;
+	}
+	if (is(t, x->i, "-") || is(t, x->i, "+")) {
+		int neg = is(t, x->i, "-");
+		x->i++;
+		x_unary(x, r);
+		if (neg) {
+			iv_const(&z, 0);
+			iv_add(r, &z, r, -1);
+		}
+		return;
+	}
+	if (is(t, x->i, "!")) {
+		x->i++;
+		x_unary(x, r);
+		p_const(&r->lo, 0);
+		p_const(&r->hi, 1);
+		return;
+	}
+	if (is(t, x->i, "~") || is(t, x->i, "*") || is(t, x->i, "&")) {
+		x->i++;
+		x_unary(x, r);
+		iv_top(r);
+		return;
+	}
+	if (is(t, x->i, "++") || is(t, x->i, "--")) {
+		x->i++;
+		x_unary(x, r);
+		iv_top(r);
+		return;
+	}
+	x_postfix(x, r);
+}
+
+static void
+x_mul(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	struct iv b;
+	struct poly one, z;
+	long long c;
+
+	x_unary(x, r);
+	p_const(&one, 1);
+	p_const(&z, 0);
+	while (x->i < x->end && (is(t, x->i, "*") || is(t, x->i, "/") ||
+	    is(t, x->i, "%"))) {
+		char op = *t->v[x->i++];
+		x_unary(x, &b);
+		if (op == '*')
+			iv_mul(at, r, r, &b);
+		else if (!p_ge(at, &b.lo, &one)) {
+			/* a divisor that may be 0 or negative */
+			iv_top(r);
+		} else if (op == '/') {
+			struct iv s;
+			if (p_isconst(&b.lo, &c) && p_isconst(&b.hi, &c)) {
+				p_div(at, &s.lo, &r->lo, &b.lo);
+				p_div(at, &s.hi, &r->hi, &b.lo);
+			} else if (iv_nonneg(at, r)) {
+				p_const(&s.lo, 0);
+				p_div(at, &s.hi, &r->hi, &b.lo);
+			} else
+				iv_top(&s);
+			*r = s;
+		} else {
+			/* x % m is below m, and 0 or more for x >= 0 */
+			struct poly h;
+			p_add(&h, &b.hi, &one, -1);
+			if (iv_nonneg(at, r)) {
+				p_meet_hi(at, &r->hi, &h, &r->hi);
+				p_const(&r->lo, 0);
+			} else {
+				r->hi = h;
+				p_add(&r->lo, &z, &h, -1);
+			}
+		}
+	}
+}
+
+static void
+x_add(struct ex *x, struct iv *r)
+{
+	const struct toks *t = x->f->t;
+	struct iv b;
+
+	x_mul(x, r);
+	while (x->i < x->end && (is(t, x->i, "+") || is(t, x->i, "-"))) {
+		int sign = is(t, x->i, "+") ? 1 : -1;
+		x->i++;
+		x_mul(x, &b);
+		iv_add(r, r, &b, sign);
+	}
+}
+
+static void
+x_shift(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	struct iv b, m;
+	long long c;
+
+	x_add(x, r);
+	while (x->i < x->end && (is(t, x->i, "<<") || is(t, x->i, ">>"))) {
+		int left = is(t, x->i, "<<");
+		x->i++;
+		x_add(x, &b);
+		if (!p_isconst(&b.lo, &c) || !p_isconst(&b.hi, &c) || c < 0 ||
+		    c > 40) {
+			iv_top(r);
+			continue;
+		}
+		iv_const(&m, 1LL << c);
+		if (left)
+			iv_mul(at, r, r, &m);
+		else if (iv_nonneg(at, r)) {
+			p_div(at, &r->lo, &r->lo, &m.lo);
+			p_div(at, &r->hi, &r->hi, &m.lo);
+		} else
+			iv_top(r);
+	}
+}
+
+/* Comparisons and logic give 0 or 1; & with a mask m >= 0 gives [0, m];
+ * | and ^ of nonnegatives stay below their sum. */
+static void
+x_bits(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	static const char *const ops[] = { "<", ">", "<=", ">=", "==", "!=",
+	    "&&", "||", "&", "|", "^", NULL };
+	struct iv b;
+	int k;
+
+	x_shift(x, r);
+	while (x->i < x->end) {
+		for (k = 0; ops[k] != NULL; k++)
+			if (is(t, x->i, ops[k]))
+				break;
+		if (ops[k] == NULL)
+			break;
+		x->i++;
+		x_shift(x, &b);
+		if (k < 8) {
+			p_const(&r->lo, 0);
+			p_const(&r->hi, 1);
+		} else if (k == 8 && (iv_nonneg(at, r) || iv_nonneg(at, &b))) {
+			if (iv_nonneg(at, r) && iv_nonneg(at, &b))
+				p_meet_hi(at, &r->hi, &r->hi, &b.hi);
+			else if (iv_nonneg(at, &b))
+				r->hi = b.hi;
+			p_const(&r->lo, 0);
+		} else if (iv_nonneg(at, r) && iv_nonneg(at, &b)) {
+			p_add(&r->hi, &r->hi, &b.hi, 1);
+			p_const(&r->lo, 0);
+		} else
+			iv_top(r);
+	}
+}
+
+static void
+x_cond(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	struct iv b;
+
+	/* a = b = E: the value of E */
+	if (x->i + 1 < x->end && is_ident(t->v[x->i]) && is(t, x->i + 1, "=")) {
+		x->i += 2;
+		x_cond(x, r);
+		return;
+	}
+	x_bits(x, r);
+	if (x->i < x->end && is(t, x->i, "?")) {
+		x->i++;
+		x_cond(x, r);
+		if (!is(t, x->i, ":")) {
+			x->bad = 1;
+			return;
+		}
+		x->i++;
+		x_cond(x, &b);
+		iv_hull(at, r, r, &b);
+	}
+}
+
+/* ---- accesses of a buffer */
+
+struct acc {
+	struct poly n;		/* the count so far: largest hi + 1 */
+	int any, unknown, below;
+	size_t at;		/* first access without a bound */
+	const struct toks *t;	/* the text at is in */
+};
+
+static void
+acc_unknown(struct acc *a, const struct fn *f, size_t pos)
+{
+	if (!a->unknown) {
+		a->at = pos;
+		a->t = f->t;
+	}
+	a->unknown = 1;
+}
+
+static void
+acc_add(struct fn *f, struct acc *a, const struct iv *r, size_t pos)
+{
+	struct atoms *at = f->k->at;
+	struct poly c, one;
+
+	if (r->hi.inf) {
+		acc_unknown(a, f, pos);
+		return;
+	}
+	if (!p_nonneg(at, &r->lo))
+		a->below = 1;
+	p_const(&one, 1);
+	p_add(&c, &r->hi, &one, 1);
+	p_loosen(at, &c);
+	if (a->any)
+		p_max(at, &a->n, &a->n, &c);
+	else
+		a->n = c;
+	a->any = 1;
+	if (a->n.inf)
+		acc_unknown(a, f, pos);
+}
+
+/* Elements of the buffer one pointee of type [a, b) spans, for a buffer
+ * of esz-byte elements; 0 when it does not span whole elements. */
+static long long
+cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
+{
+	static const struct { const char *name; int size; } vec[] = {
+		{ "char", 1 }, { "uchar", 1 }, { "short", 2 }, { "ushort", 2 },
+		{ "int", 4 }, { "uint", 4 }, { "float", 4 }, { "long", 8 },
+		{ "ulong", 8 }, { "longlong", 8 }, { "ulonglong", 8 },
+		{ "double", 8 }, { "half", 2 }, { "__half", 2 },
+		{ "__nv_bfloat16", 2 }, { NULL, 0 }
+	};
+	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
+	    "instance");
+	char name[128] = "";
+	const struct dtype *dt;
+	size_t j;
+	int size = 0, i;
+
+	for (j = a; j < b; j++) {
+		const char *s = t->v[j];
+		json_t *bnd;
+		if (!is_ident(s) || strcmp(s, "const") == 0 ||
+		    strcmp(s, "volatile") == 0 || strcmp(s, "__restrict__") == 0)
+			continue;
+		bnd = json_object_get(inst, s);
+		if (name[0] != '\0')
+			strncat(name, " ", sizeof(name) - strlen(name) - 1);
+		strncat(name, json_is_string(bnd) ? json_string_value(bnd) : s,
+		    sizeof(name) - strlen(name) - 1);
+	}
+	if ((dt = find_dtype(name)) != NULL)
+		size = dt->size;
+	else {
+		size_t l = strlen(name);
+		if (l > 1 && isdigit((unsigned char)name[l - 1]))
+			for (i = 0; vec[i].name != NULL; i++)
+				if (strlen(vec[i].name) == l - 1 &&
+				    strncmp(vec[i].name, name, l - 1) == 0)
+					size = vec[i].size * (name[l - 1] - '0');
+		if (strcmp(name, "half2") == 0 || strcmp(name, "__half2") == 0 ||
+		    strcmp(name, "__nv_bfloat162") == 0)
+			size = 4;
+	}
+	if (size == 0 || esz <= 0 || size % esz != 0)
+		return 0;
+	return size / esz;
+}
+
+static void buf_walk(struct fn *f, const char *name, size_t def,
+    const struct iv *off, long long lanes, int esz, struct acc *a, int hd);
+
+/* An access of lanes elements from off. */
+static void
+access_at(struct fn *f, struct acc *a, const struct iv *off, long long lanes,
+    size_t pos)
+{
+	struct iv r = *off, w;
+
+	p_const(&w.lo, 0);
+	p_const(&w.hi, lanes - 1);
+	iv_add(&r, &r, &w, 1);
+	acc_add(f, a, &r, pos);
+}
+
+/* The buffer handed to argument argi of the call whose ( is at open. */
+static void
+pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
+    long long lanes, int esz, struct acc *a, int hd)
+{
+	static const char *const loads[] = { "__ldg", "__ldcg", "__ldca",
+	    "__ldcs", "__ldlu", "__ldcv", "__stcg", "__stcs", "__stwb",
+	    "__stwt", NULL };
+	const struct toks *t = f->t;
+	const char *name = open > 0 ? t->v[open - 1] : "";
+	struct fn *h;
+	size_t ends[MAX_PARAMS];
+	int n, i;
+
+	for (i = 0; loads[i] != NULL; i++)
+		if (strcmp(name, loads[i]) == 0)
+			break;
+	if (loads[i] != NULL || strncmp(name, "atomic", 6) == 0) {
+		access_at(f, a, off, lanes, open);
+		return;
+	}
+	args_of(f, open, ends, MAX_PARAMS, &n);
+	if (hd >= MAX_HELPER || lanes != 1 || !is_ident(name) ||
+	    (h = find_helper(f->k, name, n)) == NULL) {
+		acc_unknown(a, f, open);
+		return;
+	}
+	if ((h->bind = calloc((size_t)(n ? n : 1), sizeof(*h->bind))) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	for (i = 0; i < n; i++)
+		if (h->pptr[i])
+			iv_top(&h->bind[i]);
+		else
+			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
+			    &h->bind[i]);
+	if (argi < h->np && h->pptr[argi])
+		buf_walk(h, h->pn[argi], (size_t)-1, off, 1, esz, a, hd + 1);
+	else {
+		acc_unknown(a, f, open);
+	}
+	fn_free(h);
+}
+
+/* One use of the buffer's pointer at token i. */
+static void
+ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
+    int esz, struct acc *a, int hd)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	static const char *const addstop[] = { "+", "-", ",", ";", ")", "]",
+	    "?", ":", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "=", "+=",
+	    "-=", NULL };
+	struct iv off = *base, idx, sc;
+	size_t s = i, e = i + 1, c;
+
+	if (s > 0 && is(t, s - 1, "&") && unary_at(t, s - 1) && is(t, e, "[")) {
+		c = skip_group(t, e) - 1;
+		eval_at(f, e + 1, c, &idx);
+		iv_const(&sc, lanes);
+		iv_mul(at, &idx, &idx, &sc);
+		iv_add(&off, &off, &idx, 1);
+		s--;
+		e = c + 1;
+	}
+	for (;;) {
+		while (is(t, e, "+") || is(t, e, "-")) {
+			int sign = is(t, e, "+") ? 1 : -1;
+			size_t q = expr_end(t, e + 1, addstop);
+			eval_at(f, e + 1, q, &idx);
+			iv_const(&sc, lanes);
+			iv_mul(at, &idx, &idx, &sc);
+			iv_add(&off, &off, &idx, sign);
+			e = q;
+		}
+		if (is(t, e, "[")) {
+			c = skip_group(t, e) - 1;
+			eval_at(f, e + 1, c, &idx);
+			iv_const(&sc, lanes);
+			iv_mul(at, &idx, &idx, &sc);
+			iv_add(&off, &off, &idx, 1);
+			access_at(f, a, &off, lanes, i);
+			return;
+		}
+		if (s >= 2 && is(t, s - 1, "(") && is(t, e, ")")) {
+			const char *fn = t->v[s - 2];
+			if (is(t, s - 2, ">")) {
+				/* reinterpret_cast<T *>(p) */
+				size_t j = s - 2;
+				while (j > 0 && !is(t, j, "<"))
+					j--;
+				if (j == 0 || !is_ident(t->v[j - 1]) ||
+				    strstr(t->v[j - 1], "_cast") == NULL)
+					break;
+				lanes = cast_lanes(f->k, t, j + 1, s - 2, esz);
+				if (lanes == 0)
+					break;
+				s = j - 1;
+				e++;
+				continue;
+			}
+			if (is_ident(fn) && !is_keyword(fn)) {
+				pass_to(f, s - 1, 0, &off, lanes, esz, a, hd);
+				return;
+			}
+			if (is(t, s - 2, "if") || is(t, s - 2, "while"))
+				return;
+			s--;
+			e++;
+			continue;
+		}
+		if (s >= 2 && is(t, s - 1, ")")) {
+			/* (T *)p */
+			size_t j = s - 1;
+			int depth = 0, star = 0;
+			while (j > 0) {
+				if (is(t, j, ")"))
+					depth++;
+				else if (is(t, j, "(") && --depth == 0)
+					break;
+				star |= is(t, j, "*");
+				j--;
+			}
+			if (!star || !is_cast(f, j, s - 1) ||
+			    (lanes = cast_lanes(f->k, t, j + 1, s - 1, esz)) == 0)
+				break;
+			s = j;
+			continue;
+		}
+		if ((is(t, s - 1, "(") || is(t, s - 1, ",")) &&
+		    (is(t, e, ",") || is(t, e, ")"))) {
+			size_t j = s - 1;
+			int depth = 0, argi = 0;
+			for (;; j--) {
+				if (is(t, j, ")") || is(t, j, "]"))
+					depth++;
+				else if (is(t, j, "(") || is(t, j, "[")) {
+					if (depth-- == 0)
+						break;
+				} else if (depth == 0 && is(t, j, ","))
+					argi++;
+				if (j <= f->a)
+					break;
+			}
+			if (is(t, j, "(") && j > 0 && is_ident(t->v[j - 1])) {
+				pass_to(f, j, argi, &off, lanes, esz, a, hd);
+				return;
+			}
+			break;
+		}
+		if (is(t, s - 1, "*") && unary_at(t, s - 1)) {
+			access_at(f, a, &off, lanes, i);
+			return;
+		}
+		if (is(t, s - 1, "=") && s >= 3 && is_ident(t->v[s - 2]) &&
+		    (is(t, s - 3, "*") || is(t, s - 3, "auto") ||
+		    (is(t, s - 3, "__restrict__") && is(t, s - 4, "*"))) &&
+		    (is(t, e, ";") || is(t, e, ","))) {
+			/* T *q = p + off: q is the buffer from off */
+			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
+			return;
+		}
+		if (is(t, e, "==") || is(t, e, "!=") || is(t, s - 1, "==") ||
+		    is(t, s - 1, "!=") || is(t, s - 1, "!"))
+			return;
+		break;
+	}
+	acc_unknown(a, f, i);
+}
+
+/* Whether pos is in a loop that may run more than once per thread. */
+static int
+in_loop(const struct fn *f, size_t pos)
+{
+	int i;
+
+	for (i = 0; i < f->nl; i++)
+		if (pos >= f->l[i].s && pos < f->l[i].e && !f->l[i].once)
+			return 1;
+	return 0;
+}
+
+/* Every access of the buffer that name points to in f, from off. */
+static void
+buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
+    long long lanes, int esz, struct acc *a, int hd)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	struct iv tot = *off, v, sc;
+	struct poly z;
+	size_t i;
+	int j, x;
+
+	if (f->k->depth > MAX_DEPTH) {
+		a->unknown = 1;
+		return;
+	}
+	f->k->depth++;
+	/* p += off moves the buffer: every later access may be after it */
+	p_const(&z, 0);
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->pos == def)
+			continue;
+		if (as->kind == A_EQ && as->b > as->a + 2 &&
+		    is(t, as->a, name) && is(t, as->a + 1, "+"))
+			eval_at(f, as->a + 2, as->b, &v);
+		else if (as->kind == A_INC && as->b > as->a)
+			eval_at(f, as->a, as->b, &v);
+		else if (as->kind == A_INC)
+			iv_const(&v, 1);
+		else {
+			iv_top(&v);
+			acc_unknown(a, f, as->pos);
+		}
+		if (in_loop(f, as->pos)) {
+			acc_unknown(a, f, as->pos);
+		}
+		p_min(at, &v.lo, &v.lo, &z);
+		p_max(at, &v.hi, &v.hi, &z);
+		iv_const(&sc, lanes);
+		iv_mul(at, &v, &v, &sc);
+		iv_add(&tot, &tot, &v, 1);
+	}
+	for (i = f->a; i < f->b; i++) {
+		int self = 0;
+		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->") ||
+		    is(t, i - 1, "::") || (is(t, i + 1, "[") && is(t, i + 2, "]")))
+			continue;
+		for (x = 0; x < f->nas; x++)
+			if (strcmp(f->as[x].name, name) == 0 &&
+			    (f->as[x].pos == i || (f->as[x].kind == A_EQ &&
+			    i == f->as[x].a)))
+				self = 1;
+		if (!self)
+			ptr_use(f, i, &tot, lanes, esz, a, hd);
+	}
+	f->k->depth--;
+}
+
+/* The count of buffer pi from its accesses: 2 when every access is
+ * bounded (out), 1 when only some are, 0 when none. */
+static int
+bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
+    char *why, size_t wcap)
+{
+	struct acc a;
+	struct iv z;
+
+	memset(&a, 0, sizeof(a));
+	iv_const(&z, 0);
+	*why = '\0';
+	if (k->kf == NULL)
+		return 0;
+	buf_walk(k->kf, name, (size_t)-1, &z, 1, esz, &a, 0);
+	if (!a.any && !a.unknown)
+		return 0;
+	if (a.any)
+		p_print(k->at, &a.n, out, cap);
+	else
+		copy(out, cap, "inf");
+	if (strlen(out) + 1 >= cap)
+		return 0;
+	if (a.unknown) {
+		char ctx[96];
+		size_t s = a.at, e = a.at;
+		const struct toks *t = a.t != NULL ? a.t : &k->t;
+		while (s > 0 && s + 4 > a.at && !is(t, s - 1, ";") &&
+		    !is(t, s - 1, "{") && !is(t, s - 1, "}"))
+			s--;
+		while (e < t->n && e < a.at + 8 && !is(t, e, ";"))
+			e++;
+		if (a.at < t->n) {
+			join(t, s, e, ctx, sizeof(ctx));
+			snprintf(why, wcap, "no bound for the access in \"%s\"",
+			    ctx);
+		} else
+			snprintf(why, wcap, "an access without a bound");
+		return 1;
+	}
+	if (a.below) {
+		snprintf(why, wcap, "an access may fall below element 0");
+		return 1;
+	}
+	return 2;
+}
+
+/* Buffer pi's count: from the bounds of every access where they all have
+ * one, else the textual guess of buffer_count. */
+static void
+count_of(struct kern *k, int pi, const char *domain)
+{
+	struct param *p = &k->p[pi];
+	char cnt[MAX_EXPR], why[256];
+	int r;
+
+	r = bound_count(k, p->name, p->dt != NULL ? p->dt->size : 1, cnt,
+	    sizeof(cnt), why, sizeof(why));
+	if (r == 2 && p->dt == NULL) {
+		/* elements of a size kwrap does not know: bytes would be short */
+		copy(p->count, sizeof(p->count), cnt);
+		p->count_state = 1;
+		mark_size_str(k, p->count);
+		guess(k, "%s: count %s in elements of unknown size", p->name, cnt);
+		return;
+	}
+	if (r == 2) {
+		copy(p->count, sizeof(p->count), cnt);
+		p->count_state = 2;
+		mark_size_str(k, p->count);
+		return;
+	}
+	buffer_count(k, pi, domain);
+	if (p->count_state == 2) {
+		/* the pattern matched but not every access has a bound */
+		p->count_state = 1;
+		guess(k, "%s: count %s: %s", p->name, p->count, why[0] != '\0' ?
+		    why : "an access without a bound");
+	}
+}
+
+/* Dynamic shared memory that the launch site does not give: the bytes
+ * the kernel's accesses of its extern __shared__ array reach. */
+static void
+shared_of(struct kern *k)
+{
+	const struct toks *t = &k->t;
+	char cnt[MAX_EXPR], why[256];
+	const struct dtype *dt = NULL;
+	size_t i, j;
+	int r;
+
+	if (k->shared_state == 2)
+		goto out;
+	for (i = 0; i + 3 < t->n; i++)
+		if (is(t, i, "extern") && is(t, i + 1, "__shared__"))
+			break;
+	for (j = i + 2; j < t->n && !is(t, j, ";") && !is(t, j, "["); j++)
+		if (find_dtype(t->v[j]) != NULL)
+			dt = find_dtype(t->v[j]);
+	if (j >= t->n || !is(t, j, "[") || !is_ident(t->v[j - 1]) || dt == NULL)
+		goto out;
+	r = bound_count(k, t->v[j - 1], dt->size, cnt, sizeof(cnt), why,
+	    sizeof(why));
+	if (r == 2) {
+		char pc[MAX_EXPR];
+		long long v;
+		paren(cnt, pc, sizeof(pc));
+		if (eval_str(cnt, &k->c, &v))
+			snprintf(k->shared, sizeof(k->shared), "%lld",
+			    v * dt->size);
+		else
+			bprintf(k->shared, sizeof(k->shared), "%s * %d", pc,
+			    dt->size);
+		mark_size_str(k, cnt);
+		k->shared_state = 2;
+		return;
+	}
+out:
+	if (k->shared_state < 2)
+		guess(k, "%s", k->shared_guess);
 }
 
 /* The text to analyse: the kernel's own, or for a kernel a macro defines,
@@ -3262,6 +5789,16 @@ process(json_t *rec, void *ctx)
 	k->code = k_get_str(slice, "code");
 	tokenize(k->code != NULL ? k->code : "", &k->all);
 	collect_consts(k->code != NULL ? k->code : "", &k->all, &k->c);
+	{
+		/* template value parameters of the instance are constants */
+		json_t *inst = json_object_get(slice, "instance"), *v;
+		const char *key;
+		long long n;
+		json_object_foreach(inst, key, v)
+			if (json_is_string(v) &&
+			    eval_str(json_string_value(v), &k->c, &n))
+				const_set(&k->c, key, n);
+	}
 	load_params(k, scan, slice);
 	kernel_text(k, k_get_str(scan, "text"));
 	for (k->body = 0; k->body < k->t.n && !is(&k->t, k->body, "{");
@@ -3285,6 +5822,10 @@ process(json_t *rec, void *ctx)
 	infer_roles(k, slice);
 	find_bounds(k);
 	infer_launch(k, launch);
+	if ((k->at = calloc(1, sizeof(*k->at))) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	if (is(&k->t, k->body, "{"))
+		k->kf = fn_new(k, &k->t, k->body, 0, 1);
 	{
 		const char *dom = NULL;
 		int n;
@@ -3295,7 +5836,8 @@ process(json_t *rec, void *ctx)
 			}
 		for (i = 0; i < k->np; i++)
 			if (k->p[i].ptr)
-				buffer_count(k, i, dom);
+				count_of(k, i, dom);
+		shared_of(k);
 	}
 	spec = build_spec(k, k_get_str(slice, "symbol") ? k_get_str(slice,
 	    "symbol") : k_get_str(scan, "name") ? k_get_str(scan, "name") : "?");
@@ -3344,6 +5886,9 @@ process(json_t *rec, void *ctx)
 	toks_free(&k->t);
 	toks_free(&k->all);
 	json_decref(k->guesses);
+	if (k->kf != NULL)
+		fn_free(k->kf);
+	free(k->at);
 	free(k);
 	return rec;
 }

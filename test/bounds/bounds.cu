@@ -1,0 +1,107 @@
+// Kernels whose element counts kwrap derives from the bounds of their
+// accesses (test/kwrap.t checks each count); test/bounds/kslice.ndjson is
+// their saved kslice output:
+//	./kscan test/bounds | ./kslice > test/bounds/kslice.ndjson
+#define THREADS 256
+#define CUDA_1D_KERNEL_LOOP(i, n)                              \
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); \
+       i += blockDim.x * gridDim.x)
+
+// Pointer offsets: p += off moves the buffer, then p[0..2]; a counter
+// that stops at nsample.
+__global__ void ball_query_kernel(int b, int n, int m, int nsample,
+                                  const float *new_xyz, const float *xyz,
+                                  int *idx) {
+  int bs_idx = blockIdx.y;
+  CUDA_1D_KERNEL_LOOP(pt_idx, m) {
+    if (bs_idx >= b) return;
+    new_xyz += bs_idx * m * 3 + pt_idx * 3;
+    xyz += bs_idx * n * 3;
+    idx += bs_idx * m * nsample + pt_idx * nsample;
+    float x0 = new_xyz[0], y0 = new_xyz[1], z0 = new_xyz[2];
+    int cnt = 0;
+    for (int k = 0; k < n; ++k) {
+      float d = (xyz[k * 3 + 0] - x0) * (xyz[k * 3 + 1] - y0) *
+                xyz[k * 3 + 2] - z0;
+      if (d < 1.0f) {
+        idx[cnt] = k;
+        ++cnt;
+        if (cnt >= nsample) break;
+      }
+    }
+  }
+}
+
+// A helper that clamps its coordinates, called with a channel's plane.
+template <typename T>
+__device__ T bilinear(const T *plane, int height, int width, T y, T x) {
+  if (y < -1.0 || y > height || x < -1.0 || x > width) return 0;
+  if (y <= 0) y = 0;
+  if (x <= 0) x = 0;
+  int y_low = (int)y;
+  int x_low = (int)x;
+  int y_high, x_high;
+  if (y_low >= height - 1) {
+    y_high = y_low = height - 1;
+  } else {
+    y_high = y_low + 1;
+  }
+  if (x_low >= width - 1) {
+    x_high = x_low = width - 1;
+  } else {
+    x_high = x_low + 1;
+  }
+  return plane[y_low * width + x_low] + plane[y_high * width + x_high];
+}
+
+// A flat output index decomposed by % and /; the input read through the
+// helper at data-dependent coordinates that the helper clamps.
+template <typename T>
+__global__ void pool_kernel(int nthreads, const T *input, const T *coords,
+                            T *output, int channels, int height, int width,
+                            int pooled_h, int pooled_w) {
+  CUDA_1D_KERNEL_LOOP(index, nthreads) {
+    int pw = index % pooled_w;
+    int ph = (index / pooled_w) % pooled_h;
+    int c = (index / pooled_w / pooled_h) % channels;
+    int n = index / pooled_w / pooled_h / channels;
+    const T *plane = input + (n * channels + c) * height * width;
+    T y = coords[(n * pooled_h + ph) * 2], x = coords[(n * pooled_w + pw) * 2 + 1];
+    output[index] = bilinear(plane, height, width, y, x);
+  }
+}
+
+// Loop variables, up and down, and min() on a row's end.
+__global__ void rows_kernel(const float *in, float *out, int rows, int cols,
+                            int k) {
+  int row = blockIdx.x;
+  if (row >= rows) return;
+  for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+    float acc = 0;
+    int end = min(j + k, cols);
+    for (int t = j; t < end; t++)
+      acc += in[row * cols + t];
+    for (int t = k - 1; t >= 0; --t)
+      acc += in[t];
+    out[row * cols + j] = acc;
+  }
+}
+
+// An index read from a buffer: no bound, so the count stays a guess.
+__global__ void gather_kernel(const float *x, const float *where, float *out,
+                              int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int j = (int)where[i];
+    out[i] = x[j];
+  }
+}
+
+void launch(int b, int n, int m, const float *p, float *q, int *r) {
+  ball_query_kernel<<<dim3((m + THREADS - 1) / THREADS, b), THREADS>>>(
+      b, n, m, 8, p, p, r);
+  pool_kernel<float><<<(n + THREADS - 1) / THREADS, THREADS>>>(
+      n, p, p, q, 3, 4, 5, 2, 2);
+  rows_kernel<<<m, THREADS>>>(p, q, m, n, 5);
+  gather_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, q, n);
+}
