@@ -1,9 +1,12 @@
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "k_exit.h"
+#include "k_msg.h"
 #include "k_proc.h"
 
 static double
@@ -113,4 +118,215 @@ k_which(const char *name)
 	}
 	free(copy);
 	return NULL;
+}
+
+/* ------------------------------------------------------------ workers */
+
+int
+k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
+    void *arg)
+{
+	struct rlimit nocore = { 0, 0 };
+	int sv[2];
+	pid_t pid;
+	FILE *in;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return -1;
+	/* what the parent has buffered is written once, by the parent */
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		k_msg_child();
+		/* a crash is reported by the parent; a core per crashing
+		 * file would fill the disk */
+		setrlimit(RLIMIT_CORE, &nocore);
+		if (dup2(sv[1], STDOUT_FILENO) < 0 ||
+		    (in = fdopen(sv[1], "r")) == NULL)
+			_exit(K_EXIT_SYSTEM);
+		serve(in, arg);
+		fflush(stdout);
+		_exit(0);
+	}
+	close(sv[1]);
+	w->pid = pid;
+	w->fd = sv[0];
+	return 0;
+}
+
+int
+k_worker_send(struct k_worker *w, const char *req, size_t len)
+{
+	ssize_t n;
+
+	if (w->pid == 0)
+		return -1;
+	while (len > 0) {
+		n = send(w->fd, req, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		req += n;
+		len -= (size_t)n;
+	}
+	w->busy = 1;
+	w->len = 0;
+	w->since = now();
+	return 0;
+}
+
+/* Kill and reap w, filling in how it ended. */
+static void
+worker_end(struct k_worker *w, int timed_out)
+{
+	int st;
+
+	memset(&w->end, 0, sizeof(w->end));
+	if (w->pid > 0) {
+		kill(w->pid, SIGKILL);
+		while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(st)) {
+			w->end.exited = 1;
+			w->end.status = WEXITSTATUS(st);
+		} else if (WIFSIGNALED(st))
+			w->end.signal = WTERMSIG(st);
+	}
+	w->end.started = 1;
+	w->end.timed_out = timed_out;
+	w->end.seconds = now() - w->since;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	w->pid = 0;
+	w->busy = 0;
+}
+
+/* Read what w has written; 1 when its reply is complete, -1 when it is
+ * gone (end of file, an error, or a reply past the limit), else 0. */
+static int
+worker_read(struct k_worker *w)
+{
+	ssize_t n;
+	char *nb;
+
+	if (w->cap - w->len < 65536) {
+		if (w->cap >= K_WORKER_MAX_REPLY)
+			return -1;
+		w->cap = w->cap ? w->cap * 2 : 262144;
+		if ((nb = realloc(w->buf, w->cap + 1)) == NULL)
+			return -1;
+		w->buf = nb;
+	}
+	n = read(w->fd, w->buf + w->len, w->cap - w->len);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (n == 0)
+		return -1;
+	w->len += (size_t)n;
+	w->buf[w->len] = '\0';
+	if ((w->len == 1 && w->buf[0] == '\n') || (w->len >= 2 &&
+	    w->buf[w->len - 1] == '\n' && w->buf[w->len - 2] == '\n')) {
+		w->buf[--w->len] = '\0';
+		w->busy = 0;
+		return 1;
+	}
+	return 0;
+}
+
+long
+k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
+    enum k_worker_event *ev)
+{
+	struct pollfd *pf;
+	size_t i, *idx, np;
+	double t, left, soonest;
+	long r = -1;
+	int rc, ms;
+
+	if ((pf = calloc(n + 1, sizeof(*pf))) == NULL ||
+	    (idx = calloc(n + 1, sizeof(*idx))) == NULL) {
+		free(pf);
+		return -1;
+	}
+	for (;;) {
+		np = 0;
+		soonest = -1;
+		t = now();
+		for (i = 0; i < n; i++) {
+			if (!w[i].busy || w[i].pid == 0)
+				continue;
+			left = timeout_s - (t - w[i].since);
+			if (timeout_s > 0 && left <= 0) {
+				worker_end(&w[i], 1);
+				*ev = K_WORKER_TIMEOUT;
+				r = (long)i;
+				goto out;
+			}
+			if (timeout_s > 0 && (soonest < 0 || left < soonest))
+				soonest = left;
+			pf[np].fd = w[i].fd;
+			pf[np].events = POLLIN;
+			pf[np].revents = 0;
+			idx[np++] = i;
+		}
+		if (np == 0)
+			goto out;
+		ms = soonest < 0 ? -1 : (int)(soonest * 1000) + 1;
+		rc = poll(pf, np, ms);
+		if (rc < 0 && errno != EINTR)
+			goto out;
+		for (i = 0; rc > 0 && i < np; i++) {
+			if (pf[i].revents == 0)
+				continue;
+			switch (worker_read(&w[idx[i]])) {
+			case 1:
+				*ev = K_WORKER_REPLY;
+				r = (long)idx[i];
+				goto out;
+			case -1:
+				worker_end(&w[idx[i]], 0);
+				*ev = K_WORKER_DIED;
+				r = (long)idx[i];
+				goto out;
+			}
+		}
+	}
+out:
+	free(pf);
+	free(idx);
+	return r;
+}
+
+void
+k_worker_stop(struct k_worker *w)
+{
+	if (w->pid > 0)
+		worker_end(w, 0);
+	free(w->buf);
+	w->buf = NULL;
+	w->len = w->cap = 0;
+}
+
+const char *
+k_worker_how(const struct k_worker *w)
+{
+	static char how[128];
+
+	if (w->end.signal != 0)
+		snprintf(how, sizeof(how), "killed by signal %d (%s)",
+		    w->end.signal, strsignal(w->end.signal));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+		    w->end.status);
+	return how;
 }

@@ -6,6 +6,8 @@
 #ifndef K_PROC_H
 #define K_PROC_H
 
+#include <stdio.h>
+
 struct k_proc {
 	int started;		/* exec succeeded (127 otherwise) */
 	int exited;		/* exit status valid */
@@ -26,5 +28,56 @@ int k_run(char *const argv[], const char *cwd, const char *out_path,
 
 /* The full path of an executable found on PATH, or NULL; malloc'd. */
 char *k_which(const char *name);
+
+/*
+ * Workers: forked copies of this process that serve requests one at a
+ * time, so that a library that crashes or never returns (libclang on a
+ * pathological file) takes down one request, not the run.  The parent
+ * sends a request and waits for the reply; a reply is any number of lines
+ * ended by an empty line, which JSON written compactly never contains.
+ * A worker that dies or runs past the limit is killed and must be started
+ * again.  The parent must not have other threads running when it starts
+ * one.
+ */
+struct k_worker {
+	int pid;		/* 0: not running */
+	int fd;			/* the parent's end of the socket */
+	int busy;		/* a request is out */
+	double since;		/* when it was sent */
+	char *buf;		/* the reply so far; owned */
+	size_t len, cap;
+	struct k_proc end;	/* how it ended, after it died or timed out */
+};
+
+enum k_worker_event { K_WORKER_REPLY, K_WORKER_DIED, K_WORKER_TIMEOUT };
+
+/* The longest reply accepted; a worker that writes more is killed. */
+#define K_WORKER_MAX_REPLY (1024UL * 1024 * 1024)
+
+/*
+ * Fork a worker running serve(in, arg): requests arrive on in, replies go
+ * to stdout (flushed, then an empty line).  serve returns at the end of in.
+ * The child never returns from here; it leaves with _exit, so the
+ * parent's atexit handlers and buffers stay the parent's.  Returns 0, or
+ * -1 with errno set.
+ */
+int k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
+    void *arg);
+/* Send a request to an idle worker; -1 when it is gone. */
+int k_worker_send(struct k_worker *w, const char *req, size_t len);
+/*
+ * Wait until one of the n busy workers of w has replied (the reply in its
+ * buf, len bytes, the final empty line removed), has died, or has been
+ * busy longer than timeout_s (<= 0: no limit).  A worker that died or timed
+ * out is reaped, its end filled in and pid set to 0.  Returns its index
+ * and sets *ev, or -1 when none is busy.
+ */
+long k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
+    enum k_worker_event *ev);
+/* Stop a worker (idle or not) and free its buffer. */
+void k_worker_stop(struct k_worker *w);
+/* "killed by signal 11 (Segmentation fault)" or "exited with status 4"
+ * for a worker that ended; a static buffer. */
+const char *k_worker_how(const struct k_worker *w);
 
 #endif
