@@ -74,7 +74,8 @@ int k_worker_send(struct k_worker *w, const char *req, size_t len);
  */
 long k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
     enum k_worker_event *ev);
-/* Stop a worker (idle or not) and free its buffer. */
+/* Stop a worker and free its buffer: an idle one is told there is no more
+ * work and waited for, a busy one killed. */
 void k_worker_stop(struct k_worker *w);
 /* "killed by signal 11 (Segmentation fault)" or "exited with status 4"
  * for a worker that ended; a static buffer. */
