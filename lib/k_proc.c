@@ -27,16 +27,124 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The child's output, bounded: the first K_RUN_LOG_HEAD bytes go to the
+ * file as they come, the last K_RUN_LOG_TAIL bytes wait in a ring and
+ * follow a line that says how much was left out between them.
+ */
+struct capture {
+	int fd;			/* the log file */
+	size_t total;		/* bytes the child wrote */
+	size_t head;		/* bytes written to the file so far */
+	char *ring;		/* K_RUN_LOG_TAIL bytes, or NULL */
+	size_t rlen, rpos;	/* bytes in the ring; where the next goes */
+	int werr;		/* errno of a failed write to the file */
+};
+
+static void
+put_all(struct capture *c, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0 && c->werr == 0) {
+		w = write(c->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			c->werr = w < 0 ? errno : EIO;
+			break;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+capture_add(struct capture *c, const char *p, size_t n)
+{
+	size_t k;
+
+	c->total += n;
+	if (c->head < K_RUN_LOG_HEAD) {
+		k = n < K_RUN_LOG_HEAD - c->head ? n : K_RUN_LOG_HEAD - c->head;
+		put_all(c, p, k);
+		c->head += k;
+		p += k;
+		n -= k;
+	}
+	if (n == 0 || c->ring == NULL)
+		return;
+	if (n > K_RUN_LOG_TAIL) {
+		p += n - K_RUN_LOG_TAIL;
+		n = K_RUN_LOG_TAIL;
+	}
+	while (n > 0) {
+		k = K_RUN_LOG_TAIL - c->rpos;
+		if (k > n)
+			k = n;
+		memcpy(c->ring + c->rpos, p, k);
+		c->rpos = (c->rpos + k) % K_RUN_LOG_TAIL;
+		c->rlen = c->rlen + k > K_RUN_LOG_TAIL ? K_RUN_LOG_TAIL :
+		    c->rlen + k;
+		p += k;
+		n -= k;
+	}
+}
+
+static void
+capture_end(struct capture *c)
+{
+	char note[128];
+	size_t skipped = c->total - c->head - c->rlen;
+
+	if (c->rlen == 0)
+		return;
+	if (skipped > 0) {
+		snprintf(note, sizeof(note), "\n[%zu bytes of output left "
+		    "out]\n", skipped);
+		put_all(c, note, strlen(note));
+	}
+	if (c->rlen == K_RUN_LOG_TAIL)
+		put_all(c, c->ring + c->rpos, K_RUN_LOG_TAIL - c->rpos);
+	put_all(c, c->ring, c->rlen == K_RUN_LOG_TAIL ? c->rpos : c->rlen);
+}
+
+/* Read what the child has written, a bounded amount so that a flood
+ * does not keep the caller from its clock; 0 at end of file or on an
+ * error. */
+static int
+drain(int fd, struct capture *c)
+{
+	char buf[65536];
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0) {
+			capture_add(c, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && errno == EAGAIN;
+	}
+	return 1;
+}
+
 int
 k_run(char *const argv[], const char *cwd, const char *out_path,
     double timeout_s, struct k_proc *r)
 {
+	struct capture c;
+	struct pollfd pf;
 	pid_t pid, w;
-	int st, fd, in;
+	int st, fd, in, p[2], open_pipe = 1, err;
 	double t0 = now();
-	struct timespec nap = { 0, 2000000 };
+	int nap = 2;		/* ms between looks at the child */
 
 	memset(r, 0, sizeof(*r));
+	memset(&c, 0, sizeof(c));
 	if ((fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644)) < 0)
 		return -1;
@@ -44,10 +152,24 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 		close(fd);
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0) {
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		err = errno;
 		close(fd);
 		close(in);
+		errno = err;
+		return -1;
+	}
+	c.fd = fd;
+	c.ring = malloc(K_RUN_LOG_TAIL);
+	pid = fork();
+	if (pid < 0) {
+		err = errno;
+		close(fd);
+		close(in);
+		close(p[0]);
+		close(p[1]);
+		free(c.ring);
+		errno = err;
 		return -1;
 	}
 	if (pid == 0) {
@@ -55,32 +177,61 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 		setpgid(0, 0);
 		if (cwd != NULL && chdir(cwd) != 0)
 			_exit(126);
-		if (dup2(in, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		if (dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
 			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	close(fd);
 	close(in);
+	close(p[1]);
+	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
 	for (;;) {
+		if (open_pipe) {
+			pf.fd = p[0];
+			pf.events = POLLIN;
+			pf.revents = 0;
+			if (poll(&pf, 1, nap) > 0)
+				open_pipe = drain(p[0], &c);
+		} else {
+			struct timespec ts = { 0, nap * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+		if (c.total > K_RUN_OUTPUT_MAX && !r->overflow) {
+			/* a flood would fill the disk or never end */
+			r->overflow = 1;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
 		w = waitpid(pid, &st, WNOHANG);
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR)
+		if (w < 0 && errno != EINTR) {
+			err = errno;
+			close(p[0]);
+			close(fd);
+			free(c.ring);
+			errno = err;
 			return -1;
+		}
 		if (timeout_s > 0 && now() - t0 > timeout_s && !r->timed_out) {
 			r->timed_out = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
-		nanosleep(&nap, NULL);
-		if (nap.tv_nsec < 50000000)
-			nap.tv_nsec += 2000000;
+		if (nap < 50)
+			nap += 2;
 	}
 	/* whatever it left behind in its group goes too */
 	kill(-pid, SIGKILL);
+	if (open_pipe)
+		drain(p[0], &c);
+	close(p[0]);
 	r->seconds = now() - t0;
+	r->output = c.total;
+	capture_end(&c);
+	free(c.ring);
+	close(fd);
 	if (WIFEXITED(st)) {
 		r->exited = 1;
 		r->status = WEXITSTATUS(st);

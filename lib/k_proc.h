@@ -14,13 +14,22 @@ struct k_proc {
 	int status;		/* exit status */
 	int signal;		/* terminating signal, 0 if none */
 	int timed_out;
+	int overflow;		/* killed for writing over K_RUN_OUTPUT_MAX */
+	size_t output;		/* bytes it wrote to stdout and stderr */
 	double seconds;
 };
 
+/* A child's output: what the log file keeps of it (the first and the last
+ * bytes, the middle left out), and how much it may write before it is
+ * killed. */
+#define K_RUN_LOG_HEAD (1024UL * 1024)
+#define K_RUN_LOG_TAIL (1024UL * 1024)
+#define K_RUN_OUTPUT_MAX (64UL * 1024 * 1024)
+
 /*
  * Run argv[0] (a path) with argv, in directory cwd (NULL: unchanged), with
- * stdin from /dev/null and stdout and stderr into out_path (truncated).
- * timeout_s <= 0 waits forever.  Returns 0 when the child ran (whatever its
+ * stdin from /dev/null and stdout and stderr through a pipe into out_path
+ * (truncated), bounded as above.  timeout_s <= 0 waits forever.  Returns 0 when the child ran (whatever its
  * status), -1 when it could not be started (errno set).
  */
 int k_run(char *const argv[], const char *cwd, const char *out_path,
