@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "k_exit.h"
 #include "k_msg.h"
@@ -10,6 +11,7 @@
 static const char *progname = "kforge";
 static int worst = K_EXIT_OK;
 static int quiet;
+static int child;
 /* stages run records on several threads: one message and one status
  * update at a time */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,6 +50,12 @@ const char *
 k_progname(void)
 {
 	return progname;
+}
+
+void
+k_msg_child(void)
+{
+	child = 1;
 }
 
 void
@@ -104,6 +112,10 @@ k_fatal(int code, const char *where, const char *fmt, ...)
 	va_start(ap, fmt);
 	emit(where, fmt, ap);
 	va_end(ap);
+	if (child) {
+		fflush(stdout);
+		_exit(code);
+	}
 	exit(code);
 }
 

@@ -19,6 +19,9 @@ void k_vwarn(int code, const char *where, const char *fmt, va_list ap);
 /* Fatal: print and exit with code. */
 void k_fatal(int code, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
+/* In a forked worker: fatal errors leave with _exit, so that the parent's
+ * atexit handlers and stdio buffers are not run twice. */
+void k_msg_child(void);
 /* Quiet mode drops warnings (not fatal errors) from stderr. */
 void k_msg_quiet(int on);
 

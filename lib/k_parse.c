@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <clang-c/Index.h>
 #include <jansson.h>
@@ -22,6 +23,7 @@ extern const char k_prelude_text[];
 extern const char k_prelude_torch_text[];
 
 static char prelude_dir[PATH_MAX];
+static pid_t prelude_owner;	/* a forked worker leaves it alone */
 static char prelude_file[PATH_MAX + 32];
 
 void
@@ -260,7 +262,7 @@ remove_prelude(void)
 {
 	char cmd[PATH_MAX + 16];
 
-	if (prelude_dir[0] == '\0')
+	if (prelude_dir[0] == '\0' || getpid() != prelude_owner)
 		return;
 	/* a fixed, known-shaped path made by mkdtemp below */
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", prelude_dir);
@@ -293,6 +295,7 @@ k_make_prelude(const char *prog)
 		k_fatal(K_EXIT_SYSTEM, path, "cannot create directory: %s",
 		    strerror(err));
 	}
+	prelude_owner = getpid();
 	atexit(remove_prelude);
 	snprintf(prelude_file, sizeof(prelude_file), "%s/kforge_prelude.h",
 	    prelude_dir);
@@ -402,4 +405,19 @@ k_parse(CXIndex idx, const char *path, const char *text, size_t len,
 	    text != NULL ? &uf : NULL, text != NULL ? 1 : 0,
 	    CXTranslationUnit_DetailedPreprocessingRecord |
 	    CXTranslationUnit_KeepGoing, tu);
+}
+
+double
+k_seconds_arg(const char *flag, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= 0) ||
+	    v > 86400)
+		k_fatal(K_EXIT_USAGE, NULL,
+		    "%s: not a number of seconds from 0 to 86400: %s", flag, s);
+	return v;
 }

@@ -64,4 +64,12 @@ void k_build_args(struct k_strv *a, const struct k_parse_conf *c,
 int k_parse(CXIndex idx, const char *path, const char *text, size_t len,
     const struct k_strv *args, CXTranslationUnit *tu);
 
+/* How long one unit (kscan) or one record (kslice) may take, in seconds,
+ * before its parsing process is killed; --timeout overrides it. */
+#define K_PARSE_TIMEOUT 300.0
+
+/* A --timeout argument: seconds from 0 (no limit) to a day; a usage error
+ * otherwise. */
+double k_seconds_arg(const char *flag, const char *s);
+
 #endif

@@ -1,9 +1,12 @@
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "k_exit.h"
+#include "k_msg.h"
 #include "k_proc.h"
 
 static double
@@ -22,16 +27,124 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The child's output, bounded: the first K_RUN_LOG_HEAD bytes go to the
+ * file as they come, the last K_RUN_LOG_TAIL bytes wait in a ring and
+ * follow a line that says how much was left out between them.
+ */
+struct capture {
+	int fd;			/* the log file */
+	size_t total;		/* bytes the child wrote */
+	size_t head;		/* bytes written to the file so far */
+	char *ring;		/* K_RUN_LOG_TAIL bytes, or NULL */
+	size_t rlen, rpos;	/* bytes in the ring; where the next goes */
+	int werr;		/* errno of a failed write to the file */
+};
+
+static void
+put_all(struct capture *c, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0 && c->werr == 0) {
+		w = write(c->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			c->werr = w < 0 ? errno : EIO;
+			break;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+capture_add(struct capture *c, const char *p, size_t n)
+{
+	size_t k;
+
+	c->total += n;
+	if (c->head < K_RUN_LOG_HEAD) {
+		k = n < K_RUN_LOG_HEAD - c->head ? n : K_RUN_LOG_HEAD - c->head;
+		put_all(c, p, k);
+		c->head += k;
+		p += k;
+		n -= k;
+	}
+	if (n == 0 || c->ring == NULL)
+		return;
+	if (n > K_RUN_LOG_TAIL) {
+		p += n - K_RUN_LOG_TAIL;
+		n = K_RUN_LOG_TAIL;
+	}
+	while (n > 0) {
+		k = K_RUN_LOG_TAIL - c->rpos;
+		if (k > n)
+			k = n;
+		memcpy(c->ring + c->rpos, p, k);
+		c->rpos = (c->rpos + k) % K_RUN_LOG_TAIL;
+		c->rlen = c->rlen + k > K_RUN_LOG_TAIL ? K_RUN_LOG_TAIL :
+		    c->rlen + k;
+		p += k;
+		n -= k;
+	}
+}
+
+static void
+capture_end(struct capture *c)
+{
+	char note[128];
+	size_t skipped = c->total - c->head - c->rlen;
+
+	if (c->rlen == 0)
+		return;
+	if (skipped > 0) {
+		snprintf(note, sizeof(note), "\n[%zu bytes of output left "
+		    "out]\n", skipped);
+		put_all(c, note, strlen(note));
+	}
+	if (c->rlen == K_RUN_LOG_TAIL)
+		put_all(c, c->ring + c->rpos, K_RUN_LOG_TAIL - c->rpos);
+	put_all(c, c->ring, c->rlen == K_RUN_LOG_TAIL ? c->rpos : c->rlen);
+}
+
+/* Read what the child has written, a bounded amount so that a flood
+ * does not keep the caller from its clock; 0 at end of file or on an
+ * error. */
+static int
+drain(int fd, struct capture *c)
+{
+	char buf[65536];
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0) {
+			capture_add(c, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && errno == EAGAIN;
+	}
+	return 1;
+}
+
 int
 k_run(char *const argv[], const char *cwd, const char *out_path,
     double timeout_s, struct k_proc *r)
 {
+	struct capture c;
+	struct pollfd pf;
 	pid_t pid, w;
-	int st, fd, in;
+	int st, fd, in, p[2], open_pipe = 1, err;
 	double t0 = now();
-	struct timespec nap = { 0, 2000000 };
+	int nap = 2;		/* ms between looks at the child */
 
 	memset(r, 0, sizeof(*r));
+	memset(&c, 0, sizeof(c));
 	if ((fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644)) < 0)
 		return -1;
@@ -39,10 +152,24 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 		close(fd);
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0) {
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		err = errno;
 		close(fd);
 		close(in);
+		errno = err;
+		return -1;
+	}
+	c.fd = fd;
+	c.ring = malloc(K_RUN_LOG_TAIL);
+	pid = fork();
+	if (pid < 0) {
+		err = errno;
+		close(fd);
+		close(in);
+		close(p[0]);
+		close(p[1]);
+		free(c.ring);
+		errno = err;
 		return -1;
 	}
 	if (pid == 0) {
@@ -50,32 +177,61 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 		setpgid(0, 0);
 		if (cwd != NULL && chdir(cwd) != 0)
 			_exit(126);
-		if (dup2(in, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		if (dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
 			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	close(fd);
 	close(in);
+	close(p[1]);
+	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
 	for (;;) {
+		if (open_pipe) {
+			pf.fd = p[0];
+			pf.events = POLLIN;
+			pf.revents = 0;
+			if (poll(&pf, 1, nap) > 0)
+				open_pipe = drain(p[0], &c);
+		} else {
+			struct timespec ts = { 0, nap * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+		if (c.total > K_RUN_OUTPUT_MAX && !r->overflow) {
+			/* a flood would fill the disk or never end */
+			r->overflow = 1;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
 		w = waitpid(pid, &st, WNOHANG);
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR)
+		if (w < 0 && errno != EINTR) {
+			err = errno;
+			close(p[0]);
+			close(fd);
+			free(c.ring);
+			errno = err;
 			return -1;
+		}
 		if (timeout_s > 0 && now() - t0 > timeout_s && !r->timed_out) {
 			r->timed_out = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
-		nanosleep(&nap, NULL);
-		if (nap.tv_nsec < 50000000)
-			nap.tv_nsec += 2000000;
+		if (nap < 50)
+			nap += 2;
 	}
 	/* whatever it left behind in its group goes too */
 	kill(-pid, SIGKILL);
+	if (open_pipe)
+		drain(p[0], &c);
+	close(p[0]);
 	r->seconds = now() - t0;
+	r->output = c.total;
+	capture_end(&c);
+	free(c.ring);
+	close(fd);
 	if (WIFEXITED(st)) {
 		r->exited = 1;
 		r->status = WEXITSTATUS(st);
@@ -113,4 +269,226 @@ k_which(const char *name)
 	}
 	free(copy);
 	return NULL;
+}
+
+/* ------------------------------------------------------------ workers */
+
+int
+k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
+    void *arg)
+{
+	struct rlimit nocore = { 0, 0 };
+	int sv[2];
+	pid_t pid;
+	FILE *in;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return -1;
+	/* what the parent has buffered is written once, by the parent */
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		k_msg_child();
+		/* a crash is reported by the parent; a core per crashing
+		 * file would fill the disk */
+		setrlimit(RLIMIT_CORE, &nocore);
+		if (dup2(sv[1], STDOUT_FILENO) < 0 ||
+		    (in = fdopen(sv[1], "r")) == NULL)
+			_exit(K_EXIT_SYSTEM);
+		serve(in, arg);
+		fflush(stdout);
+		_exit(0);
+	}
+	close(sv[1]);
+	w->pid = pid;
+	w->fd = sv[0];
+	return 0;
+}
+
+int
+k_worker_send(struct k_worker *w, const char *req, size_t len)
+{
+	ssize_t n;
+
+	if (w->pid == 0)
+		return -1;
+	while (len > 0) {
+		n = send(w->fd, req, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		req += n;
+		len -= (size_t)n;
+	}
+	w->busy = 1;
+	w->len = 0;
+	w->since = now();
+	return 0;
+}
+
+/* Kill and reap w, filling in how it ended. */
+static void
+worker_end(struct k_worker *w, int timed_out)
+{
+	int st;
+
+	memset(&w->end, 0, sizeof(w->end));
+	if (w->pid > 0) {
+		kill(w->pid, SIGKILL);
+		while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(st)) {
+			w->end.exited = 1;
+			w->end.status = WEXITSTATUS(st);
+		} else if (WIFSIGNALED(st))
+			w->end.signal = WTERMSIG(st);
+	}
+	w->end.started = 1;
+	w->end.timed_out = timed_out;
+	w->end.seconds = now() - w->since;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	w->pid = 0;
+	w->busy = 0;
+}
+
+/* Read what w has written; 1 when its reply is complete, -1 when it is
+ * gone (end of file, an error, or a reply past the limit), else 0. */
+static int
+worker_read(struct k_worker *w)
+{
+	ssize_t n;
+	char *nb;
+
+	if (w->cap - w->len < 65536) {
+		if (w->cap >= K_WORKER_MAX_REPLY)
+			return -1;
+		w->cap = w->cap ? w->cap * 2 : 262144;
+		if ((nb = realloc(w->buf, w->cap + 1)) == NULL)
+			return -1;
+		w->buf = nb;
+	}
+	n = read(w->fd, w->buf + w->len, w->cap - w->len);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (n == 0)
+		return -1;
+	w->len += (size_t)n;
+	w->buf[w->len] = '\0';
+	if ((w->len == 1 && w->buf[0] == '\n') || (w->len >= 2 &&
+	    w->buf[w->len - 1] == '\n' && w->buf[w->len - 2] == '\n')) {
+		w->buf[--w->len] = '\0';
+		w->busy = 0;
+		return 1;
+	}
+	return 0;
+}
+
+long
+k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
+    enum k_worker_event *ev)
+{
+	struct pollfd *pf;
+	size_t i, *idx, np;
+	double t, left, soonest;
+	long r = -1;
+	int rc, ms;
+
+	if ((pf = calloc(n + 1, sizeof(*pf))) == NULL ||
+	    (idx = calloc(n + 1, sizeof(*idx))) == NULL) {
+		free(pf);
+		return -1;
+	}
+	for (;;) {
+		np = 0;
+		soonest = -1;
+		t = now();
+		for (i = 0; i < n; i++) {
+			if (!w[i].busy || w[i].pid == 0)
+				continue;
+			left = timeout_s - (t - w[i].since);
+			if (timeout_s > 0 && left <= 0) {
+				worker_end(&w[i], 1);
+				*ev = K_WORKER_TIMEOUT;
+				r = (long)i;
+				goto out;
+			}
+			if (timeout_s > 0 && (soonest < 0 || left < soonest))
+				soonest = left;
+			pf[np].fd = w[i].fd;
+			pf[np].events = POLLIN;
+			pf[np].revents = 0;
+			idx[np++] = i;
+		}
+		if (np == 0)
+			goto out;
+		ms = soonest < 0 ? -1 : (int)(soonest * 1000) + 1;
+		rc = poll(pf, np, ms);
+		if (rc < 0 && errno != EINTR)
+			goto out;
+		for (i = 0; rc > 0 && i < np; i++) {
+			if (pf[i].revents == 0)
+				continue;
+			switch (worker_read(&w[idx[i]])) {
+			case 1:
+				*ev = K_WORKER_REPLY;
+				r = (long)idx[i];
+				goto out;
+			case -1:
+				worker_end(&w[idx[i]], 0);
+				*ev = K_WORKER_DIED;
+				r = (long)idx[i];
+				goto out;
+			}
+		}
+	}
+out:
+	free(pf);
+	free(idx);
+	return r;
+}
+
+void
+k_worker_stop(struct k_worker *w)
+{
+	int st;
+
+	if (w->pid > 0 && !w->busy) {
+		/* an idle worker leaves at the end of its requests, freeing
+		 * what it holds (which keeps valgrind's count honest) */
+		close(w->fd);
+		while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+			;
+		w->fd = -1;
+		w->pid = 0;
+	}
+	if (w->pid > 0)
+		worker_end(w, 0);
+	free(w->buf);
+	w->buf = NULL;
+	w->len = w->cap = 0;
+}
+
+const char *
+k_worker_how(const struct k_worker *w)
+{
+	static char how[128];
+
+	if (w->end.signal != 0)
+		snprintf(how, sizeof(how), "killed by signal %d (%s)",
+		    w->end.signal, strsignal(w->end.signal));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+		    w->end.status);
+	return how;
 }

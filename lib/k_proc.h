@@ -6,19 +6,30 @@
 #ifndef K_PROC_H
 #define K_PROC_H
 
+#include <stdio.h>
+
 struct k_proc {
 	int started;		/* exec succeeded (127 otherwise) */
 	int exited;		/* exit status valid */
 	int status;		/* exit status */
 	int signal;		/* terminating signal, 0 if none */
 	int timed_out;
+	int overflow;		/* killed for writing over K_RUN_OUTPUT_MAX */
+	size_t output;		/* bytes it wrote to stdout and stderr */
 	double seconds;
 };
 
+/* A child's output: what the log file keeps of it (the first and the last
+ * bytes, the middle left out), and how much it may write before it is
+ * killed. */
+#define K_RUN_LOG_HEAD (1024UL * 1024)
+#define K_RUN_LOG_TAIL (1024UL * 1024)
+#define K_RUN_OUTPUT_MAX (64UL * 1024 * 1024)
+
 /*
  * Run argv[0] (a path) with argv, in directory cwd (NULL: unchanged), with
- * stdin from /dev/null and stdout and stderr into out_path (truncated).
- * timeout_s <= 0 waits forever.  Returns 0 when the child ran (whatever its
+ * stdin from /dev/null and stdout and stderr through a pipe into out_path
+ * (truncated), bounded as above.  timeout_s <= 0 waits forever.  Returns 0 when the child ran (whatever its
  * status), -1 when it could not be started (errno set).
  */
 int k_run(char *const argv[], const char *cwd, const char *out_path,
@@ -26,5 +37,57 @@ int k_run(char *const argv[], const char *cwd, const char *out_path,
 
 /* The full path of an executable found on PATH, or NULL; malloc'd. */
 char *k_which(const char *name);
+
+/*
+ * Workers: forked copies of this process that serve requests one at a
+ * time, so that a library that crashes or never returns (libclang on a
+ * pathological file) takes down one request, not the run.  The parent
+ * sends a request and waits for the reply; a reply is any number of lines
+ * ended by an empty line, which JSON written compactly never contains.
+ * A worker that dies or runs past the limit is killed and must be started
+ * again.  The parent must not have other threads running when it starts
+ * one.
+ */
+struct k_worker {
+	int pid;		/* 0: not running */
+	int fd;			/* the parent's end of the socket */
+	int busy;		/* a request is out */
+	double since;		/* when it was sent */
+	char *buf;		/* the reply so far; owned */
+	size_t len, cap;
+	struct k_proc end;	/* how it ended, after it died or timed out */
+};
+
+enum k_worker_event { K_WORKER_REPLY, K_WORKER_DIED, K_WORKER_TIMEOUT };
+
+/* The longest reply accepted; a worker that writes more is killed. */
+#define K_WORKER_MAX_REPLY (1024UL * 1024 * 1024)
+
+/*
+ * Fork a worker running serve(in, arg): requests arrive on in, replies go
+ * to stdout (flushed, then an empty line).  serve returns at the end of in.
+ * The child never returns from here; it leaves with _exit, so the
+ * parent's atexit handlers and buffers stay the parent's.  Returns 0, or
+ * -1 with errno set.
+ */
+int k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
+    void *arg);
+/* Send a request to an idle worker; -1 when it is gone. */
+int k_worker_send(struct k_worker *w, const char *req, size_t len);
+/*
+ * Wait until one of the n busy workers of w has replied (the reply in its
+ * buf, len bytes, the final empty line removed), has died, or has been
+ * busy longer than timeout_s (<= 0: no limit).  A worker that died or timed
+ * out is reaped, its end filled in and pid set to 0.  Returns its index
+ * and sets *ev, or -1 when none is busy.
+ */
+long k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
+    enum k_worker_event *ev);
+/* Stop a worker and free its buffer: an idle one is told there is no more
+ * work and waited for, a busy one killed. */
+void k_worker_stop(struct k_worker *w);
+/* "killed by signal 11 (Segmentation fault)" or "exited with status 4"
+ * for a worker that ended; a static buffer. */
+const char *k_worker_how(const struct k_worker *w);
 
 #endif

@@ -136,6 +136,39 @@ printf 'this is not C++ at all;\nint broken = ;\n__global__ void survivor(int *p
 run "$KSCAN" "$D/garbage.cu"
 is "$T_STATUS:$(jq -r .scan.name "$T_TMP/out")" "0:survivor" "a file with parse errors still yields its kernels"
 
+# --- files that crash libclang or keep it busy: that file fails, the run
+# goes on (test/hostile/*.cu say how they do it)
+H=test/hostile
+run "$KSCAN" --timeout 2 $H/crash.cu $H/slow.cu examples/src/conv1d.cu
+is "$T_STATUS" 1 "crashing and endless files: exit 1"
+is "$(jq -r '[.id, .errors[0].code // .scan.name] | join(" ")' "$T_TMP/out")" \
+    "$H/crash.cu parse-crashed
+$H/slow.cu parse-timeout
+examples/src/conv1d.cu::conv1d_kernel conv1d_kernel" \
+    "an error record for each, in input order, then the next file's kernel"
+is "$(jq -r '.errors[0].message // empty' "$T_TMP/out")" \
+    "$H/crash.cu: parse failed: the parsing process was killed by signal 11 (Segmentation fault)
+$H/slow.cu: parse failed: no result after 2 s (--timeout)" \
+    "the records say what happened"
+is "$(cat "$T_TMP/err")" \
+    "kscan: $H/crash.cu: parse failed: the parsing process was killed by signal 11 (Segmentation fault)
+kscan: $H/slow.cu: parse failed: no result after 2 s (--timeout)" \
+    "and so does stderr"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "crash and timeout records validate"
+cp "$T_TMP/out" "$D/hostile.ndjson"
+t0=$(date +%s)
+run "$KSCAN" -j 2 --timeout 2 $H/slow.cu $H/crash.cu examples/src/conv1d.cu \
+    $H/slow.cu
+t1=$(date +%s)
+is "$(jq -r '.id' "$T_TMP/out" | tr '\n' ' ')" \
+    "$H/slow.cu $H/crash.cu $H/slow.cu examples/src/conv1d.cu::conv1d_kernel " \
+    "-j 2: the same records, in input order"
+ok "$([ $((t1 - t0)) -lt 8 ] && echo 0 || echo 1)" \
+    "-j 2: two endless files run side by side ($((t1 - t0)) s)"
+run "$KSCAN" --timeout soon examples/src
+is "$T_STATUS" 2 "bad --timeout is a usage error"
+
 run "$KSCAN" -j 0 examples/src
 is "$T_STATUS" 2 "-j 0 is a usage error"
 run "$KSCAN" --prelude sometimes

@@ -161,6 +161,38 @@ sed -n 1p "$T_TMP/out" > "$T_TMP/err1.ndjson"
 run "$KSLICE" < "$T_TMP/err1.ndjson"
 is_file "$T_TMP/out" "$T_TMP/err1.ndjson" "a record with errors passes through"
 
+# a record whose file crashes libclang or keeps it busy fails alone, and
+# the next record is sliced by a new worker (test/hostile/*.cu)
+jq -c 'select(.id == "examples/src/conv1d.cu::conv1d_kernel")' \
+    examples/kscan.ndjson > "$T_TMP/conv.ndjson"
+for k in crash:deep_sum slow:slow_kernel; do
+	f=test/hostile/${k%%:*}.cu n=${k#*:}
+	jq -c --arg f "$f" --arg n "$n" '.id = "\($f)::\($n)" |
+	    .scan.file = $f | .scan.tu = $f | .scan.name = $n |
+	    .scan.qualified_name = $n | .scan.usr = "c:@F@\($n)#*I#"' \
+	    "$T_TMP/conv.ndjson"
+done > "$T_TMP/hostile.ndjson"
+cat "$T_TMP/conv.ndjson" >> "$T_TMP/hostile.ndjson"
+run "$KSLICE" --timeout 2 "$T_TMP/hostile.ndjson"
+is "$T_STATUS" 1 "crashing and endless records: exit 1"
+is "$(jq -r '[.id, .errors[0].code // "sliced"] | join(" ")' "$T_TMP/out")" \
+    "test/hostile/crash.cu::deep_sum slice-crashed
+test/hostile/slow.cu::slow_kernel slice-timeout
+examples/src/conv1d.cu::conv1d_kernel sliced" \
+    "lines in = lines out: two error records, then the next record sliced"
+is "$(jq -r '.errors[0].message // empty' "$T_TMP/out")" \
+    "test/hostile/crash.cu::deep_sum: parse failed: the slicing process was killed by signal 11 (Segmentation fault)
+test/hostile/slow.cu::slow_kernel: parse failed: no result after 2 s (--timeout)" \
+    "the records say what happened"
+like "$(cat "$T_TMP/err")" "^kslice: test/hostile/crash.cu::deep_sum: parse failed: the slicing process was killed by signal 11" \
+    "the crash on stderr"
+like "$(cat "$T_TMP/err")" "kslice: test/hostile/slow.cu::slow_kernel: parse failed: no result after 2 s" \
+    "the timeout on stderr"
+is "$(sed -n 3p "$T_TMP/out")" "$("$KSLICE" < "$T_TMP/conv.ndjson")" \
+    "the record after them is sliced as it is alone"
+run "$KSLICE" --timeout -1 < /dev/null
+is "$T_STATUS" 2 "bad --timeout: exit status 2"
+
 run "$KSLICE" --types nosuch < /dev/null
 is "$T_STATUS" 2 "bad --types: exit status 2"
 

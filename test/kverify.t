@@ -158,6 +158,57 @@ run "$KV" --no-time < "$T_TMP/in"
 is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .verify.fault.role] | @tsv' "$T_TMP/out")" \
     "1:$(printf 'reference-fault\tcrash\treference')" "a crashing reference is an error of its record"
 
+# --- out of device memory, and output without end: the capture is bounded
+# (K_RUN_OUTPUT_MAX, 64 MiB, kills a flood; the log keeps 1 MiB from each
+# end), the record fails, the next one is fine
+{ rec oom ref oom; rec flood ref flood; rec drip ref drip;
+  rec after2 ref good; } > "$T_TMP/in"
+rm -rf "$W/verify"
+t0=$(date +%s)
+if [ -x /usr/bin/time ]; then
+	run /usr/bin/time -f '%M' -o "$T_TMP/rss" "$KV" --keep --no-time \
+	    --timeout 3 < "$T_TMP/in"
+else
+	run "$KV" --keep --no-time --timeout 3 < "$T_TMP/in"
+fi
+t1=$(date +%s)
+is "$T_STATUS" 0 "oom and floods are candidate verdicts: exit 0"
+is "$(jq -r '[.id, .verify.fault.kind, .verify.pass_exe] | map(tostring) | join(" ")' "$T_TMP/out")" \
+    "oom alloc false
+flood output false
+drip timeout false
+after2 null true" "out of memory, a flood and an endless drip each fail one record"
+is "$(jq -r '.verify.fault.message // empty' "$T_TMP/out")" \
+    "harness exited 3: out of memory
+killed after writing more than 64 MiB to standard output and error
+no result after 3 s" "and say what happened"
+is "$(jq -r 'select(.id == "oom") | .verify.fault.tail' "$T_TMP/out")" \
+    "harness: kw_alloc(&b[i].dev, b[i].bytes ? b[i].bytes : 1): CUDA_ERROR_OUT_OF_MEMORY" \
+    "oom: the harness's message kept"
+like "$(jq -r 'select(.id == "flood") | .verify.fault.tail' "$T_TMP/out")" \
+    "thread [0-9]* says hello again" "flood: the end of its output kept"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "oom and flood records validate against schemas/"
+big=$(find "$W/verify" -name '*.log' -size +2100k | head -1)
+is "$big" "" "no log on disk over 2 MiB (1 MiB head, 1 MiB tail)"
+flog=$(grep -l 'bytes of output left out' $(find "$W/verify" -name '*.log') |
+    head -1)
+ok "$([ -n "$flog" ] && echo 0 || echo 1)" "the flood's log says what was left out"
+ok "$([ $((t1 - t0)) -lt 20 ] && echo 0 || echo 1)" \
+    "all within their timeouts ($((t1 - t0)) s)"
+if [ -s "$T_TMP/rss" ]; then
+	ok "$([ "$(tail -1 "$T_TMP/rss")" -lt 65536 ] && echo 0 || echo 1)" \
+	    "kverify stays under 64 MiB resident through a 64 MiB flood ($(tail -1 "$T_TMP/rss") KiB)"
+else
+	skip "kverify's peak memory" "no /usr/bin/time"
+fi
+rm -rf "$W/verify"
+rec refoom oom good > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .errors[0].message] | @tsv' "$T_TMP/out")" \
+    "1:$(printf 'reference-fault\talloc\trefoom: reference, case 0: alloc: harness exited 3: out of memory')" \
+    "a reference out of memory is an error of its record"
+
 # --- nondeterministic and degenerate references
 verify nondet nondet "" --no-time
 is "$(v '.deterministic')" false "outputs differing between runs: nondeterministic"

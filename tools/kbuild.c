@@ -619,8 +619,12 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 			json_object_set_new(t, "file", json_string(src));
 			json_object_set_new(t, "line", json_integer(0));
 			json_object_set_new(t, "severity", json_string("error"));
-			json_object_set_new(t, "message", json_sprintf(
-			    "%s killed by signal %d", cc->name, r.signal));
+			json_object_set_new(t, "message", r.overflow ?
+			    json_sprintf("%s killed after writing more than "
+			    "%lu MiB of messages", cc->name,
+			    (unsigned long)(K_RUN_OUTPUT_MAX >> 20)) :
+			    json_sprintf("%s killed by signal %d", cc->name,
+			    r.signal));
 			json_array_insert_new(d, 0, t);
 		}
 		json_object_set_new(res, "diagnostics", d);

@@ -29,6 +29,7 @@
 #include "k_exit.h"
 #include "k_msg.h"
 #include "k_parse.h"
+#include "k_proc.h"
 #include "k_record.h"
 
 #define STAGE "kslice"
@@ -39,8 +40,8 @@
 /* the record's id for messages; a record may lack one */
 
 static const char usage_line[] =
-    "usage: kslice [-hqV] [--root dir] [--stubs dir] [--types list]\n"
-    "              [file ...]\n";
+    "usage: kslice [-hqV] [--root dir] [--stubs dir] [--timeout seconds]\n"
+    "              [--types list] [file ...]\n";
 
 static void *
 xrealloc(void *p, size_t n)
@@ -114,7 +115,8 @@ static struct {
 	struct k_strv stubdirs;	/* user stubs first, then ours */
 	struct k_strv types;	/* --types, spelled as C++ types */
 	struct k_strv typenames;	/* --types, as given */
-	CXIndex idx;
+	double timeout;		/* per record, seconds; 0: none */
+	CXIndex idx;		/* the worker's */
 } opt;
 
 /* ---------------------------------------------------------------- utils */
@@ -2971,6 +2973,124 @@ process(json_t *rec, void *ctx)
 	return out;
 }
 
+/* ------------------------------------------------------------ worker */
+
+/*
+ * Records are sliced in a forked worker that keeps its parse cache from
+ * record to record: libclang can crash on a file in a way its crash
+ * recovery does not catch, or never finish one, and either must cost that
+ * record, not the run.  A worker that dies or runs past --timeout is
+ * killed; the next record starts a new one.
+ */
+static struct k_worker worker;
+
+/* The worker: records arrive one a line; each one's output records go
+ * back, then an empty line. */
+static void
+serve(FILE *in, void *arg)
+{
+	struct k_reader r;
+	json_t *rec, *out;
+	int bad;
+	size_t i;
+
+	(void)arg;
+	opt.idx = clang_createIndex(0, 0);
+	k_reader_init(&r, in, "<kslice>", STAGE);
+	while (k_read(&r, &rec, &bad) == 1) {
+		out = bad ? rec : process(rec, NULL);
+		if (k_write(out) != 0 || fputs("\n", stdout) == EOF ||
+		    fflush(stdout) != 0)
+			_exit(K_EXIT_IO);
+		json_decref(out);
+	}
+	k_reader_free(&r);
+	for (i = 0; i < MAX_CACHE; i++) {
+		free_parsed(cache[i]);
+		cache[i] = NULL;
+	}
+	clang_disposeIndex(opt.idx);
+}
+
+/* The worker's reply: every record but the last is written here, the last
+ * returned; NULL when a line is not a record. */
+static json_t *
+take_reply(char *text)
+{
+	json_t *out = NULL;
+	char *line, *nl;
+
+	for (line = text; *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			break;
+		*nl = '\0';
+		if (out != NULL) {
+			if (k_has_errors(out))
+				k_exit_raise(K_EXIT_RECORDS);
+			if (k_write(out) != 0) {
+				json_decref(out);
+				k_fatal(K_EXIT_IO, NULL, "write error");
+			}
+			json_decref(out);
+		}
+		if ((out = json_loads(line, 0, NULL)) == NULL)
+			return NULL;
+	}
+	return out;
+}
+
+static json_t *
+process_isolated(json_t *rec, void *ctx)
+{
+	enum k_worker_event ev;
+	json_t *out;
+	char *line;
+	size_t len;
+	int tries;
+
+	(void)ctx;
+	if ((line = json_dumps(rec, JSON_COMPACT)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	len = strlen(line);
+	line[len] = '\n';	/* over the terminating NUL, not past it */
+	for (tries = 0;; tries++) {
+		if (worker.pid == 0 && k_worker_start(&worker, serve,
+		    NULL) != 0)
+			k_fatal(K_EXIT_SYSTEM, NULL,
+			    "cannot start a slicing process: %s",
+			    strerror(errno));
+		if (k_worker_send(&worker, line, len + 1) == 0)
+			break;
+		/* it died between records: once more with a new one */
+		k_worker_stop(&worker);
+		if (tries > 0)
+			k_fatal(K_EXIT_SYSTEM, NULL,
+			    "cannot reach a slicing process: %s",
+			    strerror(errno));
+	}
+	free(line);
+	if (k_worker_wait(&worker, 1, opt.timeout, &ev) < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "waiting for the slicing "
+		    "process: %s", strerror(errno));
+	if (ev == K_WORKER_REPLY && (out = take_reply(worker.buf)) != NULL) {
+		json_decref(rec);
+		return out;
+	}
+	if (ev == K_WORKER_REPLY) {
+		k_worker_stop(&worker);
+		k_fail(rec, STAGE, "slice-crashed", "%s: unreadable reply "
+		    "from the slicing process", k_id_text(rec));
+	} else if (ev == K_WORKER_TIMEOUT)
+		k_fail(rec, STAGE, "slice-timeout", "%s: parse failed: no "
+		    "result after %g s (--timeout)", k_id_text(rec),
+		    opt.timeout);
+	else
+		k_fail(rec, STAGE, "slice-crashed", "%s: parse failed: the "
+		    "slicing process was %s", k_id_text(rec),
+		    k_worker_how(&worker));
+	return rec;
+}
+
 /* ------------------------------------------------------------ main */
 
 static void
@@ -3054,6 +3174,7 @@ main(int argc, char *argv[])
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "stubs", required_argument, NULL, 'S' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "types", required_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -3063,6 +3184,7 @@ main(int argc, char *argv[])
 
 	k_msg_init(argv[0]);
 	set_types("float");
+	opt.timeout = K_PARSE_TIMEOUT;
 	while ((ch = getopt_long(argc, argv, "hqV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'q':
@@ -3076,6 +3198,9 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			set_types(optarg);
+			break;
+		case 'T':
+			opt.timeout = k_seconds_arg("--timeout", optarg);
 			break;
 		case 'V': {
 			char *ver = k_take(clang_getClangVersion());
@@ -3097,26 +3222,24 @@ main(int argc, char *argv[])
 		    strerror(errno));
 	default_stubs();
 	k_make_prelude("kslice");
-	opt.idx = clang_createIndex(0, 0);
 
 	if (argc == 0)
-		k_filter(stdin, "<stdin>", STAGE, process, NULL);
+		k_filter(stdin, "<stdin>", STAGE, process_isolated, NULL);
 	for (i = 0; i < argc; i++) {
 		FILE *fp;
 		if (strcmp(argv[i], "-") == 0) {
-			k_filter(stdin, "<stdin>", STAGE, process, NULL);
+			k_filter(stdin, "<stdin>", STAGE, process_isolated,
+			    NULL);
 			continue;
 		}
 		if ((fp = fopen(argv[i], "r")) == NULL) {
 			k_warn(K_EXIT_IO, argv[i], "%s", strerror(errno));
 			continue;
 		}
-		k_filter(fp, argv[i], STAGE, process, NULL);
+		k_filter(fp, argv[i], STAGE, process_isolated, NULL);
 		fclose(fp);
 	}
-	for (i = 0; i < MAX_CACHE; i++)
-		free_parsed(cache[i]);
-	clang_disposeIndex(opt.idx);
+	k_worker_stop(&worker);
 	k_strv_free(&opt.stubdirs);
 	k_strv_free(&opt.types);
 	k_strv_free(&opt.typenames);

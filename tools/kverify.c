@@ -362,7 +362,12 @@ says_no_device(const struct run *r)
 static void
 classify(struct run *r, double timeout)
 {
-	if (r->p.timed_out) {
+	if (r->p.overflow) {
+		snprintf(r->fault, sizeof(r->fault), "output");
+		snprintf(r->msg, sizeof(r->msg), "killed after writing more "
+		    "than %lu MiB to standard output and error",
+		    (unsigned long)(K_RUN_OUTPUT_MAX >> 20));
+	} else if (r->p.timed_out) {
 		snprintf(r->fault, sizeof(r->fault), "timeout");
 		snprintf(r->msg, sizeof(r->msg), "no result after %g s",
 		    timeout);
@@ -376,10 +381,15 @@ classify(struct run *r, double timeout)
 	} else {
 		static const char *const kinds[] = { "ok", "harness",
 		    "harness", "alloc", "launch", "runtime", "module" };
+		/* man/kwrap.1's exit statuses of the harness */
+		static const char *const what[] = { "", "", ": usage",
+		    ": out of memory", ": launch failed", ": fault while "
+		    "running", ": module not loaded" };
 		int s = r->p.status;
 		snprintf(r->fault, sizeof(r->fault), "%s",
 		    s >= 1 && s <= 6 ? kinds[s] : "harness");
-		snprintf(r->msg, sizeof(r->msg), "harness exited %d", s);
+		snprintf(r->msg, sizeof(r->msg), "harness exited %d%s", s,
+		    s >= 1 && s <= 6 ? what[s] : "");
 	}
 }
 

@@ -41,8 +41,28 @@ bad_cpu='void relu_kernel_cpu(const float *in, float *out, int n)
 	    .wrap.reference_cpu = {code: $c, language: "c", source: "test"}'
 } | ./kwrap -q | ./kbuild -q --arch "${ARCH:-sm_90}" > "$g/oracle.ndjson"
 
+# hostile records, verified apart with a short --timeout: a candidate that
+# prints for ever, then one spec whose output buffer (the harness's count
+# of out, times 10^10: 4 PB) is more device memory than any GPU has, then
+# a good candidate that must still pass after them
+{
+	printf '%s\n' "$base" | jq -c --rawfile code test/gpu/hostile/printf.cu \
+	    '.parent = .id | .id = "gpu-test:printf" |
+	     .candidate = {code: $code, dialect: "cuda"}'
+	printf '%s\n' "$base" | jq -c '.parent = .id | .id = "gpu-test:oom" |
+	    .wrap.harness.code |= sub("kw_n\\(kw_n\\(n\\)\\), \"count of out\"";
+	        "kw_n(kw_n(n)) * 10000000000LL, \"count of out\"")'
+	printf '%s\n' "$base" | jq -c --rawfile code test/gpu/good.cu \
+	    '.parent = .id | .id = "gpu-test:after" |
+	     .candidate = {code: $code, dialect: "cuda"}'
+} > "$g/hostile.in"
+grep -q '10000000000LL, \\"count of out' "$g/hostile.in" ||
+    { echo "prepare.sh: the oom harness edit did not apply" >&2; exit 2; }
+./kbuild -q -j 4 --arch "${ARCH:-sm_90}" < "$g/hostile.in" > "$g/hostile.ndjson" || true
+
 # kverify's shared libraries other than libc, for machines without them
 ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
     while read -r lib; do cp -L "$lib" "$g/lib/"; done
 echo "prepare.sh: ready in $g ($(wc -l < "$g/built.ndjson") examples," \
+    "$(wc -l < "$g/hostile.ndjson") hostile records," \
     "$(wc -l < "$g/cands.ndjson") candidates)"

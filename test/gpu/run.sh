@@ -150,6 +150,36 @@ if [ -f "$g/oracle.ndjson" ]; then
 	line "$O" gpu-test:oracle-bad | grep -o '"oracle":{[^]]*' | cut -c1-300 | sed 's/^/# /'
 fi
 
+# --- hostile records (prepare.sh): output without end, more device memory
+# than there is; each fails alone, within --timeout, with bounded logs
+rm -rf "$KFORGE_WORK/verify"
+t0=$(date +%s)
+./kverify --no-time --keep --timeout 10 < "$g/hostile.ndjson" \
+    > "$out/hostile.ndjson" 2> "$out/hostile.err"
+rc=$?
+t1=$(date +%s)
+echo "# hostile: exit $rc in $((t1 - t0)) s"
+sed 's/^/# /' "$out/hostile.err" | head -n 20
+H=$out/hostile.ndjson
+kind=$(line "$H" gpu-test:printf | grep -o '"fault":{"kind":"[a-z]*"' | cut -d'"' -f6)
+echo "# printf: pass_exe=$(val "$H" gpu-test:printf pass_exe) fault=$kind"
+ok "$([ "$(val "$H" gpu-test:printf pass_exe)" = false ] &&
+    { [ "$kind" = timeout ] || [ "$kind" = output ]; } && echo 0 || echo 1)" \
+    "a candidate that printf's for ever fails (timeout or output)"
+big=$(find "$KFORGE_WORK/verify" -name '*.log' -size +2100k 2> /dev/null | head -n 1)
+ok "$([ -z "$big" ] && echo 0 || echo 1)" "no harness log over 2 MiB ${big:+($big)}"
+ok "$([ $((t1 - t0)) -lt 120 ] && echo 0 || echo 1)" \
+    "the hostile records take their timeouts, not longer ($((t1 - t0)) s)"
+kind=$(line "$H" gpu-test:oom | grep -o '"fault":{"kind":"[a-z]*"' | cut -d'"' -f6)
+echo "# oom: $(line "$H" gpu-test:oom | grep -o '"errors":\[{[^]]*\]')"
+has "$H" gpu-test:oom '"code":"reference-fault"'
+ok $? "a spec asking for more device memory than there is: reference-fault"
+ok "$([ "$kind" = alloc ] && echo 0 || echo 1)" \
+    "and the fault is alloc, the harness's exit 3 (got ${kind:-none})"
+ok "$([ "$(val "$H" gpu-test:after pass_exe)" = true ] && echo 0 || echo 1)" \
+    "the good candidate after them passes"
+rm -rf "$KFORGE_WORK/verify"
+
 echo "1..$n"
 echo "# test-gpu: $n tests, $failed failed; outputs in $out"
 exit "$failed"

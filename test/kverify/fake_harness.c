@@ -104,6 +104,24 @@ main(int argc, char *argv[])
 		sleep(100);
 	if (strcmp(mode, "crash") == 0 && kcase == 1)
 		raise(SIGSEGV);
+	if (strcmp(mode, "oom") == 0) {
+		/* what the real harness says when cuMemAlloc fails */
+		fprintf(stderr, "harness: kw_alloc(&b[i].dev, b[i].bytes ? "
+		    "b[i].bytes : 1): CUDA_ERROR_OUT_OF_MEMORY\n");
+		return 3;
+	}
+	if (strcmp(mode, "flood") == 0 || strcmp(mode, "drip") == 0) {
+		/* a kernel that printf's in a loop: flood as fast as the
+		 * pipe takes it, drip slowly enough never to be cut off */
+		for (i = 0;; i++) {
+			fprintf(i % 2 ? stderr : stdout, "thread %d says "
+			    "hello again\n", i);
+			if (mode[0] == 'd') {
+				fflush(stdout);
+				usleep(1000);
+			}
+		}
+	}
 	if (strcmp(mode, "fault") == 0) {
 		fprintf(stderr, "harness: kw_sync(): "
 		    "CUDA_ERROR_ILLEGAL_ADDRESS\n");
