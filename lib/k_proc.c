@@ -1,3 +1,6 @@
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -279,7 +282,7 @@ k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
 {
 	struct rlimit nocore = { 0, 0 };
 	int sv[2];
-	pid_t pid;
+	pid_t pid, parent;
 	FILE *in;
 
 	memset(w, 0, sizeof(*w));
@@ -287,6 +290,7 @@ k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return -1;
 	/* what the parent has buffered is written once, by the parent */
+	parent = getpid();
 	fflush(stdout);
 	fflush(stderr);
 	if ((pid = fork()) < 0) {
@@ -296,12 +300,24 @@ k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
 	}
 	if (pid == 0) {
 		close(sv[0]);
+#ifdef __linux__
+		/* a parent killed outright takes its workers along, also
+		 * one stuck in a parse that would never end */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(K_EXIT_SYSTEM);
+#endif
 		k_msg_child();
 		/* a crash is reported by the parent; a core per crashing
 		 * file would fill the disk */
 		setrlimit(RLIMIT_CORE, &nocore);
-		if (dup2(sv[1], STDOUT_FILENO) < 0 ||
-		    (in = fdopen(sv[1], "r")) == NULL)
+		/* nothing of the parent's but stdin and stderr: a sibling
+		 * holding another worker's socket would keep that worker
+		 * from seeing the end of its requests */
+		if (dup2(sv[1], STDOUT_FILENO) < 0)
+			_exit(K_EXIT_SYSTEM);
+		closefrom(STDERR_FILENO + 1);
+		if ((in = fdopen(dup(STDOUT_FILENO), "r")) == NULL)
 			_exit(K_EXIT_SYSTEM);
 		serve(in, arg);
 		fflush(stdout);
@@ -466,6 +482,7 @@ k_worker_stop(struct k_worker *w)
 	if (w->pid > 0 && !w->busy) {
 		/* an idle worker leaves at the end of its requests, freeing
 		 * what it holds (which keeps valgrind's count honest) */
+		shutdown(w->fd, SHUT_WR);
 		close(w->fd);
 		while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
 			;

@@ -1714,8 +1714,14 @@ run_units(size_t from)
 				    strerror(errno));
 			job[i] = next++;
 		}
-		if ((k = k_worker_wait(w, n, opt.timeout, &ev)) < 0)
+		if ((k = k_worker_wait(w, n, opt.timeout, &ev)) < 0) {
+			for (i = 0; i < n; i++)
+				if (w[i].busy)
+					k_fatal(K_EXIT_SYSTEM, NULL, "waiting "
+					    "for a parsing process: %s",
+					    strerror(errno));
 			break;
+		}
 		u = &units[job[k]];
 		if (ev == K_WORKER_REPLY)
 			take_reply(u, w[k].buf);
