@@ -751,6 +751,7 @@ struct param {
 	char count[MAX_EXPR];
 	int count_state;	/* 2 derived, 1 guessed */
 	char index_of[64];	/* holds indices into this buffer */
+	int vals;		/* its values index a buffer: 0..DATA_HI */
 	int size_use;
 };
 
@@ -1634,6 +1635,7 @@ infer_launch(struct kern *k, json_t *launch)
 #define MAX_MONO 6
 #define MAX_DEPTH 24		/* nested evaluations (variables, helpers) */
 #define MAX_HELPER 4		/* helper functions deep */
+#define DATA_HI 3		/* largest value of a buffer read as an index */
 
 struct term {
 	long long c;
@@ -3279,6 +3281,79 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 		iv_top(r);
 }
 
+/* The kernel parameter that pointer name points into at pos: the
+ * parameter itself, or a local every assignment of which is p, p + off or
+ * p - off, or moves it (q += off); -1 when it is neither. */
+static int
+buffer_of(struct fn *f, const char *name, size_t pos)
+{
+	const struct toks *t = f->t;
+	int p = fn_param(f, name), j, q, eq = 0;
+
+	(void)pos;
+	if (p >= 0)
+		return f->k->p[p].ptr ? p : -1;
+	p = -1;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0)
+			continue;
+		if (as->kind == A_INC || as->kind == A_DEC)
+			continue;
+		if (as->kind != A_EQ || as->b <= as->a ||
+		    (q = fn_param(f, t->v[as->a])) < 0 || !f->k->p[q].ptr ||
+		    (p >= 0 && q != p) || !(as->a + 1 == as->b ||
+		    is(t, as->a + 1, "+") || is(t, as->a + 1, "-")))
+			return -1;
+		p = q;
+		eq = 1;
+	}
+	return eq ? p : -1;
+}
+
+/* Whether tokens [i, e), a read of element type integer or one converted
+ * to an integer there: (int)b[j], static_cast<int>(b[j]), int v = b[j]; */
+static int
+int_read(struct fn *f, size_t i, size_t e, const struct dtype *dt)
+{
+	const struct toks *t = f->t;
+	const struct dtype *c;
+
+	if (!dt->is_float)
+		return 1;
+	if (i >= 3 && is(t, i - 1, ")") && is(t, i - 3, "(") &&
+	    (c = find_dtype(t->v[i - 2])) != NULL && !c->is_float)
+		return 1;
+	if (i >= 5 && is(t, i - 1, "(") && is(t, i - 2, ">") &&
+	    is(t, i - 4, "<") && is(t, i - 5, "static_cast") &&
+	    (c = find_dtype(t->v[i - 3])) != NULL && !c->is_float &&
+	    is(t, e, ")"))
+		return 1;
+	return i >= 2 && is(t, i - 1, "=") && is_ident(t->v[i - 2]) &&
+	    int_var(f, t->v[i - 2]) && (is(t, e, ";") || is(t, e, ","));
+}
+
+/* Whether the read name[...] at [i, e) is of an input buffer whose values
+ * kwrap bounds: the kernel's, read-only, of integers or converted to an
+ * integer at once.  The buffer is then filled with 0..DATA_HI in every
+ * case (fill_json), so the read is in [0, DATA_HI]. */
+static int
+data_read(struct fn *f, const char *name, size_t i, size_t e)
+{
+	struct param *p;
+	int pi;
+
+	if (!f->kernel || (pi = buffer_of(f, name, i)) < 0)
+		return 0;
+	p = &f->k->p[pi];
+	if (p->role != R_IN || p->dt == NULL ||
+	    strcmp(p->dt->dtype, "bool") == 0 || !int_read(f, i, e, p->dt) ||
+	    is(f->t, e, ".") || is(f->t, e, "->"))
+		return 0;
+	p->vals = 1;
+	return 1;
+}
+
 static void
 x_primary(struct ex *x, struct iv *r)
 {
@@ -3408,6 +3483,11 @@ x_primary(struct ex *x, struct iv *r)
 	if (is(t, i + 1, "[")) {
 		/* a value read from memory */
 		x->i = skip_group(t, i + 1);
+		if (!is(t, x->i, "[") && data_read(f, s, i, x->i)) {
+			p_const(&r->lo, 0);
+			p_const(&r->hi, DATA_HI);
+			return;
+		}
 		while (is(t, x->i, "["))
 			x->i = skip_group(t, x->i);
 		iv_top(r);
@@ -4282,6 +4362,10 @@ fill_json(const struct kern *k, const struct param *p, int c)
 	int fl = dt == NULL || dt->is_float;
 	double big;
 
+	if (p->vals)
+		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
+		    0.0, "hi", (double)DATA_HI) : json_pack("{s:s,s:i,s:i}",
+		    "kind", "int", "lo", 0, "hi", DATA_HI);
 	if (p->index_of[0] != '\0')
 		return json_pack("{s:s,s:s}", "kind", "indices", "of",
 		    p->index_of);

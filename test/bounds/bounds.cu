@@ -87,13 +87,41 @@ __global__ void rows_kernel(const float *in, float *out, int rows, int cols,
   }
 }
 
-// An index read from a buffer: no bound, so the count stays a guess.
+// An index read from a buffer converted to int at once: the buffer is
+// filled with 0..3, so x holds 4 elements.
 __global__ void gather_kernel(const float *x, const float *where, float *out,
                               int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     int j = (int)where[i];
     out[i] = x[j];
+  }
+}
+
+// A batch index read through a pointer into the boxes, an integer argmax
+// read from a buffer: both filled with 0..3.
+__global__ void roi_kernel(int nthreads, const float *input,
+                           const float *rois, const int *argmax, float *out,
+                           int channels, int height, int width) {
+  CUDA_1D_KERNEL_LOOP(index, nthreads) {
+    int c = index % channels;
+    int n = index / channels;
+    const float *box = rois + n * 5;
+    int b = box[0];
+    const float *plane = input + (b * channels + c) * height * width;
+    out[index] = plane[argmax[index]] * box[1];
+  }
+}
+
+// Values that are no bound: a float scaled before it becomes an index, an
+// index buffer the kernel also writes.
+__global__ void unbounded_kernel(const float *x, const float *where,
+                                 const float *y, int *idx, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int j = (int)(where[i] * 2.0f);
+    out[i] = x[j] + y[idx[i]];
+    idx[i] = 0;
   }
 }
 
@@ -104,4 +132,8 @@ void launch(int b, int n, int m, const float *p, float *q, int *r) {
       n, p, p, q, 3, 4, 5, 2, 2);
   rows_kernel<<<m, THREADS>>>(p, q, m, n, 5);
   gather_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, q, n);
+  roi_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(n, p, p, r, q, 3, 4,
+                                                       5);
+  unbounded_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, p, r, q,
+                                                             n);
 }
