@@ -158,6 +158,9 @@ is "$(bspec roi_kernel '[.cases[] | .fills // {} | [.rois.hi, .argmax.hi]] | uni
 is "$(bspec unbounded_kernel '[.confidence.counts, (.params[] | select(.name == "where" or .name == "idx") | .fill.kind), (.confidence.guesses | map(select(test("^[xy]: "))) | length)]')" \
     '["low","uniform","indices",2]' \
     "bounds: a float scaled before it indexes, an index buffer also written: no bound"
+is "$(bspec batch_kernel '[.launch.grid, .confidence.launch, .confidence.overall]')" \
+    '[["(n + 255) / 256","c","b"],"high","high"]' \
+    "bounds: grid.y and grid.z from one guard of three disjuncts that returns"
 check_cases "$T_TMP/b.ndjson" > "$T_TMP/case-problems"
 is "$(cat "$T_TMP/case-problems")" "" \
     "bounds: every count and grid of every case evaluates within budget"

@@ -1062,8 +1062,48 @@ find_vars(struct kern *k)
 	}
 }
 
-/* Upper bounds of variables from guards: v < E, v <= E, if (v >= E)
- * return, and min/clamp definitions ending in E - 1. */
+/* Whether [a, e) is a whole disjunct of if (... || ... ) return;: the
+ * condition's other parts joined to it by || only. */
+static int
+returns_if(const struct toks *t, size_t a, size_t e)
+{
+	size_t j = a, c;
+
+	while (j > 1 && is(t, j - 1, "||")) {
+		/* back over the disjunct before */
+		int depth = 0;
+		for (j -= 2; j > 0; j--) {
+			if (is(t, j, ")") || is(t, j, "]"))
+				depth++;
+			else if (is(t, j, "(") || is(t, j, "[")) {
+				if (depth-- == 0)
+					break;
+			} else if (depth == 0 && (is(t, j, "||") ||
+			    is(t, j, "&&") || is(t, j, "?") || is(t, j, ",") ||
+			    is(t, j, ";") || is(t, j, "{")))
+				break;
+		}
+		if (!is(t, j, "||") && !is(t, j, "("))
+			return 0;
+		j++;
+	}
+	if (j < 2 || !is(t, j - 1, "(") || !is(t, j - 2, "if"))
+		return 0;
+	c = skip_group(t, j - 1) - 1;
+	for (j = e; j < c; j++) {
+		if (is(t, j, "(") || is(t, j, "[")) {
+			j = skip_group(t, j) - 1;
+			continue;
+		}
+		if (is(t, j, "&&") || is(t, j, "?") || is(t, j, ","))
+			return 0;
+	}
+	return is(t, c, ")") && (is(t, c + 1, "return") ||
+	    (is(t, c + 1, "{") && is(t, c + 2, "return")));
+}
+
+/* Upper bounds of variables from guards: v < E, v <= E, if (v >= E ||
+ * ...) return, and min/clamp definitions ending in E - 1. */
 static void
 find_bounds(struct kern *k)
 {
@@ -1088,10 +1128,10 @@ find_bounds(struct kern *k)
 					copy(v->bound, sizeof(v->bound), buf);
 				mark_size_use(k, t, i + 2, e);
 			}
-		} else if (is(t, i + 1, ">=") && i > 1 && is(t, i - 1, "(") &&
-		    is(t, i - 2, "if")) {
+		} else if (is(t, i + 1, ">=") && i > 1 && (is(t, i - 1, "(") ||
+		    is(t, i - 1, "||"))) {
 			e = expr_end(t, i + 2, stop);
-			if (is(t, e, ")") && is(t, e + 1, "return") &&
+			if (returns_if(t, i, e) &&
 			    param_expr(k, t, i + 2, e, buf, sizeof(buf))) {
 				copy(v->bound, sizeof(v->bound), buf);
 				mark_size_use(k, t, i + 2, e);
