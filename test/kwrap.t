@@ -161,6 +161,9 @@ is "$(bspec unbounded_kernel '[.confidence.counts, (.params[] | select(.name == 
 is "$(bspec batch_kernel '[.launch.grid, .confidence.launch, .confidence.overall]')" \
     '[["(n + 255) / 256","c","b"],"high","high"]' \
     "bounds: grid.y and grid.z from one guard of three disjuncts that returns"
+is "$(bspec clamp_kernel '[.confidence.counts, [.params[] | .count // empty]]')" \
+    '["high",["width","n","5 * n"]]' \
+    "bounds: the one assignment that reaches a use, not the hull; a loop's later assignment"
 check_cases "$T_TMP/b.ndjson" > "$T_TMP/case-problems"
 is "$(cat "$T_TMP/case-problems")" "" \
     "bounds: every count and grid of every case evaluates within budget"

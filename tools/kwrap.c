@@ -3126,21 +3126,72 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	f->m[i].v = *r;
 }
 
-/* A variable's value at pos: its hull narrowed by the guards there. */
+/* The assignment x = E that alone reaches pos, or -1: the last one
+ * before pos, a statement of its own in a block that holds pos, with no
+ * assignment of x after pos in a loop around pos that does not hold it
+ * (whose next trip would bring that value back). */
+static int
+sole_def(struct fn *f, const char *name, int d, size_t pos)
+{
+	const struct toks *t = f->t;
+	int j, last = -1;
+	size_t st, pa;
+
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d ||
+		    as->pos >= pos || (pos >= as->a && pos < as->b))
+			continue;
+		if (last < 0 || as->pos > f->as[last].pos)
+			last = j;
+	}
+	if (last < 0 || f->as[last].kind != A_EQ)
+		return -1;
+	pa = f->as[last].pos;
+	for (st = pa; st > f->a && (is_ident(t->v[st - 1]) ||
+	    is(t, st - 1, "*") || is(t, st - 1, "&") || is(t, st - 1, "::")) &&
+	    !is_keyword(t->v[st - 1]); st--)
+		;
+	if (st > f->a && !is(t, st - 1, ";") && !is(t, st - 1, "{") &&
+	    !is(t, st - 1, "}"))
+		return -1;
+	if (block_end(f, pa) < pos)
+		return -1;
+	for (j = 0; j < f->nl; j++) {
+		struct loop *l = &f->l[j];
+		int k2;
+		if (pos < l->s || pos >= l->e || (pa >= l->s && pa < l->e))
+			continue;
+		for (k2 = 0; k2 < f->nas; k2++)
+			if (strcmp(f->as[k2].name, name) == 0 &&
+			    f->as[k2].d == d && f->as[k2].pos >= pos &&
+			    f->as[k2].pos < l->e)
+				return -1;
+	}
+	return last;
+}
+
+/* A variable's value at pos: what the one assignment that reaches it
+ * gives, else its hull, narrowed by the guards there. */
 static void
 var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 {
 	struct atoms *at = f->k->at;
 	struct poly one, b;
-	int i;
+	size_t after = 0;
+	int i, d = decl_of(f, name, pos), j;
 
-	var_hull(f, name, decl_of(f, name, pos), r);
+	if ((j = sole_def(f, name, d, pos)) >= 0) {
+		eval_at(f, f->as[j].a, f->as[j].b, r);
+		after = f->as[j].b;
+	} else
+		var_hull(f, name, d, r);
 	p_const(&one, 1);
 	for (i = 0; i < f->ng; i++) {
 		struct guard *g = &f->g[i];
 		struct iv rv;
 		if (pos < g->s || pos >= g->e || strcmp(g->name, name) != 0 ||
-		    g->state == 1)
+		    g->state == 1 || g->s < after)
 			continue;
 		if (g->state == 0) {
 			g->state = 1;

@@ -136,6 +136,22 @@ __global__ void batch_kernel(int b, int c, int n, const float *in,
   out[(bs * c + ch) * n + i] = in[(bs * c + ch) * n + i];
 }
 
+// A variable assigned again: the clamp alone reaches the read of in; k's
+// value from before the loop is not alone, as the loop assigns it after
+// its use.
+__global__ void clamp_kernel(const float *in, const float *where, float *out,
+                             int n, int width) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int x = floorf(where[i] * 3.0f);
+  x = min(max(x, 0), width - 1);
+  int k = 0;
+  for (int j = 0; j < 4; j++) {
+    out[i * 4 + k] = in[x];
+    k = n + j;
+  }
+}
+
 void launch(int b, int n, int m, const float *p, float *q, int *r) {
   ball_query_kernel<<<dim3((m + THREADS - 1) / THREADS, b), THREADS>>>(
       b, n, m, 8, p, p, r);
@@ -147,6 +163,7 @@ void launch(int b, int n, int m, const float *p, float *q, int *r) {
                                                        5);
   dim3 blocks((n + THREADS - 1) / THREADS, m, b);
   batch_kernel<<<blocks, THREADS>>>(b, m, n, p, q);
+  clamp_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, q, n, m);
   unbounded_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, p, r, q,
                                                              n);
 }
