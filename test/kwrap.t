@@ -147,8 +147,23 @@ is "$(bspec 'pool_kernel<float>' '.confidence.overall')" '"high"' \
 is "$(bspec rows_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
     '[["rows * cols + k","rows * cols"],"high"]' \
     "bounds: loop variables up and down, min() on a loop's end"
-is "$(bspec gather_kernel '[.confidence.counts, (.confidence.guesses | map(select(startswith("x: "))) | length)]')" \
-    '["low",1]' "bounds: an index read from a buffer leaves the count a guess"
+is "$(bspec gather_kernel '[.confidence.counts, (.params[] | select(.name == "x" or .name == "where") | [.count, .fill])]')" \
+    '["high",["4",{"kind":"uniform","lo":-1,"hi":1}],["n",{"kind":"uniform","lo":0,"hi":3}]]' \
+    "bounds: an index read from a buffer that is filled with 0..3"
+is "$(bspec roi_kernel '[.confidence.counts, (.params[] | select(.role == "in") | [.name, .count, .fill.hi])]')" \
+    '["high",["input","4 * channels * height * width - height * width + 4",1],["rois","5 * ((nthreads - 1) / channels) + 2",3],["argmax","nthreads",3]]' \
+    "bounds: a batch index read through a pointer alias, an int argmax"
+is "$(bspec roi_kernel '[.cases[] | .fills // {} | [.rois.hi, .argmax.hi]] | unique')" \
+    '[[null,null],[3,3]]' "bounds: every case keeps the fill of 0..3"
+is "$(bspec unbounded_kernel '[.confidence.counts, (.params[] | select(.name == "where" or .name == "idx") | .fill.kind), (.confidence.guesses | map(select(test("^[xy]: "))) | length)]')" \
+    '["low","uniform","indices",2]' \
+    "bounds: a float scaled before it indexes, an index buffer also written: no bound"
+is "$(bspec batch_kernel '[.launch.grid, .confidence.launch, .confidence.overall]')" \
+    '[["(n + 255) / 256","c","b"],"high","high"]' \
+    "bounds: grid.y and grid.z from one guard of three disjuncts that returns"
+is "$(bspec clamp_kernel '[.confidence.counts, [.params[] | .count // empty]]')" \
+    '["high",["width","n","5 * n"]]' \
+    "bounds: the one assignment that reaches a use, not the hull; a loop's later assignment"
 check_cases "$T_TMP/b.ndjson" > "$T_TMP/case-problems"
 is "$(cat "$T_TMP/case-problems")" "" \
     "bounds: every count and grid of every case evaluates within budget"

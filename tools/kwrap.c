@@ -751,6 +751,7 @@ struct param {
 	char count[MAX_EXPR];
 	int count_state;	/* 2 derived, 1 guessed */
 	char index_of[64];	/* holds indices into this buffer */
+	int vals;		/* its values index a buffer: 0..DATA_HI */
 	int size_use;
 };
 
@@ -1061,8 +1062,48 @@ find_vars(struct kern *k)
 	}
 }
 
-/* Upper bounds of variables from guards: v < E, v <= E, if (v >= E)
- * return, and min/clamp definitions ending in E - 1. */
+/* Whether [a, e) is a whole disjunct of if (... || ... ) return;: the
+ * condition's other parts joined to it by || only. */
+static int
+returns_if(const struct toks *t, size_t a, size_t e)
+{
+	size_t j = a, c;
+
+	while (j > 1 && is(t, j - 1, "||")) {
+		/* back over the disjunct before */
+		int depth = 0;
+		for (j -= 2; j > 0; j--) {
+			if (is(t, j, ")") || is(t, j, "]"))
+				depth++;
+			else if (is(t, j, "(") || is(t, j, "[")) {
+				if (depth-- == 0)
+					break;
+			} else if (depth == 0 && (is(t, j, "||") ||
+			    is(t, j, "&&") || is(t, j, "?") || is(t, j, ",") ||
+			    is(t, j, ";") || is(t, j, "{")))
+				break;
+		}
+		if (!is(t, j, "||") && !is(t, j, "("))
+			return 0;
+		j++;
+	}
+	if (j < 2 || !is(t, j - 1, "(") || !is(t, j - 2, "if"))
+		return 0;
+	c = skip_group(t, j - 1) - 1;
+	for (j = e; j < c; j++) {
+		if (is(t, j, "(") || is(t, j, "[")) {
+			j = skip_group(t, j) - 1;
+			continue;
+		}
+		if (is(t, j, "&&") || is(t, j, "?") || is(t, j, ","))
+			return 0;
+	}
+	return is(t, c, ")") && (is(t, c + 1, "return") ||
+	    (is(t, c + 1, "{") && is(t, c + 2, "return")));
+}
+
+/* Upper bounds of variables from guards: v < E, v <= E, if (v >= E ||
+ * ...) return, and min/clamp definitions ending in E - 1. */
 static void
 find_bounds(struct kern *k)
 {
@@ -1087,10 +1128,10 @@ find_bounds(struct kern *k)
 					copy(v->bound, sizeof(v->bound), buf);
 				mark_size_use(k, t, i + 2, e);
 			}
-		} else if (is(t, i + 1, ">=") && i > 1 && is(t, i - 1, "(") &&
-		    is(t, i - 2, "if")) {
+		} else if (is(t, i + 1, ">=") && i > 1 && (is(t, i - 1, "(") ||
+		    is(t, i - 1, "||"))) {
 			e = expr_end(t, i + 2, stop);
-			if (is(t, e, ")") && is(t, e + 1, "return") &&
+			if (returns_if(t, i, e) &&
 			    param_expr(k, t, i + 2, e, buf, sizeof(buf))) {
 				copy(v->bound, sizeof(v->bound), buf);
 				mark_size_use(k, t, i + 2, e);
@@ -1634,6 +1675,7 @@ infer_launch(struct kern *k, json_t *launch)
 #define MAX_MONO 6
 #define MAX_DEPTH 24		/* nested evaluations (variables, helpers) */
 #define MAX_HELPER 4		/* helper functions deep */
+#define DATA_HI 3		/* largest value of a buffer read as an index */
 
 struct term {
 	long long c;
@@ -3084,21 +3126,72 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	f->m[i].v = *r;
 }
 
-/* A variable's value at pos: its hull narrowed by the guards there. */
+/* The assignment x = E that alone reaches pos, or -1: the last one
+ * before pos, a statement of its own in a block that holds pos, with no
+ * assignment of x after pos in a loop around pos that does not hold it
+ * (whose next trip would bring that value back). */
+static int
+sole_def(struct fn *f, const char *name, int d, size_t pos)
+{
+	const struct toks *t = f->t;
+	int j, last = -1;
+	size_t st, pa;
+
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d ||
+		    as->pos >= pos || (pos >= as->a && pos < as->b))
+			continue;
+		if (last < 0 || as->pos > f->as[last].pos)
+			last = j;
+	}
+	if (last < 0 || f->as[last].kind != A_EQ)
+		return -1;
+	pa = f->as[last].pos;
+	for (st = pa; st > f->a && (is_ident(t->v[st - 1]) ||
+	    is(t, st - 1, "*") || is(t, st - 1, "&") || is(t, st - 1, "::")) &&
+	    !is_keyword(t->v[st - 1]); st--)
+		;
+	if (st > f->a && !is(t, st - 1, ";") && !is(t, st - 1, "{") &&
+	    !is(t, st - 1, "}"))
+		return -1;
+	if (block_end(f, pa) < pos)
+		return -1;
+	for (j = 0; j < f->nl; j++) {
+		struct loop *l = &f->l[j];
+		int k2;
+		if (pos < l->s || pos >= l->e || (pa >= l->s && pa < l->e))
+			continue;
+		for (k2 = 0; k2 < f->nas; k2++)
+			if (strcmp(f->as[k2].name, name) == 0 &&
+			    f->as[k2].d == d && f->as[k2].pos >= pos &&
+			    f->as[k2].pos < l->e)
+				return -1;
+	}
+	return last;
+}
+
+/* A variable's value at pos: what the one assignment that reaches it
+ * gives, else its hull, narrowed by the guards there. */
 static void
 var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 {
 	struct atoms *at = f->k->at;
 	struct poly one, b;
-	int i;
+	size_t after = 0;
+	int i, d = decl_of(f, name, pos), j;
 
-	var_hull(f, name, decl_of(f, name, pos), r);
+	if ((j = sole_def(f, name, d, pos)) >= 0) {
+		eval_at(f, f->as[j].a, f->as[j].b, r);
+		after = f->as[j].b;
+	} else
+		var_hull(f, name, d, r);
 	p_const(&one, 1);
 	for (i = 0; i < f->ng; i++) {
 		struct guard *g = &f->g[i];
 		struct iv rv;
 		if (pos < g->s || pos >= g->e || strcmp(g->name, name) != 0 ||
-		    g->state == 1)
+		    g->state == 1 || g->s < after)
 			continue;
 		if (g->state == 0) {
 			g->state = 1;
@@ -3279,6 +3372,79 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 		iv_top(r);
 }
 
+/* The kernel parameter that pointer name points into at pos: the
+ * parameter itself, or a local every assignment of which is p, p + off or
+ * p - off, or moves it (q += off); -1 when it is neither. */
+static int
+buffer_of(struct fn *f, const char *name, size_t pos)
+{
+	const struct toks *t = f->t;
+	int p = fn_param(f, name), j, q, eq = 0;
+
+	(void)pos;
+	if (p >= 0)
+		return f->k->p[p].ptr ? p : -1;
+	p = -1;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0)
+			continue;
+		if (as->kind == A_INC || as->kind == A_DEC)
+			continue;
+		if (as->kind != A_EQ || as->b <= as->a ||
+		    (q = fn_param(f, t->v[as->a])) < 0 || !f->k->p[q].ptr ||
+		    (p >= 0 && q != p) || !(as->a + 1 == as->b ||
+		    is(t, as->a + 1, "+") || is(t, as->a + 1, "-")))
+			return -1;
+		p = q;
+		eq = 1;
+	}
+	return eq ? p : -1;
+}
+
+/* Whether tokens [i, e), a read of element type integer or one converted
+ * to an integer there: (int)b[j], static_cast<int>(b[j]), int v = b[j]; */
+static int
+int_read(struct fn *f, size_t i, size_t e, const struct dtype *dt)
+{
+	const struct toks *t = f->t;
+	const struct dtype *c;
+
+	if (!dt->is_float)
+		return 1;
+	if (i >= 3 && is(t, i - 1, ")") && is(t, i - 3, "(") &&
+	    (c = find_dtype(t->v[i - 2])) != NULL && !c->is_float)
+		return 1;
+	if (i >= 5 && is(t, i - 1, "(") && is(t, i - 2, ">") &&
+	    is(t, i - 4, "<") && is(t, i - 5, "static_cast") &&
+	    (c = find_dtype(t->v[i - 3])) != NULL && !c->is_float &&
+	    is(t, e, ")"))
+		return 1;
+	return i >= 2 && is(t, i - 1, "=") && is_ident(t->v[i - 2]) &&
+	    int_var(f, t->v[i - 2]) && (is(t, e, ";") || is(t, e, ","));
+}
+
+/* Whether the read name[...] at [i, e) is of an input buffer whose values
+ * kwrap bounds: the kernel's, read-only, of integers or converted to an
+ * integer at once.  The buffer is then filled with 0..DATA_HI in every
+ * case (fill_json), so the read is in [0, DATA_HI]. */
+static int
+data_read(struct fn *f, const char *name, size_t i, size_t e)
+{
+	struct param *p;
+	int pi;
+
+	if (!f->kernel || (pi = buffer_of(f, name, i)) < 0)
+		return 0;
+	p = &f->k->p[pi];
+	if (p->role != R_IN || p->dt == NULL ||
+	    strcmp(p->dt->dtype, "bool") == 0 || !int_read(f, i, e, p->dt) ||
+	    is(f->t, e, ".") || is(f->t, e, "->"))
+		return 0;
+	p->vals = 1;
+	return 1;
+}
+
 static void
 x_primary(struct ex *x, struct iv *r)
 {
@@ -3408,6 +3574,11 @@ x_primary(struct ex *x, struct iv *r)
 	if (is(t, i + 1, "[")) {
 		/* a value read from memory */
 		x->i = skip_group(t, i + 1);
+		if (!is(t, x->i, "[") && data_read(f, s, i, x->i)) {
+			p_const(&r->lo, 0);
+			p_const(&r->hi, DATA_HI);
+			return;
+		}
 		while (is(t, x->i, "["))
 			x->i = skip_group(t, x->i);
 		iv_top(r);
@@ -4282,6 +4453,10 @@ fill_json(const struct kern *k, const struct param *p, int c)
 	int fl = dt == NULL || dt->is_float;
 	double big;
 
+	if (p->vals)
+		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
+		    0.0, "hi", (double)DATA_HI) : json_pack("{s:s,s:i,s:i}",
+		    "kind", "int", "lo", 0, "hi", DATA_HI);
 	if (p->index_of[0] != '\0')
 		return json_pack("{s:s,s:s}", "kind", "indices", "of",
 		    p->index_of);

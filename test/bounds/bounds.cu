@@ -87,13 +87,68 @@ __global__ void rows_kernel(const float *in, float *out, int rows, int cols,
   }
 }
 
-// An index read from a buffer: no bound, so the count stays a guess.
+// An index read from a buffer converted to int at once: the buffer is
+// filled with 0..3, so x holds 4 elements.
 __global__ void gather_kernel(const float *x, const float *where, float *out,
                               int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     int j = (int)where[i];
     out[i] = x[j];
+  }
+}
+
+// A batch index read through a pointer into the boxes, an integer argmax
+// read from a buffer: both filled with 0..3.
+__global__ void roi_kernel(int nthreads, const float *input,
+                           const float *rois, const int *argmax, float *out,
+                           int channels, int height, int width) {
+  CUDA_1D_KERNEL_LOOP(index, nthreads) {
+    int c = index % channels;
+    int n = index / channels;
+    const float *box = rois + n * 5;
+    int b = box[0];
+    const float *plane = input + (b * channels + c) * height * width;
+    out[index] = plane[argmax[index]] * box[1];
+  }
+}
+
+// Values that are no bound: a float scaled before it becomes an index, an
+// index buffer the kernel also writes.
+__global__ void unbounded_kernel(const float *x, const float *where,
+                                 const float *y, int *idx, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int j = (int)(where[i] * 2.0f);
+    out[i] = x[j] + y[idx[i]];
+    idx[i] = 0;
+  }
+}
+
+// Block indices in y and z bounded by one guard that returns: the grid
+// covers them; the launch site's grid is a variable kwrap cannot read.
+__global__ void batch_kernel(int b, int c, int n, const float *in,
+                             float *out) {
+  int bs = blockIdx.z;
+  int ch = blockIdx.y;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (bs >= b || ch >= c || i >= n) return;
+  out[(bs * c + ch) * n + i] = in[(bs * c + ch) * n + i];
+}
+
+// A variable assigned again: the clamp alone reaches the read of in; k's
+// value from before the loop is not alone, as the loop assigns it after
+// its use.
+__global__ void clamp_kernel(const float *in, const float *where, float *out,
+                             int n, int width) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int x = floorf(where[i] * 3.0f);
+  x = min(max(x, 0), width - 1);
+  int k = 0;
+  for (int j = 0; j < 4; j++) {
+    out[i * 4 + k] = in[x];
+    k = n + j;
   }
 }
 
@@ -104,4 +159,11 @@ void launch(int b, int n, int m, const float *p, float *q, int *r) {
       n, p, p, q, 3, 4, 5, 2, 2);
   rows_kernel<<<m, THREADS>>>(p, q, m, n, 5);
   gather_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, q, n);
+  roi_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(n, p, p, r, q, 3, 4,
+                                                       5);
+  dim3 blocks((n + THREADS - 1) / THREADS, m, b);
+  batch_kernel<<<blocks, THREADS>>>(b, m, n, p, q);
+  clamp_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, q, n, m);
+  unbounded_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, p, r, q,
+                                                             n);
 }
