@@ -73,6 +73,9 @@ is "$(v '[.cases, .deterministic, .pass_exe, .pass_perf] | @tsv')" \
     "$(printf '3\ttrue\ttrue\ttrue')" "correct candidate passes, 3 cases"
 is "$(v '.golden | map(.outputs | map(.name) | join(",")) | join(" ")')" \
     "y,k y,k y,k" "golden: every output of every case"
+is "$(v '[.runs[] | "\(.role):\(.mode):\(.case)"] | join(" ")')" \
+    "harness:cases:null reference:check:null reference:repeat:null candidate:check:null reference:time:0 candidate:time:0 candidate:time:0 reference:time:0" \
+    "every case of a role in one harness process (--all), timing alternated"
 h=$(v '.golden[0].outputs[0].hash')
 [ -f "$W/blobs/$(echo "$h" | cut -c1-2)/$h" ] &&
     [ "$(sha256sum < "$W/blobs/$(echo "$h" | cut -c1-2)/$h" | cut -c1-64)" = "$h" ]
@@ -261,7 +264,7 @@ run "$KV" --no-time < "$T_TMP/in"
 is "$T_STATUS:$(jq -c '.verify.oracle | [.status, .cases, (.mismatches | length)]' "$T_TMP/out")" \
     '0:["agree",3,0]' "oracle: a reference kernel that agrees with its CPU reference on every case"
 is "$(jq -c '[.verify.runs[] | select(.role == "oracle") | .case]' "$T_TMP/out")" \
-    "[0,1,2]" "oracle: one CPU run per case"
+    "[null]" "oracle: every case in one CPU run"
 orec odis far > "$T_TMP/in"
 run "$KV" --no-time < "$T_TMP/in"
 is "$T_STATUS:$(jq -c '.verify.oracle | [.status, (.mismatches | map([.case, .output, .reason, .mismatches, .first]))]' "$T_TMP/out")" \

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@
 #define SAN_MSGS 5		/* sanitizer messages kept per tool */
 #define CHECK_REPS 3		/* repetitions every checking run replays */
 #define ORACLE_RUN (-1)		/* run_harness reps: the CPU reference only */
+#define ALL_CASES (-2)		/* run_harness case: every case, one process */
 #define SENTINEL 0xA5		/* the byte harnesses pre-fill outputs with */
 #define CHILD_FLAG "--kverify-child"
 
@@ -371,6 +373,11 @@ classify(struct run *r, double timeout)
 		snprintf(r->fault, sizeof(r->fault), "timeout");
 		snprintf(r->msg, sizeof(r->msg), "no result after %g s",
 		    timeout);
+	} else if (r->p.signal == SIGALRM) {
+		/* the harness's --case-timeout */
+		snprintf(r->fault, sizeof(r->fault), "timeout");
+		snprintf(r->msg, sizeof(r->msg), "no result after %g s",
+		    ceil(opt.timeout));
 	} else if (r->p.signal != 0) {
 		snprintf(r->fault, sizeof(r->fault), "crash");
 		snprintf(r->msg, sizeof(r->msg), "killed by signal %d (%s)",
@@ -435,6 +442,8 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 	return 0;
 }
 
+static int read_manifest(struct run *);
+
 /*
  * Run one harness: HARNESS MODULE SYMBOL DIR [--case c] [--time reps],
  * through this program's child mode so that the GPU and the data limit
@@ -447,12 +456,8 @@ run_harness(const struct worker *w, const char *harness, const char *module,
     const char *san_tool, double timeout, struct run *r)
 {
 	char *argv[24], mem[32], gpu[16], cs[16], rs[16], log[PATH_MAX + 16];
-	char path[PATH_MAX + 32];
-	size_t len;
+	char ct[32];
 	int n = 0;
-	unsigned char *text;
-	json_error_t jerr;
-	json_t *t;
 
 	memset(r, 0, sizeof(*r));
 	r->timed_match = -1;
@@ -480,8 +485,17 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		argv[n++] = (char *)module;
 		argv[n++] = (char *)symbol;
 		argv[n++] = (char *)dir;
-		argv[n++] = "--case";
-		argv[n++] = cs;
+		if (kcase == ALL_CASES) {
+			/* each case under its own limit, kept by the harness
+			 * (SIGALRM); timeout covers the whole batch */
+			snprintf(ct, sizeof(ct), "%.0f", ceil(opt.timeout));
+			argv[n++] = "--all";
+			argv[n++] = "--case-timeout";
+			argv[n++] = ct;
+		} else {
+			argv[n++] = "--case";
+			argv[n++] = cs;
+		}
 		if (reps == ORACLE_RUN)
 			argv[n++] = "--oracle";
 		else if (reps > 0) {
@@ -503,7 +517,26 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		r->ok = 1;
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	if (kcase == ALL_CASES) {
+		/* the cases' manifests are read by batch_case() */
+		r->ok = 1;
+		return 0;
+	}
+	return read_manifest(r);
+}
+
+/* A run's manifest.json and buffer files, from r->dir; 0 even when they
+ * are bad (then r->ok is 0 and r->fault says why). */
+static int
+read_manifest(struct run *r)
+{
+	char path[PATH_MAX + 32];
+	size_t len;
+	unsigned char *text;
+	json_error_t jerr;
+	json_t *t;
+
+	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
 	text = read_file(path, 1UL << 24, &len);
 	if (text == NULL || (r->manifest = json_loadb((char *)text, len,
 	    JSON_REJECT_DUPLICATES, &jerr)) == NULL ||
@@ -537,6 +570,60 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		r->timed_match = json_is_true(t);
 	r->ok = 1;
 	return 0;
+}
+
+/*
+ * Every case of a harness in one process (--all), under a limit of
+ * --timeout per case: process start-up and the CUDA context are paid once
+ * per batch instead of once per case.  Returns run_harness's value.
+ */
+static int
+run_batch(const struct worker *w, const char *harness, const char *module,
+    const char *symbol, const char *dir, int ncases, int reps,
+    struct run *b)
+{
+	return run_harness(w, harness, module, symbol, dir, ALL_CASES, reps,
+	    NULL, opt.timeout * ncases + 10, b);
+}
+
+/*
+ * Case k of batch b as a run of its own: its manifest and buffers when the
+ * harness finished it.  The first case without a manifest is where a
+ * failed batch stopped: it gets the batch's fault (exit, signal, tail).
+ * Returns 0 for a case the batch never reached.
+ */
+static int
+batch_case(const struct run *b, int k, struct run *r)
+{
+	char path[PATH_MAX + 48];
+	int j;
+
+	memset(r, 0, sizeof(*r));
+	r->timed_match = -1;
+	if (snprintf(r->dir, sizeof(r->dir), "%s/%d", b->dir, k) >=
+	    (int)sizeof(r->dir))
+		r->dir[0] = '\0';	/* no such manifest: the case fails */
+	r->p = b->p;
+	r->ran = 1;
+	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
+	if (access(path, F_OK) == 0)
+		return read_manifest(r) == 0;
+	/* an earlier case without a manifest: the batch stopped there */
+	for (j = 0; j < k; j++) {
+		snprintf(path, sizeof(path), "%s/%d/manifest.json", b->dir, j);
+		if (access(path, F_OK) != 0)
+			return 0;
+	}
+	if (b->ok) {
+		snprintf(r->fault, sizeof(r->fault), "harness");
+		snprintf(r->msg, sizeof(r->msg), "harness exited 0 without "
+		    "a manifest.json for case %d", k);
+	} else {
+		snprintf(r->fault, sizeof(r->fault), "%s", b->fault);
+		snprintf(r->msg, sizeof(r->msg), "%s", b->msg);
+	}
+	r->tail = b->tail != NULL ? json_incref(b->tail) : NULL;
+	return 1;
 }
 
 /* {role, case, mode, exit, signal, timed_out, seconds} for verify.runs */
@@ -864,7 +951,7 @@ static int
 golden(struct ctx *c, const struct unit *h, const struct unit *ref,
     struct run **gold_out)
 {
-	struct run r, r2;
+	struct run r, r2, batch, batch2;
 	char dir[PATH_MAX + 64];
 	json_t *gold = json_array(), *degen = json_array();
 	int ncases, k, det = 1;
@@ -901,25 +988,30 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	c->ngold = ncases;
 	*gold_out = gold_runs;
+	/* every case in one process */
+	dir_for(c, "ref", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases,
+	    CHECK_REPS, &batch) != 0) {
+		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+		    k_id_text(c->rec), strerror(errno));
+		return -1;
+	}
+	log_run(c->runs, "reference", -1, "check", &batch);
 	for (k = 0; k < ncases; k++) {
 		struct run *g = &gold_runs[k];
 		json_t *gc, *outs;
 
-		dir_for(c, "ref", k, dir, sizeof(dir));
-		if (run_harness(c->w, h->path, ref->path, ref->symbol, dir, k,
-		    CHECK_REPS, NULL, opt.timeout, g) != 0) {
-			k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
-			    k_id_text(c->rec), strerror(errno));
-			return -1;
-		}
-		log_run(c->runs, "reference", k, "check", g);
+		batch_case(&batch, k, g);
 		if (!g->ok) {
-			if (says_no_device(g))
+			if (says_no_device(g)) {
+				run_free(&batch);
 				return mark_no_device(c, g);
+			}
 			json_object_set_new(c->v, "fault",
 			    fault_json("reference", k, g));
 			k_fail(c->rec, STAGE, "reference-fault", "%s: reference, case "
 			    "%d: %s: %s", k_id_text(c->rec), k, g->fault, g->msg);
+			run_free(&batch);
 			return -1;
 		}
 		if (g->timed_match == 0)
@@ -939,6 +1031,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				k_fail(c->rec, STAGE, "work-dir", "%s: cannot store a "
 				    "golden output in %s/blobs: %s",
 				    k_id_text(c->rec), opt.work, strerror(errno));
+				run_free(&batch);
 				return -1;
 			}
 			json_object_set_new(o, "name", json_string(b->name));
@@ -979,15 +1072,22 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				json_array_append_new(degen, d);
 			}
 		}
-		/* the second run, in a fresh process */
-		dir_for(c, "ref2", k, dir, sizeof(dir));
-		if (run_harness(c->w, h->path, ref->path, ref->symbol, dir, k,
-		    0, NULL, opt.timeout, &r2) != 0) {
-			k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
-			    k_id_text(c->rec), strerror(errno));
-			return -1;
-		}
-		log_run(c->runs, "reference", k, "repeat", &r2);
+	}
+	run_free(&batch);
+
+	/* every case again, in a fresh process */
+	dir_for(c, "ref2", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases, 0,
+	    &batch2) != 0) {
+		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+		    k_id_text(c->rec), strerror(errno));
+		return -1;
+	}
+	log_run(c->runs, "reference", -1, "repeat", &batch2);
+	for (k = 0; k < ncases; k++) {
+		struct run *g = &gold_runs[k];
+
+		batch_case(&batch2, k, &r2);
 		if (!r2.ok) {
 			json_object_set_new(c->v, "fault",
 			    fault_json("reference", k, &r2));
@@ -995,6 +1095,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			    "%d, second run: %s: %s", k_id_text(c->rec), k,
 			    r2.fault, r2.msg);
 			run_free(&r2);
+			run_free(&batch2);
 			return -1;
 		}
 		if (r2.nout != g->nout)
@@ -1006,6 +1107,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				det = 0;
 		run_free(&r2);
 	}
+	run_free(&batch2);
 	json_object_set_new(c->v, "deterministic", json_boolean(det));
 	return ncases;
 }
@@ -1024,21 +1126,22 @@ oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
 	json_t *o = json_object(), *bad = json_array();
 	char dir[PATH_MAX + 64];
 	const char *status = "agree";
-	struct run r;
+	struct run r, batch;
 	size_t i, j;
 	int k, checked = 0;
 
 	json_object_set_new(c->v, "oracle", o);
+	dir_for(c, "oracle", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases,
+	    ORACLE_RUN, &batch) != 0) {
+		json_object_set_new(o, "message", json_sprintf("cannot "
+		    "run harness: %s", strerror(errno)));
+		status = "error";
+		ncases = 0;
+	} else
+		log_run(c->runs, "oracle", -1, "oracle", &batch);
 	for (k = 0; k < ncases && strcmp(status, "error") != 0; k++) {
-		dir_for(c, "oracle", k, dir, sizeof(dir));
-		if (run_harness(c->w, h->path, ref->path, ref->symbol, dir, k,
-		    ORACLE_RUN, NULL, opt.timeout, &r) != 0) {
-			json_object_set_new(o, "message", json_sprintf("cannot "
-			    "run harness: %s", strerror(errno)));
-			status = "error";
-			break;
-		}
-		log_run(c->runs, "oracle", k, "oracle", &r);
+		batch_case(&batch, k, &r);
 		if (!r.ok) {
 			json_object_set_new(o, "message", json_sprintf("case "
 			    "%d: %s: %s", k, r.fault, r.msg));
@@ -1076,6 +1179,8 @@ oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
 		}
 		run_free(&r);
 	}
+	if (ncases > 0)
+		run_free(&batch);
 	json_object_set_new(o, "status", json_string(status));
 	json_object_set_new(o, "cases", json_integer(checked));
 	json_object_set_new(o, "mismatches", bad);
@@ -1093,12 +1198,22 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 	json_t *cv = json_object(), *cases = json_array();
 	json_t *reasons = json_array();
 	char dir[PATH_MAX + 64];
+	struct run batch;
 	int k, pass = 1;
 	size_t i, j;
 
 	json_object_set_new(c->v, "candidate", cv);
 	json_object_set_new(cv, "cases", cases);
 	json_object_set_new(cv, "reasons", reasons);
+	/* a fresh directory: nothing of the golden run is there */
+	dir_for(c, "cand", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, cand->path, cand->symbol, dir, ncases,
+	    CHECK_REPS, &batch) != 0) {
+		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+		    k_id_text(c->rec), strerror(errno));
+		return 0;
+	}
+	log_run(c->runs, "candidate", -1, "check", &batch);
 	for (k = 0; k < ncases; k++) {
 		struct run r;
 		json_t *cc = json_object(), *outs = json_array();
@@ -1107,21 +1222,14 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 		json_object_set_new(cc, "case", json_integer(k));
 		json_object_set_new(cc, "outputs", outs);
 		json_array_append_new(cases, cc);
-		/* a fresh directory: nothing of the golden run is there */
-		dir_for(c, "cand", k, dir, sizeof(dir));
-		if (run_harness(c->w, h->path, cand->path, cand->symbol, dir,
-		    k, CHECK_REPS, NULL, opt.timeout, &r) != 0) {
-			k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
-			    k_id_text(c->rec), strerror(errno));
-			return 0;
-		}
-		log_run(c->runs, "candidate", k, "check", &r);
+		batch_case(&batch, k, &r);
 		if (!r.ok) {
 			json_object_set_new(c->v, "fault",
 			    fault_json("candidate", k, &r));
 			json_object_set_new(cc, "pass", json_false());
 			add_reason(reasons, "fault");
 			run_free(&r);
+			run_free(&batch);
 			return 0;
 		}
 		json_object_set_new(cc, "pass", json_true());
@@ -1198,6 +1306,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 		}
 		run_free(&r);
 	}
+	run_free(&batch);
 	return pass;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #define N 16
 
@@ -42,16 +43,14 @@ put(const char *dir, const char *name, const void *p, size_t n)
 		exit(1);
 }
 
+static int one_case(char *argv[], const char *dir, int kcase, int reps,
+    int oracle);
+
 int
 main(int argc, char *argv[])
 {
-	char mode[64] = "", cx[17], cx2[17], cy[17], ck[17], path[4096];
-	float x[N], y[N];
-	int32_t k[N];
-	int i, kcase = 0, reps = 0, match = 1, oracle = 0;
-	double tms = 2.0;
-	const char *log = getenv("FAKE_LOG");
-	FILE *fp;
+	char dir[4096];
+	int i, kcase = 0, reps = 0, oracle = 0, all = 0, tmo = 0, rc;
 
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--cases") == 0) {
@@ -61,8 +60,9 @@ main(int argc, char *argv[])
 	if (argc < 4)
 		return 2;
 	for (i = 4; i < argc; i += 2) {
-		if (strcmp(argv[i], "--oracle") == 0) {
-			oracle = 1;
+		if (strcmp(argv[i], "--oracle") == 0 ||
+		    strcmp(argv[i], "--all") == 0) {
+			*(argv[i][2] == 'o' ? &oracle : &all) = 1;
 			i--;
 		} else if (i + 1 >= argc)
 			return 2;
@@ -70,9 +70,41 @@ main(int argc, char *argv[])
 			kcase = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--time") == 0)
 			reps = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--case-timeout") == 0)
+			tmo = atoi(argv[i + 1]);
 		else
 			return 2;
 	}
+	if (!all) {
+		if (tmo > 0)
+			alarm((unsigned)tmo);
+		return one_case(argv, argv[3], kcase, reps, oracle);
+	}
+	/* --all: like the kwrap harness, case c into outdir/c, the first
+	 * failure ends the run */
+	for (kcase = 0; kcase < 3; kcase++) {
+		snprintf(dir, sizeof(dir), "%s/%d", argv[3], kcase);
+		if (mkdir(dir, 0777) != 0)
+			return 1;
+		if (tmo > 0)
+			alarm((unsigned)tmo);
+		if ((rc = one_case(argv, dir, kcase, reps, oracle)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
+{
+	char mode[64] = "", cx[17], cx2[17], cy[17], ck[17], path[4096];
+	float x[N], y[N];
+	int32_t k[N];
+	int i, match = 1;
+	double tms = 2.0;
+	const char *log = getenv("FAKE_LOG");
+	FILE *fp;
+
 	if ((fp = fopen(argv[1], "r")) == NULL ||
 	    fscanf(fp, "%63s", mode) != 1) {
 		fprintf(stderr, "harness: %s: CUDA_ERROR_FILE_NOT_FOUND\n",
@@ -137,7 +169,7 @@ main(int argc, char *argv[])
 		y[5] = INFINITY;
 	}
 	fnv(x, sizeof(x), cx);
-	put(argv[3], "x.in.bin", x, sizeof(x));
+	put(dir, "x.in.bin", x, sizeof(x));
 	if (strcmp(mode, "close") == 0)
 		for (i = 0; i < N; i++)
 			y[i] += 1e-6f * fabsf(y[i]) + 1e-7f;
@@ -169,11 +201,11 @@ main(int argc, char *argv[])
 	memcpy(cx2, cx, sizeof(cx));
 	if (strcmp(mode, "modify") == 0)
 		cx2[0] = cx2[0] == '0' ? '1' : '0';
-	put(argv[3], "y.bin", y, sizeof(y));
-	put(argv[3], "k.bin", k, sizeof(k));
+	put(dir, "y.bin", y, sizeof(y));
+	put(dir, "k.bin", k, sizeof(k));
 	if (strcmp(mode, "torn") == 0)
-		put(argv[3], "k.bin", k, sizeof(k) - 4);
-	snprintf(path, sizeof(path), "%s/manifest.json", argv[3]);
+		put(dir, "k.bin", k, sizeof(k) - 4);
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
 	if (strcmp(mode, "nomanifest") == 0)
 		return 0;
 	if ((fp = fopen(path, "w")) == NULL)
