@@ -5969,8 +5969,8 @@ process(json_t *rec, void *ctx)
 	(void)ctx;
 	if (!json_is_object(scan) || !json_is_object(slice) ||
 	    !json_is_array(json_object_get(scan, "params"))) {
-		k_error(rec, STAGE, "no-slice", "record has no scan.params "
-		    "and slice to wrap");
+		k_fail(rec, STAGE, "no-slice", "%s: record has no scan.params "
+		    "and slice to wrap", k_id_text(rec));
 		return rec;
 	}
 	if ((k = calloc(1, sizeof(*k))) == NULL)
@@ -6072,7 +6072,7 @@ process(json_t *rec, void *ctx)
 	    "reference_cpu")) != NULL)
 		json_object_set(wrap, "reference_cpu", ref);
 	if (wrap_harness(rec, wrap, spec, dialect, &why) != 0)
-		k_error(rec, STAGE, "bad-spec", "%s", why);
+		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), why);
 	k_set_section(rec, "wrap", wrap);
 	toks_free(&k->t);
 	toks_free(&k->all);
