@@ -284,8 +284,13 @@ k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
 	int sv[2];
 	pid_t pid, parent;
 	FILE *in;
+	char *buf = w->buf;
+	size_t cap = w->cap;
 
+	/* a worker started again after one that died keeps its buffer */
 	memset(w, 0, sizeof(*w));
+	w->buf = buf;
+	w->cap = cap;
 	w->fd = -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return -1;

@@ -67,8 +67,9 @@ enum k_worker_event { K_WORKER_REPLY, K_WORKER_DIED, K_WORKER_TIMEOUT };
  * Fork a worker running serve(in, arg): requests arrive on in, replies go
  * to stdout (flushed, then an empty line).  serve returns at the end of in.
  * The child never returns from here; it leaves with _exit, so the
- * parent's atexit handlers and buffers stay the parent's.  Returns 0, or
- * -1 with errno set.
+ * parent's atexit handlers and buffers stay the parent's.  w is zeroed
+ * before its first start; after a worker ended, starting it again keeps
+ * its buffer.  Returns 0, or -1 with errno set.
  */
 int k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
     void *arg);
