@@ -421,3 +421,17 @@ k_seconds_arg(const char *flag, const char *s)
 		    "%s: not a number of seconds from 0 to 86400: %s", flag, s);
 	return v;
 }
+
+long
+k_mib_arg(const char *flag, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > 1L << 30)
+		k_fatal(K_EXIT_USAGE, NULL,
+		    "%s: not a number of MiB from 0 to 1073741824: %s", flag, s);
+	return v;
+}

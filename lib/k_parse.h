@@ -72,4 +72,12 @@ int k_parse(CXIndex idx, const char *path, const char *text, size_t len,
  * otherwise. */
 double k_seconds_arg(const char *flag, const char *s);
 
+/* The data size a parsing process may reach, in MiB (mmcv's largest unit
+ * needs under 200); --mem overrides it, 0 lifts it. */
+#define K_PARSE_MEM_MB 8192L
+
+/* A --mem argument: MiB from 0 (no limit) to 2^30; a usage error
+ * otherwise. */
+long k_mib_arg(const char *flag, const char *s);
+
 #endif

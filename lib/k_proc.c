@@ -276,10 +276,13 @@ k_which(const char *name)
 
 /* ------------------------------------------------------------ workers */
 
+static long worker_mb;		/* k_worker_mem; 0: no limit */
+
 int
 k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
     void *arg)
 {
+	struct rlimit mem = { (rlim_t)worker_mb << 20, (rlim_t)worker_mb << 20 };
 	struct rlimit nocore = { 0, 0 };
 	int sv[2];
 	pid_t pid, parent;
@@ -316,6 +319,9 @@ k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
 		/* a crash is reported by the parent; a core per crashing
 		 * file would fill the disk */
 		setrlimit(RLIMIT_CORE, &nocore);
+		/* a file that makes the parser eat memory dies alone */
+		if (worker_mb > 0 && setrlimit(RLIMIT_DATA, &mem) != 0)
+			_exit(K_EXIT_SYSTEM);
 		/* nothing of the parent's but stdin and stderr: a sibling
 		 * holding another worker's socket would keep that worker
 		 * from seeing the end of its requests */
@@ -504,13 +510,31 @@ k_worker_stop(struct k_worker *w)
 const char *
 k_worker_how(const struct k_worker *w)
 {
-	static char how[128];
+	static char how[192];
+	char lim[64] = "";
 
+	/* an allocation past the limit aborts (std::bad_alloc, LLVM's
+	 * out-of-memory handler) or makes the worker give up; a SIGSEGV is
+	 * libclang's own (a stack overflow) */
+	if (worker_mb > 0 && (w->end.signal == SIGABRT ||
+	    (w->end.signal == 0 && w->end.status != 0)))
+		snprintf(lim, sizeof(lim), " (its memory limit: %ld MiB, --mem)",
+		    worker_mb);
 	if (w->end.signal != 0)
-		snprintf(how, sizeof(how), "killed by signal %d (%s)",
-		    w->end.signal, strsignal(w->end.signal));
+		snprintf(how, sizeof(how), "killed by signal %d (%s)%s",
+		    w->end.signal, strsignal(w->end.signal), lim);
 	else
-		snprintf(how, sizeof(how), "exited with status %d",
-		    w->end.status);
+		snprintf(how, sizeof(how), "exited with status %d%s",
+		    w->end.status, lim);
 	return how;
+}
+
+void
+k_worker_mem(long mb)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	(void)mb;
+#else
+	worker_mb = mb > 0 ? mb : 0;
+#endif
 }

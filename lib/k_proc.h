@@ -88,7 +88,12 @@ long k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
  * work and waited for, a busy one killed. */
 void k_worker_stop(struct k_worker *w);
 /* "killed by signal 11 (Segmentation fault)" or "exited with status 4"
- * for a worker that ended; a static buffer. */
+ * for a worker that ended, naming the memory limit when there is one and
+ * the worker aborted or gave up; a static buffer. */
 const char *k_worker_how(const struct k_worker *w);
+/* Limit the data size (RLIMIT_DATA) of workers started from now on to mb
+ * MiB; 0: no limit.  A worker past it fails to allocate and dies.  Not in
+ * AddressSanitizer builds, whose shadow memory counts as data. */
+void k_worker_mem(long mb);
 
 #endif

@@ -171,6 +171,23 @@ ok "$([ $((t1 - t0)) -lt 30 ] && echo 0 || echo 1)" \
 run "$KSCAN" --timeout soon examples/src
 is "$T_STATUS" 2 "bad --timeout is a usage error"
 
+# a parse that allocates past --mem dies alone, and says the limit (not
+# in sanitizer builds, where the shadow memory is data: no limit there)
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+	run "$KSCAN" --mem 8 examples/src/elementwise.cu
+	is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:parse-crashed" \
+	    "--mem: a parse past the limit is a parse-crashed record, exit 1"
+	like "$(jq -r '.errors[0].message' "$T_TMP/out")" "its memory limit: 8 MiB, --mem" \
+	    "--mem: the message names the limit"
+else
+	skip "--mem: a parse past the limit is a parse-crashed record, exit 1" "ASan build"
+	skip "--mem: the message names the limit" "ASan build"
+fi
+run "$KSCAN" --mem 0 examples/src/elementwise.cu
+is "$T_STATUS:$(wc -l < "$T_TMP/out" | tr -d ' ')" "0:7" "--mem 0: no limit"
+run "$KSCAN" --mem lots examples/src
+is "$T_STATUS" 2 "bad --mem is a usage error"
+
 run "$KSCAN" -j 0 examples/src
 is "$T_STATUS" 2 "-j 0 is a usage error"
 run "$KSCAN" --prelude sometimes

@@ -195,6 +195,16 @@ is "$(sed -n 3p "$T_TMP/out")" "$("$KSLICE" < "$T_TMP/conv.ndjson")" \
 run "$KSLICE" --timeout -1 < /dev/null
 is "$T_STATUS" 2 "bad --timeout: exit status 2"
 
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+	"$KSLICE" --mem 8 < "$T_TMP/conv.ndjson" > "$T_TMP/mem.out" 2> /dev/null
+	is "$?:$(jq -r '.errors[0].code' "$T_TMP/mem.out")" "1:slice-crashed" \
+	    "--mem: a record whose parse needs more is slice-crashed, exit 1"
+else
+	skip "--mem: a record whose parse needs more is slice-crashed, exit 1" "ASan build (no limit)"
+fi
+run "$KSLICE" --mem -5 < /dev/null
+is "$T_STATUS" 2 "bad --mem: exit status 2"
+
 run "$KSLICE" --types nosuch < /dev/null
 is "$T_STATUS" 2 "bad --types: exit status 2"
 

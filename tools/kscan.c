@@ -38,7 +38,7 @@
 
 static const char usage_line[] =
     "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-    "             [-x cuda | hip] [--prelude auto | always | never]\n"
+    "             [-x cuda | hip] [--mem mib] [--prelude auto | always | never]\n"
     "             [--root dir] [--timeout seconds] [--timing] [path ...]\n";
 
 enum prelude_mode { PRELUDE_AUTO, PRELUDE_ALWAYS, PRELUDE_NEVER };
@@ -1966,6 +1966,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "mem", required_argument, NULL, 'M' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "prelude", required_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1984,6 +1985,7 @@ main(int argc, char *argv[])
 	k_msg_init(argv[0]);
 	opt.jobs = 1;
 	opt.timeout = K_PARSE_TIMEOUT;
+	k_worker_mem(K_PARSE_MEM_MB);
 	while ((ch = getopt_long(argc, argv, "D:hI:j:p:qVx:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -2027,6 +2029,9 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			opt.timeout = k_seconds_arg("--timeout", optarg);
+			break;
+		case 'M':
+			k_worker_mem(k_mib_arg("--mem", optarg));
 			break;
 		case 'T':
 			opt.timing = 1;

@@ -40,8 +40,8 @@
 /* the record's id for messages; a record may lack one */
 
 static const char usage_line[] =
-    "usage: kslice [-hqV] [--root dir] [--stubs dir] [--timeout seconds]\n"
-    "              [--types list] [file ...]\n";
+    "usage: kslice [-hqV] [--mem mib] [--root dir] [--stubs dir]\n"
+    "              [--timeout seconds] [--types list] [file ...]\n";
 
 static void *
 xrealloc(void *p, size_t n)
@@ -3171,6 +3171,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "mem", required_argument, NULL, 'M' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "stubs", required_argument, NULL, 'S' },
@@ -3185,6 +3186,7 @@ main(int argc, char *argv[])
 	k_msg_init(argv[0]);
 	set_types("float");
 	opt.timeout = K_PARSE_TIMEOUT;
+	k_worker_mem(K_PARSE_MEM_MB);
 	while ((ch = getopt_long(argc, argv, "hqV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'q':
@@ -3201,6 +3203,9 @@ main(int argc, char *argv[])
 			break;
 		case 'T':
 			opt.timeout = k_seconds_arg("--timeout", optarg);
+			break;
+		case 'M':
+			k_worker_mem(k_mib_arg("--mem", optarg));
 			break;
 		case 'V': {
 			char *ver = k_take(clang_getClangVersion());
