@@ -289,6 +289,17 @@ run "$KV" --no-time < "$T_TMP/in"
 is "$(jq -c '[.verify.oracle, ([.verify.runs[] | select(.role == "oracle")] | length)]' "$T_TMP/out")" \
     "[null,0]" "oracle: none run without one compiled in"
 
+# --- a harness built before --all: one process per case, same verdicts
+rec old ref good > "$T_TMP/in"
+FAKE_OLD=1 run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -c '.verify | [.cases, .deterministic, .pass_exe, (.golden | length),
+    ([.runs[] | select(.role == "reference" and .mode == "check")] | length)]' "$T_TMP/out")" \
+    '0:[3,true,true,3,1]' "a harness without --all is run case by case, with the same verdicts"
+rec oldcrash crash > "$T_TMP/in"
+FAKE_OLD=1 run "$KV" --no-time < "$T_TMP/in"
+is "$(jq -c '.verify.fault | [.case, .kind]' "$T_TMP/out")" '[1,"crash"]' \
+    "a harness without --all: the fault is still its case's"
+
 # --- records kverify cannot run pass through
 printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"
 run "$KV" < "$T_TMP/in"
