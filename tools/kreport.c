@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "k_buf.h"
 #include "k_exit.h"
 #include "k_hash.h"
 #include "k_msg.h"
@@ -1393,52 +1394,13 @@ put_file(const char *dir, const char *name, const char *text)
 	}
 }
 
-/* A growable text buffer for the files put_file writes. */
-struct buf {
-	char *s;
-	size_t n, cap;
-};
-
 static void
-bprintf(struct buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-bprintf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		return;
-	if (b->n + (size_t)len + 1 > b->cap) {
-		b->cap = (b->n + (size_t)len + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)len;
-}
-
-static const char *
-bstr(struct buf *b)
-{
-	if (b->s == NULL)
-		bprintf(b, "%s", "");
-	return b->s;
-}
-
-static void
-bjson(struct buf *b, json_t *v)
+bjson(struct k_buf *b, json_t *v)
 {
 	char *t = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY |
 	    JSON_REAL_PRECISION(6));
 
-	bprintf(b, "%s\n", t != NULL ? t : "null");
+	k_buf_printf(b, "%s\n", t != NULL ? t : "null");
 	free(t);
 }
 
@@ -1460,7 +1422,7 @@ write_debug(struct info *in)
 	static const char *const roles[3] = { "reference", "candidate",
 	    "harness" };
 	char dir[PATH_MAX], name[64];
-	struct buf b = { 0 };
+	struct k_buf b = { 0 };
 	size_t i, j;
 	char *line;
 	int k;
@@ -1478,11 +1440,11 @@ write_debug(struct info *in)
 	free(line);
 
 	if (json_is_object(ins)) {
-		bprintf(&b, "# %s\n\n## Instruction\n\n%s\n\n## Concise\n\n"
+		k_buf_printf(&b, "# %s\n\n## Instruction\n\n%s\n\n## Concise\n\n"
 		    "%s\n", in->id, k_get_str(ins, "detailed") ?
 		    k_get_str(ins, "detailed") : "", k_get_str(ins,
 		    "concise") ? k_get_str(ins, "concise") : "");
-		put_file(dir, "instruction.md", bstr(&b));
+		put_file(dir, "instruction.md", k_buf_str(&b));
 		b.n = 0;
 	}
 	put_file(dir, "reference.cu", k_get_str(json_object_get(rec, "slice"),
@@ -1496,39 +1458,39 @@ write_debug(struct info *in)
 			x = json_object_get(build, roles[k]);
 			if (!json_is_object(x))
 				continue;
-			bprintf(&b, "== %s: %s (%s)\n$ %s\n", roles[k],
+			k_buf_printf(&b, "== %s: %s (%s)\n$ %s\n", roles[k],
 			    json_is_true(json_object_get(x, "ok")) ? "ok" :
 			    "FAILED", k_get_str(x, "compiler") ?
 			    k_get_str(x, "compiler") : "?",
 			    k_get_str(x, "command") ? k_get_str(x, "command") :
 			    "");
-			bprintf(&b, "%s%s\n", k_get_str(x, "log") ?
+			k_buf_printf(&b, "%s%s\n", k_get_str(x, "log") ?
 			    k_get_str(x, "log") : "", json_is_true(
 			    json_object_get(x, "log_truncated")) ?
 			    "\n[log truncated]" : "");
 		}
-		put_file(dir, "build.log", bstr(&b));
+		put_file(dir, "build.log", k_buf_str(&b));
 		b.n = 0;
 	}
 	if (json_is_object(verify)) {
 		bjson(&b, verify);
-		put_file(dir, "verify.log", bstr(&b));
+		put_file(dir, "verify.log", k_buf_str(&b));
 		b.n = 0;
 	}
 
 	/* what went wrong, in one page */
-	bprintf(&b, "id: %s\nclasses:", in->id);
+	k_buf_printf(&b, "id: %s\nclasses:", in->id);
 	json_array_foreach(in->classes, i, x)
-		bprintf(&b, " %s", json_string_value(x));
-	bprintf(&b, "\n");
+		k_buf_printf(&b, " %s", json_string_value(x));
+	k_buf_printf(&b, "\n");
 	if (in->cand) {
-		bprintf(&b, "pass_call: %s\npass_exe: %s\npass_perf: %s\n",
+		k_buf_printf(&b, "pass_call: %s\npass_exe: %s\npass_perf: %s\n",
 		    tri_text(in->call), tri_text(in->exe), tri_text(in->perf));
 		if (in->has_sp)
-			bprintf(&b, "speedup: %.3f\n", in->sp);
+			k_buf_printf(&b, "speedup: %.3f\n", in->sp);
 	}
 	json_array_foreach(json_object_get(rec, "errors"), i, x)
-		bprintf(&b, "error: %s/%s: %s\n", k_get_str(x, "stage") ?
+		k_buf_printf(&b, "error: %s/%s: %s\n", k_get_str(x, "stage") ?
 		    k_get_str(x, "stage") : "?", k_get_str(x, "code") ?
 		    k_get_str(x, "code") : "?", k_get_str(x, "message") ?
 		    k_get_str(x, "message") : "");
@@ -1540,7 +1502,7 @@ write_debug(struct info *in)
 		json_array_foreach(json_object_get(x, "diagnostics"), i, y)
 			if (k_get_str(y, "severity") != NULL &&
 			    strcmp(k_get_str(y, "severity"), "error") == 0)
-				bprintf(&b, "compile %s: %s:%ld: %s\n",
+				k_buf_printf(&b, "compile %s: %s:%ld: %s\n",
 				    roles[k], k_get_str(y, "file") ?
 				    k_get_str(y, "file") : "?",
 				    (long)k_get_int(y, "line", 0),
@@ -1551,7 +1513,7 @@ write_debug(struct info *in)
 		json_t *vc = json_object_get(verify, "candidate");
 		x = json_object_get(verify, "fault");
 		if (json_is_object(x))
-			bprintf(&b, "fault: %s %s, case %ld, exit %ld, signal "
+			k_buf_printf(&b, "fault: %s %s, case %ld, exit %ld, signal "
 			    "%ld: %s\n%s\n", k_get_str(x, "role") ?
 			    k_get_str(x, "role") : "?", k_get_str(x, "kind") ?
 			    k_get_str(x, "kind") : "?",
@@ -1562,10 +1524,10 @@ write_debug(struct info *in)
 			    "", k_get_str(x, "tail") ? k_get_str(x, "tail") :
 			    "");
 		if (json_is_false(json_object_get(verify, "deterministic")))
-			bprintf(&b, "golden: the reference is not "
+			k_buf_printf(&b, "golden: the reference is not "
 			    "deterministic\n");
 		json_array_foreach(json_object_get(verify, "degenerate"), i, x)
-			bprintf(&b, "golden: case %ld output %s is degenerate: "
+			k_buf_printf(&b, "golden: case %ld output %s is degenerate: "
 			    "%s\n", (long)k_get_int(x, "case", -1),
 			    k_get_str(x, "output") ? k_get_str(x, "output") :
 			    "?", k_get_str(x, "reason") ?
@@ -1573,32 +1535,32 @@ write_debug(struct info *in)
 		x = json_object_get(verify, "oracle");
 		if (k_get_str(x, "status") != NULL &&
 		    strcmp(k_get_str(x, "status"), "agree") != 0)
-			bprintf(&b, "golden: the CPU reference %s%s%s\n",
+			k_buf_printf(&b, "golden: the CPU reference %s%s%s\n",
 			    strcmp(k_get_str(x, "status"), "error") == 0 ?
 			    "failed" : "disagrees with the reference kernel",
 			    k_get_str(x, "message") ? ": " : "",
 			    k_get_str(x, "message") ? k_get_str(x, "message") :
 			    "");
 		json_array_foreach(json_object_get(x, "mismatches"), i, y)
-			bprintf(&b, "oracle: case %ld output %s: %s, %ld "
+			k_buf_printf(&b, "oracle: case %ld output %s: %s, %ld "
 			    "elements, first at %ld\n", (long)k_get_int(y,
 			    "case", -1), k_get_str(y, "output") ? k_get_str(y,
 			    "output") : "?", k_get_str(y, "reason") ?
 			    k_get_str(y, "reason") : "?", (long)k_get_int(y,
 			    "mismatches", 0), (long)k_get_int(y, "first", -1));
 		if (json_array_size(json_object_get(vc, "reasons")) > 0) {
-			bprintf(&b, "reasons:");
+			k_buf_printf(&b, "reasons:");
 			json_array_foreach(json_object_get(vc, "reasons"), i,
 			    x)
-				bprintf(&b, " %s", json_string_value(x) ?
+				k_buf_printf(&b, " %s", json_string_value(x) ?
 				    json_string_value(x) : "?");
-			bprintf(&b, "\n");
+			k_buf_printf(&b, "\n");
 		}
 		json_array_foreach(json_object_get(vc, "cases"), i, x) {
 			json_t *o;
 			if (json_is_true(json_object_get(x, "pass")))
 				continue;
-			bprintf(&b, "case %ld: FAIL\n",
+			k_buf_printf(&b, "case %ld: FAIL\n",
 			    (long)k_get_int(x, "case", -1));
 			json_array_foreach(json_object_get(x, "outputs"), j,
 			    o) {
@@ -1606,7 +1568,7 @@ write_debug(struct info *in)
 				json_t *re = json_object_get(o, "max_rel_err");
 				if (json_is_true(json_object_get(o, "match")))
 					continue;
-				bprintf(&b, "  %s: %ld mismatches, %ld NaN "
+				k_buf_printf(&b, "  %s: %ld mismatches, %ld NaN "
 				    "mismatches, first at %ld, max abs err "
 				    "%g, max rel err %g%s%s\n",
 				    k_get_str(o, "name") ? k_get_str(o, "name") :
@@ -1622,7 +1584,7 @@ write_debug(struct info *in)
 			}
 		}
 	}
-	put_file(dir, "mismatch.txt", bstr(&b));
+	put_file(dir, "mismatch.txt", k_buf_str(&b));
 	b.n = 0;
 
 	/* kwrap's repair rounds, when it made several */
@@ -1634,7 +1596,7 @@ write_debug(struct info *in)
 			put_file(dir, name, json_string_value(y));
 		else if (y != NULL && !json_is_null(y)) {
 			bjson(&b, y);
-			put_file(dir, name, bstr(&b));
+			put_file(dir, name, k_buf_str(&b));
 			b.n = 0;
 		}
 		snprintf(name, sizeof(name), "round-%lld.strategy",
@@ -1644,10 +1606,10 @@ write_debug(struct info *in)
 		put_file(dir, name, k_get_str(x, "code"));
 	}
 
-	bprintf(&b, "# %s\n\nFailed: ", in->id);
+	k_buf_printf(&b, "# %s\n\nFailed: ", in->id);
 	json_array_foreach(in->classes, i, x)
-		bprintf(&b, "%s%s", i ? ", " : "", json_string_value(x));
-	bprintf(&b, "\n\nWhat went wrong is in mismatch.txt; the compiler's "
+		k_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(x));
+	k_buf_printf(&b, "\n\nWhat went wrong is in mismatch.txt; the compiler's "
 	    "output in build.log,\nthe verifier's findings in verify.log.\n\n"
 	    "Compare the reference with the candidate:\n\n"
 	    "    diff -u reference.cu candidate.cu\n\n"
@@ -1665,16 +1627,16 @@ write_debug(struct info *in)
 		if (!json_is_object(x) || k_get_str(x, "command") == NULL)
 			continue;
 		if (k == 0)
-			bprintf(&b, "\nThe compiler commands kbuild ran, in its "
+			k_buf_printf(&b, "\nThe compiler commands kbuild ran, in its "
 			    "cache entry $KFORGE_WORK/build/XX/HASH/:\n\n");
-		bprintf(&b, "    # %s\n    %s\n", roles[k],
+		k_buf_printf(&b, "    # %s\n    %s\n", roles[k],
 		    k_get_str(x, "command"));
 	}
 	if (json_array_size(hist) > 0)
-		bprintf(&b, "\nThe repair rounds are round-N.error, "
+		k_buf_printf(&b, "\nThe repair rounds are round-N.error, "
 		    "round-N.strategy and round-N.code:\n\n"
 		    "    diff -u round-1.code candidate.cu\n");
-	put_file(dir, "README", bstr(&b));
+	put_file(dir, "README", k_buf_str(&b));
 	free(b.s);
 }
 

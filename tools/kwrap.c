@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "k_buf.h"
 #include "k_exit.h"
 #include "k_msg.h"
 #include "k_record.h"
@@ -47,68 +48,6 @@ static struct {
 } opt;
 
 /* ------------------------------------------------------------ buffers */
-
-struct sbuf {
-	char *s;
-	size_t n, cap;
-};
-
-static void
-sb_grow(struct sbuf *b, size_t add)
-{
-	if (b->n + add + 1 <= b->cap)
-		return;
-	while (b->n + add + 1 > b->cap)
-		b->cap = b->cap ? b->cap * 2 : 1024;
-	if ((b->s = realloc(b->s, b->cap)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-}
-
-static void
-sb_add(struct sbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	sb_grow(b, n);
-	memcpy(b->s + b->n, s, n + 1);
-	b->n += n;
-}
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	sb_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)n;
-}
-
-static const char *
-sb_str(struct sbuf *b)
-{
-	sb_grow(b, 0);
-	b->s[b->n] = '\0';
-	return b->s;
-}
-
-static void
-sb_free(struct sbuf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof(*b));
-}
 
 static void bprintf(char *dst, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -339,7 +278,7 @@ expr_end(const struct toks *t, size_t i, const char *const *stop)
 static void
 join(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
 {
-	struct sbuf sb = { 0 };
+	struct k_buf sb = { 0 };
 	size_t i;
 
 	for (i = a; i < b; i++) {
@@ -352,11 +291,11 @@ join(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
 		    strcmp(s, "[") != 0 && !(strcmp(s, "(") == 0 &&
 		    is_ident(prev) && strcmp(prev, "return") != 0);
 		if (space)
-			sb_add(&sb, " ");
-		sb_add(&sb, s);
+			k_buf_add(&sb, " ");
+		k_buf_add(&sb, s);
 	}
-	copy(out, cap, sb.n ? sb_str(&sb) : "");
-	sb_free(&sb);
+	copy(out, cap, sb.n ? k_buf_str(&sb) : "");
+	k_buf_free(&sb);
 }
 
 /* ------------------------------------------------------------ constants */
@@ -700,7 +639,7 @@ static void
 base_type(const char *spelled, json_t *instance, char *out, size_t cap)
 {
 	struct toks t = { 0 };
-	struct sbuf sb = { 0 };
+	struct k_buf sb = { 0 };
 	size_t i;
 
 	tokenize(spelled, &t);
@@ -715,13 +654,13 @@ base_type(const char *spelled, json_t *instance, char *out, size_t cap)
 			continue;
 		if (sb.n && strcmp(s, "::") != 0 &&
 		    sb.s[sb.n - 1] != ':')
-			sb_add(&sb, " ");
+			k_buf_add(&sb, " ");
 		b = json_is_object(instance) ? json_object_get(instance, s) :
 		    NULL;
-		sb_add(&sb, json_is_string(b) ? json_string_value(b) : s);
+		k_buf_add(&sb, json_is_string(b) ? json_string_value(b) : s);
 	}
-	copy(out, cap, sb.n ? sb_str(&sb) : "");
-	sb_free(&sb);
+	copy(out, cap, sb.n ? k_buf_str(&sb) : "");
+	k_buf_free(&sb);
 	toks_free(&t);
 }
 
@@ -887,7 +826,7 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
     char *out, size_t cap)
 {
 	static int depth;
-	struct sbuf sb = { 0 };
+	struct k_buf sb = { 0 };
 	struct var *w;
 	size_t i;
 	long long v;
@@ -911,15 +850,15 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
 			continue;
 		}
 		if (sb.n && strcmp(s, ")") != 0 && strcmp(prev, "(") != 0)
-			sb_add(&sb, " ");
+			k_buf_add(&sb, " ");
 		if (isdigit((unsigned char)*s)) {
-			sb_add(&sb, s);
+			k_buf_add(&sb, s);
 		} else if (strchr("+-*/%()", *s) != NULL && s[1] == '\0') {
-			sb_add(&sb, s);
+			k_buf_add(&sb, s);
 		} else if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(") &&
 		    i + 3 < b && is(t, i + 3, ")") &&
 		    find_dtype(t->v[i + 2]) != NULL) {
-			sb_printf(&sb, "%d", find_dtype(t->v[i + 2])->size);
+			k_buf_printf(&sb, "%d", find_dtype(t->v[i + 2])->size);
 			i += 3;
 		} else if ((strcmp(s, "blockDim") == 0 ||
 		    strcmp(s, "gridDim") == 0) && is(t, i + 1, ".") && i + 2 < b) {
@@ -927,11 +866,11 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
 			if (d < 0 || d > 2)
 				ok = 0;
 			else if (*s == 'b' && k->block[d] > 0)
-				sb_printf(&sb, "%lld", k->block[d]);
+				k_buf_printf(&sb, "%lld", k->block[d]);
 			else if (*s == 'g' && k->grid[d][0] != '\0') {
 				char pg[MAX_EXPR];
 				paren(k->grid[d], pg, sizeof(pg));
-				sb_add(&sb, pg);
+				k_buf_add(&sb, pg);
 			} else
 				ok = 0;
 			i += 2;
@@ -943,13 +882,13 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
 				else {
 					snprintf(tmp, sizeof(tmp), "%s.%s", s,
 					    t->v[i + 2]);
-					sb_add(&sb, tmp);
+					k_buf_add(&sb, tmp);
 					i += 2;
 				}
 			} else
-				sb_add(&sb, s);
+				k_buf_add(&sb, s);
 		} else if (is_ident(s) && const_get(&k->c, s, &v)) {
-			sb_printf(&sb, "%lld", v);
+			k_buf_printf(&sb, "%lld", v);
 		} else if (is_ident(s) && (w = var_get(k, s)) != NULL &&
 		    w->kind == V_LOCAL && w->alias < 0 && depth < 4) {
 			char sub[MAX_EXPR], ps[MAX_EXPR];
@@ -958,14 +897,14 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
 			depth--;
 			if (ok) {
 				paren(sub, ps, sizeof(ps));
-				sb_add(&sb, ps);
+				k_buf_add(&sb, ps);
 			}
 		} else
 			ok = 0;
 	}
 	if (ok)
-		copy(out, cap, sb_str(&sb));
-	sb_free(&sb);
+		copy(out, cap, k_buf_str(&sb));
+	k_buf_free(&sb);
 	return ok;
 }
 
@@ -1380,19 +1319,19 @@ index_count(struct kern *k, const struct toks *t, size_t a, size_t b,
 		}
 	}
 	{
-		struct sbuf sb = { 0 };
+		struct k_buf sb = { 0 };
 		for (i = 0; i < nt; i++) {
 			char pv[MAX_EXPR];
 			paren(vars[i], pv, sizeof(pv));
 			if (i > 0)
-				sb_add(&sb, " + ");
+				k_buf_add(&sb, " + ");
 			if (coefs[i][0] != '\0')
-				sb_printf(&sb, "%s * %s", pv, coefs[i]);
+				k_buf_printf(&sb, "%s * %s", pv, coefs[i]);
 			else
-				sb_add(&sb, nt > 1 ? pv : vars[i]);
+				k_buf_add(&sb, nt > 1 ? pv : vars[i]);
 		}
-		copy(out, cap, sb_str(&sb));
-		sb_free(&sb);
+		copy(out, cap, k_buf_str(&sb));
+		k_buf_free(&sb);
 	}
 	return 2;
 }
@@ -2045,7 +1984,7 @@ p_loosen(struct atoms *at, struct poly *p)
 static void
 p_print(const struct atoms *at, const struct poly *p, char *out, size_t cap)
 {
-	struct sbuf sb = { 0 };
+	struct k_buf sb = { 0 };
 	int i, x;
 
 	if (p->inf) {
@@ -2056,24 +1995,24 @@ p_print(const struct atoms *at, const struct poly *p, char *out, size_t cap)
 		const struct term *u = &p->t[i];
 		long long c = u->c;
 		if (i > 0)
-			sb_add(&sb, c < 0 ? " - " : " + ");
+			k_buf_add(&sb, c < 0 ? " - " : " + ");
 		else if (c < 0)
-			sb_add(&sb, "-");
+			k_buf_add(&sb, "-");
 		if (c < 0)
 			c = -c;
 		if (u->na == 0 || c != 1)
-			sb_printf(&sb, "%lld", c);
+			k_buf_printf(&sb, "%lld", c);
 		for (x = 0; x < u->na; x++) {
 			const char *s = at->a[u->a[x]].text;
 			int bare = strchr(s, ' ') == NULL ||
 			    (u->na == 1 && c == 1);
 			if (x > 0 || c != 1)
-				sb_add(&sb, " * ");
-			sb_printf(&sb, bare ? "%s" : "(%s)", s);
+				k_buf_add(&sb, " * ");
+			k_buf_printf(&sb, bare ? "%s" : "(%s)", s);
 		}
 	}
-	copy(out, cap, sb.n ? sb_str(&sb) : "0");
-	sb_free(&sb);
+	copy(out, cap, sb.n ? k_buf_str(&sb) : "0");
+	k_buf_free(&sb);
 }
 
 /* ---- intervals */
@@ -4319,7 +4258,7 @@ kernel_text(struct kern *k, const char *text)
 		char pat[128];
 		snprintf(pat, sizeof(pat), "#define %s(", tt.v[0]);
 		if ((p = strstr(k->code, pat)) != NULL) {
-			struct sbuf sb = { 0 };
+			struct k_buf sb = { 0 };
 			const char *q = p + strlen(pat);
 			while (*q != '\0' && *q != ')')
 				q++;
@@ -4327,15 +4266,14 @@ kernel_text(struct kern *k, const char *text)
 				q++;
 			while (*q != '\0' && *q != '\n') {
 				if (*q == '\\' && q[1] == '\n') {
-					sb_add(&sb, "\n");
+					k_buf_add(&sb, "\n");
 					q += 2;
 					continue;
 				}
-				sb_grow(&sb, 1);
-				sb.s[sb.n++] = *q++;
+				k_buf_addn(&sb, q++, 1);
 			}
-			tokenize(sb_str(&sb), &k->t);
-			sb_free(&sb);
+			tokenize(k_buf_str(&sb), &k->t);
+			k_buf_free(&sb);
 			guess(k, "kernel defined by macro %s: its body analysed",
 			    tt.v[0]);
 		}
@@ -5151,7 +5089,7 @@ dtype_enum(const char *dtype)
 
 /* A C++ literal for a JSON value stored as dtype. */
 static void
-literal(struct sbuf *b, json_t *v, const char *dtype)
+literal(struct k_buf *b, json_t *v, const char *dtype)
 {
 	double d = 0;
 	const char *s;
@@ -5165,28 +5103,28 @@ literal(struct sbuf *b, json_t *v, const char *dtype)
 	else
 		d = json_number_value(v);
 	if (strcmp(dtype, "float16") == 0 || strcmp(dtype, "bfloat16") == 0) {
-		sb_printf(b, "%s((float)%s)", strcmp(dtype, "float16") == 0 ?
+		k_buf_printf(b, "%s((float)%s)", strcmp(dtype, "float16") == 0 ?
 		    "kw_f2h" : "kw_f2bf", isinf(d) ? (d > 0 ? "INFINITY" :
 		    "-INFINITY") : "0");
 		if (!isinf(d)) {
 			b->n -= 2;
-			sb_printf(b, "(%.17g))", d);
+			k_buf_printf(b, "(%.17g))", d);
 		}
 		return;
 	}
 	if (isnan(d))
-		sb_printf(b, "(%s)NAN", host_type(dtype));
+		k_buf_printf(b, "(%s)NAN", host_type(dtype));
 	else if (isinf(d))
-		sb_printf(b, "(%s)%sINFINITY", host_type(dtype), d < 0 ? "-" : "");
+		k_buf_printf(b, "(%s)%sINFINITY", host_type(dtype), d < 0 ? "-" : "");
 	else if (json_is_integer(v))
-		sb_printf(b, "(%s)%lldLL", host_type(dtype),
+		k_buf_printf(b, "(%s)%lldLL", host_type(dtype),
 		    (long long)json_integer_value(v));
 	else
-		sb_printf(b, "(%s)%.17g", host_type(dtype), d);
+		k_buf_printf(b, "(%s)%.17g", host_type(dtype), d);
 }
 
 static void
-fill_struct(struct sbuf *b, json_t *fill, json_t *params)
+fill_struct(struct k_buf *b, json_t *fill, json_t *params)
 {
 	const char *kind = k_get_str(fill, "kind");
 	static const char *const kinds[] = { "uniform", "normal", "int",
@@ -5219,32 +5157,31 @@ fill_struct(struct sbuf *b, json_t *fill, json_t *params)
 				of = (int)nb;
 			nb++;
 		}
-	sb_printf(b, "{%d, %.17g, %.17g, %d}", k, a, hi, of);
+	k_buf_printf(b, "{%d, %.17g, %.17g, %d}", k, a, hi, of);
 }
 
 /* Append a C string literal holding s. */
 static void
-c_string(struct sbuf *b, const char *s)
+c_string(struct k_buf *b, const char *s)
 {
-	sb_add(b, "\"");
+	k_buf_add(b, "\"");
 	for (; *s != '\0'; s++) {
 		if (*s == '"' || *s == '\\')
-			sb_add(b, "\\");
+			k_buf_add(b, "\\");
 		if (*s == '\n')
-			sb_add(b, "\\n");
+			k_buf_add(b, "\\n");
 		else {
-			sb_grow(b, 1);
-			b->s[b->n++] = *s;
+			k_buf_addn(b, s, 1);
 		}
 	}
-	sb_add(b, "\"");
+	k_buf_add(b, "\"");
 }
 
 /* The harness's code for expression e (a string or an integer) named
  * what: the value in checked 64-bit arithmetic, each scalar parameter (or
  * struct field) it names converted to kw_n first. */
 static void
-harness_expr(struct sbuf *b, json_t *e, json_t *params, const char *what)
+harness_expr(struct k_buf *b, json_t *e, json_t *params, const char *what)
 {
 	struct toks t = { 0 }, out = { 0 };
 	char num[32], cell[160], text[MAX_EXPR];
@@ -5292,11 +5229,11 @@ harness_expr(struct sbuf *b, json_t *e, json_t *params, const char *what)
 		tok_push(&out, cell, strlen(cell));
 	}
 	join(&out, 0, out.n, text, sizeof(text));
-	sb_printf(b, "kw_value(kw_n(%s), ", out.n ? text : "1");
+	k_buf_printf(b, "kw_value(kw_n(%s), ", out.n ? text : "1");
 	c_string(b, what);
-	sb_add(b, ", ");
+	k_buf_add(b, ", ");
 	c_string(b, src);
-	sb_add(b, ")");
+	k_buf_add(b, ")");
 	toks_free(&out);
 	toks_free(&t);
 }
@@ -5425,23 +5362,23 @@ kw_oracle_unsupported(json_t *spec)
 /* The call of the CPU reference fn inside the generated main: buffers as
  * pointers into their host copies, scalars by value. */
 static void
-oracle_call(struct sbuf *b, json_t *params, const char *fn)
+oracle_call(struct k_buf *b, json_t *params, const char *fn)
 {
 	json_t *prm;
 	size_t i, nb = 0;
 
-	sb_printf(b, "\tstd::function<void(kw_buf *)> kw_oracle_fn = "
+	k_buf_printf(b, "\tstd::function<void(kw_buf *)> kw_oracle_fn = "
 	    "[&](kw_buf *kb) {\n\t\t(void)kb;\n\t\t%s(", fn);
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
 		if (i > 0)
-			sb_add(b, ", ");
+			k_buf_add(b, ", ");
 		if (role != NULL && strcmp(role, "scalar") != 0)
-			sb_printf(b, "kw_anyptr{kb[%zu].host.data()}", nb++);
+			k_buf_printf(b, "kw_anyptr{kb[%zu].host.data()}", nb++);
 		else
-			sb_add(b, k_get_str(prm, "name"));
+			k_buf_add(b, k_get_str(prm, "name"));
 	}
-	sb_add(b, ");\n\t};\n");
+	k_buf_add(b, ");\n\t};\n");
 }
 
 /* Generate the harness for spec, in dialect; returns a malloc'd string,
@@ -5451,7 +5388,7 @@ static char *
 gen_harness(json_t *spec, const char *dialect, const char *id,
     const char *oracle, const char *oracle_fn, const char **why)
 {
-	struct sbuf b = { 0 };
+	struct k_buf b = { 0 };
 	json_t *params = json_object_get(spec, "params");
 	json_t *cases = json_object_get(spec, "cases");
 	json_t *launch = json_object_get(spec, "launch");
@@ -5464,48 +5401,47 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		*why = "spec lacks params, launch or cases";
 		return NULL;
 	}
-	sb_printf(&b, "// kwrap harness for %s\n#define KW_HIP %d\n", id,
+	k_buf_printf(&b, "// kwrap harness for %s\n#define KW_HIP %d\n", id,
 	    strcmp(dialect, "hip") == 0);
-	sb_add(&b, kwrap_harness_text);
+	k_buf_add(&b, kwrap_harness_text);
 	if (oracle != NULL) {
 		/* C compiled as C++: restrict is spelled differently there */
-		sb_add(&b, "\n// the CPU reference (wrap.reference_cpu)\n"
+		k_buf_add(&b, "\n// the CPU reference (wrap.reference_cpu)\n"
 		    "#define restrict __restrict__\n");
-		sb_add(&b, oracle);
-		sb_add(&b, "\n#undef restrict\n");
+		k_buf_add(&b, oracle);
+		k_buf_add(&b, "\n#undef restrict\n");
 	}
-	sb_printf(&b, "\n#define KW_HAS_ORACLE %d\n", oracle != NULL);
-	sb_printf(&b, "static const int kw_ncases = %zu;\n", nc);
-	sb_add(&b, "static const unsigned long long kw_seeds[] = {");
+	k_buf_printf(&b, "\n#define KW_HAS_ORACLE %d\n", oracle != NULL);
+	k_buf_printf(&b, "static const int kw_ncases = %zu;\n", nc);
+	k_buf_add(&b, "static const unsigned long long kw_seeds[] = {");
 	json_array_foreach(cases, c, cs)
-		sb_printf(&b, "%s%lluULL", c ? ", " : " ", (unsigned long long)
+		k_buf_printf(&b, "%s%lluULL", c ? ", " : " ", (unsigned long long)
 		    json_integer_value(json_object_get(cs, "seed")));
-	sb_add(&b, " };\nstatic const char *const kw_scalars_json[] = {\n");
+	k_buf_add(&b, " };\nstatic const char *const kw_scalars_json[] = {\n");
 	json_array_foreach(cases, c, cs) {
 		char *js = json_dumps(json_object_get(cs, "scalars"),
 		    JSON_COMPACT | JSON_ENSURE_ASCII);
 		const char *p;
-		sb_add(&b, "\t\"");
+		k_buf_add(&b, "\t\"");
 		for (p = js != NULL ? js : "{}"; *p != '\0'; p++) {
 			if (*p == '"' || *p == '\\')
-				sb_add(&b, "\\");
-			sb_grow(&b, 1);
-			b.s[b.n++] = *p;
+				k_buf_add(&b, "\\");
+			k_buf_addn(&b, p, 1);
 		}
-		sb_add(&b, "\",\n");
+		k_buf_add(&b, "\",\n");
 		free(js);
 	}
-	sb_add(&b, "};\n");
+	k_buf_add(&b, "};\n");
 	json_array_foreach(params, i, prm)
 		if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") : "",
 		    "scalar") != 0)
 			nb++;
 	nb += json_array_size(globals);
-	sb_printf(&b, "#define KW_NB %zu\n", nb ? nb : 1);
-	sb_add(&b, "static const kw_fill kw_fills[][KW_NB] = {\n");
+	k_buf_printf(&b, "#define KW_NB %zu\n", nb ? nb : 1);
+	k_buf_add(&b, "static const kw_fill kw_fills[][KW_NB] = {\n");
 	json_array_foreach(cases, c, cs) {
 		json_t *fills = json_object_get(cs, "fills");
-		sb_add(&b, "\t{ ");
+		k_buf_add(&b, "\t{ ");
 		json_array_foreach(params, i, prm) {
 			const char *name = k_get_str(prm, "name");
 			json_t *f;
@@ -5515,7 +5451,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			f = name != NULL ? json_object_get(fills, name) : NULL;
 			fill_struct(&b, f != NULL ? f : json_object_get(prm, "fill"),
 			    params);
-			sb_add(&b, ", ");
+			k_buf_add(&b, ", ");
 		}
 		json_array_foreach(globals, i, prm) {
 			const char *name = k_get_str(prm, "name");
@@ -5523,14 +5459,14 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			    NULL;
 			fill_struct(&b, f != NULL ? f : json_object_get(prm, "fill"),
 			    params);
-			sb_add(&b, ", ");
+			k_buf_add(&b, ", ");
 		}
 		if (nb == 0)
-			sb_add(&b, "{0, 0, 0, -1}");
-		sb_add(&b, "},\n");
+			k_buf_add(&b, "{0, 0, 0, -1}");
+		k_buf_add(&b, "},\n");
 	}
-	sb_add(&b, "};\n\n");
-	sb_add(&b,
+	k_buf_add(&b, "};\n\n");
+	k_buf_add(&b,
 	    "static int kw_reps = 0, kw_oracle = 0;\n\n"
 	    "// one case: its scalars, buffers and launch, then kw_run\n"
 	    "static int kw_case_main(const char **kw_pos, int kw_case)\n{\n"
@@ -5544,21 +5480,21 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		    k_get_str(prm, "role") : "", "scalar") != 0)
 			continue;
 		if (json_is_array(fields)) {
-			sb_printf(&b, "\tstruct kw_struct_%s {", name);
+			k_buf_printf(&b, "\tstruct kw_struct_%s {", name);
 			json_array_foreach(fields, j, v)
-				sb_printf(&b, " %s %s;", host_type(k_get_str(v,
+				k_buf_printf(&b, " %s %s;", host_type(k_get_str(v,
 				    "dtype") ? k_get_str(v, "dtype") : ""),
 				    k_get_str(v, "name"));
-			sb_printf(&b, " } %s;\n\tmemset(&%s, 0, sizeof(%s));\n",
+			k_buf_printf(&b, " } %s;\n\tmemset(&%s, 0, sizeof(%s));\n",
 			    name, name, name);
 		} else
-			sb_printf(&b, "\t%s %s = 0;\n", host_type(dt ? dt : ""),
+			k_buf_printf(&b, "\t%s %s = 0;\n", host_type(dt ? dt : ""),
 			    name);
 	}
-	sb_add(&b, "\tswitch (kw_case) {\n");
+	k_buf_add(&b, "\tswitch (kw_case) {\n");
 	json_array_foreach(cases, c, cs) {
 		json_t *sc = json_object_get(cs, "scalars");
-		sb_printf(&b, "\tcase %zu:\n", c);
+		k_buf_printf(&b, "\tcase %zu:\n", c);
 		json_object_foreach(sc, key, v) {
 			const char *dt = "int32";
 			char base[128];
@@ -5579,13 +5515,13 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 				} else if (k_get_str(prm, "dtype") != NULL)
 					dt = k_get_str(prm, "dtype");
 			}
-			sb_printf(&b, "\t\t%s = ", key);
+			k_buf_printf(&b, "\t\t%s = ", key);
 			literal(&b, v, dt);
-			sb_add(&b, ";\n");
+			k_buf_add(&b, ";\n");
 		}
-		sb_add(&b, "\t\tbreak;\n");
+		k_buf_add(&b, "\t\tbreak;\n");
 	}
-	sb_add(&b, "\t}\n\n\tkw_buf kw_b[KW_NB]{};\n\tint kw_nb = 0;\n");
+	k_buf_add(&b, "\t}\n\n\tkw_buf kw_b[KW_NB]{};\n\tint kw_nb = 0;\n");
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
 		const char *dt = k_get_str(prm, "dtype");
@@ -5594,7 +5530,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			continue;
 		if (dt == NULL)
 			dt = "bytes";
-		sb_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
+		k_buf_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
 		    "\"%s\"; kw_b[kw_nb].role = %d; kw_b[kw_nb].dtype = %s; "
 		    "kw_b[kw_nb].size = %d;\n\tkw_b[kw_nb].count = ",
 		    k_get_str(prm, "name"), dt,
@@ -5603,7 +5539,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		snprintf(what, sizeof(what), "count of %s", k_get_str(prm,
 		    "name"));
 		harness_expr(&b, json_object_get(prm, "count"), params, what);
-		sb_add(&b, "; kw_nb++;\n");
+		k_buf_add(&b, "; kw_nb++;\n");
 	}
 	json_array_foreach(globals, i, prm) {
 		const char *dt = k_get_str(prm, "dtype");
@@ -5612,62 +5548,62 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		if (dt == NULL || name == NULL ||
 		    !is_ident(name)) {
 			*why = "a global lacks a name or a known dtype";
-			sb_free(&b);
+			k_buf_free(&b);
 			return NULL;
 		}
-		sb_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
+		k_buf_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
 		    "\"%s\"; kw_b[kw_nb].role = 0; kw_b[kw_nb].global = 1; "
 		    "kw_b[kw_nb].dtype = %s; kw_b[kw_nb].size = %d;\n"
 		    "\tkw_b[kw_nb].count = ", name, dt, dtype_enum(dt),
 		    dtype_size(dt));
 		snprintf(what, sizeof(what), "count of %s", name);
 		harness_expr(&b, json_object_get(prm, "count"), params, what);
-		sb_add(&b, "; kw_nb++;\n");
+		k_buf_add(&b, "; kw_nb++;\n");
 	}
 	{
 		json_t *g = json_object_get(launch, "grid");
 		json_t *bl = json_object_get(launch, "block");
 		char what[16];
-		sb_add(&b, "\tlong long kw_g[3], kw_bl[3];\n");
+		k_buf_add(&b, "\tlong long kw_g[3], kw_bl[3];\n");
 		for (i = 0; i < 3; i++) {
 			snprintf(what, sizeof(what), "grid.%c", (int)('x' + i));
-			sb_printf(&b, "\tkw_g[%zu] = ", i);
+			k_buf_printf(&b, "\tkw_g[%zu] = ", i);
 			harness_expr(&b, json_array_get(g, i), params, what);
-			sb_add(&b, ";\n");
+			k_buf_add(&b, ";\n");
 		}
 		for (i = 0; i < 3; i++) {
 			snprintf(what, sizeof(what), "block.%c", (int)('x' + i));
-			sb_printf(&b, "\tkw_bl[%zu] = ", i);
+			k_buf_printf(&b, "\tkw_bl[%zu] = ", i);
 			harness_expr(&b, json_array_get(bl, i), params, what);
-			sb_add(&b, ";\n");
+			k_buf_add(&b, ";\n");
 		}
-		sb_add(&b, "\tlong long kw_sh = ");
+		k_buf_add(&b, "\tlong long kw_sh = ");
 		harness_expr(&b, json_object_get(launch, "shared_mem"), params,
 		    "shared_mem");
-		sb_add(&b, ";\n");
+		k_buf_add(&b, ";\n");
 	}
-	sb_add(&b, "\tvoid *kw_args[] = {");
+	k_buf_add(&b, "\tvoid *kw_args[] = {");
 	nb = 0;
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
 		if (role != NULL && strcmp(role, "scalar") != 0)
-			sb_printf(&b, "%s(void *)&kw_b[%zu].dev", i ? ", " : " ",
+			k_buf_printf(&b, "%s(void *)&kw_b[%zu].dev", i ? ", " : " ",
 			    nb++);
 		else
-			sb_printf(&b, "%s(void *)&%s", i ? ", " : " ",
+			k_buf_printf(&b, "%s(void *)&%s", i ? ", " : " ",
 			    k_get_str(prm, "name"));
 	}
 	if (json_array_size(params) == 0)
-		sb_add(&b, " 0");
-	sb_add(&b, " };\n");
+		k_buf_add(&b, " 0");
+	k_buf_add(&b, " };\n");
 	if (oracle != NULL)
 		oracle_call(&b, params, oracle_fn);
-	sb_add(&b, "\treturn kw_run(kw_pos, kw_case, kw_reps, kw_b, kw_nb, kw_g, "
+	k_buf_add(&b, "\treturn kw_run(kw_pos, kw_case, kw_reps, kw_b, kw_nb, kw_g, "
 	    "kw_bl, kw_sh, kw_args, kw_scalars_json[kw_case], kw_seeds[kw_case], "
 	    "kw_fills[kw_case], ");
-	sb_add(&b, oracle != NULL ? "kw_oracle ? &kw_oracle_fn : NULL" : "NULL");
-	sb_add(&b, ");\n}\n\n");
-	sb_add(&b,
+	k_buf_add(&b, oracle != NULL ? "kw_oracle ? &kw_oracle_fn : NULL" : "NULL");
+	k_buf_add(&b, ");\n}\n\n");
+	k_buf_add(&b,
 	    "int main(int kw_argc, char **kw_argv)\n{\n"
 	    "\tint kw_case = 0, kw_list = 0, kw_npos = 0, kw_every = 0, "
 	    "kw_one = 0, kw_tmo = 0;\n"
@@ -5715,7 +5651,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 
 /* Signature with template parameters replaced by their bindings. */
 static void
-bound_signature(const char *sig, json_t *instance, struct sbuf *out)
+bound_signature(const char *sig, json_t *instance, struct k_buf *out)
 {
 	const char *p = sig;
 
@@ -5729,13 +5665,12 @@ bound_signature(const char *sig, json_t *instance, struct sbuf *out)
 			snprintf(id, sizeof(id), "%.*s", (int)(p - s), s);
 			b = json_is_object(instance) ? json_object_get(instance,
 			    id) : NULL;
-			sb_add(out, json_is_string(b) ? json_string_value(b) : id);
+			k_buf_add(out, json_is_string(b) ? json_string_value(b) : id);
 		} else {
-			sb_grow(out, 1);
-			out->s[out->n++] = *p++;
+			k_buf_addn(out, p++, 1);
 		}
 	}
-	sb_str(out);
+	k_buf_str(out);
 }
 
 static json_t *
@@ -5746,7 +5681,7 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 	json_t *params = json_object_get(spec, "params");
 	json_t *launch = json_object_get(spec, "launch");
 	json_t *tags = json_object_get(slice, "tags"), *prm, *r;
-	struct sbuf d = { 0 }, c = { 0 }, sig = { 0 }, ins = { 0 }, outs = { 0 };
+	struct k_buf d = { 0 }, c = { 0 }, sig = { 0 }, ins = { 0 }, outs = { 0 };
 	const char *lang = strcmp(dialect, "hip") == 0 ? "HIP" : "CUDA";
 	const char *sym = k_get_str(spec, "kernel");
 	size_t i;
@@ -5761,47 +5696,47 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 	    "signature") : "", json_object_get(slice, "instance"), &sig);
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
-		struct sbuf *l = role == NULL ? NULL : strcmp(role, "in") == 0 ?
+		struct k_buf *l = role == NULL ? NULL : strcmp(role, "in") == 0 ?
 		    &ins : strcmp(role, "scalar") == 0 ? NULL : &outs;
 		if (l == NULL)
 			continue;
-		sb_printf(l, "%s%s (%s, %s elements)", l->n ? ", " : "",
+		k_buf_printf(l, "%s%s (%s, %s elements)", l->n ? ", " : "",
 		    k_get_str(prm, "name"), k_get_str(prm, "type"),
 		    k_get_str(prm, "count"));
 	}
-	sb_printf(&d, "Kernel: %s, a %s kernel from %s:%lld.\n\n", sym, lang,
+	k_buf_printf(&d, "Kernel: %s, a %s kernel from %s:%lld.\n\n", sym, lang,
 	    k_get_str(scan, "file") ? k_get_str(scan, "file") : "?",
 	    (long long)k_get_int(scan, "line", 0));
-	sb_printf(&d, "Role: it reads %s and writes %s.\n\n",
-	    ins.n ? sb_str(&ins) : "no buffer", outs.n ? sb_str(&outs) :
+	k_buf_printf(&d, "Role: it reads %s and writes %s.\n\n",
+	    ins.n ? k_buf_str(&ins) : "no buffer", outs.n ? k_buf_str(&outs) :
 	    "no buffer");
-	sb_printf(&d, "Signature:\n\n    %s\n\n", sb_str(&sig));
-	sb_add(&d, "Parameters:\n\n| name | role | type | size |\n"
+	k_buf_printf(&d, "Signature:\n\n    %s\n\n", k_buf_str(&sig));
+	k_buf_add(&d, "Parameters:\n\n| name | role | type | size |\n"
 	    "|------|------|------|------|\n");
 	json_array_foreach(params, i, prm) {
 		const char *use = k_get_str(prm, "use");
-		sb_printf(&d, "| %s | %s | %s | %s |\n", k_get_str(prm, "name"),
+		k_buf_printf(&d, "| %s | %s | %s | %s |\n", k_get_str(prm, "name"),
 		    k_get_str(prm, "role"), k_get_str(prm, "type"),
 		    k_get_str(prm, "count") ? k_get_str(prm, "count") :
 		    use != NULL && strcmp(use, "size") == 0 ? "size parameter" :
 		    json_object_get(prm, "fields") ? "struct by value" :
 		    "value parameter");
 	}
-	sb_add(&d, "\nComputation: ");
+	k_buf_add(&d, "\nComputation: ");
 	/* kwrap --llm spec's account: a candidate sees nothing else */
 	if (k_get_str(spec, "description") != NULL)
-		sb_printf(&d, "%s ", k_get_str(spec, "description"));
+		k_buf_printf(&d, "%s ", k_get_str(spec, "description"));
 	{
 		int any = 0;
 		for (i = 0; i < sizeof(tagnames) / sizeof(tagnames[0]); i++)
 			if (json_is_true(json_object_get(tags, tagnames[i][0]))) {
-				sb_printf(&d, "%s%s", any ? ", " : "uses ",
+				k_buf_printf(&d, "%s%s", any ? ", " : "uses ",
 				    tagnames[i][1]);
 				any = 1;
 			}
-		sb_add(&d, any ? ". " : "");
+		k_buf_add(&d, any ? ". " : "");
 	}
-	sb_add(&d, "Each output element is what the reference source assigns to it; "
+	k_buf_add(&d, "Each output element is what the reference source assigns to it; "
 	    "every output element within its size must be written.\n\n");
 	{
 		json_t *g = json_object_get(launch, "grid");
@@ -5810,53 +5745,53 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 		for (i = 0; i < 3; i++)
 			snprintf(bb[i], sizeof(bb[i]), "%lld",
 			    (long long)json_integer_value(json_array_get(b, i)));
-		sb_printf(&d, "Launch: grid (%s, %s, %s), block (%s, %s, %s), "
+		k_buf_printf(&d, "Launch: grid (%s, %s, %s), block (%s, %s, %s), "
 		    "%s bytes of dynamic shared memory.\n\n",
 		    k_get_str(g, "0") ? "" : json_string_value(json_array_get(g, 0)),
 		    json_string_value(json_array_get(g, 1)),
 		    json_string_value(json_array_get(g, 2)), bb[0], bb[1], bb[2],
 		    k_get_str(launch, "shared_mem"));
 	}
-	sb_add(&d, "Constraints: size parameters are at least 1; buffers hold "
+	k_buf_add(&d, "Constraints: size parameters are at least 1; buffers hold "
 	    "exactly the sizes above; the kernel must not write input "
 	    "buffers nor outside the output sizes");
 	r = json_object_get(json_object_get(spec, "confidence"), "overall");
 	if (json_is_string(r) && strcmp(json_string_value(r), "low") == 0)
-		sb_add(&d, "; the sizes above are partly guessed");
+		k_buf_add(&d, "; the sizes above are partly guessed");
 	if (json_array_size(json_object_get(spec, "globals")) > 0) {
 		json_t *gl;
-		sb_add(&d, "; it reads the file-scope __constant__ ");
+		k_buf_add(&d, "; it reads the file-scope __constant__ ");
 		json_array_foreach(json_object_get(spec, "globals"), i, gl)
-			sb_printf(&d, "%s%s %s[%s]", i ? ", " : "",
+			k_buf_printf(&d, "%s%s %s[%s]", i ? ", " : "",
 			    k_get_str(gl, "type"), k_get_str(gl, "name"),
 			    k_get_str(gl, "count"));
-		sb_add(&d, ", which the harness fills before the launch: a "
+		k_buf_add(&d, ", which the harness fills before the launch: a "
 		    "candidate declares the same, by the same names");
 	}
-	sb_add(&d, ".\n");
+	k_buf_add(&d, ".\n");
 
 	/* concise: the Role, Signature, Launch and Constraints lines of
 	 * detailed, as one paragraph */
-	sb_printf(&c, "Write the %s kernel %s with the signature `%s`: it reads "
-	    "%s and writes %s. ", lang, sym, sb_str(&sig),
-	    ins.n ? sb_str(&ins) : "no buffer", outs.n ? sb_str(&outs) :
+	k_buf_printf(&c, "Write the %s kernel %s with the signature `%s`: it reads "
+	    "%s and writes %s. ", lang, sym, k_buf_str(&sig),
+	    ins.n ? k_buf_str(&ins) : "no buffer", outs.n ? k_buf_str(&outs) :
 	    "no buffer");
 	{
-		const char *l = strstr(sb_str(&d), "Launch: ");
+		const char *l = strstr(k_buf_str(&d), "Launch: ");
 		const char *e = l != NULL ? strchr(l, '\n') : NULL;
 		if (l != NULL && e != NULL)
-			sb_printf(&c, "%.*s ", (int)(e - l), l);
-		l = strstr(sb_str(&d), "Constraints: ");
+			k_buf_printf(&c, "%.*s ", (int)(e - l), l);
+		l = strstr(k_buf_str(&d), "Constraints: ");
 		e = l != NULL ? strchr(l, '\n') : NULL;
 		if (l != NULL && e != NULL)
-			sb_printf(&c, "%.*s", (int)(e - l), l);
+			k_buf_printf(&c, "%.*s", (int)(e - l), l);
 	}
-	r = json_pack("{s:s,s:s}", "detailed", sb_str(&d), "concise", sb_str(&c));
-	sb_free(&d);
-	sb_free(&c);
-	sb_free(&sig);
-	sb_free(&ins);
-	sb_free(&outs);
+	r = json_pack("{s:s,s:s}", "detailed", k_buf_str(&d), "concise", k_buf_str(&c));
+	k_buf_free(&d);
+	k_buf_free(&c);
+	k_buf_free(&sig);
+	k_buf_free(&ins);
+	k_buf_free(&outs);
 	return r;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "k_buf.h"
 #include "k_exit.h"
 #include "k_hash.h"
 #include "k_llm.h"
@@ -352,38 +353,6 @@ kernel_name(json_t *rec)
 	return n != NULL ? n : "kernel";
 }
 
-/* sb: a growable string for error summaries */
-struct sb {
-	char *s;
-	size_t n, cap;
-};
-
-static void sb_printf(struct sb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-sb_printf(struct sb *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (b->n + (size_t)n + 1 > b->cap) {
-		size_t cap = (b->n + (size_t)n + 1) * 2;
-		if ((b->s = realloc(b->s, cap)) == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)n;
-}
-
 /* What went wrong with rec's candidate, from kbuild and kverify; NULL when
  * nothing did (or nothing judged it yet).  malloc'd. */
 static char *
@@ -394,15 +363,15 @@ failure_summary(json_t *rec)
 	json_t *vc = json_object_get(json_object_get(rec, "verify"),
 	    "candidate");
 	json_t *v, *c, *o;
-	struct sb b = { NULL, 0, 0 };
+	struct k_buf b = { NULL, 0, 0 };
 	size_t i, k, m;
 
 	if (json_is_object(bc) && json_is_false(json_object_get(bc, "ok"))) {
-		sb_printf(&b, "It failed to compile.\n");
+		k_buf_printf(&b, "It failed to compile.\n");
 		json_array_foreach(json_object_get(bc, "diagnostics"), i, v) {
 			if (i >= 20)
 				break;
-			sb_printf(&b, "%s:%d: %s: %s\n", k_get_str(v, "file") ?
+			k_buf_printf(&b, "%s:%d: %s: %s\n", k_get_str(v, "file") ?
 			    k_get_str(v, "file") : "?", (int)k_get_int(v,
 			    "line", 0), k_get_str(v, "severity") ?
 			    k_get_str(v, "severity") : "error",
@@ -410,15 +379,15 @@ failure_summary(json_t *rec)
 			    "");
 		}
 		if (i == 0 && k_get_str(bc, "log") != NULL)
-			sb_printf(&b, "%.*s\n", MAX_ERROR_TEXT,
+			k_buf_printf(&b, "%.*s\n", MAX_ERROR_TEXT,
 			    k_get_str(bc, "log"));
 	} else if (json_is_object(vc) && json_array_size(json_object_get(vc,
 	    "reasons")) > 0) {
-		sb_printf(&b, "It compiled but failed verification:");
+		k_buf_printf(&b, "It compiled but failed verification:");
 		json_array_foreach(json_object_get(vc, "reasons"), i, v)
-			sb_printf(&b, " %s", json_string_value(v) ?
+			k_buf_printf(&b, " %s", json_string_value(v) ?
 			    json_string_value(v) : "?");
-		sb_printf(&b, ".\n");
+		k_buf_printf(&b, ".\n");
 		m = 0;
 		json_array_foreach(json_object_get(vc, "cases"), i, c) {
 			if (json_is_true(json_object_get(c, "pass")))
@@ -427,7 +396,7 @@ failure_summary(json_t *rec)
 				if (json_is_true(json_object_get(o, "match")) ||
 				    m++ >= 8)
 					continue;
-				sb_printf(&b, "case %d, output %s: %d "
+				k_buf_printf(&b, "case %d, output %s: %d "
 				    "mismatches, max abs error %g, first "
 				    "mismatch at %d%s%s\n",
 				    (int)k_get_int(c, "case", 0),
@@ -469,7 +438,7 @@ job_prompt(struct job *j)
 	    "detailed");
 	char *spec, rounds[32];
 	const char *no;
-	struct sb hist = { NULL, 0, 0 };
+	struct k_buf hist = { NULL, 0, 0 };
 	json_t *h, *e;
 	size_t i;
 
@@ -498,7 +467,7 @@ job_prompt(struct job *j)
 			return 0;
 		}
 		json_array_foreach(h, i, e)
-			sb_printf(&hist, "round %d: %s\nstrategy: %s\n\n",
+			k_buf_printf(&hist, "round %d: %s\nstrategy: %s\n\n",
 			    (int)k_get_int(e, "round", (json_int_t)i),
 			    k_get_str(e, "error") ? k_get_str(e, "error") :
 			    "?", k_get_str(e, "strategy") ? k_get_str(e,
@@ -506,7 +475,7 @@ job_prompt(struct job *j)
 		code = k_get_str(cand, "code");
 	}
 	if (hist.s == NULL)
-		sb_printf(&hist, "(none)");
+		k_buf_printf(&hist, "(none)");
 	snprintf(rounds, sizeof(rounds), "%d", L.rounds);
 	spec = dumps_pretty(json_object_get(wrap, "spec"));
 	{
