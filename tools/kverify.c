@@ -648,6 +648,18 @@ batch_case(const struct run *b, int k, struct run *r)
 	return 1;
 }
 
+/* The output buffer of r called name, or NULL. */
+static struct buf *
+out_named(const struct run *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nout; i++)
+		if (strcmp(r->out[i].name, name) == 0)
+			return &r->out[i];
+	return NULL;
+}
+
 /* {role, case, mode, exit, signal, timed_out, seconds} for verify.runs */
 static void
 log_run(json_t *runs, const char *role, int kcase, const char *mode,
@@ -1149,7 +1161,7 @@ oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
 	char dir[PATH_MAX + 64];
 	const char *status = "agree";
 	struct run r, batch;
-	size_t i, j;
+	size_t i;
 	int k, checked = 0;
 
 	json_object_set_new(c->v, "oracle", o);
@@ -1175,11 +1187,9 @@ oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
 		}
 		checked++;
 		for (i = 0; i < gold[k].nout; i++) {
-			const struct buf *g = &gold[k].out[i], *w = NULL;
+			const struct buf *g = &gold[k].out[i];
+			const struct buf *w = out_named(&r, g->name);
 			struct cmp m;
-			for (j = 0; j < r.nout; j++)
-				if (strcmp(r.out[j].name, g->name) == 0)
-					w = &r.out[j];
 			if (w == NULL || w->len != g->len) {
 				json_array_append_new(bad, json_pack(
 				    "{s:i,s:s,s:s}", "case", k, "output",
@@ -1265,10 +1275,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 			json_t *ie = json_array_get(json_object_get(r.manifest,
 			    "inputs"), j);
 			const char *after = k_get_str(ie, "checksum_after");
-			int is_out = 0;
-			for (i = 0; i < r.nout; i++)
-				if (strcmp(r.out[i].name, r.in[j].name) == 0)
-					is_out = 1;
+			int is_out = out_named(&r, r.in[j].name) != NULL;
 			if (!is_out && (after == NULL ||
 			    strcmp(after, r.in[j].checksum) != 0)) {
 				add_reason(reasons, "modified-inputs");
@@ -1284,12 +1291,10 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 			}
 		}
 		for (i = 0; i < g->nout; i++) {
-			struct buf *want = &g->out[i], *got = NULL;
+			struct buf *want = &g->out[i], *got = out_named(&r,
+			    want->name);
 			json_t *o = json_object();
 			struct cmp m;
-			for (j = 0; j < r.nout; j++)
-				if (strcmp(r.out[j].name, want->name) == 0)
-					got = &r.out[j];
 			json_object_set_new(o, "name", json_string(want->name));
 			json_array_append_new(outs, o);
 			if (got == NULL || got->len != want->len ||
