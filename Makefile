@@ -114,11 +114,19 @@ tools/kbuild.o: tools/kbuild.c lib/*.h
 kbuild: tools/kbuild.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
 
-tools/kverify.o: tools/kverify.c lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kverify.c
+KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
+	tools/kverify/golden.o tools/kverify/candidate.o \
+	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
+	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
+	tools/kverify/util.o
 
-kverify: tools/kverify.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kverify.o lib/libkforge.a $(LIBS) -lm
+tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+kverify: $(KVERIFY_OBJS) lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KVERIFY_OBJS) lib/libkforge.a $(LIBS) -lm
+
+test/tmp/fuzz/fuzz_kverify: tools/kverify/*.c tools/kverify/kverify.h
 
 tools/kreport.o: tools/kreport.c lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kreport.c
