@@ -81,7 +81,11 @@ k_buf_full(const struct k_buf *b)
 const char *
 k_buf_str(struct k_buf *b)
 {
-	return b->s != NULL ? b->s : "";
+	if (b->s == NULL)
+		return "";
+	/* a caller that shortened n by hand gets the shorter text */
+	b->s[b->n] = '\0';
+	return b->s;
 }
 
 char *
