@@ -128,11 +128,15 @@ kverify: $(KVERIFY_OBJS) lib/libkforge.a
 
 test/tmp/fuzz/fuzz_kverify: tools/kverify/*.c tools/kverify/kverify.h
 
-tools/kreport.o: tools/kreport.c lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kreport.c
+# kreport: tools/kreport/, one internal header
+KREPORT_UNITS = main digest summary render md html debug export
+KREPORT_OBJS = $(KREPORT_UNITS:%=tools/kreport/%.o)
 
-kreport: tools/kreport.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kreport.o lib/libkforge.a $(LIBS) -lm
+tools/kreport/%.o: tools/kreport/%.c tools/kreport/kreport.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+kreport: $(KREPORT_OBJS) lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KREPORT_OBJS) lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib
