@@ -50,8 +50,9 @@ k_remove_tree(const char *path)
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-char *
-k_file_read(const char *path, size_t max, size_t *len)
+/* The one reader: the whole file, or (cut not NULL) its first max bytes. */
+static char *
+read_file(const char *path, size_t max, size_t *len, int *cut)
 {
 	FILE *fp;
 	char *buf = NULL;
@@ -60,18 +61,16 @@ k_file_read(const char *path, size_t max, size_t *len)
 
 	if (len != NULL)
 		*len = 0;
+	if (cut != NULL)
+		*cut = 0;
 	if ((fp = fopen(path, "rb")) == NULL)
 		return NULL;
 	for (;;) {
 		if (n == cap) {
 			/* one byte past max tells a file of max bytes from a
 			 * longer one */
-			if (cap > max) {
-				free(buf);
-				fclose(fp);
-				errno = EFBIG;
-				return NULL;
-			}
+			if (cap > max)
+				break;
 			cap = cap ? cap * 2 : 65536;
 			if (cap > max + 1)
 				cap = max + 1;
@@ -91,9 +90,13 @@ k_file_read(const char *path, size_t max, size_t *len)
 	}
 	fclose(fp);
 	if (n > max) {
-		free(buf);
-		errno = EFBIG;
-		return NULL;
+		if (cut == NULL) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+		*cut = 1;
+		n = max;
 	}
 	if (buf == NULL)
 		buf = k_malloc(1);
@@ -101,6 +104,20 @@ k_file_read(const char *path, size_t max, size_t *len)
 	if (len != NULL)
 		*len = n;
 	return buf;
+}
+
+char *
+k_file_read(const char *path, size_t max, size_t *len)
+{
+	return read_file(path, max, len, NULL);
+}
+
+char *
+k_file_head(const char *path, size_t max, size_t *len, int *cut)
+{
+	int c;
+
+	return read_file(path, max, len, cut != NULL ? cut : &c);
 }
 
 int

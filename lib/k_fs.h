@@ -21,6 +21,9 @@ void k_remove_tree(const char *path);
  * or EFBIG when it holds more than max bytes.  len may be NULL.
  */
 char *k_file_read(const char *path, size_t max, size_t *len);
+/* The same for at most the first max bytes (a log, a program's output):
+ * *cut (may be NULL) says whether the file held more. */
+char *k_file_head(const char *path, size_t max, size_t *len, int *cut);
 /*
  * Write n bytes to path, replacing it: written to a temporary file in the
  * same directory and renamed, so a reader (another kforge process

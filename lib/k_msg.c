@@ -81,7 +81,7 @@ emit(const char *where, const char *fmt, va_list ap)
 	char buf[4096], at[512];
 	int n;
 
-	if ((where == NULL || *where == '\0') && at_name != NULL) {
+	if (where == NULL && at_name != NULL) {
 		snprintf(at, sizeof(at), "%s:%lu", at_name, at_line);
 		where = at;
 	}

@@ -26,8 +26,9 @@ void k_msg_child(void);
  * The input position of the record this thread works on ("<stdin>", 3):
  * a message that names no place of its own is then printed as
  * "prog: <stdin>:3: message", so a per-record error says where in the
- * input it happened.  name NULL clears it.  name is borrowed: it must
- * outlive the position.
+ * input it happened; a message about the run, not the record, passes ""
+ * as its place.  name NULL clears it.  name is borrowed: it must outlive
+ * the position.
  */
 void k_msg_at(const char *name, unsigned long line);
 /* Quiet mode drops warnings (not fatal errors) from stderr. */

@@ -113,6 +113,24 @@ test_file_roundtrip(void **state)
 	assert_int_equal(errno, EFBIG);
 	assert_int_equal(len, 0);
 
+	/* the head of it, saying that there was more */
+	{
+		int cut = 7;
+		got = k_file_head(path, 2, &len, &cut);
+		assert_non_null(got);
+		assert_int_equal(len, 2);
+		assert_memory_equal(got, "a\0", 3);
+		assert_int_equal(cut, 1);
+		free(got);
+		got = k_file_head(path, 4, &len, &cut);
+		assert_int_equal(len, 4);
+		assert_int_equal(cut, 0);
+		free(got);
+		got = k_file_head(path, 0, &len, NULL);
+		assert_string_equal(got, "");
+		free(got);
+	}
+
 	/* an empty file is an empty string */
 	assert_int_equal(k_file_write(path, "", 0), 0);
 	got = k_file_read(path, 10, NULL);
@@ -502,6 +520,8 @@ child_at(const char *arg)
 	k_warn(K_EXIT_RECORDS, NULL, "bad record");
 	/* a message with its own place keeps it */
 	k_warn(K_EXIT_RECORDS, "x.cu", "own place");
+	/* "" is a message about the run, not the record */
+	k_warn(K_EXIT_RECORDS, "", "no place");
 	if (pthread_create(&th, NULL, other_thread, NULL) != 0 ||
 	    pthread_join(th, NULL) != 0)
 		return 10;
@@ -523,6 +543,7 @@ test_msg_at(void **state)
 	    "ktest: before\n"
 	    "ktest: <stdin>:3: bad record\n"
 	    "ktest: x.cu: own place\n"
+	    "ktest: no place\n"
 	    "ktest: from another thread\n"
 	    "ktest: after\n");
 	free(got);
