@@ -518,7 +518,7 @@ child_at(const char *arg)
 	k_warn(K_EXIT_RECORDS, NULL, "before");
 	k_msg_at("<stdin>", 3);
 	k_warn(K_EXIT_RECORDS, NULL, "bad record");
-	/* a message with its own place keeps it */
+	/* a message with its own place keeps it, after the position */
 	k_warn(K_EXIT_RECORDS, "x.cu", "own place");
 	/* "" is a message about the run, not the record */
 	k_warn(K_EXIT_RECORDS, "", "no place");
@@ -542,7 +542,7 @@ test_msg_at(void **state)
 	assert_string_equal(got,
 	    "ktest: before\n"
 	    "ktest: <stdin>:3: bad record\n"
-	    "ktest: x.cu: own place\n"
+	    "ktest: <stdin>:3: x.cu: own place\n"
 	    "ktest: no place\n"
 	    "ktest: from another thread\n"
 	    "ktest: after\n");

@@ -11,7 +11,7 @@ collect_parm(CXCursor c, CXCursor parent, CXClientData data)
 
 	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_ParmDecl) {
-		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+		l->v = k_realloc(l->v, (l->n + 1) * sizeof(*l->v));
 		l->v[l->n++] = c;
 	}
 	return CXChildVisit_Continue;
@@ -134,7 +134,7 @@ op_from_ast(CXCursor c, struct kids *k)
 	    lk != CXCursor_ParenExpr && lk != CXCursor_MemberRefExpr &&
 	    lk != CXCursor_DeclRefExpr))
 		return NULL;
-	return xstrdup("=");
+	return k_strdup("=");
 }
 
 static char *
@@ -215,9 +215,9 @@ rw_visit(CXCursor c, CXCursor parent, CXClientData data)
 		/* T *alias = param + offset; */
 		CXType t = clang_getCanonicalType(clang_getCursorType(c));
 		if (t.kind == CXType_Pointer && (i = base_param(pt, c)) >= 0) {
-			pt->alias = xrealloc(pt->alias, (pt->nalias + 1) *
+			pt->alias = k_realloc(pt->alias, (pt->nalias + 1) *
 			    sizeof(*pt->alias));
-			pt->alias_of = xrealloc(pt->alias_of,
+			pt->alias_of = k_realloc(pt->alias_of,
 			    (pt->nalias + 1) * sizeof(*pt->alias_of));
 			pt->alias[pt->nalias] = cursor_usr(c);
 			pt->alias_of[pt->nalias++] = (unsigned)i;
@@ -287,11 +287,8 @@ rw_visit(CXCursor c, CXCursor parent, CXClientData data)
 				sub.depth = pt->depth + 1;
 				sub.nparams = pl.n;
 				sub.params = pl.v;
-				sub.wrote = calloc(sub.nparams + 1, 1);
-				sub.read = calloc(sub.nparams + 1, 1);
-				if (sub.wrote == NULL || sub.read == NULL)
-					k_fatal(K_EXIT_SYSTEM, NULL,
-					    "out of memory");
+				sub.wrote = k_calloc(sub.nparams + 1, 1);
+				sub.read = k_calloc(sub.nparams + 1, 1);
 				analyse_fn(&sub, def);
 				for (a = 0; a < na && a < (int)sub.nparams;
 				    a++) {

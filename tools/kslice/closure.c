@@ -46,12 +46,11 @@ ns_chain(CXCursor c)
 	char *outer, *name, *r;
 
 	if (clang_Cursor_isNull(p) || k != CXCursor_Namespace)
-		return xstrdup("");
+		return k_strdup("");
 	outer = ns_chain(p);
 	name = k_take(clang_getCursorSpelling(p));
-	if (asprintf(&r, "%s%s%s", outer, outer[0] != '\0' ? "::" : "",
-	    name[0] != '\0' ? name : "(anonymous)") < 0)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	r = k_asprintf("%s%s%s", outer, outer[0] != '\0' ? "::" : "",
+	    name[0] != '\0' ? name : "(anonymous)");
 	free(outer);
 	free(name);
 	return r;
@@ -75,7 +74,7 @@ new_item(struct closure *cl)
 
 	if (cl->n == cl->cap) {
 		cl->cap = cl->cap ? cl->cap * 2 : 32;
-		cl->v = xrealloc(cl->v, cl->cap * sizeof(*cl->v));
+		cl->v = k_realloc(cl->v, cl->cap * sizeof(*cl->v));
 	}
 	it = &cl->v[cl->n++];
 	memset(it, 0, sizeof(*it));
@@ -96,9 +95,9 @@ add_stub(struct closure *cl, struct fileinfo *fi)
 	it->a = 0;
 	it->b = (unsigned)fi->size;
 	it->line = 1;
-	it->name = xstrdup(fi->stubname);
+	it->name = k_strdup(fi->stubname);
 	it->what = "stub";
-	it->ns = xstrdup("");
+	it->ns = k_strdup("");
 	it->c = clang_getNullCursor();
 	/* the stubs it includes come with it */
 	for (i = 0; i < fi->nincl; i++)
@@ -149,7 +148,7 @@ add_macro(struct closure *cl, CXCursor def)
 	it->c = def;
 	it->name = k_take(clang_getCursorSpelling(def));
 	it->what = "macro";
-	it->ns = xstrdup("");
+	it->ns = k_strdup("");
 }
 
 /* End of an extent in file offsets, past a macro invocation the end lies
@@ -209,7 +208,7 @@ collect_spec(CXCursor c, CXCursor parent, CXClientData data)
 		return CXChildVisit_Continue;
 	if (p->nspecs == p->capspecs) {
 		p->capspecs = p->capspecs ? p->capspecs * 2 : 16;
-		p->specs = xrealloc(p->specs, p->capspecs * sizeof(*p->specs));
+		p->specs = k_realloc(p->specs, p->capspecs * sizeof(*p->specs));
 	}
 	p->specs[p->nspecs].tmpl = clang_getCanonicalCursor(t);
 	p->specs[p->nspecs].c = c;
@@ -596,8 +595,7 @@ find_using(CXCursor c, CXCursor parent, CXClientData data)
 		name = k_take(clang_getCursorSpelling(ns));
 		if (qual[0] != '\0') {
 			char *q;
-			if (asprintf(&q, "%s::%s", qual, name) < 0)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			q = k_asprintf("%s::%s", qual, name);
 			free(name);
 			name = q;
 		}

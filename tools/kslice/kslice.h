@@ -22,7 +22,9 @@
 #include <clang-c/Index.h>
 #include <jansson.h>
 
+#include "k_buf.h"
 #include "k_exit.h"
+#include "k_mem.h"
 #include "k_msg.h"
 #include "k_parse.h"
 #include "k_proc.h"
@@ -44,12 +46,8 @@ struct kslice_opt {
 };
 extern struct kslice_opt opt;
 
-/* A growable text buffer with a maximum size. */
-struct buf {
-	char *s;
-	size_t n, cap;
-	int full;
-};
+/* Every text kslice builds is a k_buf no longer than a slice may be. */
+#define KSLICE_BUF { .max = MAX_TEXT }
 
 enum fclass { F_PROJECT, F_STUB, F_SYSTEM };
 
@@ -157,12 +155,6 @@ struct slicer {
 };
 
 /* util.c */
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-void buf_add(struct buf *b, const char *s, size_t n);
-void buf_puts(struct buf *b, const char *s);
-void buf_printf(struct buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 int is_ident_char(int c);
 char *subst_idents(const char *s, json_t *map);
 
@@ -190,8 +182,8 @@ int inside_other(struct closure *cl, struct item *it);
 int item_cmp(const void *pa, const void *pb);
 
 /* output.c */
-void switch_ns(struct buf *b, const char *from, const char *to);
-void emit_stub(struct buf *b, struct item *it);
+void switch_ns(struct k_buf *b, const char *from, const char *to);
+void emit_stub(struct k_buf *b, struct item *it);
 json_t *tags_json(const char *code, size_t lines, size_t ndeps);
 json_t *launch_json(json_t *scan, json_t *inst);
 
@@ -206,7 +198,7 @@ void fn_params(CXCursor fn, struct parmlist *l);
 void analyse_fn(struct pointers *pt, CXCursor fn);
 
 /* prune.c */
-unsigned check_slice(struct buf *code, const char *dialect, char **msg,
+unsigned check_slice(struct k_buf *code, const char *dialect, char **msg,
     json_t *dropped);
 
 /* slice.c */

@@ -10,13 +10,9 @@
  */
 #include <sys/stat.h>
 
-#include <getopt.h>
-
+#include "k_fs.h"
+#include "k_main.h"
 #include "kslice.h"
-
-static const char usage_line[] =
-    "usage: kslice [-hqV] [--mem mib] [--root dir] [--stubs dir]\n"
-    "              [--timeout seconds] [--types list] [file ...]\n";
 
 /*
  * Records are sliced in a forked worker that keeps its parse cache from
@@ -26,6 +22,10 @@ static const char usage_line[] =
  * killed; the next record starts a new one.
  */
 static struct k_worker worker;
+
+/* A request carries the record's input position under this key, so
+ * that the worker's messages name it too; the worker takes it out. */
+#define AT_KEY "#kslice-at"
 
 /* The worker: records arrive one a line; each one's output records go
  * back, then an empty line. */
@@ -40,6 +40,16 @@ serve(FILE *in, void *arg)
 	opt.idx = clang_createIndex(0, 0);
 	k_reader_init(&r, in, "<kslice>", STAGE);
 	while (k_read(&r, &rec, &bad) == 1) {
+		static char name[512];
+		json_t *at = json_object_get(rec, AT_KEY);
+		if (json_is_array(at)) {
+			snprintf(name, sizeof(name), "%s",
+			    json_string_value(json_array_get(at, 0)));
+			k_msg_at(name, (unsigned long)json_integer_value(
+			    json_array_get(at, 1)));
+		} else
+			k_msg_at(NULL, 0);
+		json_object_del(rec, AT_KEY);
 		out = bad ? rec : process(rec, NULL);
 		if (k_write(out) != 0 || fputs("\n", stdout) == EOF ||
 		    fflush(stdout) != 0)
@@ -83,13 +93,20 @@ process_isolated(json_t *rec, void *ctx)
 {
 	enum k_worker_event ev;
 	json_t *out;
+	const char *at;
+	unsigned long at_line;
 	char *line;
 	size_t len;
 	int tries;
 
 	(void)ctx;
-	if ((line = json_dumps(rec, JSON_COMPACT)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	if ((at = k_msg_where(&at_line)) != NULL)
+		json_object_set_new(rec, AT_KEY, json_pack("[s,I]", at,
+		    (json_int_t)at_line));
+	line = json_dumps(rec, JSON_COMPACT);
+	json_object_del(rec, AT_KEY);
+	if (line == NULL)
+		k_oom();
 	len = strlen(line);
 	line[len] = '\n';	/* over the terminating NUL, not past it */
 	for (tries = 0;; tries++) {
@@ -131,13 +148,6 @@ process_isolated(json_t *rec, void *ctx)
 }
 
 static void
-usage(void)
-{
-	fputs(usage_line, stderr);
-	exit(K_EXIT_USAGE);
-}
-
-static void
 add_stubdir(const char *dir, int user)
 {
 	char real[PATH_MAX];
@@ -159,82 +169,82 @@ add_stubdir(const char *dir, int user)
 static void
 default_stubs(void)
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
-	const char *env = getenv("KFORGE_STUBS");
+	char *dirs[2];
+	int i, n = k_data_dirs("KFORGE_STUBS", "stubs", dirs);
 
-	if (env != NULL && *env != '\0') {
-		add_stubdir(env, 0);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 8);
-	if (n > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL) {
-			strcpy(slash + 1, "stubs");
-			add_stubdir(exe, 0);
-			strcpy(slash + 1, "../share/kforge/stubs");
-			add_stubdir(exe, 0);
-		}
+	for (i = 0; i < n; i++) {
+		add_stubdir(dirs[i], 0);
+		free(dirs[i]);
 	}
 }
+
+static const char *root = ".";
+
+static void
+option(int ch, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (ch) {
+	case 'R':
+		root = arg;
+		break;
+	case 'S':
+		add_stubdir(arg, 1);
+		break;
+	case 't':
+		set_types(arg);
+		break;
+	case 'T':
+		opt.timeout = k_seconds_arg("--timeout", arg);
+		break;
+	case 'M':
+		k_worker_mem(k_mib_arg("--mem", arg));
+		break;
+	}
+}
+
+static const char *
+clang_version(void)
+{
+	static char buf[256];
+	char *ver = k_take(clang_getClangVersion());
+
+	snprintf(buf, sizeof(buf), "%s", ver);
+	free(ver);
+	return buf;
+}
+
+static const struct option longopts[] = {
+	{ "mem", required_argument, NULL, 'M' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "stubs", required_argument, NULL, 'S' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "types", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct k_tool tool = {
+	.usage =
+	    "usage: kslice [-hqV] [--mem mib] [--root dir] [--stubs dir]\n"
+	    "              [--timeout seconds] [--types list] [file ...]\n",
+	.longopts = longopts,
+	.option = option,
+	.version = clang_version,
+	.min_operands = 0,
+	.max_operands = -1,
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "mem", required_argument, NULL, 'M' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "stubs", required_argument, NULL, 'S' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "types", required_argument, NULL, 't' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *root = ".";
-	int ch, i;
+	int i;
 
-	k_msg_init(argv[0]);
 	set_types("float");
 	opt.timeout = K_PARSE_TIMEOUT;
 	k_worker_mem(K_PARSE_MEM_MB);
-	while ((ch = getopt_long(argc, argv, "hqV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'q':
-			k_msg_quiet(1);
-			break;
-		case 'R':
-			root = optarg;
-			break;
-		case 'S':
-			add_stubdir(optarg, 1);
-			break;
-		case 't':
-			set_types(optarg);
-			break;
-		case 'T':
-			opt.timeout = k_seconds_arg("--timeout", optarg);
-			break;
-		case 'M':
-			k_worker_mem(k_mib_arg("--mem", optarg));
-			break;
-		case 'V': {
-			char *ver = k_take(clang_getClangVersion());
-			printf("kslice (kforge) 0.1, %s\n", ver);
-			free(ver);
-			return k_finish();
-		}
-		case 'h':
-			fputs(usage_line, stdout);
-			return k_finish();
-		default:
-			usage();
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	i = k_main(argc, argv, &tool, NULL);
+	argc -= i;
+	argv += i;
 	if (realpath(root, opt.root) == NULL)
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
 		    strerror(errno));

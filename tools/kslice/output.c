@@ -5,7 +5,7 @@
 #include "kslice.h"
 
 void
-switch_ns(struct buf *b, const char *from, const char *to)
+switch_ns(struct k_buf *b, const char *from, const char *to)
 {
 	size_t common = 0, i;
 	const char *p;
@@ -25,10 +25,10 @@ switch_ns(struct buf *b, const char *from, const char *to)
 	while (*p == ':')
 		p++;
 	if (*p != '\0')
-		buf_puts(b, "}\n");
+		k_buf_add(b, "}\n");
 	for (; *p != '\0'; p++)
 		if (*p == ':' && p[1] == ':') {
-			buf_puts(b, "}\n");
+			k_buf_add(b, "}\n");
 			p++;
 		}
 	p = to + common;
@@ -38,9 +38,9 @@ switch_ns(struct buf *b, const char *from, const char *to)
 		const char *e = strstr(p, "::");
 		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
 		if (n == 11 && strncmp(p, "(anonymous)", 11) == 0)
-			buf_puts(b, "namespace {\n");
+			k_buf_add(b, "namespace {\n");
 		else
-			buf_printf(b, "namespace %.*s {\n", (int)n, p);
+			k_buf_printf(b, "namespace %.*s {\n", (int)n, p);
 		p += n;
 		while (*p == ':')
 			p++;
@@ -50,11 +50,11 @@ switch_ns(struct buf *b, const char *from, const char *to)
 /* A stub's text without its #include "..." lines: the project headers it
  * names are sliced, the stubs it names are inlined on their own. */
 void
-emit_stub(struct buf *b, struct item *it)
+emit_stub(struct k_buf *b, struct item *it)
 {
 	const char *s = it->fi->text, *e = s + it->fi->size, *nl;
 
-	buf_printf(b, "/* stub: %s */\n", it->name);
+	k_buf_printf(b, "/* stub: %s */\n", it->name);
 	while (s < e) {
 		const char *t = s;
 		nl = memchr(s, '\n', e - s);
@@ -75,11 +75,11 @@ emit_stub(struct buf *b, struct item *it)
 				}
 			}
 		}
-		buf_add(b, s, nl - s);
+		k_buf_addn(b, s, nl - s);
 		s = nl;
 	}
 	if (it->fi->size > 0 && it->fi->text[it->fi->size - 1] != '\n')
-		buf_puts(b, "\n");
+		k_buf_add(b, "\n");
 }
 
 static int
@@ -219,9 +219,8 @@ launch_json(json_t *scan, json_t *inst)
 	{
 		char *from;
 		const char *file = k_get_str(use, "file");
-		if (asprintf(&from, "%s:%lld", file != NULL ? file : "?",
-		    (long long)k_get_int(use, "line", 0)) < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		from = k_asprintf("%s:%lld", file != NULL ? file : "?",
+		    (long long)k_get_int(use, "line", 0));
 		json_object_set_new(o, "from", json_string(from));
 		free(from);
 	}

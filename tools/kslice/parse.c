@@ -55,32 +55,31 @@ file_info(struct parsed *p, CXFile f)
 			return p->files[i];
 	if (p->nfiles == p->capfiles) {
 		p->capfiles = p->capfiles ? p->capfiles * 2 : 32;
-		p->files = xrealloc(p->files, p->capfiles * sizeof(*p->files));
+		p->files = k_realloc(p->files, p->capfiles * sizeof(*p->files));
 	}
-	if ((fi = calloc(1, sizeof(*fi))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	fi = k_calloc(1, sizeof(*fi));
 	p->files[p->nfiles++] = fi;
 	fi->file = f;
 	name = k_take(clang_getFileName(f));
 	fi->real = realpath(name, NULL);
 	if (fi->real == NULL)
-		fi->real = xstrdup(name);
+		fi->real = k_strdup(name);
 	fi->cls = F_PROJECT;
 	if (under(fi->real, k_prelude_dir()))
 		fi->cls = F_SYSTEM;
 	for (i = 0; fi->cls == F_PROJECT && i < opt.stubdirs.n; i++)
 		if (under(fi->real, opt.stubdirs.v[i])) {
 			fi->cls = F_STUB;
-			fi->stubname = xstrdup(fi->real +
+			fi->stubname = k_strdup(fi->real +
 			    strlen(opt.stubdirs.v[i]) + 1);
 		}
 	if (fi->cls == F_PROJECT && clang_Location_isInSystemHeader(
 	    clang_getLocationForOffset(p->tu, f, 0)))
 		fi->cls = F_SYSTEM;
 	if (under(fi->real, opt.root))
-		fi->rel = xstrdup(fi->real + strlen(opt.root) + 1);
+		fi->rel = k_strdup(fi->real + strlen(opt.root) + 1);
 	else
-		fi->rel = xstrdup(fi->real);
+		fi->rel = k_strdup(fi->real);
 	fi->text = clang_getFileContents(p->tu, f, &fi->size);
 	free(name);
 	return fi;
@@ -114,7 +113,7 @@ note_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
 		return;
 	fi->keyed = 1;
 	fi->nkey = depth;
-	fi->key = xrealloc(NULL, (depth + 1) * sizeof(*fi->key));
+	fi->key = k_realloc(NULL, (depth + 1) * sizeof(*fi->key));
 	for (i = 0; i < depth; i++) {
 		clang_getExpansionLocation(stack[depth - 1 - i], NULL, NULL,
 		    NULL, &off);
@@ -143,7 +142,7 @@ collect_pp(CXCursor c, CXCursor parent, CXClientData data)
 	if (k == CXCursor_MacroExpansion && fi->cls == F_PROJECT) {
 		if (p->nexps == p->capexps) {
 			p->capexps = p->capexps ? p->capexps * 2 : 256;
-			p->exps = xrealloc(p->exps,
+			p->exps = k_realloc(p->exps,
 			    p->capexps * sizeof(*p->exps));
 		}
 		p->exps[p->nexps].fi = fi;
@@ -154,7 +153,7 @@ collect_pp(CXCursor c, CXCursor parent, CXClientData data)
 	} else if (k == CXCursor_MacroDefinition) {
 		if (p->ndefs == p->capdefs) {
 			p->capdefs = p->capdefs ? p->capdefs * 2 : 256;
-			p->defs = xrealloc(p->defs,
+			p->defs = k_realloc(p->defs,
 			    p->capdefs * sizeof(*p->defs));
 		}
 		p->defs[p->ndefs].name = k_take(clang_getCursorSpelling(c));
@@ -190,7 +189,7 @@ collect_pp(CXCursor c, CXCursor parent, CXClientData data)
 				}
 			}
 		} else if (ifi->cls != F_SYSTEM) {
-			fi->incl = xrealloc(fi->incl,
+			fi->incl = k_realloc(fi->incl,
 			    (fi->nincl + 1) * sizeof(*fi->incl));
 			fi->incl[fi->nincl++] = ifi;
 		}
@@ -232,7 +231,7 @@ unsigned
 count_errors(CXTranslationUnit tu, char **first, unsigned want)
 {
 	unsigned i, n = clang_getNumDiagnostics(tu), errors = 0;
-	struct buf b = { 0 };
+	struct k_buf b = KSLICE_BUF;
 
 	for (i = 0; i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -253,7 +252,7 @@ count_errors(CXTranslationUnit tu, char **first, unsigned want)
 						memmove(fn, slash + 1,
 						    strlen(slash));
 				}
-				buf_printf(&b, "%s%s:%u: %s", errors ? "; " :
+				k_buf_printf(&b, "%s%s:%u: %s", errors ? "; " :
 				    "", fn != NULL ? fn : "<command line>",
 				    line, m);
 				free(fn);
@@ -264,7 +263,7 @@ count_errors(CXTranslationUnit tu, char **first, unsigned want)
 		clang_disposeDiagnostic(d);
 	}
 	if (first != NULL)
-		*first = b.s != NULL ? b.s : xstrdup("");
+		*first = b.s != NULL ? b.s : k_strdup("");
 	else
 		free(b.s);
 	return errors;
@@ -286,13 +285,11 @@ abs_flags(json_t *flags, struct k_strv *out)
 		if (s == NULL)
 			continue;
 		if (pathnext && s[0] != '/') {
-			if (asprintf(&abs, "%s/%s", opt.root, s) < 0)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			abs = k_asprintf("%s/%s", opt.root, s);
 			s = abs;
 		} else if (!pathnext && strncmp(s, "-I", 2) == 0 &&
 		    s[2] != '\0' && s[2] != '/') {
-			if (asprintf(&abs, "-I%s/%s", opt.root, s + 2) < 0)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			abs = k_asprintf("-I%s/%s", opt.root, s + 2);
 			s = abs;
 		}
 		k_strv_push(out, s);
@@ -317,9 +314,8 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	int e;
 
 	fl = json_dumps(flags, JSON_COMPACT);
-	if (asprintf(&key, "%s\n%s\n%s\n%d", tu, fl != NULL ? fl : "",
-	    dialect, device) < 0)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	key = k_asprintf("%s\n%s\n%s\n%d", tu, fl != NULL ? fl : "",
+	    dialect, device);
 	free(fl);
 	for (i = 0; i < MAX_CACHE; i++)
 		if (cache[i] != NULL && strcmp(cache[i]->key, key) == 0) {
@@ -332,13 +328,11 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	else
 		snprintf(path, sizeof(path), "%s/%s", opt.root, tu);
 	if (access(path, R_OK) != 0) {
-		if (asprintf(why, "%s: %s", tu, strerror(errno)) < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		*why = k_asprintf("%s: %s", tu, strerror(errno));
 		free(key);
 		return NULL;
 	}
-	if ((p = calloc(1, sizeof(*p))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	p = k_calloc(1, sizeof(*p));
 	p->key = key;
 	abs_flags(flags, &extra);
 	build_args(&args, dialect, device, &extra, 1);
@@ -346,9 +340,8 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	k_strv_free(&args);
 	k_strv_free(&extra);
 	if (e != 0 || p->tu == NULL) {
-		if (asprintf(why, "%s: parse failed: %s", tu,
-		    k_cx_error_text((enum CXErrorCode)e)) < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		*why = k_asprintf("%s: parse failed: %s", tu,
+		    k_cx_error_text((enum CXErrorCode)e));
 		p->tu = NULL;
 		free_parsed(p);
 		return NULL;

@@ -89,14 +89,14 @@ free_mdefs(struct mdefs *m)
  * __CUDA_ARCH__).  Returns how many it cut from code; their names go to
  * dropped. */
 static size_t
-drop_unused(CXTranslationUnit tu, const char *path, struct buf *code,
+drop_unused(CXTranslationUnit tu, const char *path, struct k_buf *code,
     json_t *dropped)
 {
 	struct mdefs m = { 0 };
 	const char *s = code->s;
 	CXFile main = clang_getFile(tu, path);
 	CXSourceRangeList *sk;
-	struct buf out = { 0 };
+	struct k_buf out = KSLICE_BUF;
 	size_t i = 0, j, d, cut = 0;
 	unsigned k;
 	void *ctx[3];
@@ -124,17 +124,14 @@ drop_unused(CXTranslationUnit tu, const char *path, struct buf *code,
 					;
 				if (m.n == m.cap) {
 					m.cap = m.cap ? m.cap * 2 : 16;
-					m.a = xrealloc(m.a, m.cap * sizeof(*m.a));
-					m.b = xrealloc(m.b, m.cap * sizeof(*m.b));
-					m.name = xrealloc(m.name,
+					m.a = k_realloc(m.a, m.cap * sizeof(*m.a));
+					m.b = k_realloc(m.b, m.cap * sizeof(*m.b));
+					m.name = k_realloc(m.name,
 					    m.cap * sizeof(*m.name));
 				}
 				m.a[m.n] = (unsigned)i;
 				m.b[m.n] = (unsigned)(s[e] == '\n' ? e + 1 : e);
-				m.name[m.n] = strndup(s + p, j - p);
-				if (m.name[m.n] == NULL)
-					k_fatal(K_EXIT_SYSTEM, NULL,
-					    "out of memory");
+				m.name[m.n] = k_strndup(s + p, j - p);
 				m.n++;
 			}
 		}
@@ -142,9 +139,7 @@ drop_unused(CXTranslationUnit tu, const char *path, struct buf *code,
 	}
 	if (m.n == 0)
 		return 0;
-	m.used = calloc(m.n, 1);
-	if (m.used == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	m.used = k_calloc(m.n, 1);
 	/* directives, other #defines included */
 	for (i = 0; s[i] != '\0';) {
 		size_t e = i, p = i;
@@ -180,13 +175,13 @@ drop_unused(CXTranslationUnit tu, const char *path, struct buf *code,
 	for (i = 0, d = 0; d < m.n; d++) {
 		if (m.used[d])
 			continue;
-		buf_add(&out, s + i, m.a[d] - i);
+		k_buf_addn(&out, s + i, m.a[d] - i);
 		i = m.b[d];
 		json_array_append_new(dropped, json_string(m.name[d]));
 		cut++;
 	}
 	if (cut > 0) {
-		buf_puts(&out, s + i);
+		k_buf_add(&out, s + i);
 		free(code->s);
 		*code = out;
 	}
@@ -198,7 +193,7 @@ drop_unused(CXTranslationUnit tu, const char *path, struct buf *code,
  * nothing changes.  Returns the errors of the last parse. */
 /* Errors of a prelude-based parse of the slice text; *msg the first few. */
 unsigned
-check_slice(struct buf *code, const char *dialect, char **msg,
+check_slice(struct k_buf *code, const char *dialect, char **msg,
     json_t *dropped)
 {
 	struct k_strv args = { 0 };
@@ -213,9 +208,8 @@ check_slice(struct buf *code, const char *dialect, char **msg,
 		e = k_parse(opt.idx, path, code->s, code->n, &args, &tu);
 		if (e != 0 || tu == NULL) {
 			k_strv_free(&args);
-			if (asprintf(msg, "parse failed: %s",
-			    k_cx_error_text((enum CXErrorCode)e)) < 0)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			*msg = k_asprintf("parse failed: %s",
+			    k_cx_error_text((enum CXErrorCode)e));
 			return 1;
 		}
 		errors = count_errors(tu, NULL, 0);

@@ -40,7 +40,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	struct closure *cl = &s->cl;
 	struct parsed *p;
 	struct fileinfo *kfi;
-	struct buf b = { 0 };
+	struct k_buf b = KSLICE_BUF;
 	const char *tu = k_get_str(scan, "tu"), *usr = k_get_str(scan, "usr");
 	const char *dialect = k_get_str(scan, "dialect");
 	json_t *flags = json_object_get(scan, "flags");
@@ -52,7 +52,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	if (dialect[0] == '\0')
 		dialect = "cuda";
 	if (tu[0] == '\0' || usr[0] == '\0') {
-		*why = xstrdup("scan section lacks tu or usr");
+		*why = k_strdup("scan section lacks tu or usr");
 		return -1;
 	}
 	/* a kernel only the device side sees is looked for there */
@@ -65,9 +65,8 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 			break;
 	}
 	if (clang_Cursor_isNull(s->kernel)) {
-		if (asprintf(why, "kernel %s not found in %s",
-		    k_get_str(scan, "qualified_name"), tu) < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		*why = k_asprintf("kernel %s not found in %s",
+		    k_get_str(scan, "qualified_name"), tu);
 		return -1;
 	}
 	s->p = p;
@@ -78,7 +77,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	kfi = where(p, clang_getRangeStart(clang_getCursorExtent(s->kernel)),
 	    &kline, &ka);
 	if (kfi == NULL || kfi->text == NULL) {
-		*why = xstrdup("kernel has no source text");
+		*why = k_strdup("kernel has no source text");
 		return -1;
 	}
 	kb = extent_end(p, kfi, clang_getCursorExtent(s->kernel));
@@ -115,10 +114,10 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		qsort(cl->v + 1, cl->n - 1, sizeof(*cl->v), item_cmp);
 	s->deps = json_array();
 	s->stubs = json_array();
-	buf_printf(&b, "// kslice: %s:%u, %s\n", kfi->rel, kline,
+	k_buf_printf(&b, "// kslice: %s:%u, %s\n", kfi->rel, kline,
 	    k_get_str(scan, "qualified_name"));
 	for (i = 0; i < s->includes.n; i++)
-		buf_printf(&b, "%s\n", s->includes.v[i]);
+		k_buf_printf(&b, "%s\n", s->includes.v[i]);
 	for (i = 1; i <= cl->n; i++) {
 		/* the kernel last */
 		struct item *it = &cl->v[i == cl->n ? 0 : i];
@@ -129,7 +128,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 			switch_ns(&b, cur, to);
 			cur = to;
 		}
-		buf_puts(&b, "\n");
+		k_buf_add(&b, "\n");
 		if (it->kind == I_STUB) {
 			emit_stub(&b, it);
 			json_array_append_new(s->stubs, json_string(it->name));
@@ -138,22 +137,20 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		if (i != cl->n) {
 			json_t *d = json_object();
 			char *origin;
-			if (asprintf(&origin, "%s:%u", it->fi->rel, it->line) <
-			    0)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			origin = k_asprintf("%s:%u", it->fi->rel, it->line);
 			json_object_set_new(d, "name", json_string(it->name));
 			json_object_set_new(d, "kind", json_string(it->what));
 			json_object_set_new(d, "origin", json_string(origin));
 			json_array_append_new(s->deps, d);
 			free(origin);
 		}
-		buf_add(&b, it->fi->text + it->a, it->b - it->a);
-		buf_puts(&b, it->semi ? ";\n" : "\n");
+		k_buf_addn(&b, it->fi->text + it->a, it->b - it->a);
+		k_buf_add(&b, it->semi ? ";\n" : "\n");
 	}
-	s->ns = xstrdup(cur);
-	if (b.full) {
+	s->ns = k_strdup(cur);
+	if (k_buf_full(&b)) {
 		free(b.s);
-		*why = xstrdup("slice longer than 16 MiB");
+		*why = k_strdup("slice longer than 16 MiB");
 		return -1;
 	}
 	s->body = b.s;
@@ -169,10 +166,8 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		pt.p = p;
 		pt.params = pl.v;
 		pt.nparams = pl.n;
-		pt.wrote = calloc(pl.n + 1, 1);
-		pt.read = calloc(pl.n + 1, 1);
-		if (pt.wrote == NULL || pt.read == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		pt.wrote = k_calloc(pl.n + 1, 1);
+		pt.read = k_calloc(pl.n + 1, 1);
 		analyse_fn(&pt, fn);
 		s->writes = json_array();
 		s->reads = json_array();
@@ -201,7 +196,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 static char *
 instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
 {
-	struct buf b = { 0 };
+	struct k_buf b = KSLICE_BUF;
 	char *targs = instance_args(scan, inst), *name;
 	json_t *map = json_object(), *tp;
 	struct parmlist pl;
@@ -213,7 +208,7 @@ instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
 		json_object_set_new(map, k_get_str(tp, "name"), json_string(
 		    cxx_type(k_get_str(inst, k_get_str(tp, "name")))));
 	name = k_take(clang_getCursorSpelling(s->kernel));
-	buf_printf(&b, "template __global__ void %s%s(", name, targs);
+	k_buf_printf(&b, "template __global__ void %s%s(", name, targs);
 	fn_params(s->kernel, &pl);
 	for (i = 0; i < pl.n; i++) {
 		CXCursor a = pl.v[i];
@@ -221,12 +216,12 @@ instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
 		char *sub = subst_idents(ty, map);
 		if (clang_isInvalidDeclaration(a))
 			*ok = 0;
-		buf_printf(&b, "%s%s", i > 0 ? ", " : "", sub);
+		k_buf_printf(&b, "%s%s", i > 0 ? ", " : "", sub);
 		free(sub);
 		free(ty);
 	}
 	free(pl.v);
-	buf_puts(&b, ");\n");
+	k_buf_add(&b, ");\n");
 	free(name);
 	free(targs);
 	json_decref(map);
@@ -239,25 +234,24 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 {
 	json_t *out = ninst > 0 ? json_deep_copy(rec) : json_incref(rec);
 	json_t *sl = json_object();
-	struct buf code = { 0 };
+	struct k_buf code = KSLICE_BUF;
 	const char *dialect = k_get_str(scan, "dialect");
 	char *msg = NULL, *targs = NULL;
 	size_t lines = 0, i;
 	unsigned errors;
 	json_t *dropped = json_array();
 
-	buf_puts(&code, s->body);
+	k_buf_add(&code, s->body);
 	if (inst != NULL) {
 		int ok;
 		char *ex = instantiation(s, scan, inst, &ok), *id;
 		const char *cur = s->ns;
 		targs = instance_args(scan, inst);
-		buf_puts(&code, "\n");
-		buf_puts(&code, ex);
+		k_buf_add(&code, "\n");
+		k_buf_add(&code, ex);
 		free(ex);
 		(void)cur;
-		if (asprintf(&id, "%s%s", k_id_text(rec), targs) < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		id = k_asprintf("%s%s", k_id_text(rec), targs);
 		json_object_set_new(out, "parent", json_string(
 		    k_id_borrowed(rec)));
 		json_object_set_new(out, "id", json_string(id));
@@ -265,9 +259,9 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	}
 	/* close the kernel's namespaces */
 	switch_ns(&code, s->ns, "");
-	if (code.full) {
+	if (k_buf_full(&code)) {
 		errors = 1;
-		msg = xstrdup("slice longer than 16 MiB");
+		msg = k_strdup("slice longer than 16 MiB");
 	} else
 		errors = check_slice(&code, dialect[0] != '\0' ? dialect :
 		    "cuda", &msg, dropped);
@@ -280,10 +274,9 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		json_object_set(sl, "guessed", s->guessed);
 	{
 		char *sym;
-		if (asprintf(&sym, "%s%s", k_get_str(scan, "qualified_name"),
+		sym = k_asprintf("%s%s", k_get_str(scan, "qualified_name"),
 		    targs != NULL && strchr(k_get_str(scan,
-		    "qualified_name"), '<') == NULL ? targs : "") < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		    "qualified_name"), '<') == NULL ? targs : "");
 		json_object_set_new(sl, "symbol", json_string(sym));
 		free(sym);
 	}

@@ -151,7 +151,7 @@ instances(json_t *scan, json_t *guessed, char **why)
 			break;
 		l = li < nl ? json_array_get(launches, li) : NULL;
 		args = l != NULL ? json_object_get(l, "template_args") : NULL;
-		partial = xrealloc(NULL, sizeof(*partial));
+		partial = k_realloc(NULL, sizeof(*partial));
 		partial[0] = json_object();
 		for (i = 0; i < ntp; i++) {
 			json_t *tp = json_array_get(tps, i);
@@ -187,11 +187,10 @@ instances(json_t *scan, json_t *guessed, char **why)
 				    "type"), "bool") == 0 ? "true" : "1");
 				note_guess(guessed, name);
 			} else {
-				if (*why == NULL && asprintf(why,
-				    "template parameter %s: no launch binds it "
-				    "and it has no default", name) < 0)
-					k_fatal(K_EXIT_SYSTEM, NULL,
-					    "out of memory");
+				if (*why == NULL)
+					*why = k_asprintf("template parameter "
+					    "%s: no launch binds it and it has "
+					    "no default", name);
 				k_strv_free(&choices);
 				for (j = 0; j < npartial; j++)
 					json_decref(partial[j]);
@@ -200,7 +199,7 @@ instances(json_t *scan, json_t *guessed, char **why)
 			}
 			/* cartesian product */
 			{
-				json_t **np = xrealloc(NULL, (npartial *
+				json_t **np = k_realloc(NULL, (npartial *
 				    choices.n + 1) * sizeof(*np));
 				size_t m = 0, c;
 				for (j = 0; j < npartial; j++) {
@@ -244,23 +243,23 @@ done:
 char *
 instance_args(json_t *scan, json_t *inst)
 {
-	struct buf b = { 0 };
+	struct k_buf b = KSLICE_BUF;
 	json_t *tp;
 	size_t i;
 
-	buf_puts(&b, "<");
+	k_buf_add(&b, "<");
 	json_array_foreach(json_object_get(scan, "template_params"), i, tp) {
 		const char *v = k_get_str(inst, k_get_str(tp, "name"));
-		buf_printf(&b, "%s%s", i > 0 ? ", " : "", cxx_type(v));
+		k_buf_printf(&b, "%s%s", i > 0 ? ", " : "", cxx_type(v));
 	}
-	buf_puts(&b, ">");
+	k_buf_add(&b, ">");
 	return b.s;
 }
 
 void
 set_types(const char *list)
 {
-	char *copy = xstrdup(list), *tok, *save = NULL;
+	char *copy = k_strdup(list), *tok, *save = NULL;
 
 	k_strv_free(&opt.types);
 	k_strv_free(&opt.typenames);
