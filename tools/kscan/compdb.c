@@ -52,9 +52,7 @@ keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 			char *abs = NULL;
 			int path = f[1] != 'D' && f[1] != 'U';
 			if (path && val[0] != '/' && dir != NULL) {
-				if (asprintf(&abs, "%s/%s", dir, val) < 0)
-					k_fatal(K_EXIT_SYSTEM, NULL,
-					    "out of memory");
+				abs = k_asprintf("%s/%s", dir, val);
 				val = abs;
 			}
 			k_strv_push(&u->flags, f);
@@ -91,8 +89,7 @@ read_compdb(const char *builddir)
 		struct unit *u;
 
 		if (file[0] != '/') {
-			if (asprintf(&full, "%s/%s", dir, file) < 0)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			full = k_asprintf("%s/%s", dir, file);
 		}
 		u = add_unit(full != NULL ? full : file, dir, 0);
 		if (!is_gpu_source_name(u->path))

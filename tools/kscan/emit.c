@@ -58,10 +58,7 @@ emit(void)
 			json_object_set_new(seen, key, json_true());
 			if (n == cap) {
 				cap = cap ? cap * 2 : 64;
-				all = realloc(all, cap * sizeof(*all));
-				if (all == NULL)
-					k_fatal(K_EXIT_SYSTEM, NULL,
-					    "out of memory");
+				all = k_realloc(all, cap * sizeof(*all));
 			}
 			all[n++] = e;
 		}

@@ -61,53 +61,6 @@ is_cxx_source_name(const char *p)
 	    has_suffix(p, ".cu.cc") || has_suffix(p, ".cu.cpp");
 }
 
-/* Read a whole file (bounded); NULL with errno set on failure. */
-char *
-slurp(const char *path, size_t *len)
-{
-	FILE *fp;
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-	int saved;
-
-	if ((fp = fopen(path, "rb")) == NULL)
-		return NULL;
-	for (;;) {
-		if (n + 65536 + 1 > cap) {
-			char *nb;
-			cap = cap ? cap * 2 : 131072;
-			if (cap > (size_t)256 << 20) {
-				free(buf);
-				fclose(fp);
-				errno = EFBIG;
-				return NULL;
-			}
-			if ((nb = realloc(buf, cap)) == NULL) {
-				free(buf);
-				fclose(fp);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, 65536, fp);
-		n += got;
-		if (got < 65536)
-			break;
-	}
-	saved = errno;
-	if (ferror(fp)) {
-		free(buf);
-		fclose(fp);
-		errno = saved ? saved : EIO;
-		return NULL;
-	}
-	fclose(fp);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 int
 looks_binary(const char *buf, size_t n)
 {
@@ -148,9 +101,7 @@ add_unit(const char *path, const char *dir, int header)
 
 	if (nunits == capunits) {
 		capunits = capunits ? capunits * 2 : 64;
-		units = realloc(units, capunits * sizeof(*units));
-		if (units == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		units = k_realloc(units, capunits * sizeof(*units));
 	}
 	u = &units[nunits++];
 	memset(u, 0, sizeof(*u));
@@ -229,9 +180,8 @@ walk(const char *path, int depth, int explicit, size_t *found)
 			qsort(names.v, names.n, sizeof(char *), strcmp_ptr);
 		for (i = 0; i < names.n; i++) {
 			char *sub;
-			if (asprintf(&sub, "%s%s%s", path,
-			    has_suffix(path, "/") ? "" : "/", names.v[i]) < 0)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			sub = k_asprintf("%s%s%s", path,
+			    has_suffix(path, "/") ? "" : "/", names.v[i]);
 			walk(sub, depth + 1, 0, found);
 			free(sub);
 		}

@@ -25,9 +25,7 @@ collect_kind(CXCursor c, CXCursor parent, CXClientData data)
 			continue;
 		if (l->n == l->cap) {
 			l->cap = l->cap ? l->cap * 2 : 8;
-			l->v = realloc(l->v, l->cap * sizeof(*l->v));
-			if (l->v == NULL)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			l->v = k_realloc(l->v, l->cap * sizeof(*l->v));
 		}
 		l->v[l->n++] = c;
 		break;
@@ -275,8 +273,7 @@ add_kernel(struct ctx *x, CXCursor c)
 		    clang_getCursorResultType(c)));
 		char *dn = k_take(clang_getCursorDisplayName(c));
 		char *sig;
-		if (asprintf(&sig, "__global__ %s %s", rt, dn) < 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		sig = k_asprintf("__global__ %s %s", rt, dn);
 		json_object_set_new(s, "signature", json_string(sig));
 		free(sig);
 		free(rt);

@@ -31,8 +31,12 @@
 #include <jansson.h>
 
 #include "k_exit.h"
+#include "k_fs.h"
 #include "k_hash.h"
+#include "k_main.h"
+#include "k_mem.h"
 #include "k_msg.h"
+#include "k_num.h"
 #include "k_parse.h"
 #include "k_proc.h"
 #include "k_record.h"
@@ -104,10 +108,12 @@ struct tok {
 	unsigned a, b;		/* expansion offsets */
 };
 
+/* The largest source file kscan reads. */
+#define MAX_SOURCE ((size_t)256 << 20)
+
 /* input.c: which files are units */
 char *relpath(const char *path);
 int is_gpu_source_name(const char *p);
-char *slurp(const char *path, size_t *len);
 int looks_binary(const char *buf, size_t n);
 int mentions_gpu(const char *buf);
 const char *dialect_of(const char *path, const char *text);

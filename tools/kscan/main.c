@@ -12,19 +12,7 @@ struct options opt;
 struct unit *units;
 size_t nunits, capunits;
 
-static const char usage_line[] =
-    "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-    "             [-x cuda | hip] [--mem mib] [--prelude auto | always | never]\n"
-    "             [--root dir] [--timeout seconds] [--timing] [path ...]\n";
-
 /* ------------------------------------------------------------ main */
-
-static void
-usage(void)
-{
-	fputs(usage_line, stderr);
-	exit(K_EXIT_USAGE);
-}
 
 static int
 header_seen(const char *path)
@@ -65,103 +53,106 @@ add_path(const char *path)
 	}
 }
 
+static const char *builddir, *root = ".";
+
+static void
+option(int ch, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (ch) {
+	case 'D':
+		k_strv_push(&opt.flags, "-D");
+		k_strv_push(&opt.flags, arg);
+		break;
+	case 'I':
+		k_strv_push(&opt.flags, "-I");
+		k_strv_push(&opt.flags, arg);
+		break;
+	case 'j':
+		opt.jobs = (int)k_opt_ll("-j", arg, 1, 256);
+		break;
+	case 'p':
+		builddir = arg;
+		break;
+	case 'P':
+		if (strcmp(arg, "auto") == 0)
+			opt.prelude = PRELUDE_AUTO;
+		else if (strcmp(arg, "always") == 0)
+			opt.prelude = PRELUDE_ALWAYS;
+		else if (strcmp(arg, "never") == 0)
+			opt.prelude = PRELUDE_NEVER;
+		else
+			k_fatal(K_EXIT_USAGE, NULL, "--prelude: expected auto, "
+			    "always or never: %s", arg);
+		break;
+	case 'R':
+		root = arg;
+		break;
+	case 't':
+		opt.timeout = k_seconds_arg("--timeout", arg);
+		break;
+	case 'M':
+		k_worker_mem(k_mib_arg("--mem", arg));
+		break;
+	case 'T':
+		opt.timing = 1;
+		break;
+	case 'x':
+		if (strcmp(arg, "cuda") != 0 && strcmp(arg, "hip") != 0)
+			k_fatal(K_EXIT_USAGE, NULL, "-x: expected cuda or hip: "
+			    "%s", arg);
+		opt.lang = arg;
+		break;
+	}
+}
+
+static const char *
+clang_version(void)
+{
+	static char buf[256];
+	char *ver = k_take(clang_getClangVersion());
+
+	snprintf(buf, sizeof(buf), "%s", ver);
+	free(ver);
+	return buf;
+}
+
+static const struct option longopts[] = {
+	{ "mem", required_argument, NULL, 'M' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "prelude", required_argument, NULL, 'P' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "timing", no_argument, NULL, 'T' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct k_tool tool = {
+	.usage =
+	    "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
+	    "             [-x cuda | hip] [--mem mib] [--prelude auto | always | never]\n"
+	    "             [--root dir] [--timeout seconds] [--timing] [path ...]\n",
+	.shortopts = "D:I:j:p:x:",
+	.longopts = longopts,
+	.option = option,
+	.version = clang_version,
+	.min_operands = 0,
+	.max_operands = -1,
+};
+
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "mem", required_argument, NULL, 'M' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "prelude", required_argument, NULL, 'P' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "timing", no_argument, NULL, 'T' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *builddir = NULL, *root = ".", *cp;
+	const char *cp;
 	size_t i, first_header;
-	int ch, hip;
-	char *end;
-	long v;
+	int hip, first;
 
-	k_msg_init(argv[0]);
 	opt.jobs = 1;
 	opt.timeout = K_PARSE_TIMEOUT;
 	k_worker_mem(K_PARSE_MEM_MB);
-	while ((ch = getopt_long(argc, argv, "D:hI:j:p:qVx:", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'D':
-			k_strv_push(&opt.flags, "-D");
-			k_strv_push(&opt.flags, optarg);
-			break;
-		case 'I':
-			k_strv_push(&opt.flags, "-I");
-			k_strv_push(&opt.flags, optarg);
-			break;
-		case 'j':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || v < 1 || v > 256)
-				k_fatal(K_EXIT_USAGE, NULL,
-				    "-j: not a number from 1 to 256: %s",
-				    optarg);
-			opt.jobs = (int)v;
-			break;
-		case 'p':
-			builddir = optarg;
-			break;
-		case 'P':
-			if (strcmp(optarg, "auto") == 0)
-				opt.prelude = PRELUDE_AUTO;
-			else if (strcmp(optarg, "always") == 0)
-				opt.prelude = PRELUDE_ALWAYS;
-			else if (strcmp(optarg, "never") == 0)
-				opt.prelude = PRELUDE_NEVER;
-			else
-				k_fatal(K_EXIT_USAGE, NULL, "--prelude: "
-				    "expected auto, always or never: %s",
-				    optarg);
-			break;
-		case 'q':
-			k_msg_quiet(1);
-			break;
-		case 'R':
-			root = optarg;
-			break;
-		case 't':
-			opt.timeout = k_seconds_arg("--timeout", optarg);
-			break;
-		case 'M':
-			k_worker_mem(k_mib_arg("--mem", optarg));
-			break;
-		case 'T':
-			opt.timing = 1;
-			break;
-		case 'V': {
-			char *ver = k_take(clang_getClangVersion());
-			printf("kscan (kforge) 0.1, %s\n", ver);
-			free(ver);
-			return k_finish();
-		}
-		case 'x':
-			if (strcmp(optarg, "cuda") != 0 &&
-			    strcmp(optarg, "hip") != 0)
-				k_fatal(K_EXIT_USAGE, NULL,
-				    "-x: expected cuda or hip: %s", optarg);
-			opt.lang = optarg;
-			break;
-		case 'h':
-			fputs(usage_line, stdout);
-			return k_finish();
-		default:
-			usage();
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	first = k_main(argc, argv, &tool, NULL);
+	argc -= first;
+	argv += first;
 
 	if (realpath(root, opt.root) == NULL)
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
@@ -208,7 +199,7 @@ main(int argc, char *argv[])
 		size_t len;
 		if (header_seen(headers.v[i]))
 			continue;
-		if ((text = slurp(headers.v[i], &len)) == NULL)
+		if ((text = k_file_read(headers.v[i], MAX_SOURCE, &len)) == NULL)
 			continue;
 		if (!looks_binary(text, len) && mentions_gpu(text))
 			add_unit(headers.v[i], NULL, 1);

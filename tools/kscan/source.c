@@ -16,12 +16,9 @@ file_info(struct ctx *x, CXFile f)
 			return x->files[i];
 	if (x->nfiles == x->capfiles) {
 		x->capfiles = x->capfiles ? x->capfiles * 2 : 32;
-		x->files = realloc(x->files, x->capfiles * sizeof(*x->files));
-		if (x->files == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		x->files = k_realloc(x->files, x->capfiles * sizeof(*x->files));
 	}
-	if ((fi = calloc(1, sizeof(*fi))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	fi = k_calloc(1, sizeof(*fi));
 	x->files[x->nfiles++] = fi;
 	fi->file = f;
 	name = k_take(clang_getFileName(f));
@@ -84,8 +81,7 @@ folded_json(struct fileinfo *fi, unsigned a, unsigned b)
 
 	if (fi == NULL || fi->text == NULL || a > b || b > fi->size)
 		return json_string("");
-	if ((buf = malloc(b - a + 1)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	buf = k_malloc(b - a + 1);
 	for (i = a; i < b; i++) {
 		char ch = fi->text[i];
 		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
@@ -142,9 +138,7 @@ tokens(struct ctx *x, CXSourceRange r, unsigned *n, struct fileinfo **fip)
 		r = clang_getRange(clang_getLocationForOffset(x->tu, sf->file, a),
 		    clang_getLocationForOffset(x->tu, sf->file, b));
 	clang_tokenize(x->tu, r, &t, &nt);
-	out = calloc(nt + 1, sizeof(*out));
-	if (out == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	out = k_calloc(nt + 1, sizeof(*out));
 	*fip = NULL;
 	for (i = 0; i < nt; i++) {
 		CXSourceRange e = clang_getTokenExtent(x->tu, t[i]);

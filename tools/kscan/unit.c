@@ -25,11 +25,9 @@ diagnostics_json(struct ctx *x)
 				clang_getExpansionLocation(
 				    clang_getDiagnosticLocation(d), &f, &line,
 				    &col, NULL);
-				if (asprintf(&buf, "%s:%u:%u: %s", f != NULL ?
+				buf = k_asprintf("%s:%u:%u: %s", f != NULL ?
 				    file_info(x, f)->rel : "<command line>",
-				    line, col, m) < 0)
-					k_fatal(K_EXIT_SYSTEM, NULL,
-					    "out of memory");
+				    line, col, m);
 				json_array_append_new(msgs,
 				    k_string_lossy(buf, strlen(buf)));
 				free(buf);
@@ -125,8 +123,7 @@ recover_includes(CXTranslationUnit tu, struct unit *u)
 			if (fl <= ql || strcmp(f + fl - ql, q) != 0 ||
 			    f[fl - ql - 1] != '/')
 				continue;
-			if ((dir = strndup(f, fl - ql - 1)) == NULL)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			dir = k_strndup(f, fl - ql - 1);
 			for (k = 0; k + 1 < u->flags.n; k++)
 				if (strcmp(u->flags.v[k], "-I") == 0 &&
 				    strcmp(u->flags.v[k + 1], dir) == 0)
@@ -209,12 +206,12 @@ scan_unit(CXIndex idx, struct unit *u)
 	size_t len;
 	const char *dialect;
 	int arch = 0;
-	struct timespec t0, t1;
+	double t0;
 
 	if (u->path[0] == '\0')
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if ((text = slurp(u->path, &len)) == NULL) {
+	t0 = k_now();
+	if ((text = k_file_read(u->path, MAX_SOURCE, &len)) == NULL) {
 		input_error(u, u->path, "unreadable", "%s", strerror(errno));
 		return;
 	}
@@ -231,8 +228,7 @@ scan_unit(CXIndex idx, struct unit *u)
 	free(text);
 	if (scan_side(idx, u, dialect, 0, &arch) == 0 && arch)
 		scan_side(idx, u, dialect, 1, &arch);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	u->seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	u->seconds = k_now() - t0;
 	if (opt.timing)
 		/* a measurement, not a warning: -q does not hide it */
 		fprintf(stderr, "%s: %s: parsed in %.3f s%s\n", k_progname(),

@@ -49,9 +49,13 @@ serve(FILE *in, void *arg)
 	(void)arg;
 	while (fgets(line, sizeof(line), in) != NULL) {
 		struct unit *u;
+		long long v;
 
-		if ((i = strtoul(line, NULL, 10)) >= nunits)
+		line[strcspn(line, "\n")] = '\0';
+		if (nunits == 0 || k_num_ll(line, 10, 0, (long long)nunits - 1,
+		    &v) != 0)
 			break;
+		i = (size_t)v;
 		u = &units[i];
 		scan_unit(idx, u);
 		r = json_object();
@@ -105,9 +109,8 @@ run_units(size_t from)
 	char req[32];
 	long k;
 
-	if ((w = calloc(n, sizeof(*w))) == NULL ||
-	    (job = calloc(n, sizeof(*job))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	w = k_calloc(n, sizeof(*w));
+	job = k_calloc(n, sizeof(*job));
 	for (;;) {
 		/* every idle worker takes the next unit, in order */
 		for (i = 0; i < n; i++) {
