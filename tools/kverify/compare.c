@@ -11,21 +11,19 @@ void
 compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c)
 {
-	const struct dtype *d = dtype_of(want->type);
-	size_t i, n, sz = (size_t)d->size;
-	double atol = atol_o >= 0 ? atol_o : d->atol;
-	double rtol = rtol_o >= 0 ? rtol_o : d->rtol;
+	const struct k_dtype *d = k_dtype_named(want->type);
+	size_t i, n, sz = d != NULL ? (size_t)d->size : 1;
+	double atol = atol_o >= 0 ? atol_o : d != NULL ? d->atol : 0;
+	double rtol = rtol_o >= 0 ? rtol_o : d != NULL ? d->rtol : 0;
 
 	memset(c, 0, sizeof(*c));
 	c->first = -1;
-	if (d->kind == K_BYTES)
-		sz = 1;
 	n = want->len / sz;
 	for (i = 0; i < n; i++) {
 		const unsigned char *a = want->data + i * sz;
 		const unsigned char *b = got->data + i * sz;
 		int bad = 0;
-		if (d->kind != K_FLOAT) {
+		if (d == NULL || !d->is_float) {
 			bad = memcmp(a, b, sz) != 0;
 		} else {
 			double x = load_float(a, d->size, d->name);
@@ -69,8 +67,8 @@ all_bytes(const unsigned char *p, size_t n, int v)
 int
 constant(const struct buf *b)
 {
-	const struct dtype *d = dtype_of(b->type);
-	size_t sz = d->kind == K_BYTES ? 1 : (size_t)d->size, i;
+	const struct k_dtype *d = k_dtype_named(b->type);
+	size_t sz = d != NULL ? (size_t)d->size : 1, i;
 
 	if (b->len < 2 * sz)
 		return 0;

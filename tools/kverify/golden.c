@@ -37,7 +37,16 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		run_free(&r);
 		return -1;
 	}
-	ncases = r.ok ? atoi(json_string_value(r.tail)) : -1;
+	ncases = -1;
+	if (r.ok) {
+		/* the harness prints the count alone on a line */
+		char text[32];
+		long long v;
+		snprintf(text, sizeof(text), "%s", json_string_value(r.tail));
+		text[strcspn(text, "\r\n")] = '\0';
+		if (k_num_ll(text, 10, 1, MAX_CASES, &v) == 0)
+			ncases = (int)v;
+	}
 	if (!r.ok || ncases < 1 || ncases > MAX_CASES) {
 		json_object_set_new(c->v, "fault", fault_json("harness", -1,
 		    &r));
@@ -48,8 +57,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	}
 	run_free(&r);
 	json_object_set_new(c->v, "cases", json_integer(ncases));
-	if ((gold_runs = calloc((size_t)ncases, sizeof(*gold_runs))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	gold_runs = k_calloc((size_t)ncases, sizeof(*gold_runs));
 	c->ngold = ncases;
 	*gold_out = gold_runs;
 	/* every case in one process */

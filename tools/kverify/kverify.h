@@ -20,8 +20,12 @@
 
 #include "k_exit.h"
 #include "k_fs.h"
+#include "k_dtype.h"
 #include "k_hash.h"
+#include "k_main.h"
+#include "k_mem.h"
 #include "k_msg.h"
+#include "k_num.h"
 #include "k_proc.h"
 #include "k_record.h"
 
@@ -57,8 +61,6 @@ extern int no_device;		/* set once a harness says there is no GPU */
 extern char no_device_msg[512];
 
 /* util.c */
-double now(void);
-unsigned char *read_file(const char *path, size_t max, size_t *len);
 json_t *tail_of(const char *path, size_t max);
 json_t *jnum(double v);
 json_t *jround(double v, double unit);
@@ -68,16 +70,8 @@ void fnv_hex(const unsigned char *p, size_t n, char out[17]);
 int store_blob(const unsigned char *p, size_t n, char hex[K_SHA256_HEX]);
 
 /* dtype.c */
-enum kind { K_BYTES, K_FLOAT, K_INT };
-
-struct dtype {
-	const char *name;
-	int size;
-	enum kind kind;
-	double atol, rtol;
-};
-
-const struct dtype *dtype_of(const char *name);
+/* Element types are lib/k_dtype's; a type it does not know is compared
+ * as bytes. */
 double load_float(const unsigned char *p, int size, const char *name);
 
 /* run.c */

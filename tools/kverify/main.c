@@ -13,7 +13,6 @@
  */
 #include <sys/resource.h>
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +20,6 @@
 #include <unistd.h>
 
 #include "kverify.h"
-
-static const char usage_line[] =
-    "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
-    "               [--no-time | --time reps] [--rtol x] [--sanitize]\n"
-    "               [--suspicious x] [--threshold x] [--timeout seconds]\n"
-    "               [--work dir]\n";
 
 struct kv_opt opt;
 pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,16 +37,22 @@ worker_main(void *arg)
 	json_t *rec;
 	int rc, bad;
 
+	unsigned long line;
+
 	for (;;) {
 		pthread_mutex_lock(&io_lock);
 		rc = read_done ? 0 : k_read(&reader, &rec, &bad);
 		if (rc != 1)
 			read_done = 1;
+		line = reader.lineno;
 		pthread_mutex_unlock(&io_lock);
 		if (rc != 1)
 			return NULL;
-		if (!bad)
+		if (!bad) {
+			k_msg_at("<stdin>", line);
 			rec = process(rec, w);
+			k_msg_at(NULL, 0);
+		}
 		pthread_mutex_lock(&io_lock);
 		if (k_has_errors(rec))
 			k_exit_raise(K_EXIT_RECORDS);
@@ -69,13 +68,11 @@ worker_main(void *arg)
 static int
 child_main(int argc, char *argv[])
 {
-	long mb;
-	int gpu;
+	long long mb, gpu;
 
-	if (argc < 5)
+	if (argc < 5 || k_num_ll(argv[2], 10, 0, 1 << 24, &mb) != 0 ||
+	    k_num_ll(argv[3], 10, -1, 1023, &gpu) != 0)
 		return 127;
-	mb = strtol(argv[2], NULL, 10);
-	gpu = atoi(argv[3]);
 	if (mb > 0) {
 		/* RLIMIT_AS would count the GPU's mapped address space
 		 * and break CUDA; RLIMIT_DATA counts the heap and private
@@ -86,8 +83,8 @@ child_main(int argc, char *argv[])
 			return 126;
 	}
 	if (gpu >= 0) {
-		char v[16];
-		snprintf(v, sizeof(v), "%d", gpu);
+		char v[24];
+		snprintf(v, sizeof(v), "%lld", gpu);
 		setenv("CUDA_VISIBLE_DEVICES", v, 1);
 		setenv("HIP_VISIBLE_DEVICES", v, 1);
 	}
@@ -106,40 +103,27 @@ find_sanitizer(void)
 	if (cp != NULL && *cp != '\0') {
 		snprintf(path, sizeof(path), "%s/bin/compute-sanitizer", cp);
 		if (access(path, X_OK) == 0)
-			return strdup(path);
+			return k_strdup(path);
 	}
 	if (access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0)
-		return strdup("/usr/local/cuda/bin/compute-sanitizer");
+		return k_strdup("/usr/local/cuda/bin/compute-sanitizer");
 	return k_which("compute-sanitizer");
-}
-
-static void
-usage(void)
-{
-	fputs(usage_line, stderr);
-	exit(K_EXIT_USAGE);
 }
 
 static double
 number(const char *flag, const char *s, double lo, double hi)
 {
-	char *end;
-	double v;
+	char what[128];
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || *end != '\0' || end == s || !(v >= lo) ||
-	    !(v <= hi))
-		k_fatal(K_EXIT_USAGE, NULL, "%s: not a number from %g to %g: "
-		    "%s", flag, lo, hi, s);
-	return v;
+	snprintf(what, sizeof(what), "a number from %g to %g", lo, hi);
+	return k_opt_double(flag, s, lo, hi, what);
 }
 
 static void
 parse_gpus(const char *s)
 {
-	char buf[512], *p, *save = NULL, *end;
-	long v;
+	char buf[512], *p, *save = NULL;
+	long long v;
 	int i;
 
 	if (strlen(s) >= sizeof(buf) || *s == '\0')
@@ -148,111 +132,110 @@ parse_gpus(const char *s)
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (p = strtok_r(buf, ",", &save); p != NULL;
 	    p = strtok_r(NULL, ",", &save)) {
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (errno != 0 || *end != '\0' || end == p || v < 0 ||
-		    v > 1023 || opt.ngpus == MAX_GPUS)
+		if (k_num_ll(p, 10, 0, 1023, &v) != 0 ||
+		    opt.ngpus == MAX_GPUS)
 			k_fatal(K_EXIT_USAGE, NULL, "--gpus: expected a list "
 			    "such as 0,1: %s", s);
 		for (i = 0; i < opt.ngpus; i++)
 			if (opt.gpus[i] == v)
-				k_fatal(K_EXIT_USAGE, NULL, "--gpus: %ld "
+				k_fatal(K_EXIT_USAGE, NULL, "--gpus: %lld "
 				    "given twice", v);
 		opt.gpus[opt.ngpus++] = (int)v;
 	}
 }
 
+static const char *work;
+static int time_given, no_time;
+
+static void
+option(int ch, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (ch) {
+	case 'a':
+		opt.atol = number("--atol", arg, 0, 1e300);
+		break;
+	case 'g':
+		parse_gpus(arg);
+		break;
+	case 'k':
+		opt.keep = 1;
+		break;
+	case 'm':
+		opt.mem_mb = (long)number("--mem", arg, 1, 1 << 24);
+		break;
+	case 'N':
+		no_time = 1;
+		break;
+	case 'r':
+		opt.rtol = number("--rtol", arg, 0, 1e300);
+		break;
+	case 's':
+		opt.sanitize = 1;
+		break;
+	case 'S':
+		opt.suspicious = number("--suspicious", arg, 0, 1e300);
+		break;
+	case 'T':
+		opt.threshold = number("--threshold", arg, 0, 1e300);
+		break;
+	case 'R':
+		opt.reps = (int)number("--time", arg, 1, 100000);
+		time_given = 1;
+		break;
+	case 't':
+		opt.timeout = number("--timeout", arg, 0.001, 86400);
+		break;
+	case 'w':
+		work = arg;
+		break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "atol", required_argument, NULL, 'a' },
+	{ "gpus", required_argument, NULL, 'g' },
+	{ "keep", no_argument, NULL, 'k' },
+	{ "mem", required_argument, NULL, 'm' },
+	{ "no-time", no_argument, NULL, 'N' },
+	{ "rtol", required_argument, NULL, 'r' },
+	{ "sanitize", no_argument, NULL, 's' },
+	{ "suspicious", required_argument, NULL, 'S' },
+	{ "threshold", required_argument, NULL, 'T' },
+	{ "time", required_argument, NULL, 'R' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "work", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct k_tool tool = {
+	.usage =
+	    "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
+	    "               [--no-time | --time reps] [--rtol x] [--sanitize]\n"
+	    "               [--suspicious x] [--threshold x] [--timeout seconds]\n"
+	    "               [--work dir]\n",
+	.longopts = longopts,
+	.option = option,
+	.min_operands = 0,
+	.max_operands = 0,
+};
+
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "atol", required_argument, NULL, 'a' },
-		{ "gpus", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "mem", required_argument, NULL, 'm' },
-		{ "no-time", no_argument, NULL, 'N' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rtol", required_argument, NULL, 'r' },
-		{ "sanitize", no_argument, NULL, 's' },
-		{ "suspicious", required_argument, NULL, 'S' },
-		{ "threshold", required_argument, NULL, 'T' },
-		{ "time", required_argument, NULL, 'R' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "work", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct worker workers[MAX_GPUS];
 	pthread_t th[MAX_GPUS];
-	const char *work = getenv("KFORGE_WORK");
-	int ch, i, n, time_given = 0, no_time = 0;
+	int i, n;
 
 	if (argc > 1 && strcmp(argv[1], CHILD_FLAG) == 0)
 		return child_main(argc, argv);
-	k_msg_init(argv[0]);
+	work = getenv("KFORGE_WORK");
 	opt.timeout = 60;
 	opt.reps = 20;
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;
 	opt.suspicious = 10.0;
-	while ((ch = getopt_long(argc, argv, "hqV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			opt.atol = number("--atol", optarg, 0, 1e300);
-			break;
-		case 'g':
-			parse_gpus(optarg);
-			break;
-		case 'k':
-			opt.keep = 1;
-			break;
-		case 'm':
-			opt.mem_mb = (long)number("--mem", optarg, 1, 1 << 24);
-			break;
-		case 'N':
-			no_time = 1;
-			break;
-		case 'q':
-			k_msg_quiet(1);
-			break;
-		case 'r':
-			opt.rtol = number("--rtol", optarg, 0, 1e300);
-			break;
-		case 's':
-			opt.sanitize = 1;
-			break;
-		case 'S':
-			opt.suspicious = number("--suspicious", optarg, 0,
-			    1e300);
-			break;
-		case 'T':
-			opt.threshold = number("--threshold", optarg, 0,
-			    1e300);
-			break;
-		case 'R':
-			opt.reps = (int)number("--time", optarg, 1, 100000);
-			time_given = 1;
-			break;
-		case 't':
-			opt.timeout = number("--timeout", optarg, 0.001,
-			    86400);
-			break;
-		case 'V':
-			puts("kverify (kforge) 0.1");
-			return k_finish();
-		case 'w':
-			work = optarg;
-			break;
-		case 'h':
-			fputs(usage_line, stdout);
-			return k_finish();
-		default:
-			usage();
-		}
-	}
-	if (optind != argc)
-		usage();
+	k_main(argc, argv, &tool, NULL);
 	if (no_time && time_given)
 		k_fatal(K_EXIT_USAGE, NULL, "--time and --no-time exclude "
 		    "each other");

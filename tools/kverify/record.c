@@ -73,7 +73,7 @@ process(json_t *rec, const struct worker *w)
 	struct run *gold = NULL;
 	struct ctx c;
 	int runnable, cand_ok = 0, has_cand, ncases, pass_exe = -1, k;
-	double t0 = now();
+	double t0 = k_now();
 
 	memset(&c, 0, sizeof(c));
 	c.w = w;
@@ -185,7 +185,7 @@ process(json_t *rec, const struct worker *w)
 	}
 	json_object_set_new(c.v, "runs", c.runs);
 	{
-		double secs = now() - t0;
+		double secs = k_now() - t0;
 		json_object_set_new(c.v, "seconds", jround(secs, 1e-3));
 		json_object_set_new(c.v, "kernel_seconds",
 		    jround(c.kernel_ms / 1000, 1e-6));

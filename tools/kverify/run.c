@@ -116,7 +116,8 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 		snprintf(b->checksum, sizeof(b->checksum), "%s", cs ? cs : "");
 		b->count = k_get_int(e, "count", 0);
 		snprintf(path, sizeof(path), "%s/%s", r->dir, file);
-		if ((b->data = read_file(path, 1UL << 34, &b->len)) == NULL)
+		if ((b->data = (unsigned char *)k_file_read(path, 1UL << 34,
+		    &b->len)) == NULL)
 			return -1;
 		(*n)++;
 		if (check) {
@@ -223,7 +224,7 @@ read_manifest(struct run *r)
 	json_t *t;
 
 	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
-	text = read_file(path, 1UL << 24, &len);
+	text = (unsigned char *)k_file_read(path, 1UL << 24, &len);
 	if (text == NULL || (r->manifest = json_loadb((char *)text, len,
 	    JSON_REJECT_DUPLICATES, &jerr)) == NULL ||
 	    !json_is_object(r->manifest)) {

@@ -30,7 +30,8 @@ sanitize_one(const struct worker *w, const char *tool, const char *harness,
 		return o;
 	}
 	snprintf(log, sizeof(log), "%s.log", dir);
-	if ((text = read_file(log, 1UL << 26, &len)) != NULL) {
+	if ((text = (unsigned char *)k_file_read(log, 1UL << 26,
+	    &len)) != NULL) {
 		for (line = strtok_r((char *)text, "\n", &save); line != NULL;
 		    line = strtok_r(NULL, "\n", &save)) {
 			if (strncmp(line, "========= ", 10) != 0)

@@ -24,12 +24,8 @@ samples_add(struct samples *s, const double *v, size_t n)
 
 	for (i = 0; i < n; i++) {
 		if (s->n == s->cap) {
-			double *nv;
 			s->cap = s->cap ? s->cap * 2 : 64;
-			if ((nv = realloc(s->v, s->cap * sizeof(double))) ==
-			    NULL)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-			s->v = nv;
+			s->v = k_reallocarray(s->v, s->cap, sizeof(double));
 		}
 		if (isfinite(v[i]))
 			s->v[s->n++] = v[i];

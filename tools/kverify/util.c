@@ -1,5 +1,5 @@
 /*
- * kverify's small helpers: the clock, whole files and their tails,
+ * kverify's small helpers: the tails of files,
  * JSON numbers and the harness's checksum.
  */
 #include <math.h>
@@ -11,61 +11,13 @@
 
 #include "kverify.h"
 
-double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* A whole file in a malloc'd buffer (NUL added, not counted); max bounds
- * it.  NULL when unreadable or larger than max. */
-unsigned char *
-read_file(const char *path, size_t max, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	*len = 0;
-	if (fp == NULL)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			unsigned char *nb;
-			if (cap > max)
-				break;
-			cap = cap ? cap * 2 : 65536;
-			if ((nb = realloc(buf, cap + 1)) == NULL)
-				break;
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, fp);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(fp) || !feof(fp) || n > max) {
-		fclose(fp);
-		free(buf);
-		return NULL;
-	}
-	fclose(fp);
-	if (buf == NULL && (buf = malloc(1)) == NULL)
-		return NULL;
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* The last max bytes of a file, as a JSON string. */
 json_t *
 tail_of(const char *path, size_t max)
 {
 	size_t len;
-	unsigned char *b = read_file(path, 1UL << 26, &len);
+	unsigned char *b = (unsigned char *)k_file_read(path, 1UL << 26,
+	    &len);
 	json_t *s;
 
 	if (b == NULL)
