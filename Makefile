@@ -22,7 +22,7 @@ CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
 TOOLS = kscan kslice kwrap kbuild kverify kreport
 LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o \
-	lib/k_proc.o lib/k_fs.o lib/k_buf.o
+	lib/k_proc.o lib/k_fs.o lib/k_buf.o lib/k_pcache.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1
 
@@ -63,7 +63,8 @@ lib/libkllm.a: $(LLM_OBJS)
 
 KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
 	tools/kscan/source.o tools/kscan/launch.o tools/kscan/kernel.o \
-	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o
+	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o \
+	tools/kscan/cache.o
 
 tools/kscan/%.o: tools/kscan/%.c tools/kscan/kscan.h lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<

@@ -6,6 +6,8 @@
 have_tool kscan || skip_all "kscan not built"
 KSCAN=$(tool kscan)
 D=$T_TMP
+# a parse cache of this file's own (test/pcache.t tests the cache)
+export KFORGE_WORK=$D/work
 
 # --- the example project: the saved intermediate later stages test on
 run "$KSCAN" examples/src
@@ -174,7 +176,7 @@ is "$T_STATUS" 2 "bad --timeout is a usage error"
 # a parse that allocates past --mem dies alone, and says the limit (not
 # in sanitizer builds, where the shadow memory is data: no limit there)
 if [ -z "${ASAN_OPTIONS:-}" ]; then
-	run "$KSCAN" --mem 8 examples/src/elementwise.cu
+	run "$KSCAN" --no-cache --mem 8 examples/src/elementwise.cu
 	is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:parse-crashed" \
 	    "--mem: a parse past the limit is a parse-crashed record, exit 1"
 	like "$(jq -r '.errors[0].message' "$T_TMP/out")" "its memory limit: 8 MiB, --mem" \

@@ -14,8 +14,9 @@ size_t nunits, capunits;
 
 static const char usage_line[] =
     "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-    "             [-x cuda | hip] [--mem mib] [--prelude auto | always | never]\n"
-    "             [--root dir] [--timeout seconds] [--timing] [path ...]\n";
+    "             [-x cuda | hip] [--mem mib] [--no-cache]\n"
+    "             [--prelude auto | always | never] [--root dir]\n"
+    "             [--timeout seconds] [--timing] [--work dir] [path ...]\n";
 
 /* ------------------------------------------------------------ main */
 
@@ -71,6 +72,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "mem", required_argument, NULL, 'M' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "prelude", required_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -78,6 +80,7 @@ main(int argc, char *argv[])
 		{ "timeout", required_argument, NULL, 't' },
 		{ "timing", no_argument, NULL, 'T' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "work", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *builddir = NULL, *root = ".", *cp;
@@ -140,6 +143,12 @@ main(int argc, char *argv[])
 		case 'T':
 			opt.timing = 1;
 			break;
+		case 'N':
+			opt.no_cache = 1;
+			break;
+		case 'w':
+			opt.work = optarg;
+			break;
 		case 'V': {
 			char *ver = k_take(clang_getClangVersion());
 			printf("kscan (kforge) 0.1, %s\n", ver);
@@ -175,10 +184,15 @@ main(int argc, char *argv[])
 	snprintf(opt.cuda_path, sizeof(opt.cuda_path), "%s", cp);
 
 	k_make_prelude("kscan");
+	if (!opt.no_cache && k_pcache_open(&opt.cache, k_work_dir(opt.work),
+	    "kscan") != 0)
+		k_warn(K_EXIT_OK, k_work_dir(opt.work),
+		    "cannot use as work directory, parsing without the cache: "
+		    "%s", strerror(errno));
+	/* decided when a unit of the dialect first needs it (unit.c) */
 	for (hip = 0; hip < 2; hip++)
-		opt.use_prelude[hip] = opt.prelude == PRELUDE_ALWAYS ||
-		    (opt.prelude == PRELUDE_AUTO &&
-		    !toolkit_parses(hip ? "hip" : "cuda"));
+		opt.use_prelude[hip] = opt.prelude == PRELUDE_AUTO ? -1 :
+		    opt.prelude == PRELUDE_ALWAYS;
 
 	if (builddir != NULL)
 		read_compdb(builddir);
@@ -216,12 +230,15 @@ main(int argc, char *argv[])
 	}
 	run_units(first_header);
 	emit();
+	if (opt.timing)
+		cache_report();
 
 	for (i = 0; i < nunits; i++) {
 		free(units[i].path);
 		free(units[i].dir);
 		k_strv_free(&units[i].flags);
 		k_strv_free(&units[i].seen);
+		k_strv_free(&units[i].deps);
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);
@@ -230,5 +247,6 @@ main(int argc, char *argv[])
 	k_strv_free(&headers);
 	k_strv_free(&allfiles);
 	k_strv_free(&opt.flags);
+	k_pcache_close(&opt.cache);
 	return k_finish();
 }
