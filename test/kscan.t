@@ -190,6 +190,18 @@ is "$T_STATUS:$(wc -l < "$T_TMP/out" | tr -d ' ')" "0:7" "--mem 0: no limit"
 run "$KSCAN" --mem lots examples/src
 is "$T_STATUS" 2 "bad --mem is a usage error"
 
+# includes that resolve only one directory at a time: the last round's
+# parse is still walked
+mkdir -p "$D/deep/a/x" "$D/deep/b/y" "$D/deep/c/z"
+echo '#include "y/two.h"' > "$D/deep/a/x/one.h"
+echo '#include "z/three.h"' > "$D/deep/b/y/two.h"
+echo '#define K 1' > "$D/deep/c/z/three.h"
+printf '#include "x/one.h"\n__global__ void deep_kernel(float *p) { p[0] = 0; }\n' \
+    > "$D/deep/main.cu"
+run sh -c "cd '$D/deep' && '$KSCAN' --no-cache ."
+is "$(jq -r .id "$T_TMP/out")" main.cu::deep_kernel \
+    "a unit still missing includes after three rounds is scanned"
+
 run "$KSCAN" -j 0 examples/src
 is "$T_STATUS" 2 "-j 0 is a usage error"
 run "$KSCAN" --prelude sometimes

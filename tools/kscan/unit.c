@@ -184,7 +184,8 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 			    k_cx_error_text((enum CXErrorCode)e));
 			return -1;
 		}
-		if (device || recover_includes(tu, u) == 0)
+		/* the last round's parse is walked whatever it misses */
+		if (device || round == 2 || recover_includes(tu, u) == 0)
 			break;
 		clang_disposeTranslationUnit(tu);
 		tu = NULL;
