@@ -190,6 +190,34 @@ is "$T_STATUS:$(wc -l < "$T_TMP/out" | tr -d ' ')" "0:7" "--mem 0: no limit"
 run "$KSCAN" --mem lots examples/src
 is "$T_STATUS" 2 "bad --mem is a usage error"
 
+# kernels in preprocessor branches the parse did not take
+run "$KSCAN" test/recall/branches.cu
+is "$T_STATUS" 0 "skipped branches: exit 0"
+cp "$T_TMP/out" "$D/recall.ndjson"
+r() { jq -r "$1" "$D/recall.ndjson"; }
+is "$(r '[.scan.name, (.scan.assumed_macros // [] | join("+"))] | join(" ")')" \
+"always_kernel 
+debug_kernel KF_DEBUG
+gpu_kernel KF_GPU+KF_LEVEL
+a_kernel KF_A
+b_kernel KF_B
+c_kernel 
+nested_kernel KF_INNER+KF_OUTER
+on_kernel 
+header_kernel KF_HEADER_KERNELS" \
+    "skipped branches: #ifdef, #if defined() &&, each of an #elif chain, nested, in a header"
+is "$(r 'select(.scan.name=="nested_kernel") | .scan.flags | join(" ")')" \
+    "-D KF_INNER -D KF_OUTER" "skipped branches: the assumed macros end the flags"
+is "$(r 'select(.scan.name=="debug_kernel") | .scan.launches | length')" 1 \
+    "skipped branches: a launch in the branch is found too"
+is "$(r 'select(.scan.name=="off_kernel" or .scan.name=="dead_kernel") | .id')" "" \
+    "skipped branches: #else of !defined and #if 0 are not assumed"
+run test/validate "$D/recall.ndjson"
+ok "$T_STATUS" "skipped branches: records validate against schemas/"
+run "$KSCAN" -D KF_DEBUG test/recall/branches.cu
+is "$(jq -r 'select(.scan.name=="debug_kernel") | .scan.assumed_macros' "$T_TMP/out")" null \
+    "skipped branches: a macro the command line defines is not assumed"
+
 # includes that resolve only one directory at a time: the last round's
 # parse is still walked
 mkdir -p "$D/deep/a/x" "$D/deep/b/y" "$D/deep/c/z"

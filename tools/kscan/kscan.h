@@ -58,6 +58,9 @@ struct unit {
 	int missing;		/* an include was not found: the result
 				 * depends on the files under the scanned
 				 * directories */
+	struct k_strv recall;	/* macro sets ("A B") to parse again with */
+	struct k_strv assume;	/* the macros the current parse defines */
+	struct k_strv skipped;	/* "real:offset" of skipped ranges seen */
 	char key[K_SHA256_HEX];	/* its parse cache entry; "": none */
 	int done;		/* its reply came from the cache */
 	double seconds;
@@ -157,10 +160,16 @@ enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
 
 /* unit.c */
 void scan_unit(CXIndex idx, struct unit *u);
+int scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
+    int *arch);
 void build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u);
 int toolkit_parses(const char *dialect);
 int prelude_for(const char *dialect);
+
+/* recall.c: kernels in branches the preprocessor skipped */
+void note_skipped(struct ctx *x);
+void recall(CXIndex idx, struct unit *u, const char *dialect);
 
 /* worker.c */
 void run_units(size_t from);

@@ -239,6 +239,8 @@ main(int argc, char *argv[])
 		k_strv_free(&units[i].flags);
 		k_strv_free(&units[i].seen);
 		k_strv_free(&units[i].deps);
+		k_strv_free(&units[i].recall);
+		k_strv_free(&units[i].skipped);
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);

@@ -162,8 +162,9 @@ recover_includes(CXTranslationUnit tu, struct unit *u)
 	return added;
 }
 
-/* Parse one side (host or device) of a unit and walk it. */
-static int
+/* Parse one side (host or device) of a unit, with the macros it assumes,
+ * and walk it. */
+int
 scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
     int *arch)
 {
@@ -176,6 +177,10 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 
 	for (round = 0; round < 3; round++) {
 		build_args(&args, dialect, device, u);
+		for (i = 0; i < u->assume.n; i++) {
+			k_strv_push(&args, "-D");
+			k_strv_push(&args, u->assume.v[i]);
+		}
 		e = k_parse(idx, u->path, NULL, 0, &args, &tu);
 		k_strv_free(&args);
 		if (e != 0 || tu == NULL) {
@@ -206,6 +211,7 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	in.device = device;
 	clang_getInclusions(tu, note_inclusion, &in);
 	if (!device) {
+		note_skipped(&x);
 		/* a side only the device compiler sees exists when a project
 		 * file tests __CUDA_ARCH__ */
 		for (i = 0; i < x.nfiles; i++)
@@ -248,8 +254,11 @@ scan_unit(CXIndex idx, struct unit *u)
 	}
 	dialect = dialect_of(u->path, text);
 	free(text);
-	if (scan_side(idx, u, dialect, 0, &arch) == 0 && arch)
-		scan_side(idx, u, dialect, 1, &arch);
+	if (scan_side(idx, u, dialect, 0, &arch) == 0) {
+		if (arch)
+			scan_side(idx, u, dialect, 1, &arch);
+		recall(idx, u, dialect);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	u->seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (opt.timing)
