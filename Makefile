@@ -46,8 +46,11 @@ lib/libkforge.a: $(LIB_OBJS)
 lib/k_parse.o: lib/k_parse.c lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ lib/k_parse.c
 
-lib/libkparse.a: lib/k_parse.o
-	$(AR) rcs $@ lib/k_parse.o
+lib/k_pch.o: lib/k_pch.c lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ lib/k_pch.c
+
+lib/libkparse.a: lib/k_parse.o lib/k_pch.o
+	$(AR) rcs $@ lib/k_parse.o lib/k_pch.o
 
 # libcurl-dependent code (the LLM client): its own archive, linked only
 # into kwrap
@@ -79,6 +82,11 @@ tools/kslice.o: tools/kslice.c lib/*.h
 kslice: tools/kslice.o lib/libkparse.a lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkparse.a lib/libkforge.a \
 	    $(CLANG_LIBS) $(LIBS)
+
+# the baseline of bench/kscan-throughput.sh, built on demand
+bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) $(LDFLAGS) -o $@ bench/kextract.c \
+	    lib/libkparse.a lib/libkforge.a $(CLANG_LIBS) $(LIBS)
 
 tools/kwrap_harness.c: tools/kwrap_harness.in mk/embed.sh
 	sh mk/embed.sh kwrap_harness_text tools/kwrap_harness.in > $@
@@ -180,7 +188,7 @@ install: all
 clean:
 	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
 	    lib/libkllm.a lib/k_prelude.c tools/kwrap_harness.c
-	rm -f $(UNIT)
+	rm -f $(UNIT) bench/kextract
 	rm -rf test/tmp
 
 .PHONY: all deps test test-gpu test-asan fuzz example lint install clean

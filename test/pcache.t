@@ -66,6 +66,17 @@ run "$KSCAN" --timing p
 is "$T_STATUS" 0 "damaged entries: exit 0"
 is_file "$T_TMP/out" nocache.ndjson "damaged entries: parsed again, same records"
 
+# the toolkit's headers, precompiled once, when they are what is parsed
+run "$KSCAN" --timing --work "$D/wp" p
+if grep -q "cuda: parsing with the toolkit's headers" "$T_TMP/err"; then
+	is_file "$T_TMP/out" nocache.ndjson "precompiled toolkit headers: the same records"
+	ok "$(find "$D/wp/pcache/pch" -name '*.pch' | grep -q . && echo 0 || echo 1)" \
+	    "precompiled toolkit headers: kept under pcache/pch"
+else
+	skip "precompiled toolkit headers: the same records" "no toolkit libclang parses"
+	skip "precompiled toolkit headers: kept under pcache/pch" "no toolkit libclang parses"
+fi
+
 # --no-cache and --work
 run "$KSCAN" --no-cache --work "$D/w2" p
 ok "$([ ! -e "$D/w2" ] && echo 0 || echo 1)" "--no-cache: no work directory made"

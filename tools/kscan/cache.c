@@ -81,7 +81,7 @@ unit_key(struct unit *u, char out[K_SHA256_HEX])
 		return -1;
 	}
 	k_sha256_hex(text, len, sha);
-	dialect = dialect_of(u->path, text);
+	dialect = u->dialect = dialect_of(u->path, text);
 	free(text);
 	/* the workers inherit the verdict instead of probing each */
 	prelude_for(dialect);
@@ -117,14 +117,17 @@ cache_lookup(struct unit *u)
 		u->key[0] = '\0';
 		return NULL;
 	}
-	if ((v = k_pcache_get(&opt.cache, u->key)) == NULL)
+	if ((v = k_pcache_get(&opt.cache, u->key)) == NULL) {
+		prepare_pch(u, u->dialect);
 		return NULL;
+	}
 	tree = json_object_get(v, "tree");
 	if (tree != NULL && strcmp(json_string_value(tree) != NULL ?
 	    json_string_value(tree) : "", tree_sha()) != 0) {
 		opt.cache.hits--;
 		opt.cache.stale++;
 		json_decref(v);
+		prepare_pch(u, u->dialect);
 		return NULL;
 	}
 	return v;

@@ -35,6 +35,7 @@
 #include "k_msg.h"
 #include "k_parse.h"
 #include "k_pcache.h"
+#include "k_pch.h"
 #include "k_proc.h"
 #include "k_record.h"
 
@@ -63,6 +64,7 @@ struct unit {
 	struct k_strv skipped;	/* "real:offset" of skipped ranges seen */
 	char key[K_SHA256_HEX];	/* its parse cache entry; "": none */
 	int done;		/* its reply came from the cache */
+	const char *dialect;	/* as cache_lookup found it, static */
 	double seconds;
 };
 
@@ -81,6 +83,7 @@ struct options {
 	int no_cache;
 	const char *work;	/* --work */
 	struct k_pcache cache;	/* off when no_cache */
+	struct k_pcache pch;	/* precompiled toolkit headers, the same */
 	char tree[K_SHA256_HEX];	/* the files under directory arguments */
 };
 
@@ -166,6 +169,7 @@ void build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u);
 int toolkit_parses(const char *dialect);
 int prelude_for(const char *dialect);
+void prepare_pch(struct unit *u, const char *dialect);
 
 /* recall.c: kernels in branches the preprocessor skipped */
 void note_skipped(struct ctx *x);

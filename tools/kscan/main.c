@@ -184,11 +184,14 @@ main(int argc, char *argv[])
 	snprintf(opt.cuda_path, sizeof(opt.cuda_path), "%s", cp);
 
 	k_make_prelude("kscan");
-	if (!opt.no_cache && k_pcache_open(&opt.cache, k_work_dir(opt.work),
-	    "kscan") != 0)
+	if (!opt.no_cache && (k_pcache_open(&opt.cache, k_work_dir(opt.work),
+	    "kscan") != 0 || k_pcache_open(&opt.pch, k_work_dir(opt.work),
+	    "pch") != 0)) {
 		k_warn(K_EXIT_OK, k_work_dir(opt.work),
 		    "cannot use as work directory, parsing without the cache: "
 		    "%s", strerror(errno));
+		k_pcache_close(&opt.cache);
+	}
 	/* decided when a unit of the dialect first needs it (unit.c) */
 	for (hip = 0; hip < 2; hip++)
 		opt.use_prelude[hip] = opt.prelude == PRELUDE_AUTO ? -1 :
@@ -250,5 +253,6 @@ main(int argc, char *argv[])
 	k_strv_free(&allfiles);
 	k_strv_free(&opt.flags);
 	k_pcache_close(&opt.cache);
+	k_pcache_close(&opt.pch);
 	return k_finish();
 }

@@ -54,8 +54,13 @@ prelude_for(const char *dialect)
 {
 	int hip = strcmp(dialect, "hip") == 0;
 
-	if (opt.use_prelude[hip] < 0)
+	if (opt.use_prelude[hip] < 0) {
 		opt.use_prelude[hip] = !toolkit_parses(dialect);
+		if (opt.timing)
+			fprintf(stderr, "%s: %s: parsing with %s\n",
+			    k_progname(), dialect, opt.use_prelude[hip] ?
+			    "the prelude" : "the toolkit's headers");
+	}
 	return opt.use_prelude[hip];
 }
 
@@ -162,13 +167,67 @@ recover_includes(CXTranslationUnit tu, struct unit *u)
 	return added;
 }
 
+/* The parser's arguments for one side of a unit, with the macros it
+ * assumes. */
+static void
+side_args(struct k_strv *args, struct unit *u, const char *dialect,
+    int device)
+{
+	size_t i;
+
+	build_args(args, dialect, device, u);
+	for (i = 0; i < u->assume.n; i++) {
+		k_strv_push(args, "-D");
+		k_strv_push(args, u->assume.v[i]);
+	}
+}
+
+/* Parse one side of a unit, loading the toolkit's precompiled headers
+ * when there are some (lib/k_pch), else or when libclang will not load
+ * them, without; a CXErrorCode. */
+static int
+parse_side(CXIndex idx, struct unit *u, const char *dialect, int device,
+    CXTranslationUnit *tu)
+{
+	struct k_strv args = { 0 };
+	int e, pch;
+
+	side_args(&args, u, dialect, device);
+	pch = opt.cache.dir != NULL && k_pch_args(idx, &opt.pch, &args,
+	    &u->deps);
+	e = k_parse(idx, u->path, NULL, 0, &args, tu);
+	k_strv_free(&args);
+	if (pch && (e != 0 || *tu == NULL)) {
+		side_args(&args, u, dialect, device);
+		e = k_parse(idx, u->path, NULL, 0, &args, tu);
+		k_strv_free(&args);
+	}
+	return e;
+}
+
+/* Make, before the workers fork, the precompiled headers a unit's host
+ * side will load, so that they do not all make them at once. */
+void
+prepare_pch(struct unit *u, const char *dialect)
+{
+	static CXIndex idx;
+	struct k_strv args = { 0 };
+
+	if (opt.cache.dir == NULL)
+		return;
+	if (idx == NULL)
+		idx = clang_createIndex(0, 0);
+	side_args(&args, u, dialect, 0);
+	k_pch_args(idx, &opt.pch, &args, NULL);
+	k_strv_free(&args);
+}
+
 /* Parse one side (host or device) of a unit, with the macros it assumes,
  * and walk it. */
 int
 scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
     int *arch)
 {
-	struct k_strv args = { 0 };
 	CXTranslationUnit tu = NULL;
 	struct ctx x;
 	struct incl in;
@@ -176,13 +235,7 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	size_t i;
 
 	for (round = 0; round < 3; round++) {
-		build_args(&args, dialect, device, u);
-		for (i = 0; i < u->assume.n; i++) {
-			k_strv_push(&args, "-D");
-			k_strv_push(&args, u->assume.v[i]);
-		}
-		e = k_parse(idx, u->path, NULL, 0, &args, &tu);
-		k_strv_free(&args);
+		e = parse_side(idx, u, dialect, device, &tu);
 		if (e != 0 || tu == NULL) {
 			input_error(u, u->path, "parse-failed",
 			    "parse failed: %s",
