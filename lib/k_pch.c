@@ -202,3 +202,26 @@ k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
 	json_decref(v);
 	return 1;
 }
+
+int
+k_parse_pch(CXIndex idx, struct k_pcache *c, const char *path,
+    const char *text, size_t len, const struct k_strv *args,
+    CXTranslationUnit *tu, struct k_strv *deps)
+{
+	struct k_strv a = { 0 };
+	size_t i;
+	int e;
+
+	for (i = 0; i < args->n; i++)
+		k_strv_push(&a, args->v[i]);
+	if (!k_pch_args(idx, c, &a, deps)) {
+		k_strv_free(&a);
+		return k_parse(idx, path, text, len, args, tu);
+	}
+	e = k_parse(idx, path, text, len, &a, tu);
+	k_strv_free(&a);
+	if (e != 0 || *tu == NULL)
+		/* a PCH libclang will not load: without it */
+		e = k_parse(idx, path, text, len, args, tu);
+	return e;
+}

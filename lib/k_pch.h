@@ -33,4 +33,10 @@
 int k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
     struct k_strv *deps);
 
+/* k_parse with the PCH for args when there is one (see k_pch_args), and
+ * without it when there is none or libclang will not load it. */
+int k_parse_pch(CXIndex idx, struct k_pcache *c, const char *path,
+    const char *text, size_t len, const struct k_strv *args,
+    CXTranslationUnit *tu, struct k_strv *deps);
+
 #endif

@@ -90,4 +90,19 @@ is_file "$T_TMP/out" nocache.ndjson "a work directory that cannot be made: same 
 like "$(cat "$T_TMP/err")" "notadir/w: cannot use as work directory" \
     "a work directory that cannot be made: a warning"
 
+# kslice loads the same precompiled headers
+if have_tool kslice; then
+	KSLICE=$(tool kslice)
+	cd "$T_ROOT" || exit 1
+	head -n 3 examples/kscan.ndjson > "$D/three.ndjson"
+	run "$KSLICE" --no-cache "$D/three.ndjson"
+	cp "$T_TMP/out" "$D/slices.nocache"
+	run "$KSLICE" --work "$D/wk" "$D/three.ndjson"
+	is_file "$T_TMP/out" "$D/slices.nocache" "kslice: the same slices with the work directory"
+	run "$KSLICE" --work "$D/notadir/w" "$D/three.ndjson"
+	is_file "$T_TMP/out" "$D/slices.nocache" "kslice: a work directory that cannot be made: same slices"
+	like "$(cat "$T_TMP/err")" "notadir/w: cannot use as work directory" \
+	    "kslice: a work directory that cannot be made: a warning"
+fi
+
 done_testing

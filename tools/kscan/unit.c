@@ -190,18 +190,12 @@ parse_side(CXIndex idx, struct unit *u, const char *dialect, int device,
     CXTranslationUnit *tu)
 {
 	struct k_strv args = { 0 };
-	int e, pch;
+	int e;
 
 	side_args(&args, u, dialect, device);
-	pch = opt.cache.dir != NULL && k_pch_args(idx, &opt.pch, &args,
-	    &u->deps);
-	e = k_parse(idx, u->path, NULL, 0, &args, tu);
+	e = k_parse_pch(idx, opt.cache.dir != NULL ? &opt.pch : NULL, u->path,
+	    NULL, 0, &args, tu, &u->deps);
 	k_strv_free(&args);
-	if (pch && (e != 0 || *tu == NULL)) {
-		side_args(&args, u, dialect, device);
-		e = k_parse(idx, u->path, NULL, 0, &args, tu);
-		k_strv_free(&args);
-	}
 	return e;
 }
 

@@ -15,8 +15,8 @@
 #include "kslice.h"
 
 static const char usage_line[] =
-    "usage: kslice [-hqV] [--mem mib] [--root dir] [--stubs dir]\n"
-    "              [--timeout seconds] [--types list] [file ...]\n";
+    "usage: kslice [-hqV] [--mem mib] [--no-cache] [--root dir] [--stubs dir]\n"
+    "              [--timeout seconds] [--types list] [--work dir] [file ...]\n";
 
 /*
  * Records are sliced in a forked worker that keeps its parse cache from
@@ -185,12 +185,14 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "mem", required_argument, NULL, 'M' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "stubs", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "types", required_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "work", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *root = ".";
@@ -220,6 +222,12 @@ main(int argc, char *argv[])
 		case 'M':
 			k_worker_mem(k_mib_arg("--mem", optarg));
 			break;
+		case 'N':
+			opt.no_cache = 1;
+			break;
+		case 'w':
+			opt.work = optarg;
+			break;
 		case 'V': {
 			char *ver = k_take(clang_getClangVersion());
 			printf("kslice (kforge) 0.1, %s\n", ver);
@@ -240,6 +248,11 @@ main(int argc, char *argv[])
 		    strerror(errno));
 	default_stubs();
 	k_make_prelude("kslice");
+	if (!opt.no_cache && k_pcache_open(&opt.pch, k_work_dir(opt.work),
+	    "pch") != 0)
+		k_warn(K_EXIT_OK, k_work_dir(opt.work), "cannot use as work "
+		    "directory, parsing without precompiled headers: %s",
+		    strerror(errno));
 
 	if (argc == 0)
 		k_filter(stdin, "<stdin>", STAGE, process_isolated, NULL);
@@ -261,5 +274,6 @@ main(int argc, char *argv[])
 	k_strv_free(&opt.stubdirs);
 	k_strv_free(&opt.types);
 	k_strv_free(&opt.typenames);
+	k_pcache_close(&opt.pch);
 	return k_finish();
 }
