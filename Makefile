@@ -131,7 +131,7 @@ kreport: tools/kreport.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kreport.o lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
-UNIT = test/unit/test_record test/unit/test_msg
+UNIT = test/unit/test_record test/unit/test_msg test/unit/test_pcache
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
