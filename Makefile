@@ -26,7 +26,7 @@ TOOLS = kscan kslice kwrap kbuild kverify kreport
 # "make print-LIB_SRCS"), the ASan build and the unit tests all use it.
 LIB_SRCS = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c \
 	lib/k_fs.c lib/k_buf.c lib/k_mem.c lib/k_num.c lib/k_dtype.c \
-	lib/k_main.c
+	lib/k_main.c lib/k_pcache.c
 LIB_OBJS = $(LIB_SRCS:.c=.o) lib/k_prelude.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1
@@ -51,8 +51,11 @@ lib/libkforge.a: $(LIB_OBJS)
 lib/k_parse.o: lib/k_parse.c lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ lib/k_parse.c
 
-lib/libkparse.a: lib/k_parse.o
-	$(AR) rcs $@ lib/k_parse.o
+lib/k_pch.o: lib/k_pch.c lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ lib/k_pch.c
+
+lib/libkparse.a: lib/k_parse.o lib/k_pch.o
+	$(AR) rcs $@ lib/k_parse.o lib/k_pch.o
 
 # libcurl-dependent code (the LLM client): its own archive, linked only
 # into kwrap
@@ -68,7 +71,8 @@ lib/libkllm.a: $(LLM_OBJS)
 
 KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
 	tools/kscan/source.o tools/kscan/launch.o tools/kscan/kernel.o \
-	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o
+	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o \
+	tools/kscan/cache.o tools/kscan/recall.o
 
 tools/kscan/%.o: tools/kscan/%.c tools/kscan/kscan.h lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
@@ -88,6 +92,11 @@ tools/kslice/%.o: tools/kslice/%.c tools/kslice/kslice.h lib/*.h
 
 kslice: $(KSLICE_OBJS) tools/kslice/main.o lib/libkparse.a lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ $(KSLICE_OBJS) tools/kslice/main.o \
+	    lib/libkparse.a lib/libkforge.a $(CLANG_LIBS) $(LIBS)
+
+# the baseline of bench/kscan-throughput.sh, built on demand
+bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) $(LDFLAGS) -o $@ bench/kextract.c \
 	    lib/libkparse.a lib/libkforge.a $(CLANG_LIBS) $(LIBS)
 
 tools/kwrap_harness.c: tools/kwrap_harness.in mk/embed.sh
@@ -139,7 +148,8 @@ kreport: $(KREPORT_OBJS) lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ $(KREPORT_OBJS) lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
-UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib
+UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
+	test/unit/test_pcache
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -181,11 +191,12 @@ FUZZ_LIB = $(LIB_SRCS)
 fuzz: $(FUZZ_TARGETS:%=test/tmp/fuzz/fuzz_%)
 
 test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c $(KSLICE_SRCS) \
-    tools/kslice/kslice.h lib/k_parse.c lib/k_prelude.c $(FUZZ_LIB) lib/*.h
+    tools/kslice/kslice.h lib/k_parse.c lib/k_pch.c lib/k_pcache.c \
+    lib/k_prelude.c $(FUZZ_LIB) lib/*.h
 	@mkdir -p test/tmp/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -Itools/kslice -o $@ \
 	    fuzz/fuzz_kslice.c $(KSLICE_SRCS) $(FUZZ_LIB) lib/k_parse.c \
-	    lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
+	    lib/k_pch.c lib/k_pcache.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz
@@ -208,7 +219,7 @@ install: all
 clean:
 	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
 	    lib/libkllm.a lib/k_prelude.c tools/kwrap_harness.c
-	rm -f $(UNIT)
+	rm -f $(UNIT) bench/kextract
 	rm -rf test/tmp
 
 .PHONY: all deps unit test test-gpu test-asan fuzz example lint install clean

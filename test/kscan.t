@@ -6,6 +6,8 @@
 have_tool kscan || skip_all "kscan not built"
 KSCAN=$(tool kscan)
 D=$T_TMP
+# a parse cache of this file's own (test/pcache.t tests the cache)
+export KFORGE_WORK=$D/work
 
 # --- the example project: the saved intermediate later stages test on
 run "$KSCAN" examples/src
@@ -185,7 +187,7 @@ if [ -z "${ASAN_OPTIONS:-}" ]; then
 			echo "static int f$i(int a) { int b = a * $i; return b + a; }"
 		done
 	} > "$T_TMP/big.cu"
-	run "$KSCAN" --mem 8 "$T_TMP/big.cu"
+	run "$KSCAN" --no-cache --mem 8 "$T_TMP/big.cu"
 	is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:parse-crashed" \
 	    "--mem: a parse past the limit is a parse-crashed record, exit 1"
 	like "$(jq -r '.errors[0].message' "$T_TMP/out")" "its memory limit: 8 MiB, --mem" \
@@ -198,6 +200,46 @@ run "$KSCAN" --mem 0 examples/src/elementwise.cu
 is "$T_STATUS:$(wc -l < "$T_TMP/out" | tr -d ' ')" "0:7" "--mem 0: no limit"
 run "$KSCAN" --mem lots examples/src
 is "$T_STATUS" 2 "bad --mem is a usage error"
+
+# kernels in preprocessor branches the parse did not take
+run "$KSCAN" test/recall/branches.cu
+is "$T_STATUS" 0 "skipped branches: exit 0"
+cp "$T_TMP/out" "$D/recall.ndjson"
+r() { jq -r "$1" "$D/recall.ndjson"; }
+is "$(r '[.scan.name, (.scan.assumed_macros // [] | join("+"))] | join(" ")')" \
+"always_kernel 
+debug_kernel KF_DEBUG
+gpu_kernel KF_GPU+KF_LEVEL
+a_kernel KF_A
+b_kernel KF_B
+c_kernel 
+nested_kernel KF_INNER+KF_OUTER
+on_kernel 
+header_kernel KF_HEADER_KERNELS" \
+    "skipped branches: #ifdef, #if defined() &&, each of an #elif chain, nested, in a header"
+is "$(r 'select(.scan.name=="nested_kernel") | .scan.flags | join(" ")')" \
+    "-D KF_INNER -D KF_OUTER" "skipped branches: the assumed macros end the flags"
+is "$(r 'select(.scan.name=="debug_kernel") | .scan.launches | length')" 1 \
+    "skipped branches: a launch in the branch is found too"
+is "$(r 'select(.scan.name=="off_kernel" or .scan.name=="dead_kernel") | .id')" "" \
+    "skipped branches: #else of !defined and #if 0 are not assumed"
+run test/validate "$D/recall.ndjson"
+ok "$T_STATUS" "skipped branches: records validate against schemas/"
+run "$KSCAN" -D KF_DEBUG test/recall/branches.cu
+is "$(jq -r 'select(.scan.name=="debug_kernel") | .scan.assumed_macros' "$T_TMP/out")" null \
+    "skipped branches: a macro the command line defines is not assumed"
+
+# includes that resolve only one directory at a time: the last round's
+# parse is still walked
+mkdir -p "$D/deep/a/x" "$D/deep/b/y" "$D/deep/c/z"
+echo '#include "y/two.h"' > "$D/deep/a/x/one.h"
+echo '#include "z/three.h"' > "$D/deep/b/y/two.h"
+echo '#define K 1' > "$D/deep/c/z/three.h"
+printf '#include "x/one.h"\n__global__ void deep_kernel(float *p) { p[0] = 0; }\n' \
+    > "$D/deep/main.cu"
+run sh -c "cd '$D/deep' && '$KSCAN' --no-cache ."
+is "$(jq -r .id "$T_TMP/out")" main.cu::deep_kernel \
+    "a unit still missing includes after three rounds is scanned"
 
 run "$KSCAN" -j 0 examples/src
 is "$T_STATUS" 2 "-j 0 is a usage error"

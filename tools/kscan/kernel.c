@@ -314,7 +314,21 @@ add_kernel(struct ctx *x, CXCursor c)
 		for (j = 0; j < x->u->flags.n; j++)
 			json_array_append_new(fl,
 			    json_string(x->u->flags.v[j]));
+		for (j = 0; j < x->u->assume.n; j++) {
+			json_array_append_new(fl, json_string("-D"));
+			json_array_append_new(fl,
+			    json_string(x->u->assume.v[j]));
+		}
 		json_object_set_new(s, "flags", fl);
+		if (x->u->assume.n > 0) {
+			/* found only in a branch the build's own flags may
+			 * not take */
+			json_t *am = json_array();
+			for (j = 0; j < x->u->assume.n; j++)
+				json_array_append_new(am,
+				    json_string(x->u->assume.v[j]));
+			json_object_set_new(s, "assumed_macros", am);
+		}
 	}
 	json_object_set_new(s, "launches", json_array());
 	json_object_set_new(s, "diagnostics", json_incref(x->diagnostics));

@@ -38,6 +38,8 @@
 #include "k_msg.h"
 #include "k_num.h"
 #include "k_parse.h"
+#include "k_pcache.h"
+#include "k_pch.h"
 #include "k_proc.h"
 #include "k_record.h"
 
@@ -57,6 +59,16 @@ struct unit {
 	json_t *launches;
 	json_t *errors;		/* error records for this input */
 	struct k_strv seen;	/* real paths of project files it included */
+	struct k_strv deps;	/* real paths of every file either side read */
+	int missing;		/* an include was not found: the result
+				 * depends on the files under the scanned
+				 * directories */
+	struct k_strv recall;	/* macro sets ("A B") to parse again with */
+	struct k_strv assume;	/* the macros the current parse defines */
+	struct k_strv skipped;	/* "real:offset" of skipped ranges seen */
+	char key[K_SHA256_HEX];	/* its parse cache entry; "": none */
+	int done;		/* its reply came from the cache */
+	const char *dialect;	/* as cache_lookup found it, static */
 	double seconds;
 };
 
@@ -66,11 +78,17 @@ struct options {
 	const char *lang;	/* forced dialect or NULL */
 	struct k_strv flags;	/* -I and -D from the command line */
 	enum prelude_mode prelude;
-	int use_prelude[2];	/* decided per dialect: 0 cuda, 1 hip */
+	int use_prelude[2];	/* per dialect (0 cuda, 1 hip); -1: not yet
+				 * decided */
 	char cuda_path[PATH_MAX];
 	int jobs;
 	int timing;
 	double timeout;		/* per unit, seconds; 0: none */
+	int no_cache;
+	const char *work;	/* --work */
+	struct k_pcache cache;	/* off when no_cache */
+	struct k_pcache pch;	/* precompiled toolkit headers, the same */
+	char tree[K_SHA256_HEX];	/* the files under directory arguments */
 };
 
 extern struct options opt;
@@ -151,10 +169,31 @@ enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
 
 /* unit.c */
 void scan_unit(CXIndex idx, struct unit *u);
+int scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
+    int *arch);
+void build_args(struct k_strv *a, const char *dialect, int device,
+    const struct unit *u);
 int toolkit_parses(const char *dialect);
+int prelude_for(const char *dialect);
+void prepare_pch(struct unit *u, const char *dialect);
+
+/* recall.c: kernels in branches the preprocessor skipped */
+void note_skipped(struct ctx *x);
+void recall(CXIndex idx, struct unit *u, const char *dialect);
 
 /* worker.c */
 void run_units(size_t from);
+
+/* cache.c: units whose parse is already in the work directory.
+ * cache_lookup also settles, before any worker forks, how the unit's
+ * dialect is parsed. */
+json_t *cache_lookup(struct unit *u);
+void cache_store(struct unit *u, json_t *reply);
+void cache_report(void);
+int cache_probe_get(const char *text, const struct k_strv *args,
+    char key[K_SHA256_HEX]);
+void cache_probe_put(const char *key, const struct k_strv *files,
+    int verdict);
 
 /* emit.c */
 void emit(void);

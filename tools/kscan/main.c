@@ -97,6 +97,12 @@ option(int ch, const char *arg, void *ctx)
 	case 'T':
 		opt.timing = 1;
 		break;
+	case 'N':
+		opt.no_cache = 1;
+		break;
+	case 'w':
+		opt.work = arg;
+		break;
 	case 'x':
 		if (strcmp(arg, "cuda") != 0 && strcmp(arg, "hip") != 0)
 			k_fatal(K_EXIT_USAGE, NULL, "-x: expected cuda or hip: "
@@ -120,18 +126,21 @@ clang_version(void)
 static const struct option longopts[] = {
 	{ "mem", required_argument, NULL, 'M' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "no-cache", no_argument, NULL, 'N' },
 	{ "prelude", required_argument, NULL, 'P' },
 	{ "root", required_argument, NULL, 'R' },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "timing", no_argument, NULL, 'T' },
+	{ "work", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-	    "             [-x cuda | hip] [--mem mib] [--prelude auto | always | never]\n"
-	    "             [--root dir] [--timeout seconds] [--timing] [path ...]\n",
+	    "             [-x cuda | hip] [--mem mib] [--no-cache]\n"
+	    "             [--prelude auto | always | never] [--root dir]\n"
+	    "             [--timeout seconds] [--timing] [--work dir] [path ...]\n",
 	.shortopts = "D:I:j:p:x:",
 	.longopts = longopts,
 	.option = option,
@@ -166,10 +175,18 @@ main(int argc, char *argv[])
 	snprintf(opt.cuda_path, sizeof(opt.cuda_path), "%s", cp);
 
 	k_make_prelude("kscan");
+	if (!opt.no_cache && (k_pcache_open(&opt.cache, k_work_dir(opt.work),
+	    "kscan") != 0 || k_pcache_open(&opt.pch, k_work_dir(opt.work),
+	    "pch") != 0)) {
+		k_warn(K_EXIT_OK, k_work_dir(opt.work),
+		    "cannot use as work directory, parsing without the cache: "
+		    "%s", strerror(errno));
+		k_pcache_close(&opt.cache);
+	}
+	/* decided when a unit of the dialect first needs it (unit.c) */
 	for (hip = 0; hip < 2; hip++)
-		opt.use_prelude[hip] = opt.prelude == PRELUDE_ALWAYS ||
-		    (opt.prelude == PRELUDE_AUTO &&
-		    !toolkit_parses(hip ? "hip" : "cuda"));
+		opt.use_prelude[hip] = opt.prelude == PRELUDE_AUTO ? -1 :
+		    opt.prelude == PRELUDE_ALWAYS;
 
 	if (builddir != NULL)
 		read_compdb(builddir);
@@ -207,12 +224,17 @@ main(int argc, char *argv[])
 	}
 	run_units(first_header);
 	emit();
+	if (opt.timing)
+		cache_report();
 
 	for (i = 0; i < nunits; i++) {
 		free(units[i].path);
 		free(units[i].dir);
 		k_strv_free(&units[i].flags);
 		k_strv_free(&units[i].seen);
+		k_strv_free(&units[i].deps);
+		k_strv_free(&units[i].recall);
+		k_strv_free(&units[i].skipped);
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);
@@ -221,5 +243,7 @@ main(int argc, char *argv[])
 	k_strv_free(&headers);
 	k_strv_free(&allfiles);
 	k_strv_free(&opt.flags);
+	k_pcache_close(&opt.cache);
+	k_pcache_close(&opt.pch);
 	return k_finish();
 }

@@ -44,7 +44,25 @@ diagnostics_json(struct ctx *x)
 /* Parser arguments for one side of a unit: the prelude or the toolkit as
  * decided for the dialect, the torch stand-in last, then the command
  * line's flags and the unit's. */
-static void
+/* Whether a dialect is parsed with the prelude: with --prelude auto, when
+ * its toolkit's headers do not parse, which is checked the first time a
+ * unit of the dialect needs it. */
+int
+prelude_for(const char *dialect)
+{
+	int hip = strcmp(dialect, "hip") == 0;
+
+	if (opt.use_prelude[hip] < 0) {
+		opt.use_prelude[hip] = !toolkit_parses(dialect);
+		if (opt.timing)
+			fprintf(stderr, "%s: %s: parsing with %s\n",
+			    k_progname(), dialect, opt.use_prelude[hip] ?
+			    "the prelude" : "the toolkit's headers");
+	}
+	return opt.use_prelude[hip];
+}
+
+void
 build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u)
 {
@@ -52,7 +70,7 @@ build_args(struct k_strv *a, const char *dialect, int device,
 
 	c.dialect = dialect;
 	c.device = device;
-	c.prelude = opt.use_prelude[strcmp(dialect, "hip") == 0];
+	c.prelude = prelude_for(dialect);
 	c.torch = 1;
 	c.cuda_path = opt.cuda_path;
 	k_build_args(a, &c, &opt.flags, &u->flags);
@@ -60,7 +78,7 @@ build_args(struct k_strv *a, const char *dialect, int device,
 
 struct incl {
 	struct unit *u;
-	int arch;		/* some project file mentions __CUDA_ARCH__ */
+	int device;		/* the side walked */
 };
 
 static void
@@ -82,7 +100,11 @@ note_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
 		free(real);
 		return;
 	}
-	k_strv_push(&in->u->seen, real);
+	if (!in->device)
+		k_strv_push(&in->u->seen, real);
+	/* what the parse cache entry depends on: both sides' files */
+	if (!k_strv_has(&in->u->deps, real))
+		k_strv_push(&in->u->deps, real);
 	free(real);
 }
 
@@ -112,6 +134,7 @@ recover_includes(CXTranslationUnit tu, struct unit *u)
 			free(m);
 			continue;
 		}
+		u->missing = 1;
 		q = m + 1;
 		end = m + ml - 16;
 		*end = '\0';
@@ -141,12 +164,61 @@ recover_includes(CXTranslationUnit tu, struct unit *u)
 	return added;
 }
 
-/* Parse one side (host or device) of a unit and walk it. */
+/* The parser's arguments for one side of a unit, with the macros it
+ * assumes. */
+static void
+side_args(struct k_strv *args, struct unit *u, const char *dialect,
+    int device)
+{
+	size_t i;
+
+	build_args(args, dialect, device, u);
+	for (i = 0; i < u->assume.n; i++) {
+		k_strv_push(args, "-D");
+		k_strv_push(args, u->assume.v[i]);
+	}
+}
+
+/* Parse one side of a unit, loading the toolkit's precompiled headers
+ * when there are some (lib/k_pch), else or when libclang will not load
+ * them, without; a CXErrorCode. */
 static int
+parse_side(CXIndex idx, struct unit *u, const char *dialect, int device,
+    CXTranslationUnit *tu)
+{
+	struct k_strv args = { 0 };
+	int e;
+
+	side_args(&args, u, dialect, device);
+	e = k_parse_pch(idx, opt.cache.dir != NULL ? &opt.pch : NULL, u->path,
+	    NULL, 0, &args, tu, &u->deps);
+	k_strv_free(&args);
+	return e;
+}
+
+/* Make, before the workers fork, the precompiled headers a unit's host
+ * side will load, so that they do not all make them at once. */
+void
+prepare_pch(struct unit *u, const char *dialect)
+{
+	static CXIndex idx;
+	struct k_strv args = { 0 };
+
+	if (opt.cache.dir == NULL)
+		return;
+	if (idx == NULL)
+		idx = clang_createIndex(0, 0);
+	side_args(&args, u, dialect, 0);
+	k_pch_args(idx, &opt.pch, &args, NULL);
+	k_strv_free(&args);
+}
+
+/* Parse one side (host or device) of a unit, with the macros it assumes,
+ * and walk it. */
+int
 scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
     int *arch)
 {
-	struct k_strv args = { 0 };
 	CXTranslationUnit tu = NULL;
 	struct ctx x;
 	struct incl in;
@@ -154,16 +226,15 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	size_t i;
 
 	for (round = 0; round < 3; round++) {
-		build_args(&args, dialect, device, u);
-		e = k_parse(idx, u->path, NULL, 0, &args, &tu);
-		k_strv_free(&args);
+		e = parse_side(idx, u, dialect, device, &tu);
 		if (e != 0 || tu == NULL) {
 			input_error(u, u->path, "parse-failed",
 			    "parse failed: %s",
 			    k_cx_error_text((enum CXErrorCode)e));
 			return -1;
 		}
-		if (device || recover_includes(tu, u) == 0)
+		/* the last round's parse is walked whatever it misses */
+		if (device || round == 2 || recover_includes(tu, u) == 0)
 			break;
 		clang_disposeTranslationUnit(tu);
 		tu = NULL;
@@ -180,10 +251,11 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 		    json_array_get(u->kernels, i), "_key"));
 	x.diagnostics = diagnostics_json(&x);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &x);
+	in.u = u;
+	in.device = device;
+	clang_getInclusions(tu, note_inclusion, &in);
 	if (!device) {
-		in.u = u;
-		in.arch = 0;
-		clang_getInclusions(tu, note_inclusion, &in);
+		note_skipped(&x);
 		/* a side only the device compiler sees exists when a project
 		 * file tests __CUDA_ARCH__ */
 		for (i = 0; i < x.nfiles; i++)
@@ -226,8 +298,11 @@ scan_unit(CXIndex idx, struct unit *u)
 	}
 	dialect = dialect_of(u->path, text);
 	free(text);
-	if (scan_side(idx, u, dialect, 0, &arch) == 0 && arch)
-		scan_side(idx, u, dialect, 1, &arch);
+	if (scan_side(idx, u, dialect, 0, &arch) == 0) {
+		if (arch)
+			scan_side(idx, u, dialect, 1, &arch);
+		recall(idx, u, dialect);
+	}
 	u->seconds = k_now() - t0;
 	if (opt.timing)
 		/* a measurement, not a warning: -q does not hide it */
@@ -252,30 +327,51 @@ toolkit_parses(const char *dialect)
 	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
 	    "void h(float *x) { hipLaunchKernelGGL(k, 1, 1, 0, 0, x); }\n";
 	int hip = strcmp(dialect, "hip") == 0;
+	const char *src = hip ? hip_src : cuda_src;
 	struct unit u;
 	struct k_strv args = { 0 };
-	CXIndex idx = clang_createIndex(0, 0);
+	struct incl in;
+	CXIndex idx;
 	CXTranslationUnit tu = NULL;
 	unsigned i, errors = 0;
-	int e, save = opt.use_prelude[hip];
+	int e, save = opt.use_prelude[hip], verdict, missing = 0;
+	char key[K_SHA256_HEX];
 
 	memset(&u, 0, sizeof(u));
 	opt.use_prelude[hip] = 0;
 	build_args(&args, dialect, 0, &u);
 	opt.use_prelude[hip] = save;
+	if ((verdict = cache_probe_get(src, &args, key)) >= 0) {
+		k_strv_free(&args);
+		return verdict;
+	}
+	idx = clang_createIndex(0, 0);
 	e = k_parse(idx, hip ? "/kscan-probe.hip" : "/kscan-probe.cu",
-	    hip ? hip_src : cuda_src, strlen(hip ? hip_src : cuda_src),
-	    &args, &tu);
+	    src, strlen(src), &args, &tu);
 	k_strv_free(&args);
 	if (e == 0 && tu != NULL) {
 		for (i = 0; i < clang_getNumDiagnostics(tu); i++) {
 			CXDiagnostic d = clang_getDiagnostic(tu, i);
+			char *m = k_take(clang_getDiagnosticSpelling(d));
 			if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
 				errors++;
+			/* a toolkit installed later is not among the files
+			 * the verdict depends on */
+			if (strstr(m, "cannot find") != NULL)
+				missing = 1;
+			free(m);
 			clang_disposeDiagnostic(d);
 		}
+		in.u = &u;
+		in.device = 0;
+		clang_getInclusions(tu, note_inclusion, &in);
 		clang_disposeTranslationUnit(tu);
 	}
 	clang_disposeIndex(idx);
-	return e == 0 && tu != NULL && errors == 0;
+	verdict = e == 0 && tu != NULL && errors == 0;
+	if (e == 0 && tu != NULL && !missing)
+		cache_probe_put(key, &u.deps, verdict);
+	k_strv_free(&u.seen);
+	k_strv_free(&u.deps);
+	return verdict;
 }

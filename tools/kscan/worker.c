@@ -64,6 +64,7 @@ serve(FILE *in, void *arg)
 		json_object_set(r, "errors", u->errors);
 		json_object_set_new(r, "seen", strv_json(&u->seen));
 		json_object_set_new(r, "flags", strv_json(&u->flags));
+		cache_store(u, r);
 		if (json_dumpf(r, stdout, JSON_COMPACT) != 0 ||
 		    fputs("\n\n", stdout) == EOF || fflush(stdout) != 0)
 			_exit(K_EXIT_IO);
@@ -75,12 +76,10 @@ serve(FILE *in, void *arg)
 	clang_disposeIndex(idx);
 }
 
-/* A worker's reply into its unit. */
+/* A worker's reply, or a cached one, into its unit; r is borrowed. */
 static void
-take_reply(struct unit *u, const char *text)
+take_reply(struct unit *u, json_t *r)
 {
-	json_error_t err;
-	json_t *r = json_loads(text, 0, &err);
 	json_t *k = json_object_get(r, "kernels");
 	json_t *l = json_object_get(r, "launches");
 	json_t *e = json_object_get(r, "errors");
@@ -88,7 +87,6 @@ take_reply(struct unit *u, const char *text)
 	if (!json_is_array(k) || !json_is_array(l) || !json_is_array(e)) {
 		input_error(u, u->path, "parse-failed",
 		    "parse failed: unreadable reply from the parsing process");
-		json_decref(r);
 		return;
 	}
 	json_array_extend(u->kernels, k);
@@ -96,7 +94,6 @@ take_reply(struct unit *u, const char *text)
 	json_array_extend(u->errors, e);
 	strv_from_json(&u->seen, json_object_get(r, "seen"));
 	strv_from_json(&u->flags, json_object_get(r, "flags"));
-	json_decref(r);
 }
 
 void
@@ -111,10 +108,20 @@ run_units(size_t from)
 
 	w = k_calloc(n, sizeof(*w));
 	job = k_calloc(n, sizeof(*job));
+	/* before any worker forks: the workers keep the units' keys */
+	for (i = from; i < nunits; i++) {
+		json_t *r = cache_lookup(&units[i]);
+		if (r != NULL) {
+			take_reply(&units[i], r);
+			units[i].done = 1;
+			json_decref(r);
+		}
+	}
 	for (;;) {
 		/* every idle worker takes the next unit, in order */
 		for (i = 0; i < n; i++) {
-			while (next < nunits && units[next].path[0] == '\0')
+			while (next < nunits && (units[next].path[0] == '\0' ||
+			    units[next].done))
 				next++;
 			if (w[i].busy || next >= nunits)
 				continue;
@@ -139,9 +146,11 @@ run_units(size_t from)
 			break;
 		}
 		u = &units[job[k]];
-		if (ev == K_WORKER_REPLY)
-			take_reply(u, w[k].buf);
-		else if (ev == K_WORKER_TIMEOUT)
+		if (ev == K_WORKER_REPLY) {
+			json_t *r = json_loads(w[k].buf, 0, NULL);
+			take_reply(u, r);
+			json_decref(r);
+		} else if (ev == K_WORKER_TIMEOUT)
 			input_error(u, u->path, "parse-timeout",
 			    "parse failed: no result after %g s (--timeout)",
 			    opt.timeout);

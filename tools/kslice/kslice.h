@@ -27,6 +27,8 @@
 #include "k_mem.h"
 #include "k_msg.h"
 #include "k_parse.h"
+#include "k_pcache.h"
+#include "k_pch.h"
 #include "k_proc.h"
 #include "k_record.h"
 
@@ -43,6 +45,10 @@ struct kslice_opt {
 	struct k_strv typenames;	/* --types, as given */
 	double timeout;		/* per record, seconds; 0: none */
 	CXIndex idx;		/* the worker's */
+	int no_cache;		/* --no-cache */
+	const char *work;	/* --work */
+	struct k_pcache pch;	/* precompiled toolkit headers; off when
+				 * no_cache */
 };
 extern struct kslice_opt opt;
 

@@ -200,6 +200,12 @@ option(int ch, const char *arg, void *ctx)
 	case 'M':
 		k_worker_mem(k_mib_arg("--mem", arg));
 		break;
+	case 'N':
+		opt.no_cache = 1;
+		break;
+	case 'w':
+		opt.work = arg;
+		break;
 	}
 }
 
@@ -216,17 +222,19 @@ clang_version(void)
 
 static const struct option longopts[] = {
 	{ "mem", required_argument, NULL, 'M' },
+	{ "no-cache", no_argument, NULL, 'N' },
 	{ "root", required_argument, NULL, 'R' },
 	{ "stubs", required_argument, NULL, 'S' },
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "types", required_argument, NULL, 't' },
+	{ "work", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kslice [-hqV] [--mem mib] [--root dir] [--stubs dir]\n"
-	    "              [--timeout seconds] [--types list] [file ...]\n",
+	    "usage: kslice [-hqV] [--mem mib] [--no-cache] [--root dir] [--stubs dir]\n"
+	    "              [--timeout seconds] [--types list] [--work dir] [file ...]\n",
 	.longopts = longopts,
 	.option = option,
 	.version = clang_version,
@@ -250,6 +258,11 @@ main(int argc, char *argv[])
 		    strerror(errno));
 	default_stubs();
 	k_make_prelude("kslice");
+	if (!opt.no_cache && k_pcache_open(&opt.pch, k_work_dir(opt.work),
+	    "pch") != 0)
+		k_warn(K_EXIT_OK, k_work_dir(opt.work), "cannot use as work "
+		    "directory, parsing without precompiled headers: %s",
+		    strerror(errno));
 
 	if (argc == 0)
 		k_filter(stdin, "<stdin>", STAGE, process_isolated, NULL);
@@ -271,5 +284,6 @@ main(int argc, char *argv[])
 	k_strv_free(&opt.stubdirs);
 	k_strv_free(&opt.types);
 	k_strv_free(&opt.typenames);
+	k_pcache_close(&opt.pch);
 	return k_finish();
 }

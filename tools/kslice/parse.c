@@ -336,7 +336,8 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	p->key = key;
 	abs_flags(flags, &extra);
 	build_args(&args, dialect, device, &extra, 1);
-	e = k_parse(opt.idx, path, NULL, 0, &args, &p->tu);
+	e = k_parse_pch(opt.idx, &opt.pch, path, NULL, 0, &args, &p->tu,
+	    NULL);
 	k_strv_free(&args);
 	k_strv_free(&extra);
 	if (e != 0 || p->tu == NULL) {

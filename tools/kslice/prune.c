@@ -205,7 +205,8 @@ check_slice(struct k_buf *code, const char *dialect, char **msg,
 
 	build_args(&args, dialect, 0, NULL, 0);
 	for (round = 0;; round++) {
-		e = k_parse(opt.idx, path, code->s, code->n, &args, &tu);
+		e = k_parse_pch(opt.idx, &opt.pch, path, code->s, code->n,
+		    &args, &tu, NULL);
 		if (e != 0 || tu == NULL) {
 			k_strv_free(&args);
 			*msg = k_asprintf("parse failed: %s",

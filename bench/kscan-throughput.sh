@@ -1,0 +1,63 @@
+#!/bin/sh
+# kscan's throughput against a plain extractor, and a rerun against a cold
+# run (BENCHMARKS.md, "kscan: parse cache, recall of skipped branches,
+# throughput").
+#
+#	bench/kscan-throughput.sh [-j jobs] CORPUS_DIR...
+#
+# For each directory, in one run: kscan -j jobs (default 2) with an empty
+# parse cache, --timing naming the files it parsed and whether it used the
+# prelude; bench/kextract, one process, parsing exactly those files once
+# each with the same parser arguments (-I DIR, as kscan gives a directory
+# argument, and the prelude when kscan used it); kscan again on the
+# unchanged files, served by the cache.  Prints the wall times, the
+# throughput ratio (extractor time / kscan cold time, both over the same
+# files) and the rerun speed-up (cold / warm), per directory and summed,
+# with the load average before and after.
+set -eu
+jobs=2
+if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=$here/bench/out/throughput
+mkdir -p "$out"
+make -s -C "$here" kscan bench/kextract >/dev/null
+now() { date +%s.%N; }
+
+echo "machine: $(nproc) CPUs, $(uname -sr); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-12s %6s %8s %8s %10s %8s %10s %8s %8s\n' corpus files \
+    kscan_s kextr_s throughput warm_s rerun_x kernels kextr_k
+tk=0 te=0 tw=0
+for dir in "$@"; do
+	name=$(basename "$dir")
+	work=$out/work.$name
+	rm -rf "$work"
+	# the files in the page cache, so neither side pays for the disk
+	find "$dir" -type f -exec cat {} + > /dev/null
+	t0=$(now)
+	(cd "$dir" && KFORGE_WORK=$work "$here/kscan" -q -j "$jobs" --timing .) \
+	    > "$out/$name.cold.ndjson" 2> "$out/$name.cold.err" || true
+	t1=$(now)
+	sed -n 's/^kscan: \(.*\): parsed in .*/\1/p' "$out/$name.cold.err" |
+	    sed 's|^\./||' > "$out/$name.files"
+	p=
+	grep -q 'cuda: parsing with the prelude' "$out/$name.cold.err" && p=-p
+	t2=$(now)
+	(cd "$dir" && xargs "$here/bench/kextract" $p -I . < "$out/$name.files") \
+	    > "$out/$name.kextract" 2> "$out/$name.kextract.err" || true
+	t3=$(now)
+	(cd "$dir" && KFORGE_WORK=$work "$here/kscan" -q -j "$jobs" --timing .) \
+	    > "$out/$name.warm.ndjson" 2> "$out/$name.warm.err" || true
+	t4=$(now)
+	cmp -s "$out/$name.cold.ndjson" "$out/$name.warm.ndjson" ||
+		echo "warning: $name: the rerun's records differ" >&2
+	k=$(echo "$t1 - $t0" | bc) e=$(echo "$t3 - $t2" | bc) w=$(echo "$t4 - $t3" | bc)
+	printf '%-12s %6d %8.2f %8.2f %9.2fx %8.2f %9.1fx %8d %8d\n' "$name" \
+	    "$(wc -l < "$out/$name.files")" "$k" "$e" "$(echo "$e / $k" | bc -l)" \
+	    "$w" "$(echo "$k / $w" | bc -l)" \
+	    "$(grep -c '"scan"' "$out/$name.cold.ndjson" || true)" \
+	    "$(sort -u "$out/$name.kextract" | wc -l)"
+	tk=$(echo "$tk + $k" | bc) te=$(echo "$te + $e" | bc) tw=$(echo "$tw + $w" | bc)
+done
+printf '%-12s %6s %8.2f %8.2f %9.2fx %8.2f %9.1fx\n' all "" "$tk" "$te" \
+    "$(echo "$te / $tk" | bc -l)" "$tw" "$(echo "$tk / $tw" | bc -l)"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

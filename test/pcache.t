@@ -1,0 +1,108 @@
+#!/bin/sh
+# The parse cache: a unit whose text, included files and parser arguments
+# are unchanged is not parsed again, and a change to any of them is seen.
+. "$(dirname "$0")/lib.sh"
+
+have_tool kscan || skip_all "kscan not built"
+KSCAN=$(tool kscan)
+D=$T_TMP
+W=$D/work
+export KFORGE_WORK=$W
+
+# a project of its own, edited below (no HIP file: whether its toolkit
+# probe can be kept depends on the machine)
+mkdir -p "$D/p"
+cp -R examples/src/common examples/src/kernels examples/src/reduce.cu \
+    examples/src/softmax.cu examples/src/attention.cu "$D/p/"
+cd "$D" || exit 1
+stats() { grep 'parse cache' "$T_TMP/err"; }
+
+run "$KSCAN" --timing p
+is "$T_STATUS" 0 "cold: exit 0"
+cp "$T_TMP/out" cold.ndjson
+like "$(stats)" ": 0 reused, [1-9][0-9]* parsed, 0 changed$" "cold: every unit parsed"
+ok "$(find "$W/pcache/kscan" -name '*.json' | grep -q . && echo 0 || echo 1)" \
+    "cold: entries under \$KFORGE_WORK/pcache/kscan"
+
+run "$KSCAN" --timing p
+is_file "$T_TMP/out" cold.ndjson "warm: the same records"
+like "$(stats)" ": [1-9][0-9]* reused, 0 parsed, 0 changed$" "warm: no unit parsed"
+is "$(grep -c 'parsed in' "$T_TMP/err")" 0 "warm: no parse timed"
+
+# an included header changes: the units that include it parse again
+printf '__global__ void added_kernel(float *x) { x[0] = 1; }\n' \
+    >> p/kernels/softmax_kernels.cuh
+run "$KSCAN" --timing p
+like "$(stats)" ", 2 changed$" "an edited header: its two includers parse again"
+is "$(jq -r 'select(.scan.name=="added_kernel") | .scan.file' "$T_TMP/out")" \
+    p/kernels/softmax_kernels.cuh "an edited header: its new kernel is found"
+run "$KSCAN" --timing p
+cp "$T_TMP/out" edited.ndjson
+like "$(stats)" ", 0 parsed, 0 changed$" "an edited header: kept again"
+
+# the unit's own text, and the parser's arguments, are in the key
+printf '// a comment\n' >> p/reduce.cu
+run "$KSCAN" --timing p
+like "$(stats)" ": [1-9][0-9]* reused, 1 parsed, 0 changed$" "an edited unit parses again"
+run "$KSCAN" --timing -D KF_BLOCK_THREADS=128 p
+like "$(stats)" ": [0-9]+ reused, [1-9][0-9]* parsed" "a new -D parses again"
+
+# runs sharing the work directory at once: same records, no temporary
+# files left behind
+rm -rf "$W"
+"$KSCAN" -q -j 2 p > par1.ndjson 2>/dev/null &
+"$KSCAN" -q -j 2 p > par2.ndjson 2>/dev/null
+wait
+"$KSCAN" -q --no-cache p > nocache.ndjson
+is_file par1.ndjson nocache.ndjson "concurrent runs: the first has the uncached records"
+is_file par2.ndjson nocache.ndjson "concurrent runs: the second too"
+is "$(find "$W" -name '*.tmp.*' | wc -l | tr -d ' ')" 0 "concurrent runs: no temporary files left"
+
+# a damaged entry is a miss, not an error
+for f in $(find "$W/pcache/kscan" -name '*.json'); do
+	printf '{"format":' > "$f"
+done
+run "$KSCAN" --timing p
+is "$T_STATUS" 0 "damaged entries: exit 0"
+is_file "$T_TMP/out" nocache.ndjson "damaged entries: parsed again, same records"
+
+# the toolkit's headers, precompiled once, when they are what is parsed
+run "$KSCAN" --timing --work "$D/wp" p
+if grep -q "cuda: parsing with the toolkit's headers" "$T_TMP/err"; then
+	is_file "$T_TMP/out" nocache.ndjson "precompiled toolkit headers: the same records"
+	ok "$(find "$D/wp/pcache/pch" -name '*.pch' | grep -q . && echo 0 || echo 1)" \
+	    "precompiled toolkit headers: kept under pcache/pch"
+else
+	skip "precompiled toolkit headers: the same records" "no toolkit libclang parses"
+	skip "precompiled toolkit headers: kept under pcache/pch" "no toolkit libclang parses"
+fi
+
+# --no-cache and --work
+run "$KSCAN" --no-cache --work "$D/w2" p
+ok "$([ ! -e "$D/w2" ] && echo 0 || echo 1)" "--no-cache: no work directory made"
+run "$KSCAN" --work "$D/w3" p
+ok "$(find "$D/w3/pcache/kscan" -name '*.json' | grep -q . && echo 0 || echo 1)" \
+    "--work: entries under the directory given"
+: > notadir
+run "$KSCAN" --work notadir/w p
+is "$T_STATUS" 0 "a work directory that cannot be made: exit 0"
+is_file "$T_TMP/out" nocache.ndjson "a work directory that cannot be made: same records"
+like "$(cat "$T_TMP/err")" "notadir/w: cannot use as work directory" \
+    "a work directory that cannot be made: a warning"
+
+# kslice loads the same precompiled headers
+if have_tool kslice; then
+	KSLICE=$(tool kslice)
+	cd "$T_ROOT" || exit 1
+	head -n 3 examples/kscan.ndjson > "$D/three.ndjson"
+	run "$KSLICE" --no-cache "$D/three.ndjson"
+	cp "$T_TMP/out" "$D/slices.nocache"
+	run "$KSLICE" --work "$D/wk" "$D/three.ndjson"
+	is_file "$T_TMP/out" "$D/slices.nocache" "kslice: the same slices with the work directory"
+	run "$KSLICE" --work "$D/notadir/w" "$D/three.ndjson"
+	is_file "$T_TMP/out" "$D/slices.nocache" "kslice: a work directory that cannot be made: same slices"
+	like "$(cat "$T_TMP/err")" "notadir/w: cannot use as work directory" \
+	    "kslice: a work directory that cannot be made: a warning"
+fi
+
+done_testing
