@@ -100,7 +100,7 @@ kbuild: tools/kbuild.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
 
 KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
-	tools/kverify/golden.o tools/kverify/candidate.o \
+	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
 	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o

@@ -24,9 +24,9 @@
 
 static const char usage_line[] =
     "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
-    "               [--no-time | --time reps] [--rtol x] [--sanitize]\n"
-    "               [--suspicious x] [--threshold x] [--timeout seconds]\n"
-    "               [--work dir]\n";
+    "               [--no-memcheck] [--no-time | --time reps] [--rtol x]\n"
+    "               [--sanitize] [--suspicious x] [--threshold x]\n"
+    "               [--timeout seconds] [--work dir]\n";
 
 struct kv_opt opt;
 pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -171,6 +171,7 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "mem", required_argument, NULL, 'm' },
+		{ "no-memcheck", no_argument, NULL, 'M' },
 		{ "no-time", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rtol", required_argument, NULL, 'r' },
@@ -192,6 +193,7 @@ main(int argc, char *argv[])
 		return child_main(argc, argv);
 	k_msg_init(argv[0]);
 	opt.timeout = 60;
+	opt.memcheck = 1;
 	opt.reps = 20;
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;
@@ -209,6 +211,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			opt.mem_mb = (long)number("--mem", optarg, 1, 1 << 24);
+			break;
+		case 'M':
+			opt.memcheck = 0;
 			break;
 		case 'N':
 			no_time = 1;
@@ -266,9 +271,11 @@ main(int argc, char *argv[])
 	if (realpath("/proc/self/exe", opt.self) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
 		    "path: %s", strerror(errno));
-	if (opt.sanitize && (opt.sanitizer = find_sanitizer()) == NULL)
-		k_warn(K_EXIT_OK, NULL, "--sanitize: compute-sanitizer not "
-		    "found ($CUDA_PATH/bin, /usr/local/cuda/bin, PATH)");
+	if ((opt.sanitize || opt.memcheck) &&
+	    (opt.sanitizer = find_sanitizer()) == NULL)
+		k_warn(K_EXIT_OK, NULL, "compute-sanitizer not found "
+		    "($CUDA_PATH/bin, /usr/local/cuda/bin, PATH): no record "
+		    "can be verified without memcheck (--no-memcheck)");
 
 	n = opt.ngpus > 0 ? opt.ngpus : 1;
 	for (i = 0; i < n; i++) {
