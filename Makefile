@@ -22,7 +22,7 @@ CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
 TOOLS = kscan kslice kwrap kbuild kverify kreport
 LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o \
-	lib/k_proc.o lib/k_fs.o lib/k_buf.o
+	lib/k_proc.o lib/k_fs.o lib/k_buf.o lib/k_flags.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1
 
@@ -120,7 +120,7 @@ kreport: tools/kreport.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kreport.o lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
-UNIT = test/unit/test_record test/unit/test_msg
+UNIT = test/unit/test_record test/unit/test_msg test/unit/test_flags
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -152,7 +152,7 @@ FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
 FUZZ_LIB = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c lib/k_fs.c \
-	lib/k_buf.c
+	lib/k_buf.c lib/k_flags.c
 
 fuzz: $(FUZZ_TARGETS:%=test/tmp/fuzz/fuzz_%)
 
