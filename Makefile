@@ -61,11 +61,15 @@ lib/k_llm.o: lib/k_llm.c lib/*.h
 lib/libkllm.a: $(LLM_OBJS)
 	$(AR) rcs $@ $(LLM_OBJS)
 
-tools/kscan.o: tools/kscan.c lib/*.h
-	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kscan.c
+KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
+	tools/kscan/source.o tools/kscan/launch.o tools/kscan/kernel.o \
+	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o
 
-kscan: tools/kscan.o lib/libkparse.a lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkparse.a lib/libkforge.a \
+tools/kscan/%.o: tools/kscan/%.c tools/kscan/kscan.h lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
+
+kscan: $(KSCAN_OBJS) lib/libkparse.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KSCAN_OBJS) lib/libkparse.a lib/libkforge.a \
 	    $(CLANG_LIBS) $(LIBS)
 
 tools/kslice.o: tools/kslice.c lib/*.h
@@ -181,7 +185,7 @@ install: all
 	cp -R schemas stubs prompts $(DESTDIR)$(SHAREDIR)/
 
 clean:
-	rm -f $(TOOLS) tools/*.o tools/kverify/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
+	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
 	    lib/libkllm.a lib/k_prelude.c tools/kwrap_harness.c
 	rm -f $(UNIT)
 	rm -rf test/tmp
