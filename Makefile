@@ -72,12 +72,18 @@ kscan: $(KSCAN_OBJS) lib/libkparse.a lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ $(KSCAN_OBJS) lib/libkparse.a lib/libkforge.a \
 	    $(CLANG_LIBS) $(LIBS)
 
-tools/kslice.o: tools/kslice.c lib/*.h
-	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kslice.c
+# kslice: tools/kslice/, one internal header; every unit but main.c is
+# shared with its fuzz target
+KSLICE_UNITS = util parse closure templates access prune output slice
+KSLICE_OBJS = $(KSLICE_UNITS:%=tools/kslice/%.o)
+KSLICE_SRCS = $(KSLICE_UNITS:%=tools/kslice/%.c)
 
-kslice: tools/kslice.o lib/libkparse.a lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkparse.a lib/libkforge.a \
-	    $(CLANG_LIBS) $(LIBS)
+tools/kslice/%.o: tools/kslice/%.c tools/kslice/kslice.h lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
+
+kslice: $(KSLICE_OBJS) tools/kslice/main.o lib/libkparse.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KSLICE_OBJS) tools/kslice/main.o \
+	    lib/libkparse.a lib/libkforge.a $(CLANG_LIBS) $(LIBS)
 
 tools/kwrap_harness.c: tools/kwrap_harness.in mk/embed.sh
 	sh mk/embed.sh kwrap_harness_text tools/kwrap_harness.in > $@
@@ -160,11 +166,12 @@ FUZZ_LIB = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c lib/k_fs.c \
 
 fuzz: $(FUZZ_TARGETS:%=test/tmp/fuzz/fuzz_%)
 
-test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c tools/kslice.c lib/k_parse.c \
-    lib/k_prelude.c $(FUZZ_LIB) lib/*.h
+test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c $(KSLICE_SRCS) \
+    tools/kslice/kslice.h lib/k_parse.c lib/k_prelude.c $(FUZZ_LIB) lib/*.h
 	@mkdir -p test/tmp/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -o $@ fuzz/fuzz_kslice.c \
-	    $(FUZZ_LIB) lib/k_parse.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -Itools/kslice -o $@ \
+	    fuzz/fuzz_kslice.c $(KSLICE_SRCS) $(FUZZ_LIB) lib/k_parse.c \
+	    lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz

@@ -37,8 +37,9 @@ for t in record kbuild kverify kslice; do
 			continue
 		fi
 		d=$($LLVM_CONFIG --libdir)
-		extra="-I$($LLVM_CONFIG --includedir) lib/k_parse.c
-		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
+		units=$(ls tools/kslice/*.c | grep -v '/main\.c$')
+		extra="-I$($LLVM_CONFIG --includedir) -Itools/kslice $units
+		    lib/k_parse.c lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
 	fi
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -o "$T_TMP/fuzz_$t" "fuzz/fuzz_$t.c" fuzz/replay.c $LIB \
