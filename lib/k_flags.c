@@ -201,24 +201,22 @@ slurp(const char *path)
 	return b;
 }
 
+/* Append argv's words to the vector, response files expanded. */
 static void
-walk(json_t *out, int argc, const char *const *argv, const char *dir,
-    int depth)
+expand(char ***v, int *n, int *cap, int argc, const char *const *argv,
+    const char *dir, int depth)
 {
 	int i;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
-		size_t j;
-		int done = 0;
-
 		if (strcmp(a, "--options-file") == 0 || strcmp(a, "-optf") == 0 ||
 		    strncmp(a, "--options-file=", 15) == 0) {
 			const char *f = strchr(a, '=') != NULL ?
 			    strchr(a, '=') + 1 : i + 1 < argc ? argv[++i] :
 			    NULL;
 			char path[4096], *text, **w;
-			int n, k;
+			int wn;
 			if (f == NULL || depth >= RSP_DEPTH)
 				continue;
 			if (f[0] == '/' || dir == NULL)
@@ -227,14 +225,58 @@ walk(json_t *out, int argc, const char *const *argv, const char *dir,
 				snprintf(path, sizeof(path), "%s/%s", dir, f);
 			if ((text = slurp(path)) == NULL)
 				continue;
-			w = split_words(text, &n);
+			w = split_words(text, &wn);
 			free(text);
-			walk(out, n, (const char *const *)w, dir, depth + 1);
-			for (k = 0; k < n; k++)
-				free(w[k]);
-			free(w);
+			expand(v, n, cap, wn, (const char *const *)w, dir,
+			    depth + 1);
+			k_words_free(w, wn);
 			continue;
 		}
+		if (*n == *cap) {
+			char **nv;
+			*cap = *cap ? *cap * 2 : 32;
+			if ((nv = realloc(*v, (size_t)*cap * sizeof(**v))) ==
+			    NULL)
+				return;
+			*v = nv;
+		}
+		if (((*v)[*n] = strdup(a)) != NULL)
+			(*n)++;
+	}
+}
+
+char **
+k_expand_options_files(int argc, const char *const *argv, const char *dir,
+    int *n)
+{
+	char **v = NULL;
+	int cap = 0;
+
+	*n = 0;
+	expand(&v, n, &cap, argc, argv, dir, 0);
+	return v;
+}
+
+void
+k_words_free(char **w, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
+static void
+walk(json_t *out, int argc, const char *const *argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		size_t j;
+		int done = 0;
+
 		for (j = 0; valued[j].flag != NULL; j++) {
 			const char *fl = valued[j].flag, *val = NULL;
 			size_t l = strlen(fl);
@@ -281,12 +323,16 @@ json_t *
 k_nvcc_flags(int argc, const char *const *argv, const char *dir)
 {
 	json_t *out = json_array();
+	char **v;
+	int n;
 
-	if (argc > 1)
-		walk(out, argc - 1, argv + 1, dir, 0);
+	if (argc > 1) {
+		v = k_expand_options_files(argc - 1, argv + 1, dir, &n);
+		walk(out, n, (const char *const *)v);
+		k_words_free(v, n);
+	}
 	return out;
 }
-
 json_t *
 k_torch_flags(void)
 {

@@ -19,6 +19,15 @@
  * Returns an array of strings, never NULL (out of memory aside). */
 json_t *k_nvcc_flags(int argc, const char *const *argv, const char *dir);
 
+/* argv with every --options-file / -optf FILE (or --options-file=FILE)
+ * replaced by FILE's words (quotes group, backslash escapes; FILE relative
+ * to dir when not absolute, unreadable ones dropped), nested up to a few
+ * levels.  Returns a malloc'd vector of malloc'd strings, *n of them;
+ * free with k_words_free. */
+char **k_expand_options_files(int argc, const char *const *argv,
+    const char *dir, int *n);
+void k_words_free(char **w, int n);
+
 /* Whether one token is a flag kbuild passes on from slice.flags. */
 int k_nvcc_flag_ok(const char *flag);
 

@@ -221,6 +221,7 @@ main(int argc, char *argv[])
 		free(units[i].path);
 		free(units[i].dir);
 		k_strv_free(&units[i].flags);
+		json_decref(units[i].build_flags);
 		k_strv_free(&units[i].seen);
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);

@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "k_exit.h"
+#include "k_flags.h"
 #include "k_msg.h"
 #include "k_parse.h"
 #include "k_proc.h"
