@@ -483,7 +483,7 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 {
 	char path[PATH_MAX + 64], out[PATH_MAX + 64], *text, *line;
 	char *save = NULL, want[300], *argv[4];
-	json_t *found = json_null(), *first = NULL;
+	json_t *found = json_null(), *first = NULL, *local = NULL;
 	struct k_proc r;
 	int count = 0;
 
@@ -504,24 +504,36 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
 		char type, name[1024];
+		int match;
 		/* T: global; t: a static __global__ kernel, local to its
-		 * translation unit but launchable by name all the same */
+		 * translation unit but launchable by name all the same.
+		 * Names starting with '$' are the compiler's own clones and
+		 * helpers, which may spell the kernel's name inside theirs */
 		if (sscanf(line, "%*s %c %1023s", &type, name) != 2 ||
-		    (type != 'T' && type != 't'))
+		    (type != 'T' && type != 't') || name[0] == '$')
 			continue;
-		count++;
-		if (first == NULL)
-			first = json_string(name);
-		if (strcmp(name, kernel) == 0 || strstr(name, want) != NULL) {
-			json_decref(found);
-			found = json_string(name);
-			break;
-		}
+		match = strcmp(name, kernel) == 0 || strstr(name, want) != NULL;
+		if (type == 'T') {
+			count++;
+			if (first == NULL)
+				first = json_string(name);
+			if (match) {
+				json_decref(found);
+				found = json_string(name);
+				break;
+			}
+		} else if (match && local == NULL)
+			local = json_string(name);
 	}
-	if (json_is_null(found) && count == 1 && first != NULL) {
+	/* a global match first, then a local one, then the only global */
+	if (json_is_null(found) && local != NULL) {
+		json_decref(found);
+		found = json_incref(local);
+	} else if (json_is_null(found) && count == 1 && first != NULL) {
 		json_decref(found);
 		found = json_incref(first);
 	}
+	json_decref(local);
 	json_decref(first);
 	free(text);
 	unlink(out);

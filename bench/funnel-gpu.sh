@@ -1,0 +1,81 @@
+#!/bin/sh
+# The funnel's GPU half, on a machine with an NVIDIA GPU, nvcc and
+# compute-sanitizer: for each OUT directory bench/funnel.sh left, build
+# what is not built yet (kbuild, this GPU's arch, all cores), run kverify
+# on every record (its verdict: golden deterministic, clean under memcheck
+# on case 0, every output element written, not degenerate), then print
+# the Markdown table and the causes (bench/funnel-table.sh).
+#
+#	sh bench/funnel-gpu.sh [-j jobs] [-t seconds] OUT...
+#
+# -j: kverify processes at once (default: the number of CPUs); every
+# process shares the one GPU, records are dealt to them four at a time.
+# -t: kverify's --timeout per test case (default 10; memcheck gets ten
+# times as long).  The tools are taken from $KFORGE_BIN (default the
+# repository root); where $KFORGE_BIN/lib exists (the libraries a machine
+# without jansson needs, see bench/funnel-pack.sh) it is put on
+# LD_LIBRARY_PATH; a packed copy (bench/funnel-pack.sh) has the tools and
+# lib/ next to bench/.  Writes OUT/kbuild.ndjson (when it builds),
+# OUT/kverify.ndjson and OUT/table.md.
+set -eu
+k=$(cd "$(dirname "$0")/.." && pwd)
+bin=${KFORGE_BIN:-$k}
+jobs=$(nproc 2> /dev/null || echo 4)
+tmo=10
+while getopts j:t: o; do
+	case $o in
+	j) jobs=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	*) echo "usage: bench/funnel-gpu.sh [-j jobs] [-t seconds] OUT..." >&2
+	   exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
+if [ -d "$bin/lib" ]; then
+	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+fi
+export KFORGE_BIN=$bin
+echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1)"
+echo "# nvcc: $(nvcc --version 2> /dev/null | grep -o 'release [0-9.]*' | head -n 1)"
+echo "# $(nproc) CPUs, $jobs kverify processes, --timeout $tmo"
+
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	# kbuild where funnel.sh stopped before it (or its output is older)
+	if [ ! -s "$out/kbuild.ndjson" ] ||
+	    [ "$out/kwrap.ndjson" -nt "$out/kbuild.ndjson" ]; then
+		t0=$(date +%s)
+		KFORGE_WORK=$out/work "$bin/kbuild" -q -j "$jobs" \
+		    < "$out/kwrap.ndjson" > "$out/kbuild.ndjson" || true
+		echo "# $(basename "$out"): kbuild $(($(date +%s) - t0)) s"
+	fi
+done
+
+# kverify: chunks of four records from every corpus in one queue
+q=$(mktemp -d)
+trap 'rm -rf "$q"' EXIT
+i=0
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	rm -rf "$out/chunks"
+	mkdir -p "$out/chunks"
+	awk -v d="$out/chunks" '{ f = sprintf("%s/%05d.in", d, int((NR - 1) / 4))
+	    print > f }' "$out/kbuild.ndjson"
+	for c in "$out"/chunks/*.in; do
+		[ -f "$c" ] && echo "$c" >> "$q/list"
+	done
+done
+t0=$(date +%s)
+# each: KFORGE_WORK is the chunk's corpus's work directory
+xargs -P "$jobs" -n 1 sh -c 'd=$(dirname "$(dirname "$1")");
+    KFORGE_WORK=$d/work "$KFORGE_BIN/kverify" -q --no-time --timeout "'"$tmo"'" \
+    < "$1" > "${1%.in}.out" 2> /dev/null || true' sh < "$q/list"
+echo "# kverify: $(($(date +%s) - t0)) s for $(wc -l < "$q/list") chunks"
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	cat "$out"/chunks/*.out > "$out/kverify.ndjson" 2> /dev/null || :
+	rm -rf "$out/chunks"
+done
+sh "$k/bench/funnel-table.sh" "$@" | tee "$(cd "$1" && pwd)/../table.md"
