@@ -26,7 +26,7 @@ TOOLS = kscan kslice kwrap kbuild kverify kreport
 # "make print-LIB_SRCS"), the ASan build and the unit tests all use it.
 LIB_SRCS = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c \
 	lib/k_fs.c lib/k_buf.c lib/k_mem.c lib/k_num.c lib/k_dtype.c \
-	lib/k_main.c lib/k_pcache.c
+	lib/k_main.c lib/k_pcache.c lib/k_flags.c
 LIB_OBJS = $(LIB_SRCS:.c=.o) lib/k_prelude.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1
@@ -124,7 +124,7 @@ kbuild: tools/kbuild.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
 
 KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
-	tools/kverify/golden.o tools/kverify/candidate.o \
+	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
 	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o
@@ -149,7 +149,7 @@ kreport: $(KREPORT_OBJS) lib/libkforge.a
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
-	test/unit/test_pcache
+	test/unit/test_pcache test/unit/test_flags
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 

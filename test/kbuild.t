@@ -101,6 +101,43 @@ like "$(jq -r 'select(.build.candidate.ok == false) | .build.candidate.diagnosti
 like "$(cat "$T_TMP/err")" "^kbuild: <stdin>:3: examples/src/elementwise.cu::relu_kernel: candidate code is empty" \
     "bad candidate reported on stderr with its input line and the record's id"
 
+# --- slice.flags: the project's flags, exactly; --flag adds the user's
+# (test/kbuild/flags.ndjson: a constexpr host function called from a
+# kernel, which nvcc accepts only with --expt-relaxed-constexpr)
+F=test/kbuild/flags.ndjson
+run "$KBUILD" --arch sm_90 < "$F"
+is "$(jq -r '[.id, .build.reference.ok, (.build.flags // [] | join(","))] | map(tostring) | join(" ")' "$T_TMP/out" | tr '\n' ';')" \
+    "flags:none false ;flags:relaxed true --expt-relaxed-constexpr;flags:torch true -D__CUDA_NO_HALF_OPERATORS__,--expt-relaxed-constexpr,-std=c++17;flags:bad null ;" \
+    "a slice builds with its slice.flags and only with them"
+like "$(jq -r 'select(.id == "flags:relaxed") | .build.reference.command' "$T_TMP/out")" \
+    "^nvcc -std=c\\+\\+17 --expt-relaxed-constexpr -cubin" "the flags are on the command line"
+like "$(jq -r 'select(.id == "flags:torch") | .build.reference.command' "$T_TMP/out")" \
+    "^nvcc -D__CUDA_NO_HALF_OPERATORS__ --expt-relaxed-constexpr -std=c\\+\\+17 -cubin" \
+    "the project's -std replaces kbuild's"
+is "$(jq -r 'select(.id == "flags:bad") | .errors[0] | [.code, .message] | join(" ")' "$T_TMP/out")" \
+    "bad-flags flags:bad: slice.flags[0]: not a flag kbuild passes on (macros, -std, --expt-*, floating-point modes): -o/tmp/x" \
+    "a flag that is not a build flag is refused, nothing built"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "records with flags validate against schemas/"
+run "$KBUILD" --arch sm_90 --flag --expt-relaxed-constexpr --flag -std=c++20 < "$F"
+is "$(jq -r 'select(.id == "flags:none") | [.build.reference.ok, (.build.flags | join(","))] | join(" ")' "$T_TMP/out")" \
+    "true --expt-relaxed-constexpr,-std=c++20" "--flag adds flags to every device build"
+is "$(jq -r 'select(.id == "flags:torch") | .build.flags | join(",")' "$T_TMP/out")" \
+    "-D__CUDA_NO_HALF_OPERATORS__,--expt-relaxed-constexpr,--expt-relaxed-constexpr,-std=c++20" \
+    "the user's -std replaces the record's"
+run "$KBUILD" --flag NDEBUG < /dev/null
+is "$T_STATUS" 2 "--flag that is not an option: usage error"
+
+# --- kernel symbols: static __global__ kernels are local (nm: t); a
+# kernel that is not in the module is an error that says so
+S=test/kbuild/symbols.ndjson
+run "$KBUILD" --arch sm_90 < "$S"
+is "$(jq -r '[.id, .build.reference.symbol, (.errors // [] | map(.code) | join(","))] | map(tostring) | join(" ")' "$T_TMP/out" | tr '\n' ';')" \
+    "sym:static _Z7local_kPf ;sym:missing null no-symbol;sym:clone _Z6trig_kPd ;" \
+    "a static kernel's local symbol is found, not a compiler clone that spells its name; a missing one is a no-symbol error"
+like "$(cat "$T_TMP/err")" "sym:missing: reference: no function for kernel gone_k among the module's symbols" \
+    "and the error names the kernel"
+
 # --- a compiler that hangs fails its record only, within the timeout
 cat > "$T_TMP/bin/slow" <<'EOF2'
 #!/bin/sh

@@ -206,4 +206,13 @@ is "$(jq -c '[(.stages[] | select(.stage == "verify") | [.records, .ok]),
     '[[3,2],["oracle:disagree","oracle:error"]]' \
     "oracle: a disagreement un-verifies the golden; both show as failure classes"
 
+# --- the verify stage counts kverify's own verdict where it gave one
+printf '%s\n' \
+    '{"id":"v1","verify":{"golden":[{"case":0,"outputs":[]}],"deterministic":true,"degenerate":[],"verified":{"value":true,"reason":null,"detail":null,"memcheck":true}}}' \
+    '{"id":"v2","verify":{"golden":[{"case":0,"outputs":[]}],"deterministic":true,"degenerate":[],"verified":{"value":false,"reason":"memcheck","detail":"1 error on case 0","memcheck":true}}}' \
+    '{"id":"v3","verify":{"golden":[{"case":0,"outputs":[]}],"deterministic":true,"degenerate":[]}}' \
+    > "$T_TMP/ver.ndjson"
+run "$KREPORT" --format json "$T_TMP/ver.ndjson"
+is "$(jq -r '[(.stages[] | select(.stage == "verify") | .ok), (.failures[] | select(.class == "unverified:memcheck") | .records)] | join(" ")' "$T_TMP/out")" \
+    "2 1" "verify: verify.verified counted (v1), its reason a failure class (v2), an older record by the old rule (v3)"
 done_testing

@@ -71,6 +71,18 @@ is "$T_STATUS" 0 "-p: exit 0"
 is "$(jq -r .id "$T_TMP/out" | wc -l | tr -d ' ')" 16 "-p: the five units' 16 CUDA kernels"
 is "$(jq -r '.scan.flags | join(" ")' "$T_TMP/out" | sort -u)" \
     "-I $T_ROOT/examples/src -D KF_TEST=1" "-p: include paths and macros kept, nvcc options dropped"
+is "$(jq -r '.scan.build_flags | join(" ")' "$T_TMP/out" | sort -u)" \
+    "-DKF_TEST=1 --expt-relaxed-constexpr" "-p: the nvcc flags that change device code kept for slice.flags"
+# CMake's CUDA rules: include paths and macros in a response file
+mkdir -p "$D/cmake/CMakeFiles/k.dir"
+printf -- '-I%s/examples/src "-DKF_NAME=\\"a b\\""\n' "$T_ROOT" \
+    > "$D/cmake/CMakeFiles/k.dir/includes_CUDA.rsp"
+printf '[{"directory":"%s","file":"%s/examples/src/conv1d.cu","command":"nvcc --options-file CMakeFiles/k.dir/includes_CUDA.rsp -O3 --use_fast_math -x cu -c %s/examples/src/conv1d.cu -o conv1d.o"}]\n' \
+    "$D/cmake" "$T_ROOT" "$T_ROOT" > "$D/cmake/compile_commands.json"
+run "$KSCAN" -p "$D/cmake"
+is "$(jq -c '[.scan.flags, .scan.build_flags]' "$T_TMP/out" | sort -u)" \
+    "[[\"-I\",\"$T_ROOT/examples/src\",\"-D\",\"KF_NAME=\\\"a b\\\"\"],[\"-DKF_NAME=\\\"a b\\\"\",\"--use_fast_math\"]]" \
+    "-p: --options-file response files read, for the parser and for slice.flags"
 
 # --- shapes of real code
 mkdir -p "$D/p/inc" "$D/p/only"

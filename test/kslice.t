@@ -218,4 +218,27 @@ else
 	skip "slices validate against the schemas" "no validator"
 fi
 
+# --- slice.flags: PyTorch's extension flags for a source that includes
+# the torch headers, the compile command's when kscan read one, else none
+mkdir -p "$T_TMP/torch"
+cat > "$T_TMP/torch/ext.cu" <<'CU'
+#include <torch/extension.h>
+__global__ void twice_kernel(const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 2 * x[i];
+}
+CU
+printf '__global__ void plain_kernel(float *y) { y[threadIdx.x] = 1; }\n' \
+    > "$T_TMP/torch/plain.cu"
+(cd "$T_TMP/torch" && "$(tool kscan)" -q . 2> /dev/null) > "$T_TMP/tscan.ndjson"
+(cd "$T_TMP/torch" && "$KSLICE" -q) < "$T_TMP/tscan.ndjson" > "$T_TMP/out"
+is "$(jq -r '[.scan.name, (.slice.flags | join(" "))] | join(": ")' "$T_TMP/out" | sort | tr '\n' ';')" \
+    "plain_kernel: ;twice_kernel: -D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_BFLOAT16_CONVERSIONS__ -D__CUDA_NO_HALF2_OPERATORS__ --expt-relaxed-constexpr -std=c++17;" \
+    "slice.flags: PyTorch's defaults where the torch headers are included, none elsewhere"
+jq -c 'select(.scan.name == "twice_kernel") | .scan.build_flags = ["-DFROM_BUILD", "-I/x", "--expt-extended-lambda"]' \
+    "$T_TMP/tscan.ndjson" > "$T_TMP/tscan2.ndjson"
+(cd "$T_TMP/torch" && "$KSLICE" -q) < "$T_TMP/tscan2.ndjson" > "$T_TMP/out"
+is "$(jq -r '.slice.flags | join(" ")' "$T_TMP/out")" "-DFROM_BUILD --expt-extended-lambda" \
+    "slice.flags: the compile command's flags (scan.build_flags) win, only build flags kept"
+
 done_testing

@@ -29,6 +29,31 @@ entry() {
 
 HKEY=$(entry harness fake)
 
+# compute-sanitizer's stand-in, found through $CUDA_PATH: runs the
+# harness and reports one memcheck error for a module holding "memerr",
+# none otherwise
+mkdir -p "$T_TMP/cuda/bin"
+cat > "$T_TMP/cuda/bin/compute-sanitizer" <<'EOF'
+#!/bin/sh
+echo "$*" >> "${FAKE_SAN_LOG:-/dev/null}"
+while [ $# -gt 0 ]; do
+	case $1 in --tool|--print-limit) shift 2 ;; *) break ;; esac
+done
+"$@"
+rc=$?
+if grep -q memerr "$2" 2> /dev/null; then
+	echo "========= Invalid __global__ write of size 4 bytes"
+	echo "=========     at 0x10 in fake(float *)"
+	echo "========= ERROR SUMMARY: 1 error"
+else
+	echo "========= ERROR SUMMARY: 0 errors"
+fi
+exit $rc
+EOF
+chmod +x "$T_TMP/cuda/bin/compute-sanitizer"
+CUDA_PATH=$T_TMP/cuda
+export CUDA_PATH
+
 # rec ID REFWORD [CANDWORD]: one built record
 rec() {
 	r=$(entry reference "$2")
@@ -228,6 +253,49 @@ is "$(v '[.pass_exe, .pass_perf, .deterministic] | map(tostring) | join(" ")')" 
     "null null true" "no candidate: no verdicts"
 is "$(v '.timing')" null "--no-time: no timing section"
 
+# --- the verdict: verify.verified, the first check that failed
+verify vgood ref "" --no-time
+is "$(v '[.verified.value, .verified.reason, .verified.memcheck, .sanitize.memcheck.errors] | map(tostring) | join(" ")')" \
+    "true null true 0" "a deterministic, clean, fully written golden is a verified task"
+FAKE_SAN_LOG=$T_TMP/sanlog verify vlog ref "" --no-time
+like "$(cat "$T_TMP/sanlog")" '^--tool memcheck --print-limit 20 .*--case 0$' \
+    "memcheck runs by default, on case 0 only"
+verify vmem memerr "" --no-time
+is "$(v '[.verified.value, .verified.reason, .verified.detail] | map(tostring) | join(" | ")')" \
+    "false | memcheck | 1 error on case 0: Invalid __global__ write of size 4 bytes" \
+    "a memcheck error on case 0: not verified, and the finding said"
+verify vmemoff memerr "" --no-time --no-memcheck
+is "$(v '[.verified.value, .verified.memcheck, .sanitize] | map(tostring) | join(" ")')" \
+    "true false null" "--no-memcheck: the verdict without it, and says so"
+verify vholes holes "" --no-time
+is "$(v '[.verified.reason, .verified.detail, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
+    "unwritten | output y, case 0: 3 of 16 elements still hold the sentinel | 3,0" \
+    "output elements left as the sentinel: counted per output, not verified"
+verify vzero zero "" --no-time
+is "$(v '[.verified.reason, .verified.detail] | join(" | ")')" \
+    "degenerate | output y is degenerate in every case (all-zero)" \
+    "an output degenerate in every case: not verified"
+verify vnondet nondet "" --no-time
+is "$(v '.verified.reason')" nondeterministic "a nondeterministic golden: not verified"
+rec vcrash crash > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$(jq -r '.verify.verified | [.value, .reason, .detail] | map(tostring) | join(" | ")' "$T_TMP/out")" \
+    "false | reference-fault | reference, case 1: crash: killed by signal 11 (Segmentation fault)" \
+    "no golden: the reference's fault is the reason"
+rec vnosan ref > "$T_TMP/in"
+CUDA_PATH=$T_TMP/none PATH=/usr/bin:/bin run "$KV" --no-time < "$T_TMP/in"
+is "$(jq -r '.verify.verified | [.value, .reason, .detail] | map(tostring) | join(" | ")' "$T_TMP/out")" \
+    "false | memcheck | not run: compute-sanitizer not found" \
+    "no compute-sanitizer: nothing is verified, and that is why"
+like "$(cat "$T_TMP/err")" "compute-sanitizer not found" "and it is said on stderr"
+rec vnosym ref | jq -c '.build.reference.symbol = null' > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '[.errors[0].code, .verify] | map(tostring) | join(" ")' "$T_TMP/out")" \
+    "1:no-symbol null" "a reference without a kernel symbol is an error, not 'not runnable'"
+{ rec vs1 ref; rec vs2 holes; rec vs3 memerr; } > "$T_TMP/in"
+"$KV" --no-time < "$T_TMP/in" 2> /dev/null | test/validate > /dev/null 2>&1
+ok $? "verdicts validate against schemas/"
+
 # --- no GPU: every record gets no-device, the run ends cleanly
 { rec nd1 nodev good; rec nd2 ref good; rec nd3 ref good; } > "$T_TMP/in"
 FAKE_LOG=$T_TMP/ndlog run "$KV" --no-time < "$T_TMP/in"
@@ -259,6 +327,10 @@ is "$(awk '{ print $2 }' "$T_TMP/glog1" | sort -u)" "-" \
 orec() {
 	rec "$1" "$2" | jq -c '.wrap.harness.oracle = true'
 }
+orec vodis far > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$(jq -r '.verify.verified.reason' "$T_TMP/out")" oracle \
+    "verdict: the CPU reference disagreeing, not verified"
 orec oagree good > "$T_TMP/in"
 run "$KV" --no-time < "$T_TMP/in"
 is "$T_STATUS:$(jq -c '.verify.oracle | [.status, .cases, (.mismatches | length)]' "$T_TMP/out")" \

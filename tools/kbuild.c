@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "k_exit.h"
+#include "k_flags.h"
 #include "k_fs.h"
 #include "k_hash.h"
 #include "k_main.h"
@@ -35,6 +36,7 @@
 #define LOG_MAX 16384		/* bytes of compiler output kept inline */
 #define DIAG_MAX 50		/* diagnostics kept per build */
 #define CACHE_VERSION "kbuild-1"
+#define FLAGS_MAX 64		/* slice.flags and --flag together */
 
 struct compiler {
 	const char *name;
@@ -52,6 +54,7 @@ static struct {
 	struct compiler nvcc, hipcc;
 	char *nm;
 	char cuda_root[PATH_MAX];
+	json_t *flags;		/* --flag, in order */
 } opt;
 
 /* ------------------------------------------------------------ helpers */
@@ -344,6 +347,7 @@ struct unitspec {
 	const char *role;	/* reference, candidate, harness */
 	const char *code;
 	const char *kernel;	/* name to look for in the module */
+	json_t *flags;		/* device builds: the record's and --flag's */
 };
 
 /* The command for a build, with SRC and OUT standing for the files. */
@@ -366,7 +370,25 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 	if (hip)
 		pthread_once(&hip_once, probe_hip_arch);
 	ARG((*cc)->path);
-	ARG("-std=c++17");
+	if (u->what == DEVICE) {
+		json_t *f;
+		size_t i;
+		int std = 0;
+		/* the project's flags; its -std replaces ours */
+		json_array_foreach(u->flags, i, f)
+			if (strncmp(json_string_value(f), "-std=", 5) == 0)
+				std = 1;
+		if (!std)
+			ARG("-std=c++17");
+		json_array_foreach(u->flags, i, f) {
+			const char *s = json_string_value(f);
+			/* hipcc (clang) shares macros and -std only */
+			if (!hip || s[1] == 'D' || s[1] == 'U' ||
+			    strncmp(s, "-std=", 5) == 0)
+				ARG(s);
+		}
+	} else
+		ARG("-std=c++17");
 	if (u->what == DEVICE) {
 		*src = hip ? "kernel.hip" : "kernel.cu";
 		if (hip) {
@@ -414,13 +436,14 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 	return n;
 }
 
-/* The kernel's mangled name among the module's defined functions. */
+/* The kernel's mangled name among the module's defined functions, global
+ * or local; the only function when the name is not found in any. */
 static json_t *
 find_symbol(const char *dir, const char *module, const char *kernel)
 {
 	char path[PATH_MAX + 64], out[PATH_MAX + 64], *text, *line;
 	char *save = NULL, want[300], *argv[4];
-	json_t *found = json_null(), *first = NULL;
+	json_t *found = json_null(), *first = NULL, *local = NULL;
 	struct k_proc r;
 	int count = 0;
 
@@ -441,22 +464,36 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
 		char type, name[1024];
+		int match;
+		/* T: global; t: a static __global__ kernel, local to its
+		 * translation unit but launchable by name all the same.
+		 * Names starting with '$' are the compiler's own clones and
+		 * helpers, which may spell the kernel's name inside theirs */
 		if (sscanf(line, "%*s %c %1023s", &type, name) != 2 ||
-		    type != 'T')
+		    (type != 'T' && type != 't') || name[0] == '$')
 			continue;
-		count++;
-		if (first == NULL)
-			first = json_string(name);
-		if (strcmp(name, kernel) == 0 || strstr(name, want) != NULL) {
-			json_decref(found);
-			found = json_string(name);
-			break;
-		}
+		match = strcmp(name, kernel) == 0 || strstr(name, want) != NULL;
+		if (type == 'T') {
+			count++;
+			if (first == NULL)
+				first = json_string(name);
+			if (match) {
+				json_decref(found);
+				found = json_string(name);
+				break;
+			}
+		} else if (match && local == NULL)
+			local = json_string(name);
 	}
-	if (json_is_null(found) && count == 1 && first != NULL) {
+	/* a global match first, then a local one, then the only global */
+	if (json_is_null(found) && local != NULL) {
+		json_decref(found);
+		found = json_incref(local);
+	} else if (json_is_null(found) && count == 1 && first != NULL) {
 		json_decref(found);
 		found = json_incref(first);
 	}
+	json_decref(local);
 	json_decref(first);
 	free(text);
 	unlink(out);
@@ -473,10 +510,11 @@ static json_t *
 build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 {
 	struct compiler *cc = NULL;
-	char *argv[32], store[4096], key_in[8192], key[K_SHA256_HEX];
+	char *argv[32 + FLAGS_MAX], store[16384], key_in[20480];
+	char key[K_SHA256_HEX];
 	char dir[PATH_MAX + 96], tmp[PATH_MAX + 32], path[PATH_MAX + 160];
 	const char *src = NULL, *out = NULL;
-	char cmdline[4096];
+	char cmdline[16384];
 	json_t *res = NULL, *meta;
 	json_error_t jerr;
 	struct k_proc r;
@@ -616,6 +654,57 @@ looks_like_code(const char *s)
 
 
 
+/*
+ * The flags of the device builds: slice.flags (the project's, checked
+ * against k_nvcc_flag_ok: a record names no output, target or path), then
+ * --flag's; a later -std replaces an earlier one.  NULL, with the reason
+ * in err, when slice.flags is not acceptable.
+ */
+static json_t *
+device_flags(json_t *slice, char *err, size_t len)
+{
+	json_t *sf = json_object_get(slice, "flags"), *out = json_array(), *f;
+	size_t i, j;
+
+	if (sf != NULL && !json_is_array(sf)) {
+		snprintf(err, len, "slice.flags is not an array");
+		json_decref(out);
+		return NULL;
+	}
+	json_array_foreach(sf, i, f) {
+		const char *s = json_string_value(f);
+		if (s == NULL || strlen(s) > 256 || !k_nvcc_flag_ok(s)) {
+			snprintf(err, len, "slice.flags[%zu]: not a flag kbuild "
+			    "passes on (macros, -std, --expt-*, floating-point "
+			    "modes): %.200s", i, s != NULL ? s : "(not a string)");
+			json_decref(out);
+			return NULL;
+		}
+		json_array_append(out, f);
+	}
+	json_array_foreach(opt.flags, i, f)
+		json_array_append(out, f);
+	for (i = json_array_size(out); i-- > 0;) {
+		const char *s = json_string_value(json_array_get(out, i));
+		if (strncmp(s, "-std=", 5) != 0)
+			continue;
+		for (j = i; j-- > 0;)
+			if (strncmp(json_string_value(json_array_get(out, j)),
+			    "-std=", 5) == 0) {
+				json_array_remove(out, j);
+				i--;
+			}
+		break;
+	}
+	if (json_array_size(out) > FLAGS_MAX) {
+		snprintf(err, len, "more than %d flags (slice.flags and "
+		    "--flag)", FLAGS_MAX);
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
 /* Build what rec holds; returns rec with a build section (steals rec). */
 static json_t *
 process(json_t *rec, void *ctx)
@@ -624,7 +713,7 @@ process(json_t *rec, void *ctx)
 	json_t *slice = json_object_get(rec, "slice");
 	json_t *cand = json_object_get(rec, "candidate");
 	json_t *wrap = json_object_get(rec, "wrap");
-	json_t *build, *res;
+	json_t *build, *res, *flags;
 	struct unitspec u;
 	char err[1024];
 	const char *code, *kernel, *dialect;
@@ -651,13 +740,19 @@ process(json_t *rec, void *ctx)
 	if (kernel == NULL)
 		kernel = "";
 
+	if ((flags = device_flags(slice, err, sizeof(err))) == NULL) {
+		k_fail(rec, STAGE, "bad-flags", "%s: %s", k_id_text(rec), err);
+		return rec;
+	}
 	build = json_object();
+	json_object_set(build, "flags", flags);
 	memset(&u, 0, sizeof(u));
 	u.what = DEVICE;
 	u.dialect = dialect;
 	u.role = "reference";
 	u.code = code;
 	u.kernel = kernel;
+	u.flags = flags;
 	res = build_unit(&u, err, sizeof(err));
 	/* after the first HIP build, which settles the HIP targets */
 	json_object_set_new(build, "arch", json_string(
@@ -665,8 +760,16 @@ process(json_t *rec, void *ctx)
 	if (res == NULL)
 		k_fail(rec, STAGE, "compiler-missing", "%s: reference: %s",
 		    k_id_text(rec), err);
-	else
+	else {
+		json_t *sym = json_object_get(res, "symbol");
 		json_object_set_new(build, "reference", res);
+		if (json_is_true(json_object_get(res, "ok")) &&
+		    strcmp(dialect, "cuda") == 0 && json_is_null(sym))
+			k_fail(rec, STAGE, "no-symbol", "%s: reference: no "
+			    "function for kernel %s among the module's "
+			    "symbols%s", k_id_text(rec), kernel,
+			    opt.nm == NULL ? " (nm not found)" : "");
+	}
 
 	if (cand != NULL) {
 		const char *cc = k_get_str(cand, "code");
@@ -711,6 +814,7 @@ process(json_t *rec, void *ctx)
 		} else
 			json_object_set_new(build, "harness", json_null());
 	}
+	json_decref(flags);
 	k_set_section(rec, "build", build);
 	return rec;
 }
@@ -804,6 +908,13 @@ option(int ch, const char *arg, void *ctx)
 	case 'c':
 		opt.check = 1;
 		break;
+	case 'f':
+		/* the user's own: any nvcc option, one token */
+		if (arg[0] != '-' || strlen(arg) > 256)
+			k_fatal(K_EXIT_USAGE, NULL, "--flag: expected one nvcc "
+			    "option such as -DNDEBUG: %s", arg);
+		json_array_append_new(opt.flags, json_string(arg));
+		break;
 	case 'H':
 		if (*arg == '\0' || strlen(arg) >= sizeof(opt.hip_arch) ||
 		    strspn(arg, "gfx0123456789abcdef,:+-") != strlen(arg))
@@ -828,6 +939,7 @@ option(int ch, const char *arg, void *ctx)
 static const struct option longopts[] = {
 	{ "arch", required_argument, NULL, 'a' },
 	{ "check", no_argument, NULL, 'c' },
+	{ "flag", required_argument, NULL, 'f' },
 	{ "hip-arch", required_argument, NULL, 'H' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "timeout", required_argument, NULL, 't' },
@@ -837,7 +949,7 @@ static const struct option longopts[] = {
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check]\n"
+	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check] [--flag flag]\n"
 	    "              [--hip-arch gfxNNN[,gfxNNN ...]] [--timeout seconds]\n"
 	    "              [--work dir]\n",
 	.shortopts = "j:",
@@ -856,6 +968,7 @@ main(int argc, char *argv[])
 	json_t *rec;
 
 	work = getenv("KFORGE_WORK");
+	opt.flags = json_array();
 	opt.jobs = 1;
 	opt.timeout = 300;
 	snprintf(opt.hip_arch, sizeof(opt.hip_arch), "gfx90a,gfx942");
@@ -915,5 +1028,6 @@ main(int argc, char *argv[])
 	free(opt.hipcc.path);
 	free(opt.hipcc.version);
 	free(opt.nm);
+	json_decref(opt.flags);
 	return k_finish();
 }

@@ -186,6 +186,8 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		k[4]++;
 	else if (strcmp(mode, "sentinel") == 0)
 		memset(y, 0xA5, sizeof(y));
+	else if (strcmp(mode, "holes") == 0)
+		memset(y + N - 3, 0xA5, 3 * sizeof(float));
 	else if (strcmp(mode, "zero") == 0) {
 		memset(y, 0, sizeof(y));
 		for (i = 0; i < N; i++)

@@ -291,11 +291,18 @@ digest(struct info *in)
 	    json_is_true(json_object_get(v, "ok")));
 	if (built)
 		tot.ok[3]++;
-	/* a degenerate case is expected where a case is built to give
-	 * one (all-zero inputs): the golden proves something as long as
-	 * some case is not degenerate */
+	/* kverify's own verdict; a record from a kverify that gave none:
+	 * what it can still see (a degenerate case is expected where a
+	 * case is built to give one, so some case must not be) */
 	v = json_object_get(verify, "degenerate");
-	if (json_array_size(json_object_get(verify, "golden")) > 0 &&
+	if (json_is_object(json_object_get(verify, "verified"))) {
+		json_t *ver = json_object_get(verify, "verified");
+		if (json_is_true(json_object_get(ver, "value")))
+			tot.ok[4]++;
+		else if (k_get_str(ver, "reason") != NULL)
+			add_class(in, "unverified:%s", k_get_str(ver,
+			    "reason"));
+	} else if (json_array_size(json_object_get(verify, "golden")) > 0 &&
 	    !json_is_false(json_object_get(verify, "deterministic")) &&
 	    !oracle_disagrees(verify) &&
 	    degenerate_cases(v) < json_array_size(json_object_get(verify,

@@ -7,27 +7,40 @@
 
 /* Keep the flags that change what the parser sees (include paths, macros,
  * forced includes, the language standard) and drop the rest: nvcc's own
- * options mean nothing to clang. */
+ * options mean nothing to clang.  Response files (CMake passes include
+ * paths and macros in --options-file includes_CUDA.rsp) are read.  The
+ * flags that change what nvcc makes of the device code go to
+ * u->build_flags, for slice.flags. */
 static void
 keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 {
-	unsigned i, n = clang_CompileCommand_getNumArgs(cmd);
+	unsigned i, n0 = clang_CompileCommand_getNumArgs(cmd);
 	static const char *with_value[] = { "-I", "-isystem", "-iquote",
 	    "-include", "-D", "-U", "--include-path", "--define-macro",
 	    "--system-include", NULL };
+	char **raw, **av;
+	int n;
 
-	for (i = 1; i < n; i++) {
-		char *a = k_take(clang_CompileCommand_getArg(cmd, i));
+	if ((raw = calloc(n0 + 1, sizeof(*raw))) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	for (i = 0; i < n0; i++)
+		raw[i] = k_take(clang_CompileCommand_getArg(cmd, i));
+	json_decref(u->build_flags);
+	u->build_flags = k_nvcc_flags((int)n0, (const char *const *)raw, dir);
+	av = k_expand_options_files((int)n0 - 1, (const char *const *)raw + 1,
+	    dir, &n);
+	k_words_free(raw, (int)n0);
+	for (i = 0; i < (unsigned)n; i++) {
+		char *a = av[i];
 		const char *val = NULL, *flag = NULL;
 		int j;
 
 		for (j = 0; with_value[j] != NULL; j++) {
 			size_t l = strlen(with_value[j]);
-			if (strcmp(a, with_value[j]) == 0 && i + 1 < n) {
+			if (strcmp(a, with_value[j]) == 0 &&
+			    i + 1 < (unsigned)n) {
 				flag = with_value[j];
-				free(a);
-				a = k_take(clang_CompileCommand_getArg(cmd, ++i));
-				val = a;
+				val = av[++i];
 				break;
 			}
 			if (strncmp(a, with_value[j], l) == 0 &&
@@ -59,8 +72,8 @@ keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 			k_strv_push(&u->flags, val);
 			free(abs);
 		}
-		free(a);
 	}
+	k_words_free(av, n);
 }
 
 int

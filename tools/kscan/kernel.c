@@ -329,6 +329,8 @@ add_kernel(struct ctx *x, CXCursor c)
 				    json_string(x->u->assume.v[j]));
 			json_object_set_new(s, "assumed_macros", am);
 		}
+		if (x->u->build_flags != NULL)
+			json_object_set(s, "build_flags", x->u->build_flags);
 	}
 	json_object_set_new(s, "launches", json_array());
 	json_object_set_new(s, "diagnostics", json_incref(x->diagnostics));

@@ -32,6 +32,7 @@
 
 #include "k_exit.h"
 #include "k_fs.h"
+#include "k_flags.h"
 #include "k_hash.h"
 #include "k_main.h"
 #include "k_mem.h"
@@ -54,6 +55,7 @@ struct unit {
 	char *path;		/* as opened */
 	char *dir;		/* working directory (compile_commands.json) */
 	struct k_strv flags;	/* per-unit -I/-D/... flags */
+	json_t *build_flags;	/* nvcc's, from compile_commands.json, or NULL */
 	int header;		/* a header parsed on its own */
 	json_t *kernels;	/* results, filled by a worker */
 	json_t *launches;

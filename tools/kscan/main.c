@@ -231,6 +231,7 @@ main(int argc, char *argv[])
 		free(units[i].path);
 		free(units[i].dir);
 		k_strv_free(&units[i].flags);
+		json_decref(units[i].build_flags);
 		k_strv_free(&units[i].seen);
 		k_strv_free(&units[i].deps);
 		k_strv_free(&units[i].recall);

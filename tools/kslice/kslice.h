@@ -25,6 +25,7 @@
 #include "k_buf.h"
 #include "k_exit.h"
 #include "k_mem.h"
+#include "k_flags.h"
 #include "k_msg.h"
 #include "k_parse.h"
 #include "k_pcache.h"

@@ -228,6 +228,56 @@ instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
 	return b.s;
 }
 
+/* A PyTorch header: the stand-in's, or the real one's directories. */
+static int
+torch_header(const struct fileinfo *fi)
+{
+	static const char *const dirs[] = { "torch/", "ATen/", "c10/",
+	    "THC/", NULL };
+	static const char *const real[] = { "/torch/csrc/", "/ATen/", "/c10/",
+	    "/THC/", "/torch/extension.h", NULL };
+	int i;
+
+	if (fi->cls == F_STUB && fi->stubname != NULL) {
+		if (strcmp(fi->stubname, "kforge_torch.h") == 0)
+			return 1;
+		for (i = 0; dirs[i] != NULL; i++)
+			if (strncmp(fi->stubname, dirs[i], strlen(dirs[i])) == 0)
+				return 1;
+		return 0;
+	}
+	for (i = 0; real[i] != NULL; i++)
+		if (fi->real != NULL && strstr(fi->real, real[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * slice.flags, the flags the project builds the kernel with: those of its
+ * compile command when kscan read one (scan.build_flags), else PyTorch's
+ * extension defaults when its translation unit includes the torch headers
+ * (every extension is built with them), else none.
+ */
+static json_t *
+slice_flags(const struct parsed *p, json_t *scan)
+{
+	json_t *bf = json_object_get(scan, "build_flags"), *out, *f;
+	size_t i;
+
+	if (json_is_array(bf)) {
+		out = json_array();
+		json_array_foreach(bf, i, f)
+			if (k_nvcc_flag_ok(json_string_value(f)))
+				json_array_append(out, f);
+		return out;
+	}
+	for (i = 0; p != NULL && i < p->nfiles; i++)
+		if (torch_header(p->files[i]))
+			return k_torch_flags();
+	return json_array();
+}
+
+
 static json_t *
 slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
     size_t ninst)
@@ -307,6 +357,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		}
 		json_object_set_new(sl, "deps", deps);
 	}
+	json_object_set_new(sl, "flags", slice_flags(s->p, scan));
 	json_object_set(sl, "stubs", s->stubs);
 	json_object_set_new(sl, "tags", tags_json(code.s, lines,
 	    json_array_size(s->deps)));

@@ -78,6 +78,29 @@ constant(const struct buf *b)
 	return 1;
 }
 
+/*
+ * Elements of an output that still hold the harness's sentinel: an
+ * element of two or more bytes that is 0xA5 in every byte was never
+ * written (as a float it is -2.9e-16, as an int -1515870811).  A byte
+ * 0xA5 can be a real value, so one-byte elements count only when the
+ * whole buffer is the sentinel.
+ */
+long long
+unwritten(const struct buf *b)
+{
+	const struct dtype *d = dtype_of(b->type);
+	size_t sz = d->kind == K_BYTES ? 1 : (size_t)d->size, i;
+	long long n = 0;
+
+	if (sz < 2)
+		return all_bytes(b->data, b->len, SENTINEL) ?
+		    (long long)b->len : 0;
+	for (i = 0; i + sz <= b->len; i += sz)
+		if (all_bytes(b->data + i, sz, SENTINEL))
+			n++;
+	return n;
+}
+
 void
 add_reason(json_t *arr, const char *reason)
 {

@@ -112,6 +112,13 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			json_object_set_new(o, "bytes",
 			    json_integer((json_int_t)b->len));
 			json_object_set_new(o, "hash", json_string(hex));
+			/* a pure output starts as the sentinel; an inout
+			 * buffer starts as its input */
+			for (j = 0; j < g->nin; j++)
+				if (strcmp(g->in[j].name, b->name) == 0)
+					break;
+			json_object_set_new(o, "unwritten", json_integer(
+			    j == g->nin ? unwritten(b) : 0));
 			json_array_append_new(outs, o);
 
 			if (all_bytes(b->data, b->len, SENTINEL))

@@ -2,8 +2,8 @@
  * kverify's internal header: the options, the shapes of a harness run, a
  * comparison and a record in progress, and the functions its units share.
  * Units: main (options, workers, child mode), record (one record through
- * the stages), golden (the reference's runs), candidate, timing, sanitize
- * (compute-sanitizer), run (harness processes and manifests), compare,
+ * the stages), golden (the reference's runs), verdict (verify.verified),
+ * candidate, timing, sanitize (compute-sanitizer), run (harness processes and manifests), compare,
  * dtype, blob (the work directory's blob store), util.
  *
  * Ownership: a struct run owns its buffers, manifest and tail until
@@ -46,6 +46,7 @@ struct kv_opt {
 	double atol, rtol;	/* < 0: per dtype defaults */
 	double threshold, suspicious;
 	int sanitize;
+	int memcheck;		/* 0: --no-memcheck */
 	int keep;
 	long mem_mb;		/* 0: no data size limit */
 	char work[PATH_MAX];
@@ -132,6 +133,7 @@ void compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c);
 int all_bytes(const unsigned char *p, size_t n, int v);
 int constant(const struct buf *b);
+long long unwritten(const struct buf *b);
 void add_reason(json_t *arr, const char *reason);
 
 /* timing.c */
@@ -169,6 +171,9 @@ void dir_for(struct ctx *c, const char *what, int kcase, char *out,
     size_t len);
 int mark_no_device(struct ctx *c, const struct run *r);
 json_t *process(json_t *rec, const struct worker *w);
+
+/* verdict.c */
+void verdict(struct ctx *c, int ncases);
 
 /* golden.c */
 int golden(struct ctx *c, const struct unit *h, const struct unit *ref,

@@ -164,6 +164,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'm':
 		opt.mem_mb = (long)number("--mem", arg, 1, 1 << 24);
 		break;
+	case 'M':
+		opt.memcheck = 0;
+		break;
 	case 'N':
 		no_time = 1;
 		break;
@@ -197,6 +200,7 @@ static const struct option longopts[] = {
 	{ "gpus", required_argument, NULL, 'g' },
 	{ "keep", no_argument, NULL, 'k' },
 	{ "mem", required_argument, NULL, 'm' },
+	{ "no-memcheck", no_argument, NULL, 'M' },
 	{ "no-time", no_argument, NULL, 'N' },
 	{ "rtol", required_argument, NULL, 'r' },
 	{ "sanitize", no_argument, NULL, 's' },
@@ -211,9 +215,9 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
-	    "               [--no-time | --time reps] [--rtol x] [--sanitize]\n"
-	    "               [--suspicious x] [--threshold x] [--timeout seconds]\n"
-	    "               [--work dir]\n",
+	    "               [--no-memcheck] [--no-time | --time reps] [--rtol x]\n"
+	    "               [--sanitize] [--suspicious x] [--threshold x]\n"
+	    "               [--timeout seconds] [--work dir]\n",
 	.longopts = longopts,
 	.option = option,
 	.min_operands = 0,
@@ -231,6 +235,7 @@ main(int argc, char *argv[])
 		return child_main(argc, argv);
 	work = getenv("KFORGE_WORK");
 	opt.timeout = 60;
+	opt.memcheck = 1;
 	opt.reps = 20;
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;
@@ -249,9 +254,11 @@ main(int argc, char *argv[])
 	if (realpath("/proc/self/exe", opt.self) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
 		    "path: %s", strerror(errno));
-	if (opt.sanitize && (opt.sanitizer = find_sanitizer()) == NULL)
-		k_warn(K_EXIT_OK, NULL, "--sanitize: compute-sanitizer not "
-		    "found ($CUDA_PATH/bin, /usr/local/cuda/bin, PATH)");
+	if ((opt.sanitize || opt.memcheck) &&
+	    (opt.sanitizer = find_sanitizer()) == NULL)
+		k_warn(K_EXIT_OK, NULL, "compute-sanitizer not found "
+		    "($CUDA_PATH/bin, /usr/local/cuda/bin, PATH): no record "
+		    "can be verified without memcheck (--no-memcheck)");
 
 	n = opt.ngpus > 0 ? opt.ngpus : 1;
 	for (i = 0; i < n; i++) {

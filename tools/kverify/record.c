@@ -91,13 +91,25 @@ process(json_t *rec, const struct worker *w)
 			    "not built", k_id_text(rec));
 		return rec;
 	}
+	if (runnable && ref.symbol == NULL) {
+		/* kbuild says so too; a record built before it did */
+		if (!k_has_errors(rec))
+			k_fail(rec, STAGE, "no-symbol", "%s: build.reference "
+			    "names no kernel symbol: kbuild found none in the "
+			    "module", k_id_text(rec));
+		return rec;
+	}
 	c.v = json_object();
-	if (!runnable || ref.symbol == NULL) {
+	if (!runnable) {
 		/* HIP code objects are compile-checked only here */
 		json_object_set_new(c.v, "skipped", json_string(
 		    "reference is not runnable on this machine"));
 		json_object_set_new(c.v, "pass_exe", json_null());
 		json_object_set_new(c.v, "pass_perf", json_null());
+		json_object_set_new(c.v, "verified", json_pack(
+		    "{s:b,s:s,s:s,s:b}", "value", 0, "reason", "not-runnable",
+		    "detail", "reference is not runnable on this machine",
+		    "memcheck", opt.memcheck));
 		k_set_section(rec, "verify", c.v);
 		return rec;
 	}
@@ -131,14 +143,16 @@ process(json_t *rec, const struct worker *w)
 	if (ncases > 0 && json_is_true(json_object_get(json_object_get(
 	    json_object_get(rec, "wrap"), "harness"), "oracle")))
 		oracle(&c, &h, &ref, gold, ncases);
-	if (ncases > 0 && opt.sanitize) {
+	if (ncases > 0 && (opt.sanitize || opt.memcheck)) {
+		/* memcheck on case 0 is part of the verdict; the other
+		 * tools run with --sanitize */
 		static const char *const tools[] = { "memcheck", "racecheck",
 		    "initcheck", "synccheck" };
 		json_t *san = json_object();
 		char dir[PATH_MAX + 64];
-		size_t i;
+		size_t i, n = opt.sanitize ? 4 : 1;
 		json_object_set_new(c.v, "sanitize", san);
-		for (i = 0; i < 4; i++) {
+		for (i = 0; i < n; i++) {
 			if (opt.sanitizer == NULL) {
 				json_object_set_new(san, "note", json_string(
 				    "compute-sanitizer not found"));
@@ -149,6 +163,7 @@ process(json_t *rec, const struct worker *w)
 			    tools[i], h.path, ref.path, ref.symbol, dir));
 		}
 	}
+	verdict(&c, ncases);
 	if (ncases > 0 && has_cand) {
 		if (!cand_ok) {
 			json_t *cv = json_object(), *rs = json_array();

@@ -1,0 +1,100 @@
+#!/bin/sh
+# The funnel's GPU half, on a machine with an NVIDIA GPU, nvcc and
+# compute-sanitizer: for each OUT directory bench/funnel.sh left, build
+# what is not built yet (kbuild, this GPU's arch, all cores), run kverify
+# on every record (its verdict: golden deterministic, clean under memcheck
+# on case 0, every output element written, not degenerate), then print
+# the Markdown table and the causes (bench/funnel-table.sh).
+#
+#	sh bench/funnel-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT...
+#
+# -j: kverify processes at once (default: the number of CPUs); every
+# process shares the one GPU, records are dealt to them four at a time.
+# -t: kverify's --timeout per test case (default 10; memcheck gets ten
+# times as long).  -d: stop kverify after this many seconds (a machine
+# lent for a limited time); records it did not reach get the error
+# kverify/not-run and are counted as such.  The tools are taken from $KFORGE_BIN (default the
+# repository root); where $KFORGE_BIN/lib exists (the libraries a machine
+# without jansson needs, see bench/funnel-pack.sh) it is put on
+# LD_LIBRARY_PATH; a packed copy (bench/funnel-pack.sh) has the tools and
+# lib/ next to bench/.  Extra kbuild options come from $FUNNEL_KBUILD.
+# Writes OUT/kbuild.ndjson (when it builds), OUT/kverify.ndjson, and
+# table.md in the first OUT's parent.
+set -eu
+k=$(cd "$(dirname "$0")/.." && pwd)
+bin=${KFORGE_BIN:-$k}
+jobs=$(nproc 2> /dev/null || echo 4)
+tmo=10
+deadline=
+while getopts d:j:t: o; do
+	case $o in
+	d) deadline=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	*) echo "usage: bench/funnel-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT..." >&2
+	   exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
+if [ -d "$bin/lib" ]; then
+	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+fi
+export KFORGE_BIN=$bin
+echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1)"
+echo "# nvcc: $(nvcc --version 2> /dev/null | grep -o 'release [0-9.]*' | head -n 1)"
+echo "# $(nproc) CPUs, $jobs kverify processes, --timeout $tmo"
+
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	# kbuild where funnel.sh stopped before it (or its output is older)
+	if [ ! -s "$out/kbuild.ndjson" ] ||
+	    [ "$out/kwrap.ndjson" -nt "$out/kbuild.ndjson" ]; then
+		t0=$(date +%s)
+		# shellcheck disable=SC2086
+		KFORGE_WORK=$out/work "$bin/kbuild" -q -j "$jobs" \
+		    ${FUNNEL_KBUILD:-} < "$out/kwrap.ndjson" \
+		    > "$out/kbuild.ndjson" || true
+		echo "# $(basename "$out"): kbuild $(($(date +%s) - t0)) s"
+	fi
+done
+
+# kverify: chunks of four records from every corpus in one queue
+q=$(mktemp -d)
+trap 'rm -rf "$q"' EXIT
+i=0
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	rm -rf "$out/chunks"
+	mkdir -p "$out/chunks"
+	awk -v d="$out/chunks" '{ f = sprintf("%s/%05d.in", d, int((NR - 1) / 4))
+	    print > f }' "$out/kbuild.ndjson"
+	for c in "$out"/chunks/*.in; do
+		[ -f "$c" ] && echo "$c" >> "$q/list"
+	done
+done
+t0=$(date +%s)
+# each: KFORGE_WORK is the chunk's corpus's work directory
+${deadline:+timeout -s KILL "$deadline"} xargs -P "$jobs" -n 1 sh -c 'd=$(dirname "$(dirname "$1")");
+    KFORGE_WORK=$d/work "$KFORGE_BIN/kverify" -q --no-time --timeout "'"$tmo"'" \
+    < "$1" > "${1%.in}.part" 2> /dev/null; mv "${1%.in}.part" "${1%.in}.out"' \
+    sh < "$q/list" || echo "# kverify: stopped after ${deadline:-?} s"
+echo "# kverify: $(($(date +%s) - t0)) s for $(wc -l < "$q/list") chunks"
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	: > "$out/kverify.ndjson"
+	for c in "$out"/chunks/*.in; do
+		[ -f "$c" ] || continue
+		if [ -f "${c%.in}.out" ]; then
+			cat "${c%.in}.out" >> "$out/kverify.ndjson"
+		else
+			# not reached (or stopped midway): each record says so
+			jq -c '.errors = (.errors // []) + [{stage: "kverify",
+			    code: "not-run", message: "\(.id): the GPU run'"'"'s time
+			    limit came first"}]' "$c" >> "$out/kverify.ndjson"
+		fi
+	done
+	rm -rf "$out/chunks"
+done
+sh "$k/bench/funnel-table.sh" "$@" | tee "$(cd "$1" && pwd)/../table.md"

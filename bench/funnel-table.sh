@@ -1,0 +1,104 @@
+#!/bin/sh
+# The funnel table: one Markdown row per OUT directory of bench/funnel.sh
+# (and bench/funnel-gpu.sh), then what keeps slices from being verified
+# tasks, by cause, largest first.  Reads counts.json, kslice.ndjson,
+# kwrap.ndjson, kbuild.ndjson and, where the GPU half ran, kverify.ndjson.
+#
+#	sh bench/funnel-table.sh OUT...
+set -eu
+
+# row OUT: one line of the table
+row() {
+	o=$1
+	v=$o/kverify.ndjson
+	[ -s "$v" ] || v=/dev/null
+	jq -n -r --slurpfile c "$o/counts.json" \
+	    --slurpfile b "$o/kbuild.ndjson" --slurpfile v "$v" '
+	$c[0] as $c |
+	def pct(a; b): if b > 0 then "\(a * 100 / b | floor)%" else "-" end;
+	[$b[] | select(.build.reference.ok == true and
+	    .build.reference.symbol != null)] as $ok |
+	[$ok[] | select(.build.harness.ok == true)] as $h |
+	[$v[] | .verify.verified | select(. != null)] as $ver |
+	($ver | map(select(.reason == null or ([.reason] | inside(
+	    ["nondeterministic", "memcheck", "unwritten", "degenerate",
+	     "oracle"])))) | length) as $gold |
+	($ver | map(select(.reason == "nondeterministic")) | length) as $nd |
+	($ver | map(select(.reason == "memcheck")) | length) as $mc |
+	($ver | map(select(.reason == "unwritten")) | length) as $uw |
+	($ver | map(select(.reason == "degenerate")) | length) as $dg |
+	($ver | map(select(.value)) | length) as $yes |
+	($c.specs // {}) as $s |
+	"| \($c.corpus) | \($c.kernels) | \($c.sampled) | \($c.slices) " +
+	"| \($ok | length) (\(pct($ok | length; $c.slices))) " +
+	"| \($h | length) " +
+	"| \($s.high // 0)/\($s.medium // 0)/\($s.low // 0) " +
+	(if ($v | length) == 0 then "| - | - | - | - | - | - | - |" else
+	"| \($gold) | \($gold - $nd) | \($gold - $nd - $mc) " +
+	"| \($gold - $nd - $mc - $uw) | \($gold - $nd - $mc - $uw - $dg) " +
+	"| **\($yes)** | \(pct($yes; $c.slices)) |" end)'
+}
+
+# causes OUT...: "count<TAB>corpus<TAB>cause" for every record that is
+# not a verified task, the stage that stopped it first
+causes() {
+	for o in "$@"; do
+		v=$o/kverify.ndjson
+		[ -s "$v" ] || v=$o/kbuild.ndjson
+		jq -r --arg corpus "$(jq -r .corpus "$o/counts.json")" '
+		def norm: gsub("\"[^\"]*\""; "\"…\"") | gsub("'"'"'[^'"'"']*'"'"'"; "'"'"'…'"'"'")
+		    | gsub("[0-9]+"; "N") | .[0:100];
+		def err($st): [(.errors // [])[] | select(.stage == $st)][0];
+		def firstdiag($u): [($u.diagnostics // [])[] |
+		    select(.severity == "error")][0].message // "no message";
+		def idless: sub("^[^ ]*: "; "");
+		if .slice.code == null then
+			(err("kslice") // (.errors // [])[0]) as $e |
+			"\($e.stage // "kslice")/\($e.code // "none"): \($e.message // "" | idless | norm)"
+		elif .build.reference.ok != true then
+			"kbuild: reference does not compile: \(firstdiag(.build.reference) | norm)"
+		elif .build.reference.runnable == false then
+			"not runnable on this GPU (\(.scan.dialect // "?"))"
+		elif .build.reference.symbol == null then
+			"kbuild/no-symbol"
+		elif .wrap.harness.code == null then
+			(err("kwrap") // {code: "no-harness"}) as $e |
+			"kwrap/\($e.code): \($e.message // "" | idless | norm)"
+		elif .build.harness.ok != true then
+			"kbuild: harness does not compile: \(firstdiag(.build.harness) | norm)"
+		elif .verify == null then
+			(err("kverify") // {code: "not-run"}) as $e |
+			"kverify/\($e.code)"
+		elif .verify.verified.value == true then empty
+		else .verify.verified as $r |
+			if $r.reason == "memcheck" then
+				"memcheck: \($r.detail | sub("^[0-9]+ errors? on case [0-9]+: "; "") | norm)"
+			elif $r.reason == "unwritten" then
+				"unwritten: output elements left as the sentinel"
+			elif $r.reason == "degenerate" then
+				"degenerate: an output \(($r.detail |
+				    capture("\\((?<r>[^)]*)\\)$").r) // "?" | norm) in every case"
+			elif $r.reason == "nondeterministic" or $r.reason == "oracle" then
+				$r.reason
+			else "\($r.reason): \($r.detail // "" | sub("^reference, case [0-9]+: "; "") | norm)"
+			end
+		end | "\($corpus)\t\(.)"' "$v"
+	done | sort | uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, "");
+	    split($0, a, "\t"); c = a[2]; total[c] += n
+	    per[c] = per[c] (per[c] == "" ? "" : ", ") a[1] " " n }
+	    END { for (c in total) printf "%d\t%s\t%s\n", total[c], c, per[c] }' |
+	    sort -t '	' -k1,1nr -k2,2
+}
+
+echo "| corpus | kernels | sampled | slices | compile alone + symbol | harness built | specs high/medium/low | golden | deterministic | + memcheck clean | + all written | + not degenerate | **verified** | yield |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for o in "$@"; do
+	row "$o"
+done
+echo
+echo "What keeps the slices from being verified tasks, by cause (the first stage that stopped each), largest first:"
+echo
+echo "| slices | cause | by corpus |"
+echo "|---|---|---|"
+causes "$@" | head -n 40 | awk -F '\t' '{ gsub(/\|/, "\\|", $2)
+    printf "| %s | %s | %s |\n", $1, $2, $3 }'

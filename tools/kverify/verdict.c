@@ -1,0 +1,177 @@
+/*
+ * The verdict on a record's golden outputs: verify.verified says whether
+ * the record is a verified task, and if not the first check it failed, in
+ * the order the funnel counts them: a golden at all, deterministic, clean
+ * under compute-sanitizer memcheck on case 0, every output element
+ * written, no output degenerate in every case, the CPU reference (where
+ * there is one) not disagreeing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kverify.h"
+
+/* The message of this stage's last error on rec, without the id that
+ * k_fail puts first (borrowed; "" when none). */
+static const char *
+last_error(json_t *rec, const char **code)
+{
+	json_t *errs = json_object_get(rec, "errors"), *e;
+	const char *m = "", *id = k_id_text(rec);
+	size_t i, l = strlen(id);
+
+	*code = "no-golden";
+	json_array_foreach(errs, i, e) {
+		const char *st = k_get_str(e, "stage");
+		if (st == NULL || strcmp(st, STAGE) != 0)
+			continue;
+		*code = k_get_str(e, "code") != NULL ? k_get_str(e, "code") :
+		    "no-golden";
+		m = k_get_str(e, "message") != NULL ? k_get_str(e,
+		    "message") : "";
+	}
+	if (strncmp(m, id, l) == 0 && strncmp(m + l, ": ", 2) == 0)
+		m += l + 2;
+	return m;
+}
+
+/* Whether memcheck ran clean; else why not, in why. */
+static int
+memcheck_clean(json_t *v, char *why, size_t len)
+{
+	json_t *san = json_object_get(v, "sanitize");
+	json_t *mc = json_object_get(san, "memcheck");
+	json_t *errors = json_object_get(mc, "errors");
+	json_t *exit_ = json_object_get(mc, "exit");
+
+	if (!json_is_object(mc)) {
+		const char *note = k_get_str(san, "note");
+		snprintf(why, len, "not run: %s", note != NULL ? note :
+		    "compute-sanitizer not found");
+		return 0;
+	}
+	if (json_is_integer(errors) && json_integer_value(errors) > 0) {
+		const char *first = json_string_value(json_array_get(
+		    json_object_get(mc, "messages"), 0));
+		snprintf(why, len, "%lld error%s on case 0%s%s",
+		    (long long)json_integer_value(errors),
+		    json_integer_value(errors) == 1 ? "" : "s",
+		    first != NULL ? ": " : "", first != NULL ? first : "");
+		return 0;
+	}
+	if (json_is_true(json_object_get(mc, "timed_out"))) {
+		snprintf(why, len, "case 0 did not finish under memcheck");
+		return 0;
+	}
+	if (!json_is_integer(errors)) {
+		const char *note = k_get_str(mc, "note");
+		snprintf(why, len, "no error summary from compute-sanitizer%s%s",
+		    note != NULL ? ": " : "", note != NULL ? note : "");
+		return 0;
+	}
+	if (!json_is_integer(exit_) || json_integer_value(exit_) != 0) {
+		if (json_is_integer(exit_))
+			snprintf(why, len, "case 0 under memcheck: harness "
+			    "exited %lld", (long long)json_integer_value(exit_));
+		else
+			snprintf(why, len, "case 0 under memcheck: harness "
+			    "killed by a signal");
+		return 0;
+	}
+	return 1;
+}
+
+/* The first output with elements never written; 0 when none. */
+static int
+all_written(json_t *v, char *why, size_t len)
+{
+	json_t *gc, *o;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(v, "golden"), i, gc) {
+		json_array_foreach(json_object_get(gc, "outputs"), j, o) {
+			json_int_t n = k_get_int(o, "unwritten", 0);
+			if (n <= 0)
+				continue;
+			snprintf(why, len, "output %s, case %lld: %lld of %lld "
+			    "elements still hold the sentinel",
+			    k_get_str(o, "name"),
+			    (long long)k_get_int(gc, "case", 0), (long long)n,
+			    (long long)k_get_int(o, "count", 0));
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* An output that is degenerate in every case proves nothing: a candidate
+ * that matches it need not compute it. */
+static int
+not_degenerate(json_t *v, int ncases, char *why, size_t len)
+{
+	json_t *dg = json_object_get(v, "degenerate");
+	json_t *outs = json_object_get(json_array_get(json_object_get(v,
+	    "golden"), 0), "outputs"), *o, *d;
+	size_t i, j;
+
+	json_array_foreach(outs, i, o) {
+		const char *name = k_get_str(o, "name"), *reason = NULL;
+		json_int_t last = -1;
+		int n = 0;
+		json_array_foreach(dg, j, d) {
+			const char *dn = k_get_str(d, "output");
+			json_int_t k = k_get_int(d, "case", -1);
+			if (name == NULL || dn == NULL || strcmp(dn, name) != 0)
+				continue;
+			if (k != last)
+				n++;
+			last = k;
+			if (reason == NULL)
+				reason = k_get_str(d, "reason");
+		}
+		if (n >= ncases) {
+			snprintf(why, len, "output %s is degenerate in every "
+			    "case (%s)", name, reason != NULL ? reason : "?");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+void
+verdict(struct ctx *c, int ncases)
+{
+	json_t *ver = json_object();
+	char why[768];
+	const char *reason = NULL, *code;
+
+	why[0] = '\0';
+	if (ncases <= 0) {
+		const char *m = last_error(c->rec, &code);
+		reason = code;
+		snprintf(why, sizeof(why), "%s", m);
+	} else if (!json_is_true(json_object_get(c->v, "deterministic"))) {
+		reason = "nondeterministic";
+		snprintf(why, sizeof(why), "the reference's outputs differ "
+		    "between runs");
+	} else if (opt.memcheck && !memcheck_clean(c->v, why, sizeof(why)))
+		reason = "memcheck";
+	else if (!all_written(c->v, why, sizeof(why)))
+		reason = "unwritten";
+	else if (!not_degenerate(c->v, ncases, why, sizeof(why)))
+		reason = "degenerate";
+	else if (strcmp(k_get_str(json_object_get(c->v, "oracle"), "status") ?
+	    k_get_str(json_object_get(c->v, "oracle"), "status") : "agree",
+	    "disagree") == 0) {
+		reason = "oracle";
+		snprintf(why, sizeof(why), "the CPU reference disagrees with "
+		    "the reference kernel");
+	}
+	json_object_set_new(ver, "value", json_boolean(reason == NULL));
+	json_object_set_new(ver, "reason", reason != NULL ?
+	    json_string(reason) : json_null());
+	json_object_set_new(ver, "detail", reason != NULL ?
+	    k_string_lossy(why, strlen(why)) : json_null());
+	json_object_set_new(ver, "memcheck", json_boolean(opt.memcheck));
+	json_object_set_new(c->v, "verified", ver);
+}
