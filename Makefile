@@ -75,23 +75,20 @@ kslice: tools/kslice.o lib/libkparse.a lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkparse.a lib/libkforge.a \
 	    $(CLANG_LIBS) $(LIBS)
 
-tools/kwrap_harness.c: tools/kwrap_harness.in mk/embed.sh
-	sh mk/embed.sh kwrap_harness_text tools/kwrap_harness.in > $@
+# kwrap: the units of tools/kwrap/ over one internal header
+KWRAP_UNITS = tok eval vocab model textual launch poly flow interval access \
+	spec fit harness instruction llm kwrap
+KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
-tools/kwrap.o: tools/kwrap.c tools/kwrap_llm.h lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap.c
+tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh
+	sh mk/embed.sh kwrap_harness_text tools/kwrap/harness.in > $@
 
-tools/kwrap_harness.o: tools/kwrap_harness.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap_harness.c
+tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-tools/kwrap_llm.o: tools/kwrap_llm.c tools/kwrap_llm.h lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap_llm.c
-
-kwrap: tools/kwrap.o tools/kwrap_harness.o tools/kwrap_llm.o lib/libkllm.a \
-    lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kwrap.o tools/kwrap_harness.o \
-	    tools/kwrap_llm.o lib/libkllm.a lib/libkforge.a $(CURL_LIBS) \
-	    $(LIBS) -lm
+kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a \
+	    $(CURL_LIBS) $(LIBS) -lm
 
 tools/kbuild.o: tools/kbuild.c lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kbuild.c
@@ -174,7 +171,8 @@ install: all
 
 clean:
 	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
-	    lib/libkllm.a lib/k_prelude.c tools/kwrap_harness.c
+	    lib/libkllm.a lib/k_prelude.c tools/kwrap/*.o \
+	    tools/kwrap/harness_text.c
 	rm -f $(UNIT)
 	rm -rf test/tmp
 

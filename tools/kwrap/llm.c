@@ -18,7 +18,7 @@
 #include "k_msg.h"
 #include "k_proc.h"
 #include "k_record.h"
-#include "kwrap_llm.h"
+#include "kwrap.h"
 
 #define STAGE "kwrap"
 #define MAX_STRATEGY 2000

@@ -1,0 +1,492 @@
+/*
+ * kwrap: the host harness generated from a spec.
+ */
+#include "kwrap.h"
+
+extern const char kwrap_harness_text[];
+/* A C++ literal for a JSON value stored as dtype. */
+static void
+literal(struct k_buf *b, json_t *v, const char *dtype)
+{
+	double d = 0;
+	const char *s;
+
+	if (json_is_string(v)) {
+		s = json_string_value(v);
+		d = strcmp(s, "inf") == 0 ? INFINITY : strcmp(s, "-inf") == 0 ?
+		    -INFINITY : strcmp(s, "nan") == 0 ? NAN : atof(s);
+	} else if (json_is_boolean(v))
+		d = json_is_true(v);
+	else
+		d = json_number_value(v);
+	if (strcmp(dtype, "float16") == 0 || strcmp(dtype, "bfloat16") == 0) {
+		k_buf_printf(b, "%s((float)%s)", strcmp(dtype, "float16") == 0 ?
+		    "kw_f2h" : "kw_f2bf", isinf(d) ? (d > 0 ? "INFINITY" :
+		    "-INFINITY") : "0");
+		if (!isinf(d)) {
+			b->n -= 2;
+			k_buf_printf(b, "(%.17g))", d);
+		}
+		return;
+	}
+	if (isnan(d))
+		k_buf_printf(b, "(%s)NAN", host_type(dtype));
+	else if (isinf(d))
+		k_buf_printf(b, "(%s)%sINFINITY", host_type(dtype), d < 0 ? "-" : "");
+	else if (json_is_integer(v))
+		k_buf_printf(b, "(%s)%lldLL", host_type(dtype),
+		    (long long)json_integer_value(v));
+	else
+		k_buf_printf(b, "(%s)%.17g", host_type(dtype), d);
+}
+
+static void
+fill_struct(struct k_buf *b, json_t *fill, json_t *params)
+{
+	const char *kind = k_get_str(fill, "kind");
+	static const char *const kinds[] = { "uniform", "normal", "int",
+	    "constant", "sorted", "indices" };
+	int k = 0, of = -1, i;
+	double a = -1, hi = 1;
+	json_t *prm;
+	size_t j, nb = 0;
+
+	for (i = 0; kind != NULL && i < 6; i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			k = i;
+	if (json_object_get(fill, "lo"))
+		a = json_number_value(json_object_get(fill, "lo"));
+	if (json_object_get(fill, "hi"))
+		hi = json_number_value(json_object_get(fill, "hi"));
+	if (json_object_get(fill, "mean"))
+		a = json_number_value(json_object_get(fill, "mean"));
+	if (json_object_get(fill, "stddev"))
+		hi = json_number_value(json_object_get(fill, "stddev"));
+	if (k == 3)
+		a = json_number_value(json_object_get(fill, "value"));
+	if (k == 5)
+		json_array_foreach(params, j, prm) {
+			if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") :
+			    "", "scalar") == 0)
+				continue;
+			if (k_get_str(fill, "of") != NULL && k_get_str(prm, "name") &&
+			    strcmp(k_get_str(prm, "name"), k_get_str(fill, "of")) == 0)
+				of = (int)nb;
+			nb++;
+		}
+	k_buf_printf(b, "{%d, %.17g, %.17g, %d}", k, a, hi, of);
+}
+
+/* Append a C string literal holding s. */
+static void
+c_string(struct k_buf *b, const char *s)
+{
+	k_buf_add(b, "\"");
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			k_buf_add(b, "\\");
+		if (*s == '\n')
+			k_buf_add(b, "\\n");
+		else {
+			k_buf_addn(b, s, 1);
+		}
+	}
+	k_buf_add(b, "\"");
+}
+
+/* The harness's code for expression e (a string or an integer) named
+ * what: the value in checked 64-bit arithmetic, each scalar parameter (or
+ * struct field) it names converted to kw_n first. */
+static void
+harness_expr(struct k_buf *b, json_t *e, json_t *params, const char *what)
+{
+	struct toks t = { 0 }, out = { 0 };
+	char num[32], cell[160], text[MAX_EXPR];
+	const char *src = "1";
+	size_t i, j;
+	json_t *prm;
+
+	if (json_is_string(e))
+		src = json_string_value(e);
+	else if (json_is_integer(e)) {
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(e));
+		src = num;
+	}
+	tokenize(src, &t);
+	for (i = 0; i < t.n; i++) {
+		int scalar = 0, fields = 0;
+		/* casts go: kw_n converts to no integer type */
+		if (is(&t, i, "(") && i + 2 < t.n && find_dtype(t.v[i + 1]) &&
+		    is(&t, i + 2, ")")) {
+			i += 2;
+			continue;
+		}
+		if (is(&t, i, "(") && i + 3 < t.n && find_dtype(t.v[i + 1]) &&
+		    find_dtype(t.v[i + 2]) && is(&t, i + 3, ")")) {
+			i += 3;
+			continue;
+		}
+		if (is_ident(t.v[i]) && !is(&t, i - 1, ".") && !is(&t, i - 1, "->"))
+			json_array_foreach(params, j, prm)
+				if (k_get_str(prm, "name") != NULL &&
+				    strcmp(k_get_str(prm, "name"), t.v[i]) == 0 &&
+				    k_get_str(prm, "role") != NULL &&
+				    strcmp(k_get_str(prm, "role"), "scalar") == 0) {
+					scalar = 1;
+					fields = json_object_get(prm, "fields") != NULL;
+				}
+		if (scalar && fields && is(&t, i + 1, ".") && i + 2 < t.n) {
+			snprintf(cell, sizeof(cell), "kw_n(%s.%s)", t.v[i],
+			    t.v[i + 2]);
+			i += 2;
+		} else if (scalar && !fields)
+			snprintf(cell, sizeof(cell), "kw_n(%s)", t.v[i]);
+		else
+			copy(cell, sizeof(cell), t.v[i]);
+		tok_push(&out, cell, strlen(cell));
+	}
+	join(&out, 0, out.n, text, sizeof(text));
+	k_buf_printf(b, "kw_value(kw_n(%s), ", out.n ? text : "1");
+	c_string(b, what);
+	k_buf_add(b, ", ");
+	c_string(b, src);
+	k_buf_add(b, ")");
+	toks_free(&out);
+	toks_free(&t);
+}
+
+/* Whether C source code defines a function fn: its name, then a
+ * parenthesised parameter list, then a body. */
+int
+defines_function(const char *code, const char *fn)
+{
+	struct toks t = { 0 };
+	size_t i, e;
+	int found = 0;
+
+	tokenize(code, &t);
+	for (i = 0; i + 1 < t.n && !found; i++) {
+		if (!is(&t, i, fn) || !is(&t, i + 1, "(") ||
+		    (i > 0 && (is(&t, i - 1, ".") || is(&t, i - 1, "->"))))
+			continue;
+		e = skip_group(&t, i + 1);
+		found = e < t.n && is(&t, e, "{");
+	}
+	toks_free(&t);
+	return found;
+}
+
+/* Why spec's kernel cannot be given a CPU reference in its harness, or
+ * NULL when it can: the reference is C, which has no half types, and its
+ * signature cannot name kwrap's struct stand-ins. */
+const char *
+kw_oracle_unsupported(json_t *spec)
+{
+	json_t *params = json_object_get(spec, "params"), *prm;
+	size_t i;
+
+	if (!json_is_array(params))
+		return "the spec has no parameters";
+	if (json_array_size(json_object_get(spec, "globals")) > 0)
+		return "the kernel reads __constant__ memory, which the CPU "
+		    "reference is not handed";
+	json_array_foreach(params, i, prm) {
+		const char *dt = k_get_str(prm, "dtype");
+		if (json_object_get(prm, "fields") != NULL)
+			return "a parameter is a struct passed by value";
+		if (dt == NULL)
+			return "a parameter has no known element type";
+		if (strcmp(dt, "float16") == 0 || strcmp(dt, "bfloat16") == 0)
+			return "a parameter is float16 or bfloat16, which C "
+			    "has no type for";
+	}
+	return NULL;
+}
+
+/* The call of the CPU reference fn inside the generated main: buffers as
+ * pointers into their host copies, scalars by value. */
+static void
+oracle_call(struct k_buf *b, json_t *params, const char *fn)
+{
+	json_t *prm;
+	size_t i, nb = 0;
+
+	k_buf_printf(b, "\tstd::function<void(kw_buf *)> kw_oracle_fn = "
+	    "[&](kw_buf *kb) {\n\t\t(void)kb;\n\t\t%s(", fn);
+	json_array_foreach(params, i, prm) {
+		const char *role = k_get_str(prm, "role");
+		if (i > 0)
+			k_buf_add(b, ", ");
+		if (role != NULL && strcmp(role, "scalar") != 0)
+			k_buf_printf(b, "kw_anyptr{kb[%zu].host.data()}", nb++);
+		else
+			k_buf_add(b, k_get_str(prm, "name"));
+	}
+	k_buf_add(b, ");\n\t};\n");
+}
+
+/* Generate the harness for spec, in dialect; returns a malloc'd string,
+ * NULL with *why set when the spec cannot give one.  oracle: C source of
+ * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
+char *
+gen_harness(json_t *spec, const char *dialect, const char *id,
+    const char *oracle, const char *oracle_fn, const char **why)
+{
+	struct k_buf b = { 0 };
+	json_t *params = json_object_get(spec, "params");
+	json_t *cases = json_object_get(spec, "cases");
+	json_t *launch = json_object_get(spec, "launch");
+	json_t *globals = json_object_get(spec, "globals");
+	json_t *prm, *cs, *v;
+	size_t i, j, c, nb = 0, nc = json_array_size(cases);
+	const char *key;
+
+	if (!json_is_array(params) || !json_is_object(launch) || nc == 0) {
+		*why = "spec lacks params, launch or cases";
+		return NULL;
+	}
+	k_buf_printf(&b, "// kwrap harness for %s\n#define KW_HIP %d\n", id,
+	    strcmp(dialect, "hip") == 0);
+	k_buf_add(&b, kwrap_harness_text);
+	if (oracle != NULL) {
+		/* C compiled as C++: restrict is spelled differently there */
+		k_buf_add(&b, "\n// the CPU reference (wrap.reference_cpu)\n"
+		    "#define restrict __restrict__\n");
+		k_buf_add(&b, oracle);
+		k_buf_add(&b, "\n#undef restrict\n");
+	}
+	k_buf_printf(&b, "\n#define KW_HAS_ORACLE %d\n", oracle != NULL);
+	k_buf_printf(&b, "static const int kw_ncases = %zu;\n", nc);
+	k_buf_add(&b, "static const unsigned long long kw_seeds[] = {");
+	json_array_foreach(cases, c, cs)
+		k_buf_printf(&b, "%s%lluULL", c ? ", " : " ", (unsigned long long)
+		    json_integer_value(json_object_get(cs, "seed")));
+	k_buf_add(&b, " };\nstatic const char *const kw_scalars_json[] = {\n");
+	json_array_foreach(cases, c, cs) {
+		char *js = json_dumps(json_object_get(cs, "scalars"),
+		    JSON_COMPACT | JSON_ENSURE_ASCII);
+		const char *p;
+		k_buf_add(&b, "\t\"");
+		for (p = js != NULL ? js : "{}"; *p != '\0'; p++) {
+			if (*p == '"' || *p == '\\')
+				k_buf_add(&b, "\\");
+			k_buf_addn(&b, p, 1);
+		}
+		k_buf_add(&b, "\",\n");
+		free(js);
+	}
+	k_buf_add(&b, "};\n");
+	json_array_foreach(params, i, prm)
+		if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") : "",
+		    "scalar") != 0)
+			nb++;
+	nb += json_array_size(globals);
+	k_buf_printf(&b, "#define KW_NB %zu\n", nb ? nb : 1);
+	k_buf_add(&b, "static const kw_fill kw_fills[][KW_NB] = {\n");
+	json_array_foreach(cases, c, cs) {
+		json_t *fills = json_object_get(cs, "fills");
+		k_buf_add(&b, "\t{ ");
+		json_array_foreach(params, i, prm) {
+			const char *name = k_get_str(prm, "name");
+			json_t *f;
+			if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") :
+			    "", "scalar") == 0)
+				continue;
+			f = name != NULL ? json_object_get(fills, name) : NULL;
+			fill_struct(&b, f != NULL ? f : json_object_get(prm, "fill"),
+			    params);
+			k_buf_add(&b, ", ");
+		}
+		json_array_foreach(globals, i, prm) {
+			const char *name = k_get_str(prm, "name");
+			json_t *f = name != NULL ? json_object_get(fills, name) :
+			    NULL;
+			fill_struct(&b, f != NULL ? f : json_object_get(prm, "fill"),
+			    params);
+			k_buf_add(&b, ", ");
+		}
+		if (nb == 0)
+			k_buf_add(&b, "{0, 0, 0, -1}");
+		k_buf_add(&b, "},\n");
+	}
+	k_buf_add(&b, "};\n\n");
+	k_buf_add(&b,
+	    "static int kw_reps = 0, kw_oracle = 0;\n\n"
+	    "// one case: its scalars, buffers and launch, then kw_run\n"
+	    "static int kw_case_main(const char **kw_pos, int kw_case)\n{\n"
+	    "\tkw_overflow = 0;\n");
+	/* scalars */
+	json_array_foreach(params, i, prm) {
+		const char *name = k_get_str(prm, "name");
+		const char *dt = k_get_str(prm, "dtype");
+		json_t *fields = json_object_get(prm, "fields");
+		if (name == NULL || strcmp(k_get_str(prm, "role") ?
+		    k_get_str(prm, "role") : "", "scalar") != 0)
+			continue;
+		if (json_is_array(fields)) {
+			k_buf_printf(&b, "\tstruct kw_struct_%s {", name);
+			json_array_foreach(fields, j, v)
+				k_buf_printf(&b, " %s %s;", host_type(k_get_str(v,
+				    "dtype") ? k_get_str(v, "dtype") : ""),
+				    k_get_str(v, "name"));
+			k_buf_printf(&b, " } %s;\n\tmemset(&%s, 0, sizeof(%s));\n",
+			    name, name, name);
+		} else
+			k_buf_printf(&b, "\t%s %s = 0;\n", host_type(dt ? dt : ""),
+			    name);
+	}
+	k_buf_add(&b, "\tswitch (kw_case) {\n");
+	json_array_foreach(cases, c, cs) {
+		json_t *sc = json_object_get(cs, "scalars");
+		k_buf_printf(&b, "\tcase %zu:\n", c);
+		json_object_foreach(sc, key, v) {
+			const char *dt = "int32";
+			char base[128];
+			copy(base, sizeof(base), key);
+			if (strchr(base, '.') != NULL)
+				*strchr(base, '.') = '\0';
+			json_array_foreach(params, i, prm) {
+				json_t *fields = json_object_get(prm, "fields");
+				if (k_get_str(prm, "name") == NULL ||
+				    strcmp(k_get_str(prm, "name"), base) != 0)
+					continue;
+				if (json_is_array(fields)) {
+					json_t *fv;
+					json_array_foreach(fields, j, fv)
+						if (strcmp(k_get_str(fv, "name"),
+						    key + strlen(base) + 1) == 0)
+							dt = k_get_str(fv, "dtype");
+				} else if (k_get_str(prm, "dtype") != NULL)
+					dt = k_get_str(prm, "dtype");
+			}
+			k_buf_printf(&b, "\t\t%s = ", key);
+			literal(&b, v, dt);
+			k_buf_add(&b, ";\n");
+		}
+		k_buf_add(&b, "\t\tbreak;\n");
+	}
+	k_buf_add(&b, "\t}\n\n\tkw_buf kw_b[KW_NB]{};\n\tint kw_nb = 0;\n");
+	json_array_foreach(params, i, prm) {
+		const char *role = k_get_str(prm, "role");
+		const char *dt = k_get_str(prm, "dtype");
+		char what[160];
+		if (role == NULL || strcmp(role, "scalar") == 0)
+			continue;
+		if (dt == NULL)
+			dt = "bytes";
+		k_buf_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
+		    "\"%s\"; kw_b[kw_nb].role = %d; kw_b[kw_nb].dtype = %s; "
+		    "kw_b[kw_nb].size = %d;\n\tkw_b[kw_nb].count = ",
+		    k_get_str(prm, "name"), dt,
+		    strcmp(role, "in") == 0 ? 0 : strcmp(role, "out") == 0 ? 1 :
+		    2, dtype_enum(dt), dtype_size(dt));
+		snprintf(what, sizeof(what), "count of %s", k_get_str(prm,
+		    "name"));
+		harness_expr(&b, json_object_get(prm, "count"), params, what);
+		k_buf_add(&b, "; kw_nb++;\n");
+	}
+	json_array_foreach(globals, i, prm) {
+		const char *dt = k_get_str(prm, "dtype");
+		const char *name = k_get_str(prm, "name");
+		char what[160];
+		if (dt == NULL || name == NULL ||
+		    !is_ident(name)) {
+			*why = "a global lacks a name or a known dtype";
+			k_buf_free(&b);
+			return NULL;
+		}
+		k_buf_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
+		    "\"%s\"; kw_b[kw_nb].role = 0; kw_b[kw_nb].global = 1; "
+		    "kw_b[kw_nb].dtype = %s; kw_b[kw_nb].size = %d;\n"
+		    "\tkw_b[kw_nb].count = ", name, dt, dtype_enum(dt),
+		    dtype_size(dt));
+		snprintf(what, sizeof(what), "count of %s", name);
+		harness_expr(&b, json_object_get(prm, "count"), params, what);
+		k_buf_add(&b, "; kw_nb++;\n");
+	}
+	{
+		json_t *g = json_object_get(launch, "grid");
+		json_t *bl = json_object_get(launch, "block");
+		char what[16];
+		k_buf_add(&b, "\tlong long kw_g[3], kw_bl[3];\n");
+		for (i = 0; i < 3; i++) {
+			snprintf(what, sizeof(what), "grid.%c", (int)('x' + i));
+			k_buf_printf(&b, "\tkw_g[%zu] = ", i);
+			harness_expr(&b, json_array_get(g, i), params, what);
+			k_buf_add(&b, ";\n");
+		}
+		for (i = 0; i < 3; i++) {
+			snprintf(what, sizeof(what), "block.%c", (int)('x' + i));
+			k_buf_printf(&b, "\tkw_bl[%zu] = ", i);
+			harness_expr(&b, json_array_get(bl, i), params, what);
+			k_buf_add(&b, ";\n");
+		}
+		k_buf_add(&b, "\tlong long kw_sh = ");
+		harness_expr(&b, json_object_get(launch, "shared_mem"), params,
+		    "shared_mem");
+		k_buf_add(&b, ";\n");
+	}
+	k_buf_add(&b, "\tvoid *kw_args[] = {");
+	nb = 0;
+	json_array_foreach(params, i, prm) {
+		const char *role = k_get_str(prm, "role");
+		if (role != NULL && strcmp(role, "scalar") != 0)
+			k_buf_printf(&b, "%s(void *)&kw_b[%zu].dev", i ? ", " : " ",
+			    nb++);
+		else
+			k_buf_printf(&b, "%s(void *)&%s", i ? ", " : " ",
+			    k_get_str(prm, "name"));
+	}
+	if (json_array_size(params) == 0)
+		k_buf_add(&b, " 0");
+	k_buf_add(&b, " };\n");
+	if (oracle != NULL)
+		oracle_call(&b, params, oracle_fn);
+	k_buf_add(&b, "\treturn kw_run(kw_pos, kw_case, kw_reps, kw_b, kw_nb, kw_g, "
+	    "kw_bl, kw_sh, kw_args, kw_scalars_json[kw_case], kw_seeds[kw_case], "
+	    "kw_fills[kw_case], ");
+	k_buf_add(&b, oracle != NULL ? "kw_oracle ? &kw_oracle_fn : NULL" : "NULL");
+	k_buf_add(&b, ");\n}\n\n");
+	k_buf_add(&b,
+	    "int main(int kw_argc, char **kw_argv)\n{\n"
+	    "\tint kw_case = 0, kw_list = 0, kw_npos = 0, kw_every = 0, "
+	    "kw_one = 0, kw_tmo = 0;\n"
+	    "\tconst char *kw_pos[3] = { 0, 0, 0 };\n"
+	    "\tfor (int i = 1; i < kw_argc; i++) {\n"
+	    "\t\tchar *e;\n"
+	    "\t\tif (strcmp(kw_argv[i], \"--cases\") == 0) kw_list = 1;\n"
+	    "\t\telse if (strcmp(kw_argv[i], \"--all\") == 0) kw_every = 1;\n"
+	    "\t\telse if (strcmp(kw_argv[i], \"--case\") == 0 && i + 1 < kw_argc) {\n"
+	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
+	    "\t\t\tif (*e != '\\0' || v < 0 || v >= kw_ncases) kw_usage();\n"
+	    "\t\t\tkw_case = (int)v;\n"
+	    "\t\t\tkw_one = 1;\n"
+	    "\t\t} else if (strcmp(kw_argv[i], \"--case-timeout\") == 0 && i + 1 < kw_argc) {\n"
+	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
+	    "\t\t\tif (*e != '\\0' || v < 1 || v > 86400) kw_usage();\n"
+	    "\t\t\tkw_tmo = (int)v;\n"
+	    "\t\t} else if (strcmp(kw_argv[i], \"--time\") == 0 && i + 1 < kw_argc) {\n"
+	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
+	    "\t\t\tif (*e != '\\0' || v < 1 || v > 100000) kw_usage();\n"
+	    "\t\t\tkw_reps = (int)v;\n"
+	    "\t\t} else if (strcmp(kw_argv[i], \"--oracle\") == 0) {\n"
+	    "\t\t\tif (!KW_HAS_ORACLE) {\n"
+	    "\t\t\t\tfprintf(stderr, \"harness: --oracle: no CPU reference "
+	    "was compiled in\\n\");\n"
+	    "\t\t\t\treturn KW_EXIT_USAGE;\n"
+	    "\t\t\t}\n"
+	    "\t\t\tkw_oracle = 1;\n"
+	    "\t\t} else if (kw_argv[i][0] == '-' && kw_argv[i][1] != '\\0') kw_usage();\n"
+	    "\t\telse if (kw_npos < 3) kw_pos[kw_npos++] = kw_argv[i];\n"
+	    "\t\telse kw_usage();\n"
+	    "\t}\n"
+	    "\tif (kw_list) { printf(\"%d\\n\", kw_ncases); return 0; }\n"
+	    "\tif (kw_npos != 3 || (kw_oracle && kw_reps > 0) || (kw_every && kw_one))\n"
+	    "\t\tkw_usage();\n"
+	    "\tif (kw_every)\n"
+	    "\t\treturn kw_all(kw_pos, kw_ncases, kw_tmo, kw_case_main);\n"
+	    "\tif (kw_tmo > 0) alarm((unsigned)kw_tmo);\n"
+	    "\treturn kw_case_main(kw_pos, kw_case);\n}\n");
+	*why = NULL;
+	return b.s;
+}

@@ -1,0 +1,245 @@
+/*
+ * kwrap: tokens of C source (comments, strings and preprocessor lines
+ * dropped) and the helpers that walk them.
+ */
+#include "kwrap.h"
+
+/* snprintf for fixed buffers where a cut expression is acceptable: a
+ * longer one fails to evaluate and is reported as a guess. */
+void
+bprintf(char *dst, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, cap, fmt, ap);
+	va_end(ap);
+}
+
+void
+copy(char *dst, size_t cap, const char *src)
+{
+	snprintf(dst, cap, "%s", src != NULL ? src : "");
+}
+
+
+void
+tok_push(struct toks *t, const char *s, size_t len)
+{
+	if (t->n >= MAX_TOKENS)
+		return;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		if ((t->v = realloc(t->v, t->cap * sizeof(*t->v))) == NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	}
+	if ((t->v[t->n] = strndup(s, len)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	t->n++;
+}
+
+void
+toks_free(struct toks *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i]);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+static const char *const puncts[] = {
+	"<<=", ">>=", "->", "::", "<=", ">=", "==", "!=", "&&", "||", "<<",
+	">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "++", "--", "##",
+	NULL
+};
+
+/* HIP's index spellings become CUDA's, so one analysis serves both. */
+static int
+hip_index(struct toks *t, const char *s, size_t len)
+{
+	static const char *const names[] = { "hipBlockIdx_", "hipThreadIdx_",
+	    "hipBlockDim_", "hipGridDim_" };
+	static const char *const cuda[] = { "blockIdx", "threadIdx",
+	    "blockDim", "gridDim" };
+	size_t i, l;
+
+	for (i = 0; i < 4; i++) {
+		l = strlen(names[i]);
+		if (len == l + 1 && strncmp(s, names[i], l) == 0 &&
+		    strchr("xyz", s[l]) != NULL) {
+			tok_push(t, cuda[i], strlen(cuda[i]));
+			tok_push(t, ".", 1);
+			tok_push(t, s + l, 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Tokens of C source: comments, preprocessor lines and string literals
+ * dropped, line continuations joined. */
+void
+tokenize(const char *src, struct toks *t)
+{
+	const char *p = src;
+	int bol = 1;
+	size_t i, l;
+
+	while (*p != '\0') {
+		if (*p == '\\' && p[1] == '\n') {
+			p += 2;
+			continue;
+		}
+		if (*p == '\n') {
+			bol = 1;
+			p++;
+			continue;
+		}
+		if (isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		if (bol && *p == '#') {
+			while (*p != '\0' && *p != '\n') {
+				if (*p == '\\' && p[1] == '\n')
+					p++;
+				p++;
+			}
+			continue;
+		}
+		bol = 0;
+		if (p[0] == '/' && p[1] == '/') {
+			while (*p != '\0' && *p != '\n')
+				p++;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			p = e != NULL ? e + 2 : p + strlen(p);
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			while (*p != '\0' && *p != q) {
+				if (*p == '\\' && p[1] != '\0')
+					p++;
+				p++;
+			}
+			if (*p != '\0')
+				p++;
+			tok_push(t, q == '"' ? "\"\"" : "0", q == '"' ? 2 : 1);
+			continue;
+		}
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *s = p;
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			if (!hip_index(t, s, (size_t)(p - s)))
+				tok_push(t, s, (size_t)(p - s));
+			continue;
+		}
+		if (isdigit((unsigned char)*p) ||
+		    (*p == '.' && isdigit((unsigned char)p[1]))) {
+			const char *s = p;
+			while (isalnum((unsigned char)*p) || *p == '.' ||
+			    ((*p == '+' || *p == '-') &&
+			    (p[-1] == 'e' || p[-1] == 'E') &&
+			    !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))))
+				p++;
+			tok_push(t, s, (size_t)(p - s));
+			continue;
+		}
+		for (i = 0; puncts[i] != NULL; i++) {
+			l = strlen(puncts[i]);
+			if (strncmp(p, puncts[i], l) == 0)
+				break;
+		}
+		l = puncts[i] != NULL ? strlen(puncts[i]) : 1;
+		tok_push(t, p, l);
+		p += l;
+	}
+}
+
+int
+is(const struct toks *t, size_t i, const char *s)
+{
+	return i < t->n && strcmp(t->v[i], s) == 0;
+}
+
+int
+is_ident(const char *s)
+{
+	return isalpha((unsigned char)*s) || *s == '_';
+}
+
+/* Index just past the bracket matching the one at i (or t->n). */
+size_t
+skip_group(const struct toks *t, size_t i)
+{
+	int depth = 0;
+
+	for (; i < t->n; i++) {
+		const char *s = t->v[i];
+		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
+		    strcmp(s, "{") == 0)
+			depth++;
+		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 ||
+		    strcmp(s, "}") == 0) {
+			if (--depth <= 0)
+				return i + 1;
+		}
+	}
+	return t->n;
+}
+
+/* End of an expression starting at i: the first token at depth 0 that is
+ * one of the stop tokens, or an unmatched closing bracket. */
+size_t
+expr_end(const struct toks *t, size_t i, const char *const *stop)
+{
+	int depth = 0;
+	size_t k;
+
+	for (; i < t->n; i++) {
+		const char *s = t->v[i];
+		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
+		    strcmp(s, "{") == 0)
+			depth++;
+		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 ||
+		    strcmp(s, "}") == 0) {
+			if (depth-- == 0)
+				return i;
+		} else if (depth == 0) {
+			for (k = 0; stop[k] != NULL; k++)
+				if (strcmp(s, stop[k]) == 0)
+					return i;
+		}
+	}
+	return t->n;
+}
+
+/* Join tokens [a, b) as readable C. */
+void
+join(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
+{
+	struct k_buf sb = { 0 };
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		const char *s = t->v[i];
+		const char *prev = i > a ? t->v[i - 1] : "";
+		int space = i > a && strcmp(s, ")") != 0 &&
+		    strcmp(s, "]") != 0 && strcmp(s, ",") != 0 &&
+		    strcmp(s, ".") != 0 && strcmp(prev, ".") != 0 &&
+		    strcmp(prev, "(") != 0 && strcmp(prev, "[") != 0 &&
+		    strcmp(s, "[") != 0 && !(strcmp(s, "(") == 0 &&
+		    is_ident(prev) && strcmp(prev, "return") != 0);
+		if (space)
+			k_buf_add(&sb, " ");
+		k_buf_add(&sb, s);
+	}
+	copy(out, cap, sb.n ? k_buf_str(&sb) : "");
+	k_buf_free(&sb);
+}
