@@ -160,21 +160,22 @@ process(json_t *rec, void *ctx)
 	if (k->body == k->t.n)
 		k->body = 0;
 	find_vars(k);
+	if (k->t.n == 0)
+		guess(k, "kernel text not found");
 	infer_roles(k, slice);
 	launch = json_object_get(slice, "launch");
 	if (!json_is_object(launch))
 		launch = json_array_get(json_object_get(scan, "launches"), 0);
-	if (!json_is_object(launch))
-		guess(k, "no launch site: block size guessed");
-	infer_launch(k, launch);
-	find_bounds(k);
-	infer_launch(k, launch);	/* again, now that bounds are known */
-	json_array_clear(k->guesses);
-	if (k->t.n == 0)
-		guess(k, "kernel text not found");
-	infer_roles(k, slice);
-	find_bounds(k);
-	infer_launch(k, launch);
+	infer_block(k, launch);
+	/* a guard's bound may name gridDim, and the grid is the bounds'
+	 * range: rounds until no new bound comes */
+	for (i = 0; i < 8; i++) {
+		infer_grid(k, 0);
+		if (find_bounds(k) == 0)
+			break;
+	}
+	infer_grid(k, 1);
+	infer_shared(k, launch);
 	if ((k->at = calloc(1, sizeof(*k->at))) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	if (is(&k->t, k->body, "{"))

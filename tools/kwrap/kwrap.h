@@ -334,14 +334,18 @@ void
 infer_roles(struct kern *k, json_t *slice);
 
 /* textual.c */
-void
+int
 find_bounds(struct kern *k);
 void
 buffer_count(struct kern *k, int pi, const char *domain);
 
 /* launch.c */
 void
-infer_launch(struct kern *k, json_t *launch);
+infer_block(struct kern *k, json_t *launch);
+void
+infer_grid(struct kern *k, int say);
+void
+infer_shared(struct kern *k, json_t *launch);
 
 /* poly.c */
 void

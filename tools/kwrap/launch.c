@@ -3,19 +3,18 @@
  */
 #include "kwrap.h"
 
-/* The launch: block from the launch site when its expression is a
- * constant, else __launch_bounds__, else a default; grid from the index
- * ranges; dynamic shared memory from the launch site or the kernel's
- * extern __shared__ array. */
+/* The block: from the launch site when its expression is a constant,
+ * else __launch_bounds__, else a default; a shared array sized N and
+ * indexed by thread caps it.  It depends on no bound, so it is found
+ * once, before them. */
 void
-infer_launch(struct kern *k, json_t *launch)
+infer_block(struct kern *k, json_t *launch)
 {
 	struct toks *t = &k->t, bt = { 0 };
 	const char *bexpr = k_get_str(launch, "block");
-	const char *sexpr = k_get_str(launch, "shared_mem");
 	long long v;
 	size_t i;
-	int d, n;
+	int d;
 
 	k->block[0] = k->block[1] = k->block[2] = 1;
 	k->dims = 1;
@@ -78,8 +77,17 @@ infer_launch(struct kern *k, json_t *launch)
 				}
 			}
 		}
+}
 
-	/* grid: per dimension, the range of a global or block index */
+/* The grid: per dimension, the range of a global or block index.  Guards
+ * read through param_expr may name gridDim, so bounds and grid are found
+ * in rounds (process); say is 0 in all but the last, which says what
+ * stays a guess. */
+void
+infer_grid(struct kern *k, int say)
+{
+	int d, n;
+
 	k->grid_state = 2;
 	for (d = 0; d < 3; d++) {
 		const char *dom = NULL;
@@ -104,8 +112,9 @@ infer_launch(struct kern *k, json_t *launch)
 			copy(k->grid[d], sizeof(k->grid[d]), "1");
 			if (used) {
 				k->grid_state = 1;
-				guess(k, "grid.%c: no bound found for its "
-				    "index, 1 assumed", 'x' + d);
+				if (say)
+					guess(k, "grid.%c: no bound found for "
+					    "its index, 1 assumed", 'x' + d);
 			}
 		} else if (kind == V_BLOCK) {
 			copy(k->grid[d], sizeof(k->grid[d]), dom);
@@ -126,11 +135,23 @@ infer_launch(struct kern *k, json_t *launch)
 		for (n = 0; n < k->nv; n++)
 			any |= k->v[n].kind == V_GLOBAL ||
 			    k->v[n].kind == V_BLOCK;
-		if (!any)
+		if (!any && say)
 			guess(k, "grid: one block (no block index is used)");
 	}
+}
 
-	/* dynamic shared memory */
+/* Dynamic shared memory: from the launch site's expression, else one
+ * element of the kernel's extern __shared__ array per thread (a guess
+ * that shared_of may replace with the bytes its accesses reach). */
+void
+infer_shared(struct kern *k, json_t *launch)
+{
+	struct toks *t = &k->t;
+	const char *bexpr = k_get_str(launch, "block");
+	const char *sexpr = k_get_str(launch, "shared_mem");
+	long long v;
+	size_t i;
+
 	k->shared_state = 2;
 	copy(k->shared, sizeof(k->shared), "0");
 	for (i = 0; i + 3 < t->n; i++)

@@ -45,16 +45,19 @@ returns_if(const struct toks *t, size_t a, size_t e)
 }
 
 /* Upper bounds of variables from guards: v < E, v <= E, if (v >= E ||
- * ...) return, and min/clamp definitions ending in E - 1. */
-void
+ * ...) return, and min/clamp definitions ending in E - 1.  A variable
+ * keeps the first bound found; returns how many were found this time. */
+int
 find_bounds(struct kern *k)
 {
 	struct toks *t = &k->t;
 	static const char *const stop[] = { "&&", "||", ";", "?", ",", NULL };
 	char buf[MAX_EXPR], pb[MAX_EXPR];
 	size_t i, e;
-	int n;
+	int n, before = 0, after = 0;
 
+	for (n = 0; n < k->nv; n++)
+		before += k->v[n].bound[0] != '\0';
 	for (i = 0; i + 2 < t->n; i++) {
 		struct var *v;
 		if (!is_ident(t->v[i]) || (v = var_get(k, t->v[i])) == NULL ||
@@ -96,6 +99,9 @@ find_bounds(struct kern *k)
 		}
 	}
 	(void)pb;
+	for (n = 0; n < k->nv; n++)
+		after += k->v[n].bound[0] != '\0';
+	return after - before;
 }
 
 /* One subscript's element count, from the bounds of what it adds up.
