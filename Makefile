@@ -76,7 +76,7 @@ kslice: tools/kslice.o lib/libkparse.a lib/libkforge.a
 	    $(CLANG_LIBS) $(LIBS)
 
 # kwrap: the units of tools/kwrap/ over one internal header
-KWRAP_UNITS = tok eval vocab model textual launch poly flow interval access \
+KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval access \
 	spec fit harness instruction llm kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 

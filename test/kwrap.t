@@ -197,6 +197,13 @@ jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.harness.code' "$T_TMP/out" |
 ok $? "--spec: the harness follows the user spec"
 is "$(jq -c --arg id "$QK" 'select(.id == $id) | .wrap.spec.source' "$T_TMP/out")" \
     '"inferred"' "--spec: other records are inferred"
+# a fill is one value: the user's replaces the inferred one whole
+printf '%s\n' "{\"id\":\"$SAXPY\",\"spec\":{\"params\":[{\"name\":\"x\",\"fill\":{\"kind\":\"constant\",\"value\":3}}]}}" \
+    > "$T_TMP/fill.ndjson"
+run "$KWRAP" --spec "$T_TMP/fill.ndjson" < examples/kslice.ndjson
+is "$(jq -c --arg id "$SAXPY" 'select(.id == $id) | .wrap.spec.params[] |
+    select(.name == "x") | .fill' "$T_TMP/out")" '{"kind":"constant","value":3}' \
+    "--spec: a user's fill replaces the inferred fill whole"
 
 # sizes that cannot be inferred: low confidence, not a crash
 head -n 1 examples/kslice.ndjson | jq -c '.id = "opaque" |

@@ -180,7 +180,7 @@ defines_function(const char *code, const char *fn)
  * NULL when it can: the reference is C, which has no half types, and its
  * signature cannot name kwrap's struct stand-ins. */
 const char *
-kw_oracle_unsupported(json_t *spec)
+oracle_unsupported(json_t *spec)
 {
 	json_t *params = json_object_get(spec, "params"), *prm;
 	size_t i;
@@ -489,4 +489,64 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	    "\treturn kw_case_main(kw_pos, kw_case);\n}\n");
 	*why = NULL;
 	return b.s;
+}
+
+static json_t *
+harness_json(const char *dialect, const char *code, int oracle)
+{
+	return json_pack("{s:s,s:s,s:s,s:b}", "dialect", dialect, "code", code,
+	    "build", strcmp(dialect, "hip") == 0 ?
+	    "hipcc -std=c++17 -O2 harness.hip -o harness" :
+	    "nvcc -std=c++17 -O2 -x c++ -cudart none harness.cu -o harness "
+	    "-L$CUDA/lib64/stubs -lcuda", "oracle", oracle);
+}
+
+/*
+ * Put spec's harness, and the instruction, into wrap.  A CPU reference in
+ * wrap.reference_cpu (from --llm reference, or put there by hand) is
+ * compiled into the harness when C can express the kernel's types;
+ * reference_cpu.oracle says whether it was, and why not.  Returns -1
+ * with *why set when the spec gives no harness.
+ */
+int
+wrap_harness(json_t *rec, json_t *wrap, json_t *spec, const char *dialect,
+    const char **why)
+{
+	json_t *ref = json_object_get(wrap, "reference_cpu");
+	const char *code = k_get_str(ref, "code"), *no = NULL;
+	const char *id = k_id_borrowed(rec);
+	const char *name = k_get_str(json_object_get(rec, "scan"), "name");
+	char fn[160];
+	char *harness;
+
+	if (json_is_object(ref)) {
+		if (code == NULL || *code == '\0')
+			no = "reference_cpu has no code";
+		else if (name == NULL || !is_ident(name))
+			no = "the kernel has no plain name to call the "
+			    "reference by";
+		else
+			no = oracle_unsupported(spec);
+		snprintf(fn, sizeof(fn), "%s_cpu", name != NULL ? name : "");
+		if (no == NULL && !defines_function(code, fn))
+			no = "reference_cpu does not define the function "
+			    "KERNEL_cpu";
+	}
+	harness = gen_harness(spec, dialect, id != NULL ? id : "?",
+	    ref != NULL && no == NULL ? code : NULL, fn, why);
+	if (harness == NULL)
+		return -1;
+	if (json_is_object(ref)) {
+		json_object_set_new(ref, "oracle", json_boolean(no == NULL));
+		if (no != NULL)
+			json_object_set_new(ref, "why", json_string(no));
+		else
+			json_object_del(ref, "why");
+	}
+	json_object_set_new(wrap, "harness", harness_json(dialect, harness,
+	    ref != NULL && no == NULL));
+	free(harness);
+	json_object_set_new(wrap, "instruction", gen_instruction(rec, spec,
+	    dialect));
+	return 0;
 }

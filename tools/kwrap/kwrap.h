@@ -6,6 +6,7 @@
  *	tok.c		tokens of C source, fixed-buffer text helpers
  *	eval.c		integer constants of the slice, exact evaluation
  *	vocab.c		the dtype table and the names of roles and dtypes
+ *	infer.c		inference, once per record, in its order
  *	model.c		the kernel model: params, variables, roles
  *	textual.c	bounds and counts read from guard patterns
  *	launch.c	block, grid and shared memory of the launch
@@ -437,7 +438,17 @@ count_of(struct kern *k, int pi, const char *domain);
 void
 shared_of(struct kern *k);
 
+/* infer.c */
+struct kern *
+kern_infer(json_t *rec);
+void
+kern_free(struct kern *k);
+
 /* spec.c */
+void
+spec_merge(json_t *spec, json_t *over);
+json_t *
+spec_of(struct kern *k, json_t *user);
 json_t *
 build_spec(struct kern *k, const char *symbol);
 json_t *
@@ -448,6 +459,13 @@ void
 fit_cases(json_t *spec, const struct consts *c);
 
 /* harness.c */
+int
+wrap_harness(json_t *rec, json_t *wrap, json_t *spec, const char *dialect,
+    const char **why);
+/* Why spec's kernel cannot have a CPU reference compiled into its
+ * harness, or NULL when it can. */
+const char *
+oracle_unsupported(json_t *spec);
 int
 defines_function(const char *code, const char *fn);
 char *
@@ -463,19 +481,28 @@ extern const char kwrap_harness_text[];
 
 /* ------------------------------------------------------------ llm.c */
 
+/* kwrap --llm's long options: values past any character, named once
+ * here, used by kwrap.c's option table and by kw_llm_option. */
+enum {
+	OPT_LLM = 1000, OPT_MODEL, OPT_URL, OPT_TEMPERATURE, OPT_MAX_TOKENS,
+	OPT_TIMEOUT, OPT_RETRIES, OPT_CANDIDATE_DIALECT, OPT_ROUNDS,
+	OPT_MAX_RESPONSE, OPT_NO_CACHE, OPT_LLM_END
+};
+
 #define KW_LLM_SHORTOPTS "j:"
 #define KW_LLM_LONGOPTS \
-	{ "llm", required_argument, NULL, 1000 }, \
-	{ "model", required_argument, NULL, 1001 }, \
-	{ "url", required_argument, NULL, 1002 }, \
-	{ "temperature", required_argument, NULL, 1003 }, \
-	{ "max-tokens", required_argument, NULL, 1004 }, \
-	{ "timeout", required_argument, NULL, 1005 }, \
-	{ "retries", required_argument, NULL, 1006 }, \
-	{ "candidate-dialect", required_argument, NULL, 1007 }, \
-	{ "rounds", required_argument, NULL, 1008 }, \
-	{ "max-response", required_argument, NULL, 1009 }, \
-	{ "no-cache", no_argument, NULL, 1010 }, \
+	{ "llm", required_argument, NULL, OPT_LLM }, \
+	{ "model", required_argument, NULL, OPT_MODEL }, \
+	{ "url", required_argument, NULL, OPT_URL }, \
+	{ "temperature", required_argument, NULL, OPT_TEMPERATURE }, \
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS }, \
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT }, \
+	{ "retries", required_argument, NULL, OPT_RETRIES }, \
+	{ "candidate-dialect", required_argument, NULL, \
+	    OPT_CANDIDATE_DIALECT }, \
+	{ "rounds", required_argument, NULL, OPT_ROUNDS }, \
+	{ "max-response", required_argument, NULL, OPT_MAX_RESPONSE }, \
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE }, \
 	{ "jobs", required_argument, NULL, 'j' }
 
 /* Handle one of the options above: 1 when it was one (usage errors are
@@ -495,9 +522,5 @@ typedef int (*kw_rewrap_fn)(json_t *rec, json_t *spec, char *why,
 int kw_llm_filter(FILE *fp, const char *name, k_record_fn process,
     kw_rewrap_fn rewrap);
 void kw_llm_end(void);
-
-/* kwrap.c: why spec's kernel cannot have a CPU reference compiled into its
- * harness, or NULL when it can. */
-const char *kw_oracle_unsupported(json_t *spec);
 
 #endif

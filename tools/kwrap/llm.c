@@ -104,45 +104,45 @@ parse_tasks(const char *arg)
 int
 kw_llm_option(int ch, const char *arg)
 {
-	if (ch != 'j' && (ch < 1000 || ch > 1010))
+	if (ch != 'j' && (ch < OPT_LLM || ch >= OPT_LLM_END))
 		return 0;
 	conf_once();
 	switch (ch) {
-	case 1000:
+	case OPT_LLM:
 		parse_tasks(arg);
 		break;
-	case 1001:
+	case OPT_MODEL:
 		L.conf.model = arg;
 		break;
-	case 1002:
+	case OPT_URL:
 		L.conf.url = arg;
 		break;
-	case 1003:
+	case OPT_TEMPERATURE:
 		L.conf.temperature = num("--temperature", arg, 0, 2);
 		break;
-	case 1004:
+	case OPT_MAX_TOKENS:
 		L.conf.max_tokens = (long)num("--max-tokens", arg, 1, 1e7);
 		break;
-	case 1005:
+	case OPT_TIMEOUT:
 		L.conf.timeout_s = num("--timeout", arg, 0.001, 86400);
 		break;
-	case 1006:
+	case OPT_RETRIES:
 		L.conf.retries = (int)num("--retries", arg, 0, 100);
 		break;
-	case 1007:
+	case OPT_CANDIDATE_DIALECT:
 		if (strcmp(arg, "cuda") != 0 && strcmp(arg, "hip") != 0)
 			k_fatal(K_EXIT_USAGE, NULL, "--candidate-dialect: "
 			    "expected cuda or hip: %s", arg);
 		L.cand_dialect = arg;
 		break;
-	case 1008:
+	case OPT_ROUNDS:
 		L.rounds = (int)num("--rounds", arg, 1, 100);
 		break;
-	case 1009:
+	case OPT_MAX_RESPONSE:
 		L.conf.max_response = (size_t)num("--max-response", arg, 1024,
 		    1024.0 * 1024 * 1024);
 		break;
-	case 1010:
+	case OPT_NO_CACHE:
 		L.nocache = 1;
 		break;
 	case 'j':
@@ -444,7 +444,7 @@ job_prompt(struct job *j)
 
 	if (!json_is_object(json_object_get(wrap, "spec")))
 		return 0;
-	if (j->task == T_REFERENCE && (no = kw_oracle_unsupported(
+	if (j->task == T_REFERENCE && (no = oracle_unsupported(
 	    json_object_get(wrap, "spec"))) != NULL) {
 		/* nothing to compile it into: not worth a request */
 		json_object_set_new(llm_section(rec), task_names[j->task],
@@ -635,12 +635,24 @@ param_named(json_t *spec, const char *name)
 	return NULL;
 }
 
-/* Overlay the model's answer on spec: params by name, launch key by key,
- * cases replaced. */
+/* Overlay part (stolen) on spec under key through spec_merge. */
+static void
+merge_part(json_t *spec, const char *key, json_t *part)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, key, part);
+	spec_merge(spec, o);
+	json_decref(o);
+}
+
+/* Check the model's answer and overlay what it may change on spec
+ * (spec_merge: params by name, launch key by key, cases replaced); keys
+ * it may not change are left out. */
 static int
 merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 {
-	json_t *v, *p, *old, *launch;
+	json_t *v, *p, *old, *kl;
 	const char *key;
 	size_t i;
 	char what[300];
@@ -650,7 +662,7 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 			if (!json_is_string(v))
 				return bad(err, cap, "\"description\" must be "
 				    "a string");
-			json_object_set(spec, "description", v);
+			merge_part(spec, key, json_incref(v));
 		} else if (strcmp(key, "params") == 0) {
 			if (!json_is_array(v))
 				return bad(err, cap, "\"params\" must be an "
@@ -692,16 +704,15 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 						return bad(err, cap, "%s: use "
 						    "must be size or value",
 						    what);
-					json_object_set(old, pk, pv);
 				}
 			}
+			merge_part(spec, key, json_incref(v));
 		} else if (strcmp(key, "launch") == 0) {
 			const char *lk;
 			json_t *lv, *e;
 			if (!json_is_object(v))
 				return bad(err, cap, "\"launch\" must be an "
 				    "object");
-			launch = json_object_get(spec, "launch");
 			json_object_foreach(v, lk, lv) {
 				if (strcmp(lk, "grid") == 0 ||
 				    strcmp(lk, "block") == 0) {
@@ -714,18 +725,22 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 						if (check_expr(e, "launch",
 						    err, cap))
 							return -1;
-				} else if (strcmp(lk, "shared_mem") == 0) {
-					if (check_expr(lv, "launch.shared_mem",
-					    err, cap))
-						return -1;
-				} else
-					continue;
-				json_object_set(launch, lk, lv);
+				} else if (strcmp(lk, "shared_mem") == 0 &&
+				    check_expr(lv, "launch.shared_mem", err,
+				    cap))
+					return -1;
 			}
+			kl = json_object();
+			json_object_foreach(v, lk, lv)
+				if (strcmp(lk, "grid") == 0 ||
+				    strcmp(lk, "block") == 0 ||
+				    strcmp(lk, "shared_mem") == 0)
+					json_object_set(kl, lk, lv);
+			merge_part(spec, key, kl);
 		} else if (strcmp(key, "cases") == 0) {
 			if (check_cases(v, spec, err, cap) != 0)
 				return -1;
-			json_object_set(spec, "cases", v);
+			merge_part(spec, key, json_incref(v));
 		}
 	}
 	return 0;

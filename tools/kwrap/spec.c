@@ -435,3 +435,84 @@ find_globals(struct kern *k)
 	}
 	return out;
 }
+
+/* Overlay over onto spec: "params" and "globals" by name (a name spec
+ * lacks is added), a fill replaced whole (its keys belong to its kind),
+ * other objects key by key, anything else replaced.  The one merger of
+ * specs: --spec's user specs and --llm spec's answers. */
+void
+spec_merge(json_t *spec, json_t *over)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(over, key, v) {
+		json_t *old = json_object_get(spec, key);
+		if ((strcmp(key, "params") == 0 ||
+		    strcmp(key, "globals") == 0) && json_is_array(v) &&
+		    json_is_array(old)) {
+			size_t i, j;
+			json_t *up, *op;
+			json_array_foreach(v, i, up) {
+				int found = 0;
+				json_array_foreach(old, j, op)
+					if (k_get_str(up, "name") && k_get_str(op,
+					    "name") && strcmp(k_get_str(up, "name"),
+					    k_get_str(op, "name")) == 0) {
+						spec_merge(op, up);
+						found = 1;
+					}
+				if (!found)
+					json_array_append(old, up);
+			}
+		} else if (json_is_object(v) && json_is_object(old) &&
+		    strcmp(key, "fill") != 0)
+			spec_merge(old, v);
+		else
+			json_object_set(spec, key, v);
+	}
+}
+
+/* The spec of k: inferred, globals added, user's spec (borrowed, may be
+ * NULL) overlaid, cases fitted unless the user gives them.  A new
+ * reference. */
+json_t *
+spec_of(struct kern *k, json_t *user)
+{
+	json_t *scan = json_object_get(k->rec, "scan");
+	json_t *slice = json_object_get(k->rec, "slice");
+	json_t *spec;
+	int i;
+
+	spec = build_spec(k, k_get_str(slice, "symbol") ? k_get_str(slice,
+	    "symbol") : k_get_str(scan, "name") ? k_get_str(scan, "name") : "?");
+	{
+		json_t *g = find_globals(k);
+		if (json_array_size(g) > 0)
+			json_object_set_new(spec, "globals", g);
+		else
+			json_decref(g);
+	}
+	if (user != NULL) {
+		spec_merge(spec, user);
+		json_object_set_new(spec, "source", json_string("user"));
+		if (json_object_get(user, "confidence") == NULL) {
+			json_t *conf = json_object_get(spec, "confidence");
+			const char *parts[] = { "roles", "counts", "launch", "cases" };
+			const char *ukeys[] = { "params", "params", "launch", "cases" };
+			int low = 0;
+			for (i = 0; i < 4; i++) {
+				if (json_object_get(user, ukeys[i]) != NULL)
+					json_object_set_new(conf, parts[i],
+					    json_string("high"));
+				low |= strcmp(k_get_str(conf, parts[i]) ?
+				    k_get_str(conf, parts[i]) : "low", "high") != 0;
+			}
+			json_object_set_new(conf, "overall", json_string(low ?
+			    "low" : "high"));
+		}
+	}
+	if (user == NULL || json_object_get(user, "cases") == NULL)
+		fit_cases(spec, &k->c);
+	return spec;
+}
