@@ -21,8 +21,13 @@ CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
 CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
 TOOLS = kscan kslice kwrap kbuild kverify kreport
-LIB_OBJS = lib/k_msg.o lib/k_record.o lib/k_hash.o lib/k_prelude.o \
-	lib/k_proc.o lib/k_fs.o lib/k_buf.o
+# The one list of lib/ sources (beyond the generated k_prelude.c): the
+# build, the fuzz targets (here and in test/fuzz.t, which asks
+# "make print-LIB_SRCS"), the ASan build and the unit tests all use it.
+LIB_SRCS = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c \
+	lib/k_fs.c lib/k_buf.c lib/k_mem.c lib/k_num.c lib/k_dtype.c \
+	lib/k_main.c
+LIB_OBJS = $(LIB_SRCS:.c=.o) lib/k_prelude.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1
 
@@ -109,7 +114,7 @@ kreport: tools/kreport.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kreport.o lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
-UNIT = test/unit/test_record test/unit/test_msg
+UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -117,9 +122,15 @@ test/unit/test_%: test/unit/test_%.c test/unit/unit.h lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \
 	    lib/libkforge.a $(LIBS) $(CMOCKA_LIBS)
 
+unit: $(UNIT)
+
+# "make -s print-LIB_SRCS": a list for scripts that must not copy it
+print-%:
+	@echo $($*)
+
 test: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory $(UNIT)
+	@$(MAKE) --no-print-directory unit
 	@sh test/run
 
 # GPU tests: needs an NVIDIA GPU, the built tools and the work directory
@@ -140,8 +151,7 @@ FUZZ_TARGETS = record kbuild kverify kslice
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
-FUZZ_LIB = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c lib/k_fs.c \
-	lib/k_buf.c
+FUZZ_LIB = $(LIB_SRCS)
 
 fuzz: $(FUZZ_TARGETS:%=test/tmp/fuzz/fuzz_%)
 
@@ -176,4 +186,4 @@ clean:
 	rm -f $(UNIT)
 	rm -rf test/tmp
 
-.PHONY: all deps test test-gpu test-asan fuzz example lint install clean
+.PHONY: all deps unit test test-gpu test-asan fuzz example lint install clean

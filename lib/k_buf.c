@@ -1,42 +1,58 @@
-/* The growable text buffer the tools build harnesses, prompts and reports
- * in (see k_buf.h). */
+/* The growable text buffer the tools build harnesses, prompts, slices and
+ * reports in (see k_buf.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "k_buf.h"
-#include "k_exit.h"
-#include "k_msg.h"
+#include "k_mem.h"
 
-/* Room for add more bytes and the NUL. */
-static void
-grow(struct k_buf *b, size_t add)
+static size_t
+limit(const struct k_buf *b)
 {
-	if (b->n + add + 1 <= b->cap)
-		return;
-	while (b->n + add + 1 > b->cap)
-		b->cap = b->cap ? b->cap * 2 : 1024;
-	if ((b->s = realloc(b->s, b->cap)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	return b->max ? b->max : K_BUF_MAX_DEFAULT;
 }
 
-void
+/* Room for add more bytes and the NUL; -1 (and full) past the maximum. */
+static int
+grow(struct k_buf *b, size_t add)
+{
+	size_t cap;
+
+	if (b->full || add > limit(b) - b->n) {
+		b->full = 1;
+		return -1;
+	}
+	if (b->n + add + 1 <= b->cap)
+		return 0;
+	for (cap = b->cap ? b->cap : 1024; b->n + add + 1 > cap; cap *= 2)
+		;
+	if (cap > limit(b) + 1)
+		cap = limit(b) + 1;
+	b->s = k_realloc(b->s, cap);
+	b->cap = cap;
+	return 0;
+}
+
+int
 k_buf_addn(struct k_buf *b, const char *s, size_t n)
 {
-	grow(b, n);
+	if (grow(b, n) != 0)
+		return -1;
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = '\0';
+	return 0;
 }
 
-void
+int
 k_buf_add(struct k_buf *b, const char *s)
 {
-	k_buf_addn(b, s, strlen(s));
+	return k_buf_addn(b, s, strlen(s));
 }
 
-void
+int
 k_buf_printf(struct k_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -46,20 +62,46 @@ k_buf_printf(struct k_buf *b, const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		return;
-	grow(b, (size_t)n);
+		k_oom();
+	if (grow(b, (size_t)n) != 0)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->n += (size_t)n;
+	return 0;
+}
+
+int
+k_buf_full(const struct k_buf *b)
+{
+	return b->full;
 }
 
 const char *
 k_buf_str(struct k_buf *b)
 {
-	grow(b, 0);
-	b->s[b->n] = '\0';
-	return b->s;
+	return b->s != NULL ? b->s : "";
+}
+
+char *
+k_buf_take(struct k_buf *b)
+{
+	char *s = b->s != NULL ? b->s : k_strdup("");
+	size_t max = b->max;
+
+	memset(b, 0, sizeof(*b));
+	b->max = max;
+	return s;
+}
+
+void
+k_buf_reset(struct k_buf *b)
+{
+	b->n = 0;
+	b->full = 0;
+	if (b->s != NULL)
+		b->s[0] = '\0';
 }
 
 void

@@ -15,7 +15,10 @@
 #include "k_fs.h"
 #include "k_hash.h"
 #include "k_llm.h"
+#include "k_mem.h"
 #include "k_msg.h"
+#include "k_num.h"
+#include "k_proc.h"
 
 #define REDACTED "[redacted]"
 
@@ -24,7 +27,6 @@ struct k_llm {
 	char *endpoint;
 	char *key;		/* API key, or NULL; never leaves this file */
 	CURLM *multi;
-	unsigned long tmpseq;
 };
 
 enum { PENDING, RUNNING, DONE };
@@ -43,33 +45,19 @@ struct xfer {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int
 env_num(const char *name, double lo, double hi, double *v, char *err,
     size_t errcap)
 {
 	const char *s = getenv(name);
-	char *end;
-	double d;
 
 	if (s == NULL || *s == '\0')
 		return 0;
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno != 0 || *end != '\0' || !(d >= lo && d <= hi)) {
+	if (k_num_double(s, lo, hi, v) != 0) {
 		snprintf(err, errcap, "%s: expected a number from %g to %g: %s",
 		    name, lo, hi, s);
 		return -1;
 	}
-	*v = d;
 	return 0;
 }
 
@@ -150,38 +138,28 @@ k_llm_new(const struct k_llm_conf *conf, char *err, size_t errcap)
 		}
 		global_done = 1;
 	}
-	if ((llm = calloc(1, sizeof(*llm))) == NULL)
-		goto oom;
+	llm = k_calloc(1, sizeof(*llm));
 	llm->conf = *conf;
 	if (llm->conf.jobs < 1)
 		llm->conf.jobs = 1;
 	n = strlen(u);
 	while (n > 0 && u[n - 1] == '/')
 		n--;
-	if (n >= 17 && strncmp(u + n - 17, "/chat/completions", 17) == 0) {
-		if ((llm->endpoint = strndup(u, n)) == NULL)
-			goto oom;
-	} else {
-		if ((llm->endpoint = malloc(n + 18)) == NULL)
-			goto oom;
-		memcpy(llm->endpoint, u, n);
-		memcpy(llm->endpoint + n, "/chat/completions", 18);
-	}
+	if (n >= 17 && strncmp(u + n - 17, "/chat/completions", 17) == 0)
+		llm->endpoint = k_strndup(u, n);
+	else
+		llm->endpoint = k_asprintf("%.*s/chat/completions", (int)n, u);
 	key = getenv("KFORGE_LLM_API_KEY");
 	if (key == NULL || *key == '\0')
 		key = getenv("OPENAI_API_KEY");
-	if (key != NULL && *key != '\0' && (llm->key = strdup(key)) == NULL)
-		goto oom;
+	if (key != NULL && *key != '\0')
+		llm->key = k_strdup(key);
 	if ((llm->multi = curl_multi_init()) == NULL) {
 		snprintf(err, errcap, "libcurl: cannot create a multi handle");
 		k_llm_free(llm);
 		return NULL;
 	}
 	return llm;
-oom:
-	snprintf(err, errcap, "out of memory");
-	k_llm_free(llm);
-	return NULL;
 }
 
 void
@@ -228,8 +206,7 @@ redact(const struct k_llm *llm, const char *s, size_t n)
 				cnt++;
 				i += kl - 1;
 			}
-	if ((out = malloc(n + cnt * sizeof(REDACTED) + 1)) == NULL)
-		return NULL;
+	out = k_malloc(n + cnt * sizeof(REDACTED) + 1);
 	for (i = o = 0; i < n; ) {
 		if (cnt > 0 && i + kl <= n && memcmp(s + i, llm->key, kl) == 0) {
 			memcpy(out + o, REDACTED, sizeof(REDACTED) - 1);
@@ -250,25 +227,19 @@ cache_key(const struct k_llm *llm, struct k_llm_req *req,
 {
 	char *buf;
 	size_t ls = req->system != NULL ? strlen(req->system) : 0;
-	size_t lu = strlen(req->user), n;
-	int m;
+	size_t lu = strlen(req->user);
 
 	/* system and user with a separator that cannot occur in either */
-	if ((buf = malloc(ls + lu + 2)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	buf = k_malloc(ls + lu + 2);
 	memcpy(buf, req->system != NULL ? req->system : "", ls);
 	buf[ls] = '\0';
 	memcpy(buf + ls + 1, req->user, lu);
 	k_sha256_hex(buf, ls + lu + 1, prompt_hash);
 	free(buf);
-	n = strlen(llm->endpoint) + strlen(llm->conf.model) +
-	    strlen(req->task) + 200;
-	if ((buf = malloc(n)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	m = snprintf(buf, n, "kforge-llm-1\n%s\n%s\n%s\n%s\n%.17g\n%ld\n",
+	buf = k_asprintf("kforge-llm-1\n%s\n%s\n%s\n%s\n%.17g\n%ld\n",
 	    llm->endpoint, llm->conf.model, req->task, prompt_hash,
 	    llm->conf.temperature, llm->conf.max_tokens);
-	k_sha256_hex(buf, (size_t)m, req->key);
+	k_sha256_hex(buf, strlen(buf), req->key);
 	free(buf);
 }
 
@@ -276,20 +247,16 @@ cache_key(const struct k_llm *llm, struct k_llm_req *req,
 static char *
 cache_path(const struct k_llm *llm, const char *key, int make_dir)
 {
-	size_t n = strlen(llm->conf.work) + 80;
-	char *p = malloc(n);
+	char *p = k_asprintf("%s/llm/%.2s", llm->conf.work, key);
 
-	if (p == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	snprintf(p, n, "%s/llm/%.2s", llm->conf.work, key);
 	if (make_dir && k_mkdirs(p) != 0) {
 		k_warn(K_EXIT_OK, p, "cannot create cache directory: %s",
 		    strerror(errno));
 		free(p);
 		return NULL;
 	}
-	snprintf(p, n, "%s/llm/%.2s/%s.json", llm->conf.work, key, key);
-	return p;
+	free(p);
+	return k_asprintf("%s/llm/%.2s/%s.json", llm->conf.work, key, key);
 }
 
 static int
@@ -309,10 +276,8 @@ cache_get(const struct k_llm *llm, struct k_llm_req *req)
 		return 0;
 	}
 	raw = json_string_value(json_object_get(j, "raw"));
-	req->content = strdup(c);
-	req->raw = raw != NULL ? strdup(raw) : NULL;
-	if (req->content == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	req->content = k_strdup(c);
+	req->raw = raw != NULL ? k_strdup(raw) : NULL;
 	req->http_status = (long)json_integer_value(json_object_get(j,
 	    "http_status"));
 	req->ok = req->cached = 1;
@@ -320,23 +285,16 @@ cache_get(const struct k_llm *llm, struct k_llm_req *req)
 	return 1;
 }
 
-/* Atomic: a reader never sees half a file, and a run killed mid-write
- * leaves only a tmp file behind. */
+/* Atomic (k_file_write): a reader never sees half a file. */
 static void
 cache_put(struct k_llm *llm, struct k_llm_req *req, const char *prompt_hash)
 {
-	char *path, *tmp;
+	char *path, *text;
 	json_t *j;
-	size_t n;
 
 	if (llm->conf.work == NULL || (path = cache_path(llm, req->key, 1)) ==
 	    NULL)
 		return;
-	n = strlen(path) + 64;
-	if ((tmp = malloc(n)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	snprintf(tmp, n, "%s.tmp.%ld.%lu", path, (long)getpid(),
-	    llm->tmpseq++);
 	j = json_pack("{s:s,s:s,s:s,s:s,s:f,s:I,s:I,s:s,s:s?}",
 	    "endpoint", llm->endpoint, "model", llm->conf.model,
 	    "task", req->task, "prompt_sha256", prompt_hash,
@@ -344,20 +302,14 @@ cache_put(struct k_llm *llm, struct k_llm_req *req, const char *prompt_hash)
 	    "max_tokens", (json_int_t)llm->conf.max_tokens,
 	    "http_status", (json_int_t)req->http_status,
 	    "content", req->content, "raw", req->raw);
-	if (j == NULL) {
-		/* content that is not UTF-8: not worth caching */
-		free(tmp);
-		free(path);
-		return;
-	}
-	if (json_dump_file(j, tmp, JSON_COMPACT) != 0 ||
-	    rename(tmp, path) != 0) {
-		k_warn(K_EXIT_OK, path, "cannot write cache entry: %s",
-		    strerror(errno));
-		unlink(tmp);
+	/* content that is not UTF-8 (no j): not worth caching */
+	if (j != NULL && (text = json_dumps(j, JSON_COMPACT)) != NULL) {
+		if (k_file_write(path, text, strlen(text)) != 0)
+			k_warn(K_EXIT_OK, path, "cannot write cache entry: %s",
+			    strerror(errno));
+		free(text);
 	}
 	json_decref(j);
-	free(tmp);
 	free(path);
 }
 
@@ -375,14 +327,11 @@ on_body(char *p, size_t size, size_t nmemb, void *ud)
 	}
 	if (x->len + n + 1 > x->cap) {
 		size_t cap = x->cap ? x->cap : 16384;
-		char *nb;
 		while (cap < x->len + n + 1)
 			cap *= 2;
 		if (cap > x->max + 1)
 			cap = x->max + 1;
-		if ((nb = realloc(x->buf, cap)) == NULL)
-			return 0;
-		x->buf = nb;
+		x->buf = k_realloc(x->buf, cap);
 		x->cap = cap;
 	}
 	memcpy(x->buf + x->len, p, n);
@@ -520,8 +469,7 @@ parse_answer(struct k_llm *llm, struct k_llm_req *req,
 	else if (c == NULL)
 		fail(req, "response has no choices[0].message.content");
 	else {
-		if ((req->content = redact(llm, c, strlen(c))) == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		req->content = redact(llm, c, strlen(c));
 		req->ok = 1;
 		((struct xfer *)req->priv)->state = DONE;
 		cache_put(llm, req, prompt_hash);
@@ -544,9 +492,7 @@ finish(struct k_llm *llm, struct k_llm_req *req, CURLcode rc,
 	x->h = NULL;
 	req->http_status = status;
 	free(req->raw);
-	if ((req->raw = redact(llm, x->buf != NULL ? x->buf : "", x->len)) ==
-	    NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	req->raw = redact(llm, x->buf != NULL ? x->buf : "", x->len);
 	if (x->over || rc == CURLE_FILESIZE_EXCEEDED) {
 		fail(req, "response larger than %zu bytes "
 		    "(KFORGE_LLM_MAX_RESPONSE)", x->max);
@@ -569,7 +515,7 @@ finish(struct k_llm *llm, struct k_llm_req *req, CURLcode rc,
 		    status == 429 ? "HTTP 429 (rate limited)" : "server error",
 		    delay, req->attempts + 1, llm->conf.retries + 1);
 		x->state = PENDING;
-		x->due = now_s() + delay;
+		x->due = k_now() + delay;
 		return;
 	}
 	if (rc != CURLE_OK) {
@@ -599,22 +545,18 @@ k_llm_run(struct k_llm *llm, struct k_llm_req *reqs, size_t n)
 
 	if (n == 0)
 		return 0;
-	if ((xs = calloc(n, sizeof(*xs))) == NULL ||
-	    (hashes = calloc(n, sizeof(*hashes))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	xs = k_calloc(n, sizeof(*xs));
+	hashes = k_calloc(n, sizeof(*hashes));
 	hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
 	hdrs = curl_slist_append(hdrs, "Expect:");
 	if (llm->key != NULL) {
-		size_t al = strlen(llm->key) + 32;
-		if ((auth = malloc(al)) == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-		snprintf(auth, al, "Authorization: Bearer %s", llm->key);
+		auth = k_asprintf("Authorization: Bearer %s", llm->key);
 		hdrs = curl_slist_append(hdrs, auth);
 		memset(auth, 0, strlen(auth));
 		free(auth);
 	}
 	if (hdrs == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		k_oom();
 	for (i = 0; i < n; i++) {
 		struct k_llm_req *r = &reqs[i];
 		r->ok = r->cached = r->attempts = 0;
@@ -637,7 +579,7 @@ k_llm_run(struct k_llm *llm, struct k_llm_req *reqs, size_t n)
 		left++;
 	}
 	while (left > 0) {
-		double t = now_s(), next = -1;
+		double t = k_now(), next = -1;
 		CURLMsg *msg;
 		int q;
 
@@ -668,7 +610,7 @@ k_llm_run(struct k_llm *llm, struct k_llm_req *reqs, size_t n)
 		}
 		if (left == 0)
 			break;
-		t = now_s();
+		t = k_now();
 		for (i = 0; i < n; i++)
 			if (xs[i].state == PENDING && (next < 0 ||
 			    xs[i].due < next))

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "k_llm.h"
+#include "k_mem.h"
 
 /* A fenced block of a Markdown answer: body [b, e) and info string. */
 struct fence {
@@ -124,9 +125,9 @@ k_llm_extract_code(const char *text, const char *want)
 		}
 	}
 	if (best >= 0)
-		return strndup(f[best].b, bl);
+		return k_strndup(f[best].b, bl);
 	if (n == 0 && (want == NULL || strstr(text, want) != NULL))
-		return strdup(text);
+		return k_strdup(text);
 	return NULL;
 }
 

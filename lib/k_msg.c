@@ -15,6 +15,9 @@ static int child;
 /* stages run records on several threads: one message and one status
  * update at a time */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* per thread: records may be worked on by several at once */
+static _Thread_local const char *at_name;
+static _Thread_local unsigned long at_line;
 
 int
 k_exit_raise(int code)
@@ -59,6 +62,13 @@ k_msg_child(void)
 }
 
 void
+k_msg_at(const char *name, unsigned long line)
+{
+	at_name = name;
+	at_line = line;
+}
+
+void
 k_msg_quiet(int on)
 {
 	quiet = on;
@@ -68,9 +78,13 @@ static void
 emit(const char *where, const char *fmt, va_list ap)
 {
 	/* one buffered write per message so parallel writers do not interleave */
-	char buf[4096];
+	char buf[4096], at[512];
 	int n;
 
+	if ((where == NULL || *where == '\0') && at_name != NULL) {
+		snprintf(at, sizeof(at), "%s:%lu", at_name, at_line);
+		where = at;
+	}
 	if (where != NULL && *where != '\0')
 		n = snprintf(buf, sizeof(buf), "%s: %s: ", progname, where);
 	else

@@ -22,6 +22,14 @@ void k_fatal(int code, const char *where, const char *fmt, ...)
 /* In a forked worker: fatal errors leave with _exit, so that the parent's
  * atexit handlers and stdio buffers are not run twice. */
 void k_msg_child(void);
+/*
+ * The input position of the record this thread works on ("<stdin>", 3):
+ * a message that names no place of its own is then printed as
+ * "prog: <stdin>:3: message", so a per-record error says where in the
+ * input it happened.  name NULL clears it.  name is borrowed: it must
+ * outlive the position.
+ */
+void k_msg_at(const char *name, unsigned long line);
 /* Quiet mode drops warnings (not fatal errors) from stderr. */
 void k_msg_quiet(int on);
 

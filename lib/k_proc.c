@@ -21,8 +21,8 @@
 #include "k_msg.h"
 #include "k_proc.h"
 
-static double
-now(void)
+double
+k_now(void)
 {
 	struct timespec ts;
 
@@ -143,7 +143,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	struct pollfd pf;
 	pid_t pid, w;
 	int st, fd, in, p[2], open_pipe = 1, err;
-	double t0 = now();
+	double t0 = k_now();
 	int nap = 2;		/* ms between looks at the child */
 
 	memset(r, 0, sizeof(*r));
@@ -217,7 +217,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 			errno = err;
 			return -1;
 		}
-		if (timeout_s > 0 && now() - t0 > timeout_s && !r->timed_out) {
+		if (timeout_s > 0 && k_now() - t0 > timeout_s && !r->timed_out) {
 			r->timed_out = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
@@ -230,7 +230,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	if (open_pipe)
 		drain(p[0], &c);
 	close(p[0]);
-	r->seconds = now() - t0;
+	r->seconds = k_now() - t0;
 	r->output = c.total;
 	capture_end(&c);
 	free(c.ring);
@@ -358,7 +358,7 @@ k_worker_send(struct k_worker *w, const char *req, size_t len)
 	}
 	w->busy = 1;
 	w->len = 0;
-	w->since = now();
+	w->since = k_now();
 	return 0;
 }
 
@@ -381,7 +381,7 @@ worker_end(struct k_worker *w, int timed_out)
 	}
 	w->end.started = 1;
 	w->end.timed_out = timed_out;
-	w->end.seconds = now() - w->since;
+	w->end.seconds = k_now() - w->since;
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
@@ -439,7 +439,7 @@ k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
 	for (;;) {
 		np = 0;
 		soonest = -1;
-		t = now();
+		t = k_now();
 		for (i = 0; i < n; i++) {
 			if (!w[i].busy || w[i].pid == 0)
 				continue;

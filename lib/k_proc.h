@@ -35,6 +35,10 @@ struct k_proc {
 int k_run(char *const argv[], const char *cwd, const char *out_path,
     double timeout_s, struct k_proc *r);
 
+/* Seconds on the monotonic clock: for durations and deadlines, never for
+ * dates. */
+double k_now(void);
+
 /* The full path of an executable found on PATH, or NULL; malloc'd. */
 char *k_which(const char *name);
 

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "k_exit.h"
+#include "k_mem.h"
+#include "k_num.h"
 #include "k_msg.h"
 #include "k_record.h"
 
@@ -12,21 +14,16 @@ k_reader_init(struct k_reader *r, FILE *fp, const char *name,
     const char *stage)
 {
 	const char *env;
-	char *end;
-	unsigned long long v;
+	long long v;
 
 	memset(r, 0, sizeof(*r));
 	r->fp = fp;
 	r->name = name;
 	r->stage = stage;
 	r->max = K_MAX_LINE_DEFAULT;
-	if ((env = getenv("KFORGE_MAX_LINE")) != NULL) {
-		errno = 0;
-		v = strtoull(env, &end, 10);
-		if (errno == 0 && *end == '\0' && v > 0 &&
-		    v <= K_MAX_LINE_DEFAULT)
-			r->max = (size_t)v;
-	}
+	if ((env = getenv("KFORGE_MAX_LINE")) != NULL &&
+	    k_num_ll(env, 10, 1, (long long)K_MAX_LINE_DEFAULT, &v) == 0)
+		r->max = (size_t)v;
 }
 
 void
@@ -141,12 +138,9 @@ k_read(struct k_reader *r, json_t **rec, int *bad)
 		}
 		if (n + 1 >= r->cap) {
 			size_t ncap = r->cap ? r->cap * 2 : 4096;
-			char *nb;
 			if (ncap > r->max + 1)
 				ncap = r->max + 1;
-			if ((nb = realloc(r->buf, ncap)) == NULL)
-				k_fatal(K_EXIT_SYSTEM, r->name, "out of memory");
-			r->buf = nb;
+			r->buf = k_realloc(r->buf, ncap);
 			r->cap = ncap;
 		}
 		r->buf[n++] = (char)c;
@@ -289,9 +283,11 @@ k_filter(FILE *fp, const char *name, const char *stage, k_record_fn fn,
 
 	k_reader_init(&r, fp, name, stage);
 	while ((rc = k_read(&r, &rec, &bad)) == 1) {
+		k_msg_at(name, r.lineno);
 		out = bad ? rec : fn(rec, ctx);
+		k_msg_at(NULL, 0);
 		if (out == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			k_oom();
 		if (k_has_errors(out))
 			k_exit_raise(K_EXIT_RECORDS);
 		if (k_write(out) != 0) {

@@ -21,8 +21,7 @@ git ls-files -co --exclude-standard | grep -v '^test/tmp/' |
     while read -r f; do [ -e "$f" ] && echo "$f"; done |
     tar -cf - -T - | tar -xf - -C "$dir/src" || exit 2
 ${MAKE:-make} --no-print-directory -C "$dir/src" CFLAGS="$flags" \
-    LDFLAGS="-fsanitize=address,undefined" all test/unit/test_record \
-    test/unit/test_msg || exit 2
+    LDFLAGS="-fsanitize=address,undefined" all unit || exit 2
 
 ASAN_OPTIONS="detect_leaks=1:exitcode=86:log_path=$dir/log/asan"
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_stack_use_after_return=1:fast_unwind_on_malloc=0"

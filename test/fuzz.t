@@ -26,7 +26,10 @@ fi
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
-LIB="lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c lib/k_fs.c"
+# the Makefile's one list of lib/ sources
+LIB=$(${MAKE:-make} -s --no-print-directory print-LIB_SRCS) ||
+    skip_all "make print-LIB_SRCS failed"
+[ -n "$LIB" ] || skip_all "make print-LIB_SRCS printed nothing"
 
 for t in record kbuild kverify kslice; do
 	extra=

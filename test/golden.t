@@ -5,13 +5,17 @@
 #		$SCRATCH an empty directory that changes from run to run
 #	stdin	optional; the command's standard input (else /dev/null)
 #	stdout, stderr, status	what the command must print and exit with
+#	needs	optional; programs the case runs besides the tool (nvcc jq):
+#		where one is missing, the case is skipped
 # Three tests per case (stdout, stderr, status); a tool that is not built
 # yet skips its cases.  KFORGE_GOLDEN_UPDATE=1 rewrites the expected files
 # from what the tools do now: review every change with git diff.
-# KFORGE_GOLDEN_TIMEOUT (seconds, default 300) bounds each case.
+# KFORGE_GOLDEN_TIMEOUT (seconds, default 300) bounds each case;
+# KFORGE_GOLDEN_DIR (default test/golden) is where the cases are.
 . "$(dirname "$0")/lib.sh"
 
 update=${KFORGE_GOLDEN_UPDATE:-0}
+gdir=${KFORGE_GOLDEN_DIR:-test/golden}
 limit=${KFORGE_GOLDEN_TIMEOUT:-300}
 timeout=
 command -v timeout > /dev/null 2>&1 && timeout="timeout $limit"
@@ -39,15 +43,27 @@ check() {
 }
 
 found=0
-for dir in test/golden/*/*/; do
+for dir in "$gdir"/*/*/; do
 	[ -d "$dir" ] || continue
 	found=1
 	case=${dir%/}
-	label=${case#test/golden/}
+	label=${case#"$gdir"/}
 	t=${label%%/*}
 	if ! have_tool "$t"; then
 		for f in stdout stderr status; do
 			skip "$label: $f" "$t is not built"
+		done
+		continue
+	fi
+	missing=
+	if [ -f "$case/needs" ]; then
+		for p in $(cat "$case/needs"); do
+			command -v "$p" > /dev/null 2>&1 || missing="$missing $p"
+		done
+	fi
+	if [ -n "$missing" ]; then
+		for f in stdout stderr status; do
+			skip "$label: $f" "no$missing"
 		done
 		continue
 	fi
@@ -72,5 +88,25 @@ for dir in test/golden/*/*/; do
 		check "$case" "$f" "$out/$f"
 	done
 done
-[ "$found" = 1 ] || skip_all "no cases under test/golden"
+[ "$found" = 1 ] || skip_all "no cases under $gdir"
+
+# The runner itself: a case whose expected output is wrong fails it, with
+# the difference shown, and the same case with the right output passes.
+if [ -z "${KFORGE_GOLDEN_DIR:-}" ] && [ "$update" != 1 ] &&
+    have_tool kreport; then
+	c=$T_TMP/self/kreport/echo
+	mkdir -p "$c"
+	echo 'echo found; exit 3' > "$c/cmd"
+	echo expected > "$c/stdout"
+	: > "$c/stderr"
+	echo 3 > "$c/status"
+	KFORGE_GOLDEN_DIR=$T_TMP/self sh "$0" > "$T_TMP/self.out" 2>&1
+	st=$?
+	[ "$st" -ne 0 ] && grep -q '^# +found' "$T_TMP/self.out" &&
+	    grep -q '^# -expected' "$T_TMP/self.out"
+	ok $? "runner: a wrong expected stdout fails, with diff -u"
+	echo found > "$c/stdout"
+	KFORGE_GOLDEN_DIR=$T_TMP/self sh "$0" > "$T_TMP/self.out" 2>&1
+	ok $? "runner: the right expected files pass"
+fi
 done_testing
