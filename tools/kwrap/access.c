@@ -61,7 +61,7 @@ cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
 	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
 	    "instance");
 	char name[128] = "";
-	const struct dtype *dt;
+	const struct k_dtype *dt;
 	size_t j;
 	int size = 0, i;
 
@@ -77,7 +77,7 @@ cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
 		strncat(name, json_is_string(bnd) ? json_string_value(bnd) : s,
 		    sizeof(name) - strlen(name) - 1);
 	}
-	if ((dt = find_dtype(name)) != NULL)
+	if ((dt = k_dtype_c(name)) != NULL)
 		size = dt->size;
 	else {
 		size_t l = strlen(name);
@@ -138,8 +138,7 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 		acc_unknown(a, f, open);
 		return;
 	}
-	if ((h->bind = calloc((size_t)(n ? n : 1), sizeof(*h->bind))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
 	for (i = 0; i < n; i++)
 		if (h->pptr[i])
 			iv_top(&h->bind[i]);
@@ -440,7 +439,7 @@ shared_of(struct kern *k)
 {
 	const struct toks *t = &k->t;
 	char cnt[MAX_EXPR], why[256];
-	const struct dtype *dt = NULL;
+	const struct k_dtype *dt = NULL;
 	size_t i, j;
 	int r;
 
@@ -450,8 +449,8 @@ shared_of(struct kern *k)
 		if (is(t, i, "extern") && is(t, i + 1, "__shared__"))
 			break;
 	for (j = i + 2; j < t->n && !is(t, j, ";") && !is(t, j, "["); j++)
-		if (find_dtype(t->v[j]) != NULL)
-			dt = find_dtype(t->v[j]);
+		if (k_dtype_c(t->v[j]) != NULL)
+			dt = k_dtype_c(t->v[j]);
 	if (j >= t->n || !is(t, j, "[") || !is_ident(t->v[j - 1]) || dt == NULL)
 		goto out;
 	r = bound_count(k, t->v[j - 1], dt->size, cnt, sizeof(cnt), why,

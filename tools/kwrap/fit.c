@@ -201,9 +201,8 @@ fit_cases(json_t *spec, const struct consts *c)
 
 	if (!json_is_array(params) || !json_is_array(cases))
 		return;
-	if ((f = calloc(1, sizeof(*f))) == NULL ||
-	    (f->bind = calloc(1, sizeof(*f->bind))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	f = k_calloc(1, sizeof(*f));
+	f->bind = k_calloc(1, sizeof(*f->bind));
 	if (!json_is_array(guesses))
 		guesses = NULL;
 	f->c = c;

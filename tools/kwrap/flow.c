@@ -10,8 +10,7 @@ grow(void *p, int *cap, int n, size_t sz)
 	if (n < *cap)
 		return p;
 	*cap = *cap ? *cap * 2 : 16;
-	if ((p = realloc(p, (size_t)*cap * sz)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	p = k_reallocarray(p, (size_t)*cap, sz);
 	return p;
 }
 
@@ -137,7 +136,7 @@ int
 int_var(const struct fn *f, const char *name)
 {
 	const struct toks *t = f->t;
-	const struct dtype *dt;
+	const struct k_dtype *dt;
 	size_t i;
 	int p;
 
@@ -145,7 +144,7 @@ int_var(const struct fn *f, const char *name)
 		return f->pint[p];
 	for (i = f->a; i < f->b; i++)
 		if (is(t, i, name) && i > 0 && is_ident(t->v[i - 1]) &&
-		    (dt = find_dtype(t->v[i - 1])) != NULL && !dt->is_float &&
+		    (dt = k_dtype_c(t->v[i - 1])) != NULL && !dt->is_float &&
 		    (is(t, i + 1, "=") || is(t, i + 1, ";") || is(t, i + 1, ",")))
 			return 1;
 	return 0;
@@ -597,12 +596,10 @@ struct fn *
 fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
     int kernel)
 {
-	struct fn *f = calloc(1, sizeof(*f));
+	struct fn *f = k_calloc(1, sizeof(*f));
 	size_t i, s, close;
 	int depth = 0;
 
-	if (f == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	f->k = k;
 	f->t = t;
 	f->a = open + 1;
@@ -629,13 +626,13 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 			if (!(i == close || (depth == 0 && *x == ',')))
 				continue;
 			for (j = s; j < i && !is(t, j, "="); j++) {
-				const struct dtype *dt;
+				const struct k_dtype *dt;
 				if (is_ident(t->v[j]))
 					last = j;
 				if (is(t, j, "*") || is(t, j, "&") ||
 				    is(t, j, "["))
 					f->pptr[f->np] = 1;
-				if ((dt = find_dtype(t->v[j])) != NULL &&
+				if ((dt = k_dtype_c(t->v[j])) != NULL &&
 				    !dt->is_float)
 					f->pint[f->np] = 1;
 			}

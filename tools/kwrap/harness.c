@@ -116,13 +116,13 @@ harness_expr(struct k_buf *b, json_t *e, json_t *params, const char *what)
 	for (i = 0; i < t.n; i++) {
 		int scalar = 0, fields = 0;
 		/* casts go: kw_n converts to no integer type */
-		if (is(&t, i, "(") && i + 2 < t.n && find_dtype(t.v[i + 1]) &&
+		if (is(&t, i, "(") && i + 2 < t.n && k_dtype_c(t.v[i + 1]) &&
 		    is(&t, i + 2, ")")) {
 			i += 2;
 			continue;
 		}
-		if (is(&t, i, "(") && i + 3 < t.n && find_dtype(t.v[i + 1]) &&
-		    find_dtype(t.v[i + 2]) && is(&t, i + 3, ")")) {
+		if (is(&t, i, "(") && i + 3 < t.n && k_dtype_c(t.v[i + 1]) &&
+		    k_dtype_c(t.v[i + 2]) && is(&t, i + 3, ")")) {
 			i += 3;
 			continue;
 		}

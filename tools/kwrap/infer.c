@@ -14,8 +14,7 @@ kern_infer(json_t *rec)
 	struct kern *k;
 	int i;
 
-	if ((k = calloc(1, sizeof(*k))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	k = k_calloc(1, sizeof(*k));
 	k->rec = rec;
 	k->guesses = json_array();
 	k->code = k_get_str(slice, "code");
@@ -55,8 +54,7 @@ kern_infer(json_t *rec)
 	}
 	infer_grid(k, 1);
 	infer_shared(k, launch);
-	if ((k->at = calloc(1, sizeof(*k->at))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	k->at = k_calloc(1, sizeof(*k->at));
 	if (is(&k->t, k->body, "{"))
 		k->kf = fn_new(k, &k->t, k->body, 0, 1);
 	{

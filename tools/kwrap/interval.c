@@ -53,7 +53,7 @@ initial(struct fn *f, const char *name, struct iv *r)
 	if (k->p[p].ptr || k->p[p].is_struct || k->p[p].dt == NULL ||
 	    k->p[p].is_enum || k->p[p].dt->is_float)
 		iv_top(r);
-	else if (strcmp(k->p[p].dt->dtype, "bool") == 0) {
+	else if (strcmp(k->p[p].dt->name, "bool") == 0) {
 		p_const(&r->lo, 0);
 		p_const(&r->hi, 1);
 	} else {
@@ -280,7 +280,7 @@ is_cast(struct fn *f, size_t i, size_t close)
 		if (is_ident(s) && (fn_param(f, s) >= 0 ||
 		    const_get(&f->k->c, s, &v)))
 			return 0;
-		if (is_ident(s) && find_dtype(s) == NULL && j + 1 == close) {
+		if (is_ident(s) && k_dtype_c(s) == NULL && j + 1 == close) {
 			int x;
 			for (x = 0; x < f->nas; x++)
 				if (strcmp(f->as[x].name, s) == 0)
@@ -363,9 +363,7 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 		/* a helper of the slice: the hull of what it returns */
 		size_t j;
 		int have = 0;
-		if ((h->bind = calloc((size_t)(n ? n : 1), sizeof(*h->bind))) ==
-		    NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
 		for (i = 0; i < n; i++)
 			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
 			    &h->bind[i]);
@@ -424,19 +422,19 @@ buffer_of(struct fn *f, const char *name, size_t pos)
 /* Whether tokens [i, e), a read of element type integer or one converted
  * to an integer there: (int)b[j], static_cast<int>(b[j]), int v = b[j]; */
 static int
-int_read(struct fn *f, size_t i, size_t e, const struct dtype *dt)
+int_read(struct fn *f, size_t i, size_t e, const struct k_dtype *dt)
 {
 	const struct toks *t = f->t;
-	const struct dtype *c;
+	const struct k_dtype *c;
 
 	if (!dt->is_float)
 		return 1;
 	if (i >= 3 && is(t, i - 1, ")") && is(t, i - 3, "(") &&
-	    (c = find_dtype(t->v[i - 2])) != NULL && !c->is_float)
+	    (c = k_dtype_c(t->v[i - 2])) != NULL && !c->is_float)
 		return 1;
 	if (i >= 5 && is(t, i - 1, "(") && is(t, i - 2, ">") &&
 	    is(t, i - 4, "<") && is(t, i - 5, "static_cast") &&
-	    (c = find_dtype(t->v[i - 3])) != NULL && !c->is_float &&
+	    (c = k_dtype_c(t->v[i - 3])) != NULL && !c->is_float &&
 	    is(t, e, ")"))
 		return 1;
 	return i >= 2 && is(t, i - 1, "=") && is_ident(t->v[i - 2]) &&
@@ -457,7 +455,7 @@ data_read(struct fn *f, const char *name, size_t i, size_t e)
 		return 0;
 	p = &f->k->p[pi];
 	if (p->role != R_IN || p->dt == NULL ||
-	    strcmp(p->dt->dtype, "bool") == 0 || !int_read(f, i, e, p->dt) ||
+	    strcmp(p->dt->name, "bool") == 0 || !int_read(f, i, e, p->dt) ||
 	    is(f->t, e, ".") || is(f->t, e, "->"))
 		return 0;
 	p->vals = 1;
@@ -575,7 +573,7 @@ x_primary(struct ex *x, struct iv *r)
 		return;
 	}
 	if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(")) {
-		const struct dtype *dt = find_dtype(t->v[i + 2]);
+		const struct k_dtype *dt = k_dtype_c(t->v[i + 2]);
 		close = skip_group(t, i + 1) - 1;
 		x->i = close + 1;
 		if (dt != NULL && close == i + 3)

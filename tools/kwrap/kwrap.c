@@ -11,9 +11,8 @@
  * spec.confidence, so that a kernel it does not understand still gets a
  * spec, marked low.
  */
-#include <getopt.h>
-
 #include "kwrap.h"
+#include "k_main.h"
 
 static const char usage_line[] =
     "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [--llm tasks]\n"
@@ -90,13 +89,6 @@ filter(FILE *fp, const char *name)
 		k_filter(fp, name, STAGE, process, NULL);
 }
 
-static void
-usage(void)
-{
-	fputs(usage_line, stderr);
-	exit(K_EXIT_USAGE);
-}
-
 /* --spec FILE: NDJSON, each line {"id": ..., "spec": {...}} (or the
  * record's own wrap.spec); later lines win. */
 static void
@@ -136,49 +128,42 @@ load_user(const char *path)
 	fclose(fp);
 }
 
+static void
+option(int ch, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (ch) {
+	case 'x':
+		if (strcmp(arg, "cuda") != 0 && strcmp(arg, "hip") != 0)
+			k_fatal(K_EXIT_USAGE, NULL, "--dialect: expected cuda or "
+			    "hip: %s", arg);
+		opt.dialect = arg;
+		break;
+	case 's':
+		load_user(arg);
+		break;
+	default:
+		if (!kw_llm_option(ch, arg))
+			k_fatal(K_EXIT_USAGE, NULL, "unknown option");
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "dialect", required_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "spec", required_argument, NULL, 's' },
-		{ "version", no_argument, NULL, 'V' },
 		KW_LLM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	int ch, i;
+	static const struct k_tool tool = { usage_line, KW_LLM_SHORTOPTS,
+	    longopts, option, NULL, 0, -1 };
+	int i;
 
-	k_msg_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "hqV" KW_LLM_SHORTOPTS, longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'q':
-			k_msg_quiet(1);
-			break;
-		case 'x':
-			if (strcmp(optarg, "cuda") != 0 && strcmp(optarg, "hip") != 0)
-				k_fatal(K_EXIT_USAGE, NULL, "--dialect: expected "
-				    "cuda or hip: %s", optarg);
-			opt.dialect = optarg;
-			break;
-		case 's':
-			load_user(optarg);
-			break;
-		case 'V':
-			printf("kwrap (kforge) 0.1\n");
-			return k_finish();
-		case 'h':
-			fputs(usage_line, stdout);
-			return k_finish();
-		default:
-			if (!kw_llm_option(ch, optarg))
-				usage();
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	i = k_main(argc, argv, &tool, NULL);
+	argc -= i;
+	argv += i;
 	kw_llm_start();
 	if (argc == 0)
 		filter(stdin, "<stdin>");

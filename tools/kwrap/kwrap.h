@@ -39,7 +39,9 @@
 #include <jansson.h>
 
 #include "k_buf.h"
+#include "k_dtype.h"
 #include "k_exit.h"
+#include "k_mem.h"
 #include "k_msg.h"
 #include "k_record.h"
 
@@ -70,13 +72,7 @@ struct consts {
 
 /* ------------------------------------------------------------ types */
 
-struct dtype {
-	const char *c;		/* spellings, |-separated */
-	const char *dtype;
-	const char *host;	/* the harness's storage type */
-	int size;
-	int is_float, is_signed;
-};
+/* element types: lib/k_dtype.h's one table (k_dtype_c, k_dtype_named) */
 
 /* ------------------------------------------------------------ kernel */
 
@@ -86,7 +82,7 @@ extern const char *const role_names[];	/* by enum role */
 struct field {
 	char name[64];
 	char type[64];
-	const struct dtype *dt;
+	const struct k_dtype *dt;
 	int offset;
 	int size_use;		/* appears in a size or launch expression */
 };
@@ -96,7 +92,7 @@ struct param {
 	char spelled[256];	/* the declared type, as scan spells it */
 	char type[128];		/* element type (pointers) or type, bound */
 	int ptr, is_const, is_struct, is_enum;
-	const struct dtype *dt;	/* NULL: unknown type */
+	const struct k_dtype *dt;	/* NULL: unknown type */
 	struct field f[MAX_FIELDS];
 	int nf, ssize;
 	int read, written;	/* from kslice, or found in the text */
@@ -299,8 +295,6 @@ void
 collect_consts(const char *code, const struct toks *t, struct consts *c);
 
 /* vocab.c */
-const struct dtype *
-find_dtype(const char *type);
 void
 base_type(const char *spelled, json_t *instance, char *out, size_t cap);
 const char *

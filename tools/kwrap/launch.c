@@ -168,11 +168,7 @@ infer_shared(struct kern *k, json_t *launch)
 			for (j = 0; j < st.n; j++)
 				if (is_ident(st.v[j]) && strcmp(st.v[j], bexpr) == 0) {
 					free(st.v[j]);
-					st.v[j] = malloc(24);
-					if (st.v[j] == NULL)
-						k_fatal(K_EXIT_SYSTEM, NULL,
-						    "out of memory");
-					snprintf(st.v[j], 24, "%lld", k->block[0]);
+					st.v[j] = k_asprintf("%lld", k->block[0]);
 				}
 			ok = param_expr(k, &st, 0, st.n, buf, sizeof(buf)) &&
 			    eval_str(buf, &k->c, &v) && v > 0;
@@ -181,7 +177,7 @@ infer_shared(struct kern *k, json_t *launch)
 		if (ok)
 			snprintf(k->shared, sizeof(k->shared), "%lld", v);
 		else {
-			const struct dtype *dt = find_dtype(t->v[i + 2]);
+			const struct k_dtype *dt = k_dtype_c(t->v[i + 2]);
 			int sz = dt != NULL ? dt->size : 8;
 			snprintf(k->shared, sizeof(k->shared), "%lld",
 			    k->block[0] * k->block[1] * sz);

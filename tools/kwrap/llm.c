@@ -13,8 +13,10 @@
 
 #include "k_buf.h"
 #include "k_exit.h"
+#include "k_fs.h"
 #include "k_hash.h"
 #include "k_llm.h"
+#include "k_main.h"
 #include "k_msg.h"
 #include "k_proc.h"
 #include "k_record.h"
@@ -63,20 +65,6 @@ conf_once(void)
 	L.rounds = 3;
 }
 
-static double
-num(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !(d >= lo && d <= hi))
-		k_fatal(K_EXIT_USAGE, NULL, "%s: expected a number from %g to "
-		    "%g: %s", opt, lo, hi, arg);
-	return d;
-}
-
 static void
 parse_tasks(const char *arg)
 {
@@ -118,16 +106,18 @@ kw_llm_option(int ch, const char *arg)
 		L.conf.url = arg;
 		break;
 	case OPT_TEMPERATURE:
-		L.conf.temperature = num("--temperature", arg, 0, 2);
+		L.conf.temperature = k_opt_double("--temperature", arg, 0, 2,
+		    "a number from 0 to 2");
 		break;
 	case OPT_MAX_TOKENS:
-		L.conf.max_tokens = (long)num("--max-tokens", arg, 1, 1e7);
+		L.conf.max_tokens = (long)k_opt_ll("--max-tokens", arg, 1, 10000000);
 		break;
 	case OPT_TIMEOUT:
-		L.conf.timeout_s = num("--timeout", arg, 0.001, 86400);
+		L.conf.timeout_s = k_opt_double("--timeout", arg, 0.001, 86400,
+		    "a number of seconds from 0.001 to 86400");
 		break;
 	case OPT_RETRIES:
-		L.conf.retries = (int)num("--retries", arg, 0, 100);
+		L.conf.retries = (int)k_opt_ll("--retries", arg, 0, 100);
 		break;
 	case OPT_CANDIDATE_DIALECT:
 		if (strcmp(arg, "cuda") != 0 && strcmp(arg, "hip") != 0)
@@ -136,17 +126,17 @@ kw_llm_option(int ch, const char *arg)
 		L.cand_dialect = arg;
 		break;
 	case OPT_ROUNDS:
-		L.rounds = (int)num("--rounds", arg, 1, 100);
+		L.rounds = (int)k_opt_ll("--rounds", arg, 1, 100);
 		break;
 	case OPT_MAX_RESPONSE:
-		L.conf.max_response = (size_t)num("--max-response", arg, 1024,
-		    1024.0 * 1024 * 1024);
+		L.conf.max_response = (size_t)k_opt_ll("--max-response", arg,
+		    1024, 1024LL * 1024 * 1024);
 		break;
 	case OPT_NO_CACHE:
 		L.nocache = 1;
 		break;
 	case 'j':
-		L.conf.jobs = (int)num("-j", arg, 1, 256);
+		L.conf.jobs = (int)k_opt_ll("-j", arg, 1, 256);
 		break;
 	default:
 		return 0;
@@ -162,27 +152,23 @@ kw_llm_enabled(void)
 
 /* ------------------------------------------------------------ prompts */
 
+#define MAX_PROMPT (1024 * 1024)	/* bytes of one prompt template */
+
 static int
 load_prompt(struct prompt *p, const char *dir, const char *name)
 {
-	char path[PATH_MAX];
-	FILE *fp;
-	long n;
+	char *path = k_asprintf("%s/%s.md", dir, name);
+	size_t n;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s.md", dir, name) >=
-	    sizeof(path) || (fp = fopen(path, "rb")) == NULL)
+	if ((p->text = k_file_read(path, MAX_PROMPT, &n)) == NULL) {
+		if (errno != ENOENT)
+			k_fatal(K_EXIT_SYSTEM, path, "cannot read prompt: %s",
+			    strerror(errno));
+		free(path);
 		return -1;
-	if (fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 ||
-	    fseek(fp, 0, SEEK_SET) != 0 || (p->text = malloc((size_t)n + 1)) ==
-	    NULL || fread(p->text, 1, (size_t)n, fp) != (size_t)n) {
-		fclose(fp);
-		k_fatal(K_EXIT_SYSTEM, path, "cannot read prompt");
 	}
-	fclose(fp);
-	p->text[n] = '\0';
-	k_sha256_hex(p->text, (size_t)n, p->sha);
-	if ((p->path = strdup(path)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	k_sha256_hex(p->text, n, p->sha);
+	p->path = path;
 	return 0;
 }
 
@@ -191,21 +177,9 @@ load_prompt(struct prompt *p, const char *dir, const char *name)
 static void
 load_prompts(void)
 {
-	char exe[PATH_MAX], dirs[3][PATH_MAX + 32], *slash;
-	const char *env = getenv("KFORGE_PROMPTS");
-	ssize_t n;
-	int nd = 0, t, d;
+	char *dirs[2] = { NULL, NULL };
+	int nd = k_data_dirs("KFORGE_PROMPTS", "prompts", dirs), t, d;
 
-	if (env != NULL && *env != '\0')
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s", env);
-	else if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL)
-			*slash = '\0';
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s/prompts", exe);
-		snprintf(dirs[nd++], sizeof(dirs[0]),
-		    "%s/../share/kforge/prompts", exe);
-	}
 	for (t = 0; t < NTASKS; t++) {
 		if (t < T_RETRY && !(L.tasks & (1U << t)))
 			continue;
@@ -217,6 +191,8 @@ load_prompts(void)
 			    "%s (set KFORGE_PROMPTS)", task_names[t],
 			    nd > 0 ? dirs[0] : "prompts");
 	}
+	for (d = 0; d < nd; d++)
+		free(dirs[d]);
 }
 
 /* The template with each {{key}} replaced by its value; unknown
@@ -235,8 +211,7 @@ fill(const char *tmpl, const char *const *kv)
 			q += 2;
 		}
 	}
-	if ((out = malloc(cap)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	out = k_malloc(cap);
 	while (*p != '\0') {
 		if (p[0] == '{' && p[1] == '{') {
 			for (i = 0; kv[i] != NULL; i += 2) {
@@ -363,7 +338,7 @@ failure_summary(json_t *rec)
 	json_t *vc = json_object_get(json_object_get(rec, "verify"),
 	    "candidate");
 	json_t *v, *c, *o;
-	struct k_buf b = { NULL, 0, 0 };
+	struct k_buf b = { 0 };
 	size_t i, k, m;
 
 	if (json_is_object(bc) && json_is_false(json_object_get(bc, "ok"))) {
@@ -422,7 +397,7 @@ dumps_pretty(json_t *j)
 	char *s = j != NULL ? json_dumps(j, JSON_INDENT(2) |
 	    JSON_PRESERVE_ORDER) : NULL;
 
-	return s != NULL ? s : strdup("{}");
+	return s != NULL ? s : k_strdup("{}");
 }
 
 /* Build job's first prompt; 0 when the task does not apply to rec. */
@@ -438,7 +413,7 @@ job_prompt(struct job *j)
 	    "detailed");
 	char *spec, rounds[32];
 	const char *no;
-	struct k_buf hist = { NULL, 0, 0 };
+	struct k_buf hist = { 0 };
 	json_t *h, *e;
 	size_t i;
 
@@ -1070,9 +1045,8 @@ run_jobs(struct job *jobs, size_t n)
 
 	if (n == 0)
 		return;
-	if ((reqs = calloc(n, sizeof(*reqs))) == NULL ||
-	    (idx = calloc(n, sizeof(*idx))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	reqs = k_calloc(n, sizeof(*reqs));
+	idx = k_calloc(n, sizeof(*idx));
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	m = n;
@@ -1134,8 +1108,7 @@ llm_batch(json_t **recs, size_t n)
 	size_t i, k, nj, cap = n * 5 + 1;
 	int phase;
 
-	if ((jobs = calloc(cap, sizeof(*jobs))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	jobs = k_calloc(cap, sizeof(*jobs));
 	for (phase = 0; phase < 2; phase++) {
 		nj = 0;
 		for (i = 0; i < n; i++) {
@@ -1171,9 +1144,8 @@ kw_llm_filter(FILE *fp, const char *name, k_record_fn process,
 	int bad, rc = 1, stop = 0;
 
 	L.rewrap = rewrap;
-	if ((recs = calloc(batch, sizeof(*recs))) == NULL ||
-	    (todo = calloc(batch, sizeof(*todo))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	recs = k_calloc(batch, sizeof(*recs));
+	todo = k_calloc(batch, sizeof(*todo));
 	k_reader_init(&r, fp, name, STAGE);
 	while (!stop && rc == 1) {
 		for (n = 0; n < batch && (rc = k_read(&r, &recs[n], &bad)) ==

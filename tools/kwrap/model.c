@@ -106,13 +106,13 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
 		const char *s = t->v[i];
 		const char *prev = i > a ? t->v[i - 1] : "";
 		if (strcmp(s, "(") == 0 && i + 2 < b && is_ident(t->v[i + 1]) &&
-		    find_dtype(t->v[i + 1]) != NULL && is(t, i + 2, ")")) {
+		    k_dtype_c(t->v[i + 1]) != NULL && is(t, i + 2, ")")) {
 			i += 2;
 			continue;
 		}
 		if (strcmp(s, "(") == 0 && i + 3 < b &&
-		    find_dtype(t->v[i + 1]) != NULL &&
-		    find_dtype(t->v[i + 2]) != NULL && is(t, i + 3, ")")) {
+		    k_dtype_c(t->v[i + 1]) != NULL &&
+		    k_dtype_c(t->v[i + 2]) != NULL && is(t, i + 3, ")")) {
 			i += 3;
 			continue;
 		}
@@ -124,8 +124,8 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
 			k_buf_add(&sb, s);
 		} else if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(") &&
 		    i + 3 < b && is(t, i + 3, ")") &&
-		    find_dtype(t->v[i + 2]) != NULL) {
-			k_buf_printf(&sb, "%d", find_dtype(t->v[i + 2])->size);
+		    k_dtype_c(t->v[i + 2]) != NULL) {
+			k_buf_printf(&sb, "%d", k_dtype_c(t->v[i + 2])->size);
 			i += 3;
 		} else if ((strcmp(s, "blockDim") == 0 ||
 		    strcmp(s, "gridDim") == 0) && is(t, i + 1, ".") && i + 2 < b) {
@@ -287,7 +287,7 @@ parse_struct(struct kern *k, struct param *p)
 	for (j = i + 3; j + 1 < e && p->nf < MAX_FIELDS;) {
 		size_t s = j;
 		char type[64] = "";
-		const struct dtype *dt;
+		const struct k_dtype *dt;
 		while (j < e && !is(t, j, ";"))
 			j++;
 		if (j - s < 2 || !is_ident(t->v[j - 1]))
@@ -296,11 +296,11 @@ parse_struct(struct kern *k, struct param *p)
 			struct toks sub = { t->v + s, j - 1 - s, 0 };
 			join(&sub, 0, sub.n, type, sizeof(type));
 		}
-		if ((dt = find_dtype(type)) == NULL) {
+		if ((dt = k_dtype_c(type)) == NULL) {
 			long long dummy;
 			if (!const_get(&k->c, type, &dummy))
 				return 0;
-			dt = find_dtype("int");	/* an enum */
+			dt = k_dtype_c("int");	/* an enum */
 		}
 		struct field *f = &p->f[p->nf++];
 		copy(f->name, sizeof(f->name), t->v[j - 1]);
@@ -463,14 +463,14 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 		base_type(p->ptr && pointee != NULL ? pointee :
 		    type != NULL ? type : "int", instance, p->type,
 		    sizeof(p->type));
-		p->dt = find_dtype(p->type);
+		p->dt = k_dtype_c(p->type);
 		if (p->ptr) {
 			p->read = in_list(reads, p->name);
 			p->written = in_list(writes, p->name);
 		} else if (p->dt == NULL) {
 			if (type_is_enum(k, p->type)) {
 				p->is_enum = 1;
-				p->dt = find_dtype("int");
+				p->dt = k_dtype_c("int");
 			} else if (parse_struct(k, p)) {
 				p->is_struct = 1;
 			}

@@ -11,7 +11,7 @@ static const char *const case_names[] = { "typical", "smallest",
 static json_t *
 fill_json(const struct kern *k, const struct param *p, int c)
 {
-	const struct dtype *dt = p->dt;
+	const struct k_dtype *dt = p->dt;
 	int fl = dt == NULL || dt->is_float;
 	double big;
 
@@ -23,7 +23,7 @@ fill_json(const struct kern *k, const struct param *p, int c)
 		return json_pack("{s:s,s:s}", "kind", "indices", "of",
 		    p->index_of);
 	(void)k;
-	if (dt != NULL && strcmp(dt->dtype, "bool") == 0)
+	if (dt != NULL && strcmp(dt->name, "bool") == 0)
 		return c == 6 ? json_pack("{s:s,s:i}", "kind", "constant",
 		    "value", 0) : json_pack("{s:s,s:i,s:i}", "kind", "int",
 		    "lo", 0, "hi", 1);
@@ -41,8 +41,8 @@ fill_json(const struct kern *k, const struct param *p, int c)
 			return json_pack("{s:s,s:I,s:I}", "kind", "int", "lo",
 			    dt->is_signed ? -((json_int_t)1 << (dt->size * 8 - 2)) :
 			    0, "hi", ((json_int_t)1 << (dt->size * 8 - 2)) - 1);
-		big = dt == NULL ? 1e30 : strcmp(dt->dtype, "float64") == 0 ?
-		    1e300 : dt->size == 2 ? (strcmp(dt->dtype, "float16") == 0 ?
+		big = dt == NULL ? 1e30 : strcmp(dt->name, "float64") == 0 ?
+		    1e300 : dt->size == 2 ? (strcmp(dt->name, "float16") == 0 ?
 		    6e4 : 1e30) : 1e30;
 		return json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo", -big,
 		    "hi", big);
@@ -78,7 +78,7 @@ enum_values(struct kern *k, const char *type, long long *out, int max)
 
 static json_t *
 value_json(struct kern *k, const char *name, const char *type,
-    const struct dtype *dt, int is_enum, int nth, int c)
+    const struct k_dtype *dt, int is_enum, int nth, int c)
 {
 	static const double typical[] = { 1.5, -0.75, 2.25, 0.5 };
 	long long ev[64];
@@ -88,7 +88,7 @@ value_json(struct kern *k, const char *name, const char *type,
 		return json_integer(ev[c % n]);
 	if (dt == NULL)
 		return json_integer(c == 6 ? 0 : 1);
-	if (strcmp(dt->dtype, "bool") == 0)
+	if (strcmp(dt->name, "bool") == 0)
 		return json_boolean(c != 6);
 	if (dt->is_float) {
 		double v = typical[nth % 4];
@@ -123,7 +123,7 @@ launch_literal(struct kern *k, int pi)
 	json_t *launches = json_object_get(json_object_get(k->rec, "scan"),
 	    "launches"), *l;
 	const char *text = NULL, *a, *p;
-	const struct dtype *dt = k->p[pi].dt;
+	const struct k_dtype *dt = k->p[pi].dt;
 	char *end;
 	double d;
 	int neg;
@@ -143,7 +143,7 @@ launch_literal(struct kern *k, int pi)
 	p = text;
 	while (isspace((unsigned char)*p))
 		p++;
-	if (strcmp(dt->dtype, "bool") == 0)
+	if (strcmp(dt->name, "bool") == 0)
 		return strcmp(p, "true") == 0 ? json_true() :
 		    strcmp(p, "false") == 0 ? json_false() : NULL;
 	neg = *p == '-';
@@ -310,7 +310,7 @@ build_spec(struct kern *k, const char *symbol)
 		    role_names[p->role]);
 		json_object_set_new(o, "type", json_string(p->type));
 		json_object_set_new(o, "dtype", json_string(p->dt != NULL ?
-		    p->dt->dtype : p->is_struct ? "struct" : "bytes"));
+		    p->dt->name : p->is_struct ? "struct" : "bytes"));
 		if (p->ptr) {
 			json_object_set_new(o, "element_size",
 			    json_integer(p->dt != NULL ? p->dt->size : 1));
@@ -326,7 +326,7 @@ build_spec(struct kern *k, const char *symbol)
 				json_array_append_new(fs, json_pack(
 				    "{s:s,s:s,s:s,s:i,s:s}", "name", p->f[f].name,
 				    "type", p->f[f].type, "dtype",
-				    p->f[f].dt->dtype, "offset", p->f[f].offset,
+				    p->f[f].dt->name, "offset", p->f[f].offset,
 				    "use", p->f[f].size_use ? "size" : "value"));
 			json_object_set_new(o, "fields", fs);
 			json_object_set_new(o, "size", json_integer(p->ssize));
@@ -379,7 +379,7 @@ find_globals(struct kern *k)
 	int depth = 0;
 
 	for (i = 0; i < t->n; i++) {
-		const struct dtype *dt;
+		const struct k_dtype *dt;
 		char type[128] = "", cnt[MAX_EXPR];
 		long long total = 1, v;
 		int used = 0, ok = 1;
@@ -419,7 +419,7 @@ find_globals(struct kern *k)
 			    v < 1 || __builtin_mul_overflow(total, v, &total))
 				ok = 0;
 		}
-		if ((dt = find_dtype(type)) == NULL || !ok) {
+		if ((dt = k_dtype_c(type)) == NULL || !ok) {
 			guess(k, "__constant__ %s %s: %s, not filled", type,
 			    t->v[nm], dt == NULL ? "a type kwrap cannot fill" :
 			    "dimensions not constant");
@@ -428,7 +428,7 @@ find_globals(struct kern *k)
 		snprintf(cnt, sizeof(cnt), "%lld", total);
 		json_array_append_new(out, json_pack(
 		    "{s:s,s:s,s:s,s:i,s:s,s:o}", "name", t->v[nm], "type", type,
-		    "dtype", dt->dtype, "element_size", dt->size, "count", cnt,
+		    "dtype", dt->name, "element_size", dt->size, "count", cnt,
 		    "fill", dt->is_float ? json_pack("{s:s,s:f,s:f}", "kind",
 		    "uniform", "lo", -1.0, "hi", 1.0) : json_pack(
 		    "{s:s,s:i,s:i}", "kind", "int", "lo", 0, "hi", 100)));

@@ -133,7 +133,7 @@ index_count(struct kern *k, const struct toks *t, size_t a, size_t b,
 				f = e;
 			/* drop casts in front of the factor */
 			while (fs + 2 < f && is(t, fs, "(") &&
-			    find_dtype(t->v[fs + 1]) != NULL && is(t, fs + 2, ")"))
+			    k_dtype_c(t->v[fs + 1]) != NULL && is(t, fs + 2, ")"))
 				fs += 3;
 			if (fs + 1 == f && (v = var_get(k, t->v[fs])) != NULL &&
 			    (v->bound[0] != '\0' || v->kind != V_LOCAL)) {
@@ -261,9 +261,7 @@ buffer_count(struct kern *k, int pi, const char *domain)
 		{
 			size_t e = skip_group(t, i + 1) - 1, j;
 			/* alias offset tokens, then " + ", then the index */
-			idx.v = calloc(t->n + 4, sizeof(char *));
-			if (idx.v == NULL)
-				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			idx.v = k_calloc(t->n + 4, sizeof(char *));
 			if (v != NULL) {
 				for (j = v->a + 2; j < v->b; j++)
 					idx.v[idx.n++] = t->v[j];

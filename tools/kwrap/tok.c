@@ -30,11 +30,9 @@ tok_push(struct toks *t, const char *s, size_t len)
 		return;
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
-		if ((t->v = realloc(t->v, t->cap * sizeof(*t->v))) == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		t->v = k_reallocarray(t->v, t->cap, sizeof(*t->v));
 	}
-	if ((t->v[t->n] = strndup(s, len)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	t->v[t->n] = k_strndup(s, len);
 	t->n++;
 }
 

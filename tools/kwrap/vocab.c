@@ -1,50 +1,11 @@
 /*
- * kwrap: the dtype table: C spellings, dtype names, host types, sizes,
- * and the names of roles.
+ * kwrap: the vocabulary a spec and the harness share: role names, the
+ * host types and sizes of dtypes (lib/k_dtype.c's table), and what the
+ * harness calls them.
  */
 #include "kwrap.h"
 
 const char *const role_names[] = { "in", "out", "inout", "scalar" };
-
-static const struct dtype dtypes[] = {
-	{ "float", "float32", "float", 4, 1, 1 },
-	{ "double", "float64", "double", 8, 1, 1 },
-	{ "half|__half|at::Half|c10::Half", "float16", "uint16_t", 2, 1, 1 },
-	{ "__nv_bfloat16|nv_bfloat16|hip_bfloat16|bfloat16|at::BFloat16|"
-	  "c10::BFloat16", "bfloat16", "uint16_t", 2, 1, 1 },
-	{ "signed char|int8_t", "int8", "int8_t", 1, 0, 1 },
-	{ "char|unsigned char|uint8_t", "uint8", "uint8_t", 1, 0, 0 },
-	{ "short|int16_t", "int16", "int16_t", 2, 0, 1 },
-	{ "unsigned short|uint16_t", "uint16", "uint16_t", 2, 0, 0 },
-	{ "int|int32_t|signed|signed int", "int32", "int32_t", 4, 0, 1 },
-	{ "unsigned|unsigned int|uint32_t|uint", "uint32", "uint32_t", 4, 0,
-	  0 },
-	{ "long|long int|long long|long long int|int64_t|ptrdiff_t|"
-	  "index_t|int64", "int64", "int64_t", 8, 0, 1 },
-	{ "unsigned long|unsigned long long|uint64_t|size_t", "uint64",
-	  "uint64_t", 8, 0, 0 },
-	{ "bool", "bool", "bool", 1, 0, 0 },
-	{ NULL, NULL, NULL, 0, 0, 0 }
-};
-
-const struct dtype *
-find_dtype(const char *type)
-{
-	size_t i, l = strlen(type);
-
-	for (i = 0; dtypes[i].c != NULL; i++) {
-		const char *p = dtypes[i].c;
-		while (*p != '\0') {
-			size_t n = strcspn(p, "|");
-			if (n == l && strncmp(p, type, n) == 0)
-				return &dtypes[i];
-			p += n;
-			if (*p == '|')
-				p++;
-		}
-	}
-	return NULL;
-}
 
 /* The base type of a spelled type: qualifiers, pointers and
  * __restrict__ dropped, template parameters replaced by their binding. */
@@ -78,26 +39,32 @@ base_type(const char *spelled, json_t *instance, char *out, size_t cap)
 }
 
 
+/* The entry of the dtype named exactly name (no alias), or NULL. */
+static const struct k_dtype *
+dtype_exact(const char *name)
+{
+	const struct k_dtype *d;
+
+	for (d = k_dtypes(); d->name != NULL; d++)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
 const char *
 host_type(const char *dtype)
 {
-	size_t i;
+	const struct k_dtype *d = dtype_exact(dtype);
 
-	for (i = 0; dtypes[i].c != NULL; i++)
-		if (strcmp(dtypes[i].dtype, dtype) == 0)
-			return dtypes[i].host;
-	return "int32_t";
+	return d != NULL ? d->host : "int32_t";
 }
 
 int
 dtype_size(const char *dtype)
 {
-	size_t i;
+	const struct k_dtype *d = dtype_exact(dtype);
 
-	for (i = 0; dtypes[i].c != NULL; i++)
-		if (strcmp(dtypes[i].dtype, dtype) == 0)
-			return dtypes[i].size;
-	return 1;
+	return d != NULL ? d->size : 1;
 }
 
 const char *
