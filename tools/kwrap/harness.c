@@ -44,16 +44,11 @@ static void
 fill_struct(struct k_buf *b, json_t *fill, json_t *params)
 {
 	const char *kind = k_get_str(fill, "kind");
-	static const char *const kinds[] = { "uniform", "normal", "int",
-	    "constant", "sorted", "indices" };
-	int k = 0, of = -1, i;
+	int of = -1;
 	double a = -1, hi = 1;
 	json_t *prm;
 	size_t j, nb = 0;
 
-	for (i = 0; kind != NULL && i < 6; i++)
-		if (strcmp(kind, kinds[i]) == 0)
-			k = i;
 	if (json_object_get(fill, "lo"))
 		a = json_number_value(json_object_get(fill, "lo"));
 	if (json_object_get(fill, "hi"))
@@ -62,9 +57,9 @@ fill_struct(struct k_buf *b, json_t *fill, json_t *params)
 		a = json_number_value(json_object_get(fill, "mean"));
 	if (json_object_get(fill, "stddev"))
 		hi = json_number_value(json_object_get(fill, "stddev"));
-	if (k == 3)
+	if (kind != NULL && strcmp(kind, "constant") == 0)
 		a = json_number_value(json_object_get(fill, "value"));
-	if (k == 5)
+	if (kind != NULL && strcmp(kind, "indices") == 0)
 		json_array_foreach(params, j, prm) {
 			if (strcmp(k_get_str(prm, "role") ? k_get_str(prm, "role") :
 			    "", "scalar") == 0)
@@ -74,7 +69,8 @@ fill_struct(struct k_buf *b, json_t *fill, json_t *params)
 				of = (int)nb;
 			nb++;
 		}
-	k_buf_printf(b, "{%d, %.17g, %.17g, %d}", k, a, hi, of);
+	k_buf_printf(b, "{%s, %.17g, %.17g, %d}", vocab_harness(fill_kinds,
+	    kind, "KW_UNIFORM"), a, hi, of);
 }
 
 /* Append a C string literal holding s. */
@@ -306,7 +302,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			k_buf_add(&b, ", ");
 		}
 		if (nb == 0)
-			k_buf_add(&b, "{0, 0, 0, -1}");
+			k_buf_add(&b, "{KW_UNIFORM, 0, 0, -1}");
 		k_buf_add(&b, "},\n");
 	}
 	k_buf_add(&b, "};\n\n");
@@ -375,11 +371,10 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		if (dt == NULL)
 			dt = "bytes";
 		k_buf_printf(&b, "\tkw_b[kw_nb].name = \"%s\"; kw_b[kw_nb].type = "
-		    "\"%s\"; kw_b[kw_nb].role = %d; kw_b[kw_nb].dtype = %s; "
+		    "\"%s\"; kw_b[kw_nb].role = %s; kw_b[kw_nb].dtype = %s; "
 		    "kw_b[kw_nb].size = %d;\n\tkw_b[kw_nb].count = ",
-		    k_get_str(prm, "name"), dt,
-		    strcmp(role, "in") == 0 ? 0 : strcmp(role, "out") == 0 ? 1 :
-		    2, dtype_enum(dt), dtype_size(dt));
+		    k_get_str(prm, "name"), dt, vocab_harness(roles, role,
+		    "KW_INOUT"), dtype_enum(dt), dtype_size(dt));
 		snprintf(what, sizeof(what), "count of %s", k_get_str(prm,
 		    "name"));
 		harness_expr(&b, json_object_get(prm, "count"), params, what);

@@ -77,7 +77,21 @@ struct consts {
 /* ------------------------------------------------------------ kernel */
 
 enum role { R_IN, R_OUT, R_INOUT, R_SCALAR };
-extern const char *const role_names[];	/* by enum role */
+
+/* A word of the spec's vocabulary and harness.in's constant for it. */
+struct vocab {
+	const char *name;	/* as the spec spells it */
+	const char *harness;	/* harness.in's constant, or NULL */
+};
+
+extern const struct vocab roles[];	/* by enum role */
+extern const struct vocab fill_kinds[];
+extern const struct vocab dtype_names[];
+
+const struct vocab *
+vocab_find(const struct vocab *v, const char *name);
+const char *
+vocab_harness(const struct vocab *v, const char *name, const char *dflt);
 
 struct field {
 	char name[64];

@@ -476,9 +476,6 @@ job_prompt(struct job *j)
 
 /* ------------------------------------------------------------ validation */
 
-static const char *const roles[] = { "in", "out", "inout", "scalar", NULL };
-static const char *const fill_kinds[] = { "uniform", "normal", "int",
-    "constant", "sorted", "indices", "sentinel", NULL };
 
 static int
 one_of(const char *s, const char *const *set)
@@ -519,7 +516,8 @@ check_fill(json_t *f, const char *what, char *err, size_t cap)
 	const char *key;
 	json_t *v;
 
-	if (!json_is_object(f) || !one_of(k_get_str(f, "kind"), fill_kinds))
+	if (!json_is_object(f) ||
+	    vocab_find(fill_kinds, k_get_str(f, "kind")) == NULL)
 		return bad(err, cap, "%s: a fill needs \"kind\", one of "
 		    "uniform, normal, int, constant, sorted, indices, "
 		    "sentinel", what);
@@ -655,8 +653,8 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 					    "has no parameter %s", what, n);
 				json_object_foreach(p, pk, pv) {
 					if (strcmp(pk, "role") == 0 &&
-					    !one_of(json_string_value(pv),
-					    roles))
+					    vocab_find(roles,
+					    json_string_value(pv)) == NULL)
 						return bad(err, cap, "%s: role "
 						    "must be in, out, inout "
 						    "or scalar", what);

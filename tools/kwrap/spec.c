@@ -307,7 +307,7 @@ build_spec(struct kern *k, const char *symbol)
 	for (i = 0; i < k->np; i++) {
 		struct param *p = &k->p[i];
 		json_t *o = json_pack("{s:s,s:s}", "name", p->name, "role",
-		    role_names[p->role]);
+		    roles[p->role].name);
 		json_object_set_new(o, "type", json_string(p->type));
 		json_object_set_new(o, "dtype", json_string(p->dt != NULL ?
 		    p->dt->name : p->is_struct ? "struct" : "bytes"));

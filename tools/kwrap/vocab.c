@@ -5,7 +5,50 @@
  */
 #include "kwrap.h"
 
-const char *const role_names[] = { "in", "out", "inout", "scalar" };
+/*
+ * The names a spec uses for roles, fills and dtypes, each beside the
+ * constant harness.in gives it, so that a spec's word and the harness's
+ * number are never matched up by position in two lists.
+ */
+const struct vocab roles[] = {		/* in the order of enum role */
+	{ "in", "KW_IN" }, { "out", "KW_OUT" }, { "inout", "KW_INOUT" },
+	{ "scalar", NULL }, { NULL, NULL }
+};
+
+const struct vocab fill_kinds[] = {
+	{ "uniform", "KW_UNIFORM" }, { "normal", "KW_NORMAL" },
+	{ "int", "KW_INT" }, { "constant", "KW_CONSTANT" },
+	{ "sorted", "KW_SORTED" }, { "indices", "KW_INDICES" },
+	{ "sentinel", "KW_SENTINEL" }, { NULL, NULL }
+};
+
+const struct vocab dtype_names[] = {
+	{ "float32", "KW_F32" }, { "float64", "KW_F64" },
+	{ "float16", "KW_F16" }, { "bfloat16", "KW_BF16" },
+	{ "int8", "KW_I8" }, { "uint8", "KW_U8" }, { "int16", "KW_I16" },
+	{ "uint16", "KW_U16" }, { "int32", "KW_I32" }, { "uint32", "KW_U32" },
+	{ "int64", "KW_I64" }, { "uint64", "KW_U64" }, { "bool", "KW_BOOL" },
+	{ NULL, NULL }
+};
+
+/* The entry of v named name, or NULL. */
+const struct vocab *
+vocab_find(const struct vocab *v, const char *name)
+{
+	for (; name != NULL && v->name != NULL; v++)
+		if (strcmp(v->name, name) == 0)
+			return v;
+	return NULL;
+}
+
+/* The harness's constant for name in v, or dflt for a name v lacks. */
+const char *
+vocab_harness(const struct vocab *v, const char *name, const char *dflt)
+{
+	const struct vocab *e = vocab_find(v, name);
+
+	return e != NULL && e->harness != NULL ? e->harness : dflt;
+}
 
 /* The base type of a spelled type: qualifiers, pointers and
  * __restrict__ dropped, template parameters replaced by their binding. */
@@ -70,17 +113,5 @@ dtype_size(const char *dtype)
 const char *
 dtype_enum(const char *dtype)
 {
-	static const char *const map[][2] = { { "float32", "KW_F32" },
-	    { "float64", "KW_F64" }, { "float16", "KW_F16" },
-	    { "bfloat16", "KW_BF16" }, { "int8", "KW_I8" }, { "uint8", "KW_U8" },
-	    { "int16", "KW_I16" }, { "uint16", "KW_U16" },
-	    { "int32", "KW_I32" }, { "uint32", "KW_U32" },
-	    { "int64", "KW_I64" }, { "uint64", "KW_U64" },
-	    { "bool", "KW_BOOL" } };
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(map[i][0], dtype) == 0)
-			return map[i][1];
-	return "KW_U8";
+	return vocab_harness(dtype_names, dtype, "KW_U8");
 }
