@@ -307,7 +307,6 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	}
 	k_buf_add(&b, "};\n\n");
 	k_buf_add(&b,
-	    "static int kw_reps = 0, kw_oracle = 0;\n\n"
 	    "// one case: its scalars, buffers and launch, then kw_run\n"
 	    "static int kw_case_main(const char **kw_pos, int kw_case)\n{\n"
 	    "\tkw_overflow = 0;\n");
@@ -442,46 +441,9 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	    "kw_fills[kw_case], ");
 	k_buf_add(&b, oracle != NULL ? "kw_oracle ? &kw_oracle_fn : NULL" : "NULL");
 	k_buf_add(&b, ");\n}\n\n");
-	k_buf_add(&b,
-	    "int main(int kw_argc, char **kw_argv)\n{\n"
-	    "\tint kw_case = 0, kw_list = 0, kw_npos = 0, kw_every = 0, "
-	    "kw_one = 0, kw_tmo = 0;\n"
-	    "\tconst char *kw_pos[3] = { 0, 0, 0 };\n"
-	    "\tfor (int i = 1; i < kw_argc; i++) {\n"
-	    "\t\tchar *e;\n"
-	    "\t\tif (strcmp(kw_argv[i], \"--cases\") == 0) kw_list = 1;\n"
-	    "\t\telse if (strcmp(kw_argv[i], \"--all\") == 0) kw_every = 1;\n"
-	    "\t\telse if (strcmp(kw_argv[i], \"--case\") == 0 && i + 1 < kw_argc) {\n"
-	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
-	    "\t\t\tif (*e != '\\0' || v < 0 || v >= kw_ncases) kw_usage();\n"
-	    "\t\t\tkw_case = (int)v;\n"
-	    "\t\t\tkw_one = 1;\n"
-	    "\t\t} else if (strcmp(kw_argv[i], \"--case-timeout\") == 0 && i + 1 < kw_argc) {\n"
-	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
-	    "\t\t\tif (*e != '\\0' || v < 1 || v > 86400) kw_usage();\n"
-	    "\t\t\tkw_tmo = (int)v;\n"
-	    "\t\t} else if (strcmp(kw_argv[i], \"--time\") == 0 && i + 1 < kw_argc) {\n"
-	    "\t\t\tlong v = strtol(kw_argv[++i], &e, 10);\n"
-	    "\t\t\tif (*e != '\\0' || v < 1 || v > 100000) kw_usage();\n"
-	    "\t\t\tkw_reps = (int)v;\n"
-	    "\t\t} else if (strcmp(kw_argv[i], \"--oracle\") == 0) {\n"
-	    "\t\t\tif (!KW_HAS_ORACLE) {\n"
-	    "\t\t\t\tfprintf(stderr, \"harness: --oracle: no CPU reference "
-	    "was compiled in\\n\");\n"
-	    "\t\t\t\treturn KW_EXIT_USAGE;\n"
-	    "\t\t\t}\n"
-	    "\t\t\tkw_oracle = 1;\n"
-	    "\t\t} else if (kw_argv[i][0] == '-' && kw_argv[i][1] != '\\0') kw_usage();\n"
-	    "\t\telse if (kw_npos < 3) kw_pos[kw_npos++] = kw_argv[i];\n"
-	    "\t\telse kw_usage();\n"
-	    "\t}\n"
-	    "\tif (kw_list) { printf(\"%d\\n\", kw_ncases); return 0; }\n"
-	    "\tif (kw_npos != 3 || (kw_oracle && kw_reps > 0) || (kw_every && kw_one))\n"
-	    "\t\tkw_usage();\n"
-	    "\tif (kw_every)\n"
-	    "\t\treturn kw_all(kw_pos, kw_ncases, kw_tmo, kw_case_main);\n"
-	    "\tif (kw_tmo > 0) alarm((unsigned)kw_tmo);\n"
-	    "\treturn kw_case_main(kw_pos, kw_case);\n}\n");
+	k_buf_add(&b, "int main(int kw_argc, char **kw_argv)\n{\n"
+	    "\treturn kw_main(kw_argc, kw_argv, kw_ncases, KW_HAS_ORACLE, "
+	    "kw_case_main);\n}\n");
 	*why = NULL;
 	return b.s;
 }
