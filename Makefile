@@ -114,9 +114,19 @@ kreport: tools/kreport.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kreport.o lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
-UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib
+UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
+	test/unit/test_kwrap
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+
+# kwrap's pure units: the bound algebra, the evaluator, tokens, vocabulary
+KWRAP_UNIT_OBJS = tools/kwrap/poly.o tools/kwrap/eval.o tools/kwrap/tok.o \
+	tools/kwrap/vocab.o tools/kwrap/harness_text.o
+
+test/unit/test_kwrap: test/unit/test_kwrap.c test/unit/unit.h \
+    tools/kwrap/kwrap.h $(KWRAP_UNIT_OBJS) lib/libkforge.a lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kwrap $(LDFLAGS) -o $@ \
+	    $< $(KWRAP_UNIT_OBJS) lib/libkforge.a $(LIBS) $(CMOCKA_LIBS) -lm
 
 test/unit/test_%: test/unit/test_%.c test/unit/unit.h lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \
@@ -147,7 +157,7 @@ test-asan: deps
 # libFuzzer targets (clang): test/tmp/fuzz/fuzz_<target>; fuzz/run.sh runs
 # them.  test/fuzz.t replays their corpora without libFuzzer.
 FUZZ_CC = clang
-FUZZ_TARGETS = record kbuild kverify kslice
+FUZZ_TARGETS = record kbuild kverify kslice kwrap
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -160,6 +170,14 @@ test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c tools/kslice.c lib/k_parse.c \
 	@mkdir -p test/tmp/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -o $@ fuzz/fuzz_kslice.c \
 	    $(FUZZ_LIB) lib/k_parse.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
+
+test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
+    $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CURL_CFLAGS) -Itools/kwrap -o $@ \
+	    fuzz/fuzz_kwrap.c $(filter-out tools/kwrap/kwrap.c, \
+	    $(KWRAP_OBJS:.o=.c)) $(FUZZ_LIB) $(LLM_OBJS:.o=.c) $(CURL_LIBS) \
+	    $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz

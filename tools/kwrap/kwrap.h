@@ -358,6 +358,10 @@ infer_shared(struct kern *k, json_t *launch);
 
 /* poly.c */
 void
+p_mul(struct poly *r, const struct poly *a, const struct poly *b);
+void
+p_scale(struct poly *r, const struct poly *a, long long c);
+void
 p_const(struct poly *p, long long c);
 void
 p_inf(struct poly *p);

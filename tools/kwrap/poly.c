@@ -99,7 +99,7 @@ p_add(struct poly *r, const struct poly *a, const struct poly *b, int sign)
 	*r = s;
 }
 
-static void
+void
 p_mul(struct poly *r, const struct poly *a, const struct poly *b)
 {
 	struct poly s;
@@ -129,7 +129,7 @@ p_mul(struct poly *r, const struct poly *a, const struct poly *b)
 	*r = s;
 }
 
-static void
+void
 p_scale(struct poly *r, const struct poly *a, long long c)
 {
 	struct poly k;

@@ -244,11 +244,13 @@ build_cases(struct kern *k)
 	blockgrid = mainp >= 0 && mainf < 0 &&
 	    strcmp(k->grid[0], k->p[mainp].name) == 0;
 	for (c = 0; c < NCASES; c++) {
-		json_t *sc = json_object(), *fills = json_object(), *cs, *lit;
+		json_t *sc, *fills, *cs, *lit;
 		if (c == 7 && !has_signed)
 			continue;
 		if (c == 8 && !has_float && !has_signed)
 			continue;
+		sc = json_object();
+		fills = json_object();
 		nth = 0;
 		for (i = 0; i < k->np; i++) {
 			struct param *p = &k->p[i];
