@@ -197,6 +197,19 @@ jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.harness.code' "$T_TMP/out" |
 ok $? "--spec: the harness follows the user spec"
 is "$(jq -c --arg id "$QK" 'select(.id == $id) | .wrap.spec.source' "$T_TMP/out")" \
     '"inferred"' "--spec: other records are inferred"
+# an expression longer than kwrap's buffers is an error, never cut short
+names=$(seq -f 'a_rather_long_size_name_%02g' 0 24)
+params=$(for n in $names; do printf '{"name":"%s","type":"int"},' "$n"; done)
+sum=$(echo $names | sed 's/ / + /g')
+printf '{"id":"long","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},%s],"text":"__global__ void k(float *p) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < %s) p[i] = 0; }"},"slice":{"code":""}}\n' \
+    "${params%,}" "$sum" > "$T_TMP/long.ndjson"
+run "$KWRAP" < "$T_TMP/long.ndjson"
+is "$T_STATUS" 1 "too long: exit status 1"
+is "$(jq -c '[.errors[].code, (.wrap | type)]' "$T_TMP/out")" '["too-long","null"]' \
+    "too long: an error, and no spec made of a cut expression"
+grep -q 'an expression is longer than 511 bytes' "$T_TMP/err"
+ok $? "too long: said on stderr"
+
 # a fill is one value: the user's replaces the inferred one whole
 printf '%s\n' "{\"id\":\"$SAXPY\",\"spec\":{\"params\":[{\"name\":\"x\",\"fill\":{\"kind\":\"constant\",\"value\":3}}]}}" \
     > "$T_TMP/fill.ndjson"

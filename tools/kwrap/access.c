@@ -72,10 +72,8 @@ cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
 		    strcmp(s, "volatile") == 0 || strcmp(s, "__restrict__") == 0)
 			continue;
 		bnd = json_object_get(inst, s);
-		if (name[0] != '\0')
-			strncat(name, " ", sizeof(name) - strlen(name) - 1);
-		strncat(name, json_is_string(bnd) ? json_string_value(bnd) : s,
-		    sizeof(name) - strlen(name) - 1);
+		append_word(name, sizeof(name), json_is_string(bnd) ?
+		    json_string_value(bnd) : s);
 	}
 	if ((dt = k_dtype_c(name)) != NULL)
 		size = dt->size;
@@ -384,7 +382,7 @@ bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
 		while (e < t->n && e < a.at + 8 && !is(t, e, ";"))
 			e++;
 		if (a.at < t->n) {
-			join(t, s, e, ctx, sizeof(ctx));
+			quote(t, s, e, ctx, sizeof(ctx));
 			snprintf(why, wcap, "no bound for the access in \"%s\"",
 			    ctx);
 		} else

@@ -47,7 +47,7 @@ ev_name(struct ev *e, const char *s, long long *v)
 
 	if (e->bind != NULL && e->i + 1 < e->end &&
 	    strcmp(e->t->v[e->i], ".") == 0 && is_ident(e->t->v[e->i + 1])) {
-		snprintf(dotted, sizeof(dotted), "%s.%s", s, e->t->v[e->i + 1]);
+		bprintf(dotted, sizeof(dotted), "%s.%s", s, e->t->v[e->i + 1]);
 		if (const_get(e->bind, dotted, v)) {
 			e->i += 2;
 			return 1;

@@ -97,7 +97,8 @@ static void
 harness_expr(struct k_buf *b, json_t *e, json_t *params, const char *what)
 {
 	struct toks t = { 0 }, out = { 0 };
-	char num[32], cell[160], text[MAX_EXPR];
+	struct k_buf cell = { 0 };
+	char num[32];
 	const char *src = "1";
 	size_t i, j;
 	json_t *prm;
@@ -131,22 +132,27 @@ harness_expr(struct k_buf *b, json_t *e, json_t *params, const char *what)
 					scalar = 1;
 					fields = json_object_get(prm, "fields") != NULL;
 				}
+		k_buf_reset(&cell);
 		if (scalar && fields && is(&t, i + 1, ".") && i + 2 < t.n) {
-			snprintf(cell, sizeof(cell), "kw_n(%s.%s)", t.v[i],
-			    t.v[i + 2]);
+			k_buf_printf(&cell, "kw_n(%s.%s)", t.v[i], t.v[i + 2]);
 			i += 2;
 		} else if (scalar && !fields)
-			snprintf(cell, sizeof(cell), "kw_n(%s)", t.v[i]);
+			k_buf_printf(&cell, "kw_n(%s)", t.v[i]);
 		else
-			copy(cell, sizeof(cell), t.v[i]);
-		tok_push(&out, cell, strlen(cell));
+			k_buf_add(&cell, t.v[i]);
+		tok_push(&out, k_buf_str(&cell), cell.n);
 	}
-	join(&out, 0, out.n, text, sizeof(text));
-	k_buf_printf(b, "kw_value(kw_n(%s), ", out.n ? text : "1");
+	k_buf_add(b, "kw_value(kw_n(");
+	if (out.n)
+		join_buf(&out, 0, out.n, b);
+	else
+		k_buf_add(b, "1");
+	k_buf_add(b, "), ");
 	c_string(b, what);
 	k_buf_add(b, ", ");
 	c_string(b, src);
 	k_buf_add(b, ")");
+	k_buf_free(&cell);
 	toks_free(&out);
 	toks_free(&t);
 }

@@ -612,7 +612,7 @@ x_primary(struct ex *x, struct iv *r)
 				    !k->p[p].f[fi].dt->is_float)
 					break;
 			if (fi < k->p[p].nf) {
-				snprintf(fld, sizeof(fld), "%s.%s", s, t->v[i + 2]);
+				bprintf(fld, sizeof(fld), "%s.%s", s, t->v[i + 2]);
 				a = atom_get(k->at, fld);
 				if (a >= 0)
 					k->at->a[a].ge1 = 1;

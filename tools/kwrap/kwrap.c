@@ -43,6 +43,7 @@ process(json_t *rec, void *ctx)
 	}
 	if (opt.user != NULL && id != NULL)
 		user = json_object_get(opt.user, id);
+	(void)text_cuts(1);
 	k = kern_infer(rec);
 	spec = spec_of(k, user);
 	dialect = opt.dialect != NULL ? opt.dialect : k_get_str(scan, "dialect");
@@ -55,7 +56,13 @@ process(json_t *rec, void *ctx)
 		json_object_set(wrap, "reference_cpu", ref);
 	if (wrap_harness(rec, wrap, spec, dialect, &why) != 0)
 		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), why);
-	k_set_section(rec, "wrap", wrap);
+	if (text_cuts(1) > 0) {
+		/* a cut expression would be a wrong one: no wrap at all */
+		k_fail(rec, STAGE, "too-long", "%s: an expression is longer "
+		    "than %d bytes", k_id_text(rec), MAX_EXPR - 1);
+		json_decref(wrap);
+	} else
+		k_set_section(rec, "wrap", wrap);
 	kern_free(k);
 	return rec;
 }

@@ -272,6 +272,15 @@ struct fn {
 
 
 /* tok.c */
+void
+append_word(char *dst, size_t cap, const char *src);
+/* How many texts did not fit their buffer since the last reset. */
+int
+text_cuts(int reset);
+void
+join_buf(const struct toks *t, size_t a, size_t b, struct k_buf *sb);
+void
+quote(const struct toks *t, size_t a, size_t b, char *out, size_t cap);
 void bprintf(char *dst, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void

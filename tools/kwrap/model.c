@@ -7,13 +7,11 @@
 void
 guess(struct kern *k, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	json_array_append_new(k->guesses, json_vsprintf(fmt, ap));
 	va_end(ap);
-	json_array_append_new(k->guesses, json_string(buf));
 }
 
 static int
@@ -51,7 +49,7 @@ paren(const char *s, char *out, size_t cap)
 	if (simple)
 		copy(out, cap, s);
 	else
-		snprintf(out, cap, "(%s)", s);
+		bprintf(out, cap, "(%s)", s);
 }
 
 /* Mark scalar params (and struct fields) named in tokens [a, b) as sizes. */
@@ -147,7 +145,7 @@ param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
 				if (!is(t, i + 1, ".") || i + 2 >= b)
 					ok = 0;
 				else {
-					snprintf(tmp, sizeof(tmp), "%s.%s", s,
+					bprintf(tmp, sizeof(tmp), "%s.%s", s,
 					    t->v[i + 2]);
 					k_buf_add(&sb, tmp);
 					i += 2;
@@ -409,7 +407,7 @@ kernel_text(struct kern *k, const char *text)
 	tokenize(text != NULL ? text : "", &tt);
 	if (tt.n > 0 && is_ident(tt.v[0]) && k->code != NULL) {
 		char pat[128];
-		snprintf(pat, sizeof(pat), "#define %s(", tt.v[0]);
+		bprintf(pat, sizeof(pat), "#define %s(", tt.v[0]);
 		if ((p = strstr(k->code, pat)) != NULL) {
 			struct k_buf sb = { 0 };
 			const char *q = p + strlen(pat);

@@ -267,7 +267,7 @@ p_div(struct atoms *at, struct poly *r, const struct poly *a,
 	simple_a = a->n == 1 && a->t[0].c == 1 && a->t[0].na == 1;
 	simple_b = p_isconst(b, &d) || (b->n == 1 && b->t[0].c == 1 &&
 	    b->t[0].na == 1 && strchr(at->a[b->t[0].a[0]].text, ' ') == NULL);
-	snprintf(text, sizeof(text), "%s%s%s / %s%s%s", simple_a ? "" : "(",
+	bprintf(text, sizeof(text), "%s%s%s / %s%s%s", simple_a ? "" : "(",
 	    ta, simple_a ? "" : ")", simple_b ? "" : "(", tb,
 	    simple_b ? "" : ")");
 	if (strlen(text) >= MAX_EXPR || (x = atom_get(at, text)) < 0) {

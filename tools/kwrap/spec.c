@@ -263,7 +263,7 @@ build_cases(struct kern *k)
 			}
 			if (p->is_struct) {
 				for (f = 0; f < p->nf; f++) {
-					snprintf(key, sizeof(key), "%s.%s",
+					bprintf(key, sizeof(key), "%s.%s",
 					    p->name, p->f[f].name);
 					json_object_set_new(sc, key,
 					    p->f[f].size_use ?
@@ -406,9 +406,7 @@ find_globals(struct kern *k)
 			if (is(t, j, "const") || is(t, j, "static") ||
 			    is(t, j, "__device__") || is(t, j, "volatile"))
 				continue;
-			if (type[0] != '\0')
-				strncat(type, " ", sizeof(type) - strlen(type) - 1);
-			strncat(type, t->v[j], sizeof(type) - strlen(type) - 1);
+			append_word(type, sizeof(type), t->v[j]);
 		}
 		for (j = 0; j < k->all.n && !used; j++)
 			used = j != nm && is(t, j, t->v[nm]) &&

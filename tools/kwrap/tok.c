@@ -4,30 +4,65 @@
  */
 #include "kwrap.h"
 
-/* snprintf for fixed buffers where a cut expression is acceptable: a
- * longer one fails to evaluate and is reported as a guess. */
+/*
+ * Text that did not fit where it was put: expressions live in fixed
+ * MAX_EXPR buffers, and a cut expression would be a wrong one.  bprintf
+ * and copy never cut silently: they count what did not fit, and process
+ * turns a count above 0 into an error of the record.  One count per
+ * thread, reset per record.
+ */
+static _Thread_local int cuts;
+
+int
+text_cuts(int reset)
+{
+	int n = cuts;
+
+	if (reset)
+		cuts = 0;
+	return n;
+}
+
 void
 bprintf(char *dst, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(dst, cap, fmt, ap);
+	n = vsnprintf(dst, cap, fmt, ap);
 	va_end(ap);
+	if (n < 0 || (size_t)n >= cap)
+		cuts++;
 }
 
 void
 copy(char *dst, size_t cap, const char *src)
 {
-	snprintf(dst, cap, "%s", src != NULL ? src : "");
+	bprintf(dst, cap, "%s", src != NULL ? src : "");
+}
+
+/* Append src to the text in dst, after a space when dst is not empty. */
+void
+append_word(char *dst, size_t cap, const char *src)
+{
+	size_t l = strlen(dst);
+
+	if (l >= cap) {
+		cuts++;
+		return;
+	}
+	bprintf(dst + l, cap - l, "%s%s", l > 0 ? " " : "", src);
 }
 
 
 void
 tok_push(struct toks *t, const char *s, size_t len)
 {
-	if (t->n >= MAX_TOKENS)
+	if (t->n >= MAX_TOKENS) {
+		cuts++;
 		return;
+	}
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->v = k_reallocarray(t->v, t->cap, sizeof(*t->v));
@@ -223,6 +258,33 @@ void
 join(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
 {
 	struct k_buf sb = { 0 };
+
+	join_buf(t, a, b, &sb);
+	copy(out, cap, k_buf_str(&sb));
+	k_buf_free(&sb);
+}
+
+/* A quote of tokens [a, b) for a message: cut where it must be, and
+ * then visibly, with "...". */
+void
+quote(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
+{
+	struct k_buf sb = { 0 };
+
+	join_buf(t, a, b, &sb);
+	if (sb.n < cap)
+		copy(out, cap, k_buf_str(&sb));
+	else if (cap > 4)
+		snprintf(out, cap, "%.*s...", (int)(cap - 4), k_buf_str(&sb));
+	else if (cap > 0)
+		*out = '\0';
+	k_buf_free(&sb);
+}
+
+/* Append tokens [a, b) to sb as readable C. */
+void
+join_buf(const struct toks *t, size_t a, size_t b, struct k_buf *sb)
+{
 	size_t i;
 
 	for (i = a; i < b; i++) {
@@ -235,9 +297,7 @@ join(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
 		    strcmp(s, "[") != 0 && !(strcmp(s, "(") == 0 &&
 		    is_ident(prev) && strcmp(prev, "return") != 0);
 		if (space)
-			k_buf_add(&sb, " ");
-		k_buf_add(&sb, s);
+			k_buf_add(sb, " ");
+		k_buf_add(sb, s);
 	}
-	copy(out, cap, sb.n ? k_buf_str(&sb) : "");
-	k_buf_free(&sb);
 }
