@@ -34,6 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	collect_consts(text, &t, c);
 	(void)eval_str(text, c, &v);
 	toks_free(&t);
+	consts_free(c);
 	free(c);
 	free(text);
 

@@ -210,6 +210,14 @@ is "$(jq -c '[.errors[].code, (.wrap | type)]' "$T_TMP/out")" '["too-long","null
 grep -q 'an expression is longer than 511 bytes' "$T_TMP/err"
 ok $? "too long: said on stderr"
 
+# no fixed number of parameters: a kernel with 70 keeps every one
+params=$(seq -f '{"name":"s%g","type":"int"},' 1 69 | tr -d '\n')
+printf '{"id":"wide","scan":{"name":"k","params":[%s{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"}],"text":"__global__ void k() { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < s69) p[i] = s1; }"},"slice":{"code":""}}\n' \
+    "$params" > "$T_TMP/wide.ndjson"
+run "$KWRAP" < "$T_TMP/wide.ndjson"
+is "$(jq -c '[(.wrap.spec.params | length), (.wrap.spec.params[-1] | .name, .count)]' "$T_TMP/out")" \
+    '[70,"p","s69"]' "70 parameters: all in the spec, the last one's count derived"
+
 # a fill is one value: the user's replaces the inferred one whole
 printf '%s\n' "{\"id\":\"$SAXPY\",\"spec\":{\"params\":[{\"name\":\"x\",\"fill\":{\"kind\":\"constant\",\"value\":3}}]}}" \
     > "$T_TMP/fill.ndjson"

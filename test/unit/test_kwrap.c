@@ -244,7 +244,9 @@ test_eval(void **state)
 	tokenize("9223372036854775807 + 1", &t);
 	assert_int_equal(eval_bound(&t, c, bind, &v), -1);
 	toks_free(&t);
+	consts_free(c);
 	free(c);
+	consts_free(bind);
 	free(bind);
 }
 
@@ -266,6 +268,7 @@ test_consts(void **state)
 	assert_true(const_get(c, "K", &v) && v == 64);
 	assert_false(const_get(c, "F", &v));
 	toks_free(&t);
+	consts_free(c);
 	free(c);
 }
 

@@ -120,7 +120,7 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 	const struct toks *t = f->t;
 	const char *name = open > 0 ? t->v[open - 1] : "";
 	struct fn *h;
-	size_t ends[MAX_PARAMS];
+	size_t *ends;
 	int n, i;
 
 	for (i = 0; loads[i] != NULL; i++)
@@ -130,10 +130,11 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 		access_at(f, a, off, lanes, open);
 		return;
 	}
-	args_of(f, open, ends, MAX_PARAMS, &n);
+	ends = args_of(f, open, &n);
 	if (hd >= MAX_HELPER || lanes != 1 || !is_ident(name) ||
 	    (h = find_helper(f->k, name, n)) == NULL) {
 		acc_unknown(a, f, open);
+		free(ends);
 		return;
 	}
 	h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
@@ -149,6 +150,7 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 		acc_unknown(a, f, open);
 	}
 	fn_free(h);
+	free(ends);
 }
 
 /* One use of the buffer's pointer at token i. */

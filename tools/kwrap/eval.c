@@ -3,14 +3,15 @@
  */
 #include "kwrap.h"
 
-int const_get(const struct consts *c, const char *name,
-    long long *v)
+/* The value of name, the one set last. */
+int
+const_get(const struct consts *c, const char *name, long long *v)
 {
-	size_t i;
+	int i;
 
 	for (i = c->n; i-- > 0;)
-		if (strcmp(c->name[i], name) == 0) {
-			*v = c->val[i];
+		if (strcmp(c->v[i].name, name) == 0) {
+			*v = c->v[i].val;
 			return 1;
 		}
 	return 0;
@@ -19,10 +20,28 @@ int const_get(const struct consts *c, const char *name,
 void
 const_set(struct consts *c, const char *name, long long v)
 {
-	if (c->n >= MAX_CONSTS || strlen(name) >= sizeof(c->name[0]))
-		return;
-	copy(c->name[c->n], sizeof(c->name[0]), name);
-	c->val[c->n++] = v;
+	c->v = grow(c->v, &c->cap, c->n, sizeof(*c->v));
+	c->v[c->n].name = k_strdup(name);
+	c->v[c->n++].val = v;
+}
+
+/* Forget every constant, keeping the memory of the array. */
+void
+consts_clear(struct consts *c)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	c->n = 0;
+}
+
+void
+consts_free(struct consts *c)
+{
+	consts_clear(c);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
 }
 
 /* A small integer evaluator over tokens, in 64 bits; fails on anything it

@@ -14,19 +14,17 @@
 #define CAP_BYTES (64LL << 20)		/* all buffers of one case */
 #define LARGE_ELEMS (1LL << 24)
 #define LARGE_BYTES (512LL << 20)
-#define MAX_SIZES (MAX_PARAMS + MAX_FIELDS)
-#define NFIT (MAX_PARAMS + 6)		/* buffer counts, grid, block */
-
 struct fit {
-	struct toks e[NFIT];
+	struct toks *e;			/* buffer counts, grid, block */
 	int ne, nb;			/* expressions; the first nb are counts */
-	int esz[MAX_PARAMS];		/* element size of each buffer */
+	int *esz;			/* element size of each buffer */
 	const struct consts *c;
 	struct consts *bind;
-	char key[MAX_SIZES][160];	/* the case's size scalars */
-	long long base[MAX_SIZES], val[MAX_SIZES];
-	int sized[MAX_SIZES];		/* 0: a value, bound as it is */
-	int nk;
+	/* the case's integer scalars, nk of them (room for ck) */
+	char **key;
+	long long *base, *val;
+	int *sized;			/* 0: a value, bound as it is */
+	int nk, ck;
 	long long cap_elems, cap_bytes;
 	int one_block;
 };
@@ -40,7 +38,7 @@ fit_eval(struct fit *f, int n, long long *v)
 {
 	int i;
 
-	f->bind->n = 0;
+	consts_clear(f->bind);
 	for (i = 0; i < f->nk; i++)
 		const_set(f->bind, f->key[i], f->val[i]);
 	return eval_bound(&f->e[n], f->c, f->bind, v);
@@ -137,7 +135,7 @@ fit_down(struct fit *f, long long den, int one_block)
 static int
 fit_case(struct fit *f, const char *name, json_t *guesses)
 {
-	long long den = 1, num, from[MAX_SIZES], lo, hi, mid;
+	long long den = 1, num, *from, lo, hi, mid;
 	int i, r;
 
 	for (i = 0; i < f->nk; i++)
@@ -156,14 +154,17 @@ fit_case(struct fit *f, const char *name, json_t *guesses)
 		return 1;
 	/* raise the sizes minimally: the least t with every size at least
 	 * t that gives every grid dimension a block */
-	memcpy(from, f->val, sizeof(from));
+	from = k_calloc((size_t)(f->nk ? f->nk : 1), sizeof(*from));
+	memcpy(from, f->val, (size_t)f->nk * sizeof(*from));
 	for (hi = 2; hi <= (1LL << 31); hi *= 2) {
 		fit_raise(f, from, hi);
 		if (!((r = fit_check(f, 0)) & FIT_ZERO))
 			break;
 	}
-	if (r & FIT_ZERO)
+	if (r & FIT_ZERO) {
+		free(from);
 		return 0;
+	}
 	lo = hi / 2;		/* lo gives a zero, hi does not */
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
@@ -174,11 +175,30 @@ fit_case(struct fit *f, const char *name, json_t *guesses)
 			hi = mid;
 	}
 	fit_raise(f, from, hi);
+	free(from);
 	if (fit_check(f, 0) != FIT_OK && guesses != NULL)
 		json_array_append_new(guesses, json_sprintf("case %s: sizes "
 		    "that give every grid dimension a block are over the limits",
 		    name));
 	return 1;
+}
+
+/* Room for n scalars of a case, the keys of the last one freed. */
+static void
+fit_keys(struct fit *f, int n)
+{
+	int i;
+
+	for (i = 0; i < f->nk; i++)
+		free(f->key[i]);
+	f->nk = 0;
+	if (n <= f->ck)
+		return;
+	f->key = k_reallocarray(f->key, (size_t)n, sizeof(*f->key));
+	f->base = k_reallocarray(f->base, (size_t)n, sizeof(*f->base));
+	f->val = k_reallocarray(f->val, (size_t)n, sizeof(*f->val));
+	f->sized = k_reallocarray(f->sized, (size_t)n, sizeof(*f->sized));
+	f->ck = n;
 }
 
 /* Fit every case of spec to its budget: typical and the others up to
@@ -206,11 +226,12 @@ fit_cases(json_t *spec, const struct consts *c)
 	if (!json_is_array(guesses))
 		guesses = NULL;
 	f->c = c;
+	f->e = k_calloc(json_array_size(params) + 6, sizeof(*f->e));
+	f->esz = k_calloc(json_array_size(params) + 1, sizeof(*f->esz));
 	json_array_foreach(params, i, prm) {
 		json_t *cnt = json_object_get(prm, "count");
 		const char *role = k_get_str(prm, "role");
-		if (role == NULL || strcmp(role, "scalar") == 0 ||
-		    f->nb >= MAX_PARAMS)
+		if (role == NULL || strcmp(role, "scalar") == 0)
 			continue;
 		if (json_is_integer(cnt))
 			snprintf(text, sizeof(text), "%lld",
@@ -239,12 +260,12 @@ fit_cases(json_t *spec, const struct consts *c)
 		json_t *v;
 		if (name == NULL)
 			name = "?";
-		f->nk = 0;
+		fit_keys(f, (int)json_object_size(sc));
 		/* the size scalars: size parameters and fields of the case;
 		 * the other integer scalars are bound as they are */
 		json_object_foreach(sc, key, v) {
 			int size = 0;
-			if (!json_is_integer(v) || f->nk >= MAX_SIZES)
+			if (!json_is_integer(v))
 				continue;
 			json_array_foreach(params, j, prm) {
 				const char *pn = k_get_str(prm, "name");
@@ -266,7 +287,7 @@ fit_cases(json_t *spec, const struct consts *c)
 						    "size") == 0)
 							size = 1;
 			}
-			copy(f->key[f->nk], sizeof(f->key[0]), key);
+			f->key[f->nk] = k_strdup(key);
 			f->base[f->nk] = f->val[f->nk] = json_integer_value(v);
 			if (size && f->base[f->nk] < 1)
 				f->base[f->nk] = 1;
@@ -294,6 +315,14 @@ fit_cases(json_t *spec, const struct consts *c)
 	}
 	for (n = 0; n < f->ne; n++)
 		toks_free(&f->e[n]);
+	fit_keys(f, 0);
+	free(f->key);
+	free(f->base);
+	free(f->val);
+	free(f->sized);
+	free(f->e);
+	free(f->esz);
+	consts_free(f->bind);
 	free(f->bind);
 	free(f);
 }

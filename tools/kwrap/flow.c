@@ -4,16 +4,6 @@
  */
 #include "kwrap.h"
 
-void *
-grow(void *p, int *cap, int n, size_t sz)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? *cap * 2 : 16;
-	p = k_reallocarray(p, (size_t)*cap, sz);
-	return p;
-}
-
 void
 fn_free(struct fn *f)
 {
@@ -23,7 +13,29 @@ fn_free(struct fn *f)
 	free(f->l);
 	free(f->dc);
 	free(f->bind);
+	free(f->pn);
+	free(f->pptr);
+	free(f->pint);
 	free(f);
+}
+
+/* Room in f's parameter arrays for parameter f->np, zeroed. */
+static void
+fn_room(struct fn *f)
+{
+	int n = f->np, c = f->cp;
+
+	if (n < f->cp)
+		return;
+	f->pn = grow(f->pn, &c, n, sizeof(*f->pn));
+	c = f->cp;
+	f->pptr = grow(f->pptr, &c, n, sizeof(*f->pptr));
+	c = f->cp;
+	f->pint = grow(f->pint, &c, n, sizeof(*f->pint));
+	memset(f->pn + n, 0, (size_t)(c - n) * sizeof(*f->pn));
+	memset(f->pptr + n, 0, (size_t)(c - n) * sizeof(*f->pptr));
+	memset(f->pint + n, 0, (size_t)(c - n) * sizeof(*f->pint));
+	f->cp = c;
 }
 
 int
@@ -606,16 +618,17 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 	f->b = skip_group(t, open) - 1;
 	f->kernel = kernel;
 	if (kernel) {
-		for (i = 0; i < (size_t)k->np; i++) {
-			copy(f->pn[i], sizeof(f->pn[0]), k->p[i].name);
-			f->pptr[i] = k->p[i].ptr;
-			f->pint[i] = !k->p[i].ptr && k->p[i].dt != NULL &&
-			    !k->p[i].dt->is_float && !k->p[i].is_enum;
+		for (f->np = 0; f->np < k->np; f->np++) {
+			const struct param *p = &k->p[f->np];
+			fn_room(f);
+			f->pn[f->np] = p->name;
+			f->pptr[f->np] = p->ptr;
+			f->pint[f->np] = !p->ptr && p->dt != NULL &&
+			    !p->dt->is_float && !p->is_enum;
 		}
-		f->np = k->np;
 	} else if (is(t, plist, "(")) {
 		close = skip_group(t, plist) - 1;
-		for (i = s = plist + 1; i <= close && f->np < MAX_PARAMS; i++) {
+		for (i = s = plist + 1; i <= close; i++) {
 			const char *x = t->v[i];
 			size_t j, last = 0;
 			if (*x == '(' || *x == '[' || *x == '<')
@@ -625,6 +638,8 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 				depth--;
 			if (!(i == close || (depth == 0 && *x == ',')))
 				continue;
+			fn_room(f);
+			f->pn[f->np] = "";
 			for (j = s; j < i && !is(t, j, "="); j++) {
 				const struct k_dtype *dt;
 				if (is_ident(t->v[j]))
@@ -637,7 +652,7 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 					f->pint[f->np] = 1;
 			}
 			if (last > 0)
-				copy(f->pn[f->np], sizeof(f->pn[0]), t->v[last]);
+				f->pn[f->np] = t->v[last];
 			if (f->pptr[f->np])
 				f->pint[f->np] = 0;
 			f->np++;

@@ -76,8 +76,15 @@ kern_infer(json_t *rec)
 void
 kern_free(struct kern *k)
 {
+	int i;
+
 	if (k == NULL)
 		return;
+	for (i = 0; i < k->np; i++)
+		free(k->p[i].f);
+	free(k->p);
+	free(k->v);
+	consts_free(&k->c);
 	toks_free(&k->t);
 	toks_free(&k->all);
 	json_decref(k->guesses);

@@ -293,15 +293,27 @@ is_cast(struct fn *f, size_t i, size_t close)
 	    is(t, j, "~") || is(t, j, "*") || is(t, j, "&") || is(t, j, ".");
 }
 
-void
-args_of(struct fn *f, size_t open, size_t *ends, int max, int *n)
+size_t *
+args_of(struct fn *f, size_t open, int *n)
 {
-	int mixed;
+	size_t close = skip_group(f->t, open) - 1, i, *ends;
+	int mixed, max = 2, depth = 0;
 
-	*n = split_top(f->t, open + 1, skip_group(f->t, open) - 1, ",", ends,
-	    max, &mixed);
-	if (skip_group(f->t, open) == open + 2)
+	/* room for every argument: one more than the commas */
+	for (i = open + 1; i < close; i++) {
+		const char *s = f->t->v[i];
+		if (*s == '(' || *s == '[')
+			depth++;
+		else if (*s == ')' || *s == ']')
+			depth--;
+		else if (depth == 0 && *s == ',')
+			max++;
+	}
+	ends = k_calloc((size_t)max, sizeof(*ends));
+	*n = split_top(f->t, open + 1, close, ",", ends, max, &mixed);
+	if (close == open + 1)
 		*n = 0;
+	return ends;
 }
 
 /* A call's value: min, max, rounding, abs; anything else unbounded. */
@@ -321,12 +333,12 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 	    "float", "double", "static_cast", "T", NULL };
 	struct fn *f = x->f;
 	struct atoms *at = f->k->at;
-	size_t ends[8];
+	size_t *ends;
 	struct iv a, b;
 	struct fn *h;
 	int n, i, kind = 0;
 
-	args_of(f, open, ends, 8, &n);
+	ends = args_of(f, open, &n);
 	for (i = 0; mins[i] != NULL; i++)
 		if (strcmp(name, mins[i]) == 0)
 			kind = 1;
@@ -387,6 +399,7 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 		fn_free(h);
 	} else
 		iv_top(r);
+	free(ends);
 }
 
 /* The kernel parameter that pointer name points into at pos: the

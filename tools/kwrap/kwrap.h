@@ -47,10 +47,6 @@
 
 #define STAGE "kwrap"
 #define MAX_TOKENS 65536	/* tokens of one kernel's analysed text */
-#define MAX_PARAMS 64
-#define MAX_FIELDS 32
-#define MAX_VARS 256
-#define MAX_CONSTS 512
 #define MAX_EXPR 512		/* longest size or launch expression */
 #define DEFAULT_BLOCK 256
 /* ------------------------------------------------------------ tokens */
@@ -65,9 +61,11 @@ struct toks {
 /* Integer constants of the slice: object-like macros, constexpr and const
  * integer variables, enumerators. */
 struct consts {
-	char name[MAX_CONSTS][64];
-	long long val[MAX_CONSTS];
-	size_t n;
+	struct cst {
+		char *name;
+		long long val;
+	} *v;
+	int n, cap;
 };
 
 /* ------------------------------------------------------------ types */
@@ -107,8 +105,8 @@ struct param {
 	char type[128];		/* element type (pointers) or type, bound */
 	int ptr, is_const, is_struct, is_enum;
 	const struct k_dtype *dt;	/* NULL: unknown type */
-	struct field f[MAX_FIELDS];
-	int nf, ssize;
+	struct field *f;	/* a struct's fields */
+	int nf, cf, ssize;
 	int read, written;	/* from kslice, or found in the text */
 	enum role role;
 	char count[MAX_EXPR];
@@ -135,13 +133,13 @@ struct fn;
 struct kern {
 	json_t *rec;		/* borrowed */
 	const char *name;
-	struct param p[MAX_PARAMS];
-	int np;
+	struct param *p;
+	int np, cp;
 	struct toks t;		/* the kernel's text */
 	struct toks all;	/* the whole slice */
 	struct consts c;
-	struct var v[MAX_VARS];
-	int nv;
+	struct var *v;
+	int nv, cv;
 	size_t body;		/* first token of the kernel's body */
 	int dims;		/* 1 or 2 thread dimensions */
 	long long block[3];
@@ -258,9 +256,9 @@ struct fn {
 	const struct toks *t;
 	size_t a, b;		/* the body, inside its braces */
 	int kernel;
-	char pn[MAX_PARAMS][64];
-	int pptr[MAX_PARAMS], pint[MAX_PARAMS];
-	int np;
+	const char **pn;	/* parameter names, borrowed from k or t */
+	int *pptr, *pint;
+	int np, cp;
 	struct iv *bind;	/* a helper's arguments */
 	struct asg *as;
 	struct guard *g;
@@ -303,8 +301,12 @@ void
 join(const struct toks *t, size_t a, size_t b, char *out, size_t cap);
 
 /* eval.c */
-int const_get(const struct consts *c, const char *name,
-    long long *v);
+int
+const_get(const struct consts *c, const char *name, long long *v);
+void
+consts_clear(struct consts *c);
+void
+consts_free(struct consts *c);
 void
 const_set(struct consts *c, const char *name, long long v);
 int eval_bound(const struct toks *t, const struct consts *c,
@@ -450,8 +452,10 @@ void
 eval_at(struct fn *f, size_t a, size_t b, struct iv *r);
 int
 is_cast(struct fn *f, size_t i, size_t close);
-void
-args_of(struct fn *f, size_t open, size_t *ends, int max, int *n);
+/* The ends of the arguments of the call whose ( is at open, in memory
+ * the caller frees; *n of them. */
+size_t *
+args_of(struct fn *f, size_t open, int *n);
 
 /* access.c */
 void

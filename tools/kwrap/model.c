@@ -191,7 +191,7 @@ find_vars(struct kern *k)
 	size_t i, j, e;
 	int bi, ti, dim, pi;
 
-	for (i = 1; i + 1 < t->n && k->nv < MAX_VARS; i++) {
+	for (i = 1; i + 1 < t->n; i++) {
 		int loop;
 		if (!is_ident(t->v[i]) || !is(t, i + 1, "=") ||
 		    is(t, i - 1, ".") || is(t, i - 1, "->") ||
@@ -203,6 +203,7 @@ find_vars(struct kern *k)
 		    is(t, i - 2, "CUDA_KERNEL_LOOP")))
 			loop = 1;
 		e = expr_end(t, i + 2, stop);
+		k->v = grow(k->v, &k->cv, k->nv, sizeof(*k->v));
 		struct var *v = &k->v[k->nv++];
 		memset(v, 0, sizeof(*v));
 		copy(v->name, sizeof(v->name), t->v[i]);
@@ -243,7 +244,7 @@ find_vars(struct kern *k)
 			v->alias = pi;
 	}
 	/* CUDA_1D_KERNEL_LOOP(i, n) declares i as a grid-stride index */
-	for (i = 0; i + 5 < t->n && k->nv < MAX_VARS; i++) {
+	for (i = 0; i + 5 < t->n; i++) {
 		if (!(is(t, i, "CUDA_1D_KERNEL_LOOP") ||
 		    is(t, i, "CUDA_KERNEL_LOOP") ||
 		    is(t, i, "HIP_1D_KERNEL_LOOP")) || !is(t, i + 1, "(") ||
@@ -251,6 +252,7 @@ find_vars(struct kern *k)
 			continue;
 		struct var *v = var_get(k, t->v[i + 2]);
 		if (v == NULL) {
+			k->v = grow(k->v, &k->cv, k->nv, sizeof(*k->v));
 			v = &k->v[k->nv++];
 			memset(v, 0, sizeof(*v));
 			copy(v->name, sizeof(v->name), t->v[i + 2]);
@@ -282,7 +284,7 @@ parse_struct(struct kern *k, struct param *p)
 	if (i + 2 >= t->n)
 		return 0;
 	e = skip_group(t, i + 2);
-	for (j = i + 3; j + 1 < e && p->nf < MAX_FIELDS;) {
+	for (j = i + 3; j + 1 < e;) {
 		size_t s = j;
 		char type[64] = "";
 		const struct k_dtype *dt;
@@ -300,7 +302,9 @@ parse_struct(struct kern *k, struct param *p)
 				return 0;
 			dt = k_dtype_c("int");	/* an enum */
 		}
+		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
 		struct field *f = &p->f[p->nf++];
+		memset(f, 0, sizeof(*f));
 		copy(f->name, sizeof(f->name), t->v[j - 1]);
 		copy(f->type, sizeof(f->type), type);
 		f->dt = dt;
@@ -447,8 +451,7 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 		const char *name = k_get_str(prm, "name");
 		const char *type = k_get_str(prm, "type");
 		const char *pointee = k_get_str(prm, "pointee_type");
-		if (k->np >= MAX_PARAMS)
-			break;
+		k->p = grow(k->p, &k->cp, k->np, sizeof(*k->p));
 		p = &k->p[k->np++];
 		memset(p, 0, sizeof(*p));
 		if (name == NULL || *name == '\0')

@@ -56,6 +56,17 @@ append_word(char *dst, size_t cap, const char *src)
 }
 
 
+/* p with room for element n of size sz: *cap doubles as needed. */
+void *
+grow(void *p, int *cap, int n, size_t sz)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	p = k_reallocarray(p, (size_t)*cap, sz);
+	return p;
+}
+
 void
 tok_push(struct toks *t, const char *s, size_t len)
 {
