@@ -218,6 +218,15 @@ run "$KWRAP" < "$T_TMP/wide.ndjson"
 is "$(jq -c '[(.wrap.spec.params | length), (.wrap.spec.params[-1] | .name, .count)]' "$T_TMP/out")" \
     '[70,"p","s69"]' "70 parameters: all in the spec, the last one's count derived"
 
+# one engine of counts: where an access has no bound, the guess is the
+# largest of those that have one, and says which access had none
+printf '%s\n' '{"id":"partial","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"}],"text":"__global__ void k(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { p[2 * i + 1] = 1; p[hash(i)] = 2; } }"},"slice":{"code":""}}' \
+    > "$T_TMP/partial.ndjson"
+run "$KWRAP" < "$T_TMP/partial.ndjson"
+is "$(jq -c '[.wrap.spec.params[0].count, .wrap.spec.confidence.counts, (.wrap.spec.confidence.guesses[] | select(startswith("p:")))]' "$T_TMP/out")" \
+    '["2 * n","low","p: count 2 * n: no bound for the access in \"p[hash(i)] =\""]' \
+    "partial bounds: the guess is the bounded accesses' count"
+
 # a fill is one value: the user's replaces the inferred one whole
 printf '%s\n' "{\"id\":\"$SAXPY\",\"spec\":{\"params\":[{\"name\":\"x\",\"fill\":{\"kind\":\"constant\",\"value\":3}}]}}" \
     > "$T_TMP/fill.ndjson"

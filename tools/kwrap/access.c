@@ -398,8 +398,9 @@ bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
 	return 2;
 }
 
-/* Buffer pi's count: from the bounds of every access where they all have
- * one, else the textual guess of buffer_count. */
+/* Buffer pi's count, the one engine of element counts: derived from the
+ * bounds of every access where they all have one; else a guess, the
+ * largest of the accesses that have one, or the index range, or 2^20. */
 void
 count_of(struct kern *k, int pi, const char *domain)
 {
@@ -423,13 +424,26 @@ count_of(struct kern *k, int pi, const char *domain)
 		mark_size_str(k, p->count);
 		return;
 	}
-	buffer_count(k, pi, domain);
-	if (p->count_state == 2) {
-		/* the pattern matched but not every access has a bound */
+	if (r == 1 && strcmp(cnt, "inf") != 0) {
+		/* the largest of the accesses that have a bound */
+		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 1;
+		mark_size_str(k, p->count);
 		guess(k, "%s: count %s: %s", p->name, p->count, why[0] != '\0' ?
 		    why : "an access without a bound");
+		return;
 	}
+	if (domain != NULL) {
+		copy(p->count, sizeof(p->count), domain);
+		p->count_state = 1;
+		guess(k, "%s: count taken to be the index range %s", p->name,
+		    domain);
+	} else {
+		copy(p->count, sizeof(p->count), "1048576");
+		p->count_state = 1;
+		guess(k, "%s: count unknown, 1048576 assumed", p->name);
+	}
+	mark_size_str(k, p->count);
 }
 
 /* Dynamic shared memory that the launch site does not give: the bytes

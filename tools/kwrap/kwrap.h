@@ -8,7 +8,7 @@
  *	vocab.c		the dtype table and the names of roles and dtypes
  *	infer.c		inference, once per record, in its order
  *	model.c		the kernel model: params, variables, roles
- *	textual.c	bounds and counts read from guard patterns
+ *	textual.c	index ranges read from guard patterns
  *	launch.c	block, grid and shared memory of the launch
  *	poly.c		bound algebra: polynomials and intervals (pure)
  *	flow.c		flow facts of a function: assignments, guards, loops
@@ -356,8 +356,6 @@ infer_roles(struct kern *k, json_t *slice);
 /* textual.c */
 int
 find_bounds(struct kern *k);
-void
-buffer_count(struct kern *k, int pi, const char *domain);
 
 /* launch.c */
 void
