@@ -218,23 +218,27 @@ is_ident(const char *s)
 	return isalpha((unsigned char)*s) || *s == '_';
 }
 
+/* 1 for an opening bracket token, -1 for a closing one, else 0. */
+static int
+bracket(const char *s)
+{
+	if (s[0] == '\0' || s[1] != '\0')
+		return 0;
+	return strchr("([{", s[0]) != NULL ? 1 : strchr(")]}", s[0]) != NULL ?
+	    -1 : 0;
+}
+
 /* Index just past the bracket matching the one at i (or t->n). */
 size_t
 skip_group(const struct toks *t, size_t i)
 {
-	int depth = 0;
+	int depth = 0, b;
 
-	for (; i < t->n; i++) {
-		const char *s = t->v[i];
-		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
-		    strcmp(s, "{") == 0)
+	for (; i < t->n; i++)
+		if ((b = bracket(t->v[i])) > 0)
 			depth++;
-		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 ||
-		    strcmp(s, "}") == 0) {
-			if (--depth <= 0)
-				return i + 1;
-		}
-	}
+		else if (b < 0 && --depth <= 0)
+			return i + 1;
 	return t->n;
 }
 
@@ -243,16 +247,14 @@ skip_group(const struct toks *t, size_t i)
 size_t
 expr_end(const struct toks *t, size_t i, const char *const *stop)
 {
-	int depth = 0;
+	int depth = 0, b;
 	size_t k;
 
 	for (; i < t->n; i++) {
 		const char *s = t->v[i];
-		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
-		    strcmp(s, "{") == 0)
+		if ((b = bracket(s)) > 0)
 			depth++;
-		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 ||
-		    strcmp(s, "}") == 0) {
+		else if (b < 0) {
 			if (depth-- == 0)
 				return i;
 		} else if (depth == 0) {
