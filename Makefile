@@ -99,23 +99,20 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) $(LDFLAGS) -o $@ bench/kextract.c \
 	    lib/libkparse.a lib/libkforge.a $(CLANG_LIBS) $(LIBS)
 
-tools/kwrap_harness.c: tools/kwrap_harness.in mk/embed.sh
-	sh mk/embed.sh kwrap_harness_text tools/kwrap_harness.in > $@
+# kwrap: the units of tools/kwrap/ over one internal header
+KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval access \
+	spec fit harness instruction llm kwrap
+KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
-tools/kwrap.o: tools/kwrap.c tools/kwrap_llm.h lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap.c
+tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh
+	sh mk/embed.sh kwrap_harness_text tools/kwrap/harness.in > $@
 
-tools/kwrap_harness.o: tools/kwrap_harness.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap_harness.c
+tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-tools/kwrap_llm.o: tools/kwrap_llm.c tools/kwrap_llm.h lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kwrap_llm.c
-
-kwrap: tools/kwrap.o tools/kwrap_harness.o tools/kwrap_llm.o lib/libkllm.a \
-    lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kwrap.o tools/kwrap_harness.o \
-	    tools/kwrap_llm.o lib/libkllm.a lib/libkforge.a $(CURL_LIBS) \
-	    $(LIBS) -lm
+kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a \
+	    $(CURL_LIBS) $(LIBS) -lm
 
 tools/kbuild.o: tools/kbuild.c lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kbuild.c
@@ -149,9 +146,18 @@ kreport: $(KREPORT_OBJS) lib/libkforge.a
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
-	test/unit/test_pcache test/unit/test_flags
+	test/unit/test_pcache test/unit/test_flags test/unit/test_kwrap
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+
+# kwrap's pure units: the bound algebra, the evaluator, tokens, vocabulary
+KWRAP_UNIT_OBJS = tools/kwrap/poly.o tools/kwrap/eval.o tools/kwrap/tok.o \
+	tools/kwrap/vocab.o tools/kwrap/harness_text.o
+
+test/unit/test_kwrap: test/unit/test_kwrap.c test/unit/unit.h \
+    tools/kwrap/kwrap.h $(KWRAP_UNIT_OBJS) lib/libkforge.a lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kwrap $(LDFLAGS) -o $@ \
+	    $< $(KWRAP_UNIT_OBJS) lib/libkforge.a $(LIBS) $(CMOCKA_LIBS) -lm
 
 test/unit/test_%: test/unit/test_%.c test/unit/unit.h lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \
@@ -182,7 +188,7 @@ test-asan: deps
 # libFuzzer targets (clang): test/tmp/fuzz/fuzz_<target>; fuzz/run.sh runs
 # them.  test/fuzz.t replays their corpora without libFuzzer.
 FUZZ_CC = clang
-FUZZ_TARGETS = record kbuild kverify kslice
+FUZZ_TARGETS = record kbuild kverify kslice kwrap
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -197,6 +203,14 @@ test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c $(KSLICE_SRCS) \
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -Itools/kslice -o $@ \
 	    fuzz/fuzz_kslice.c $(KSLICE_SRCS) $(FUZZ_LIB) lib/k_parse.c \
 	    lib/k_pch.c lib/k_pcache.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
+
+test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
+    $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CURL_CFLAGS) -Itools/kwrap -o $@ \
+	    fuzz/fuzz_kwrap.c $(filter-out tools/kwrap/kwrap.c, \
+	    $(KWRAP_OBJS:.o=.c)) $(FUZZ_LIB) $(LLM_OBJS:.o=.c) $(CURL_LIBS) \
+	    $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz
@@ -218,7 +232,7 @@ install: all
 
 clean:
 	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
-	    lib/libkllm.a lib/k_prelude.c tools/kwrap_harness.c
+	    lib/libkllm.a lib/k_prelude.c tools/kwrap/harness_text.c
 	rm -f $(UNIT) bench/kextract
 	rm -rf test/tmp
 

@@ -9,7 +9,7 @@
 cd "$(dirname "$0")/.." || exit 2
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-[ $# -gt 0 ] || set -- record kbuild kverify kslice
+[ $# -gt 0 ] || set -- record kbuild kverify kslice kwrap
 out=test/tmp/fuzz
 status=0
 for t in "$@"; do

@@ -31,7 +31,7 @@ LIB=$(${MAKE:-make} -s --no-print-directory print-LIB_SRCS) ||
     skip_all "make print-LIB_SRCS failed"
 [ -n "$LIB" ] || skip_all "make print-LIB_SRCS printed nothing"
 
-for t in record kbuild kverify kslice; do
+for t in record kbuild kverify kslice kwrap; do
 	extra=
 	if [ "$t" = kslice ]; then
 		if ! $LLVM_CONFIG --libdir > /dev/null 2>&1; then
@@ -43,6 +43,16 @@ for t in record kbuild kverify kslice; do
 		extra="-I$($LLVM_CONFIG --includedir) -Itools/kslice $units
 		    lib/k_parse.c lib/k_pch.c lib/k_pcache.c lib/k_buf.c
 		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
+	fi
+	if [ "$t" = kwrap ]; then
+		# the other units of tools/kwrap/, and --llm's client
+		curl=$($PKG_CONFIG --cflags --libs libcurl 2> /dev/null)
+		if [ ! -f tools/kwrap/harness_text.c ] || [ -z "$curl" ]; then
+			skip "fuzz_$t: replay" "tools/kwrap/harness_text.c not generated (make) or no libcurl"
+			continue
+		fi
+		extra="-Itools/kwrap $(ls tools/kwrap/*.c | grep -v '/kwrap\.c$')
+		    lib/k_llm.c lib/k_llm_extract.c $curl"
 	fi
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -o "$T_TMP/fuzz_$t" "fuzz/fuzz_$t.c" fuzz/replay.c $LIB \

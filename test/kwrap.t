@@ -197,6 +197,43 @@ jq -r --arg id "$SAXPY" 'select(.id == $id) | .wrap.harness.code' "$T_TMP/out" |
 ok $? "--spec: the harness follows the user spec"
 is "$(jq -c --arg id "$QK" 'select(.id == $id) | .wrap.spec.source' "$T_TMP/out")" \
     '"inferred"' "--spec: other records are inferred"
+# an expression longer than kwrap's buffers is an error, never cut short
+names=$(seq -f 'a_rather_long_size_name_%02g' 0 24)
+params=$(for n in $names; do printf '{"name":"%s","type":"int"},' "$n"; done)
+sum=$(echo $names | sed 's/ / + /g')
+printf '{"id":"long","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},%s],"text":"__global__ void k(float *p) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < %s) p[i] = 0; }"},"slice":{"code":""}}\n' \
+    "${params%,}" "$sum" > "$T_TMP/long.ndjson"
+run "$KWRAP" < "$T_TMP/long.ndjson"
+is "$T_STATUS" 1 "too long: exit status 1"
+is "$(jq -c '[.errors[].code, (.wrap | type)]' "$T_TMP/out")" '["too-long","null"]' \
+    "too long: an error, and no spec made of a cut expression"
+grep -q 'an expression is longer than 511 bytes' "$T_TMP/err"
+ok $? "too long: said on stderr"
+
+# no fixed number of parameters: a kernel with 70 keeps every one
+params=$(seq -f '{"name":"s%g","type":"int"},' 1 69 | tr -d '\n')
+printf '{"id":"wide","scan":{"name":"k","params":[%s{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"}],"text":"__global__ void k() { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < s69) p[i] = s1; }"},"slice":{"code":""}}\n' \
+    "$params" > "$T_TMP/wide.ndjson"
+run "$KWRAP" < "$T_TMP/wide.ndjson"
+is "$(jq -c '[(.wrap.spec.params | length), (.wrap.spec.params[-1] | .name, .count)]' "$T_TMP/out")" \
+    '[70,"p","s69"]' "70 parameters: all in the spec, the last one's count derived"
+
+# one engine of counts: where an access has no bound, the guess is the
+# largest of those that have one, and says which access had none
+printf '%s\n' '{"id":"partial","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"}],"text":"__global__ void k(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { p[2 * i + 1] = 1; p[hash(i)] = 2; } }"},"slice":{"code":""}}' \
+    > "$T_TMP/partial.ndjson"
+run "$KWRAP" < "$T_TMP/partial.ndjson"
+is "$(jq -c '[.wrap.spec.params[0].count, .wrap.spec.confidence.counts, (.wrap.spec.confidence.guesses[] | select(startswith("p:")))]' "$T_TMP/out")" \
+    '["2 * n","low","p: count 2 * n: no bound for the access in \"p[hash(i)] =\""]' \
+    "partial bounds: the guess is the bounded accesses' count"
+
+# a fill is one value: the user's replaces the inferred one whole
+printf '%s\n' "{\"id\":\"$SAXPY\",\"spec\":{\"params\":[{\"name\":\"x\",\"fill\":{\"kind\":\"constant\",\"value\":3}}]}}" \
+    > "$T_TMP/fill.ndjson"
+run "$KWRAP" --spec "$T_TMP/fill.ndjson" < examples/kslice.ndjson
+is "$(jq -c --arg id "$SAXPY" 'select(.id == $id) | .wrap.spec.params[] |
+    select(.name == "x") | .fill' "$T_TMP/out")" '{"kind":"constant","value":3}' \
+    "--spec: a user's fill replaces the inferred fill whole"
 
 # sizes that cannot be inferred: low confidence, not a crash
 head -n 1 examples/kslice.ndjson | jq -c '.id = "opaque" |

@@ -13,12 +13,14 @@
 
 #include "k_buf.h"
 #include "k_exit.h"
+#include "k_fs.h"
 #include "k_hash.h"
 #include "k_llm.h"
+#include "k_main.h"
 #include "k_msg.h"
 #include "k_proc.h"
 #include "k_record.h"
-#include "kwrap_llm.h"
+#include "kwrap.h"
 
 #define STAGE "kwrap"
 #define MAX_STRATEGY 2000
@@ -63,20 +65,6 @@ conf_once(void)
 	L.rounds = 3;
 }
 
-static double
-num(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !(d >= lo && d <= hi))
-		k_fatal(K_EXIT_USAGE, NULL, "%s: expected a number from %g to "
-		    "%g: %s", opt, lo, hi, arg);
-	return d;
-}
-
 static void
 parse_tasks(const char *arg)
 {
@@ -104,49 +92,51 @@ parse_tasks(const char *arg)
 int
 kw_llm_option(int ch, const char *arg)
 {
-	if (ch != 'j' && (ch < 1000 || ch > 1010))
+	if (ch != 'j' && (ch < OPT_LLM || ch >= OPT_LLM_END))
 		return 0;
 	conf_once();
 	switch (ch) {
-	case 1000:
+	case OPT_LLM:
 		parse_tasks(arg);
 		break;
-	case 1001:
+	case OPT_MODEL:
 		L.conf.model = arg;
 		break;
-	case 1002:
+	case OPT_URL:
 		L.conf.url = arg;
 		break;
-	case 1003:
-		L.conf.temperature = num("--temperature", arg, 0, 2);
+	case OPT_TEMPERATURE:
+		L.conf.temperature = k_opt_double("--temperature", arg, 0, 2,
+		    "a number from 0 to 2");
 		break;
-	case 1004:
-		L.conf.max_tokens = (long)num("--max-tokens", arg, 1, 1e7);
+	case OPT_MAX_TOKENS:
+		L.conf.max_tokens = (long)k_opt_ll("--max-tokens", arg, 1, 10000000);
 		break;
-	case 1005:
-		L.conf.timeout_s = num("--timeout", arg, 0.001, 86400);
+	case OPT_TIMEOUT:
+		L.conf.timeout_s = k_opt_double("--timeout", arg, 0.001, 86400,
+		    "a number of seconds from 0.001 to 86400");
 		break;
-	case 1006:
-		L.conf.retries = (int)num("--retries", arg, 0, 100);
+	case OPT_RETRIES:
+		L.conf.retries = (int)k_opt_ll("--retries", arg, 0, 100);
 		break;
-	case 1007:
+	case OPT_CANDIDATE_DIALECT:
 		if (strcmp(arg, "cuda") != 0 && strcmp(arg, "hip") != 0)
 			k_fatal(K_EXIT_USAGE, NULL, "--candidate-dialect: "
 			    "expected cuda or hip: %s", arg);
 		L.cand_dialect = arg;
 		break;
-	case 1008:
-		L.rounds = (int)num("--rounds", arg, 1, 100);
+	case OPT_ROUNDS:
+		L.rounds = (int)k_opt_ll("--rounds", arg, 1, 100);
 		break;
-	case 1009:
-		L.conf.max_response = (size_t)num("--max-response", arg, 1024,
-		    1024.0 * 1024 * 1024);
+	case OPT_MAX_RESPONSE:
+		L.conf.max_response = (size_t)k_opt_ll("--max-response", arg,
+		    1024, 1024LL * 1024 * 1024);
 		break;
-	case 1010:
+	case OPT_NO_CACHE:
 		L.nocache = 1;
 		break;
 	case 'j':
-		L.conf.jobs = (int)num("-j", arg, 1, 256);
+		L.conf.jobs = (int)k_opt_ll("-j", arg, 1, 256);
 		break;
 	default:
 		return 0;
@@ -162,27 +152,23 @@ kw_llm_enabled(void)
 
 /* ------------------------------------------------------------ prompts */
 
+#define MAX_PROMPT (1024 * 1024)	/* bytes of one prompt template */
+
 static int
 load_prompt(struct prompt *p, const char *dir, const char *name)
 {
-	char path[PATH_MAX];
-	FILE *fp;
-	long n;
+	char *path = k_asprintf("%s/%s.md", dir, name);
+	size_t n;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s.md", dir, name) >=
-	    sizeof(path) || (fp = fopen(path, "rb")) == NULL)
+	if ((p->text = k_file_read(path, MAX_PROMPT, &n)) == NULL) {
+		if (errno != ENOENT)
+			k_fatal(K_EXIT_SYSTEM, path, "cannot read prompt: %s",
+			    strerror(errno));
+		free(path);
 		return -1;
-	if (fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 ||
-	    fseek(fp, 0, SEEK_SET) != 0 || (p->text = malloc((size_t)n + 1)) ==
-	    NULL || fread(p->text, 1, (size_t)n, fp) != (size_t)n) {
-		fclose(fp);
-		k_fatal(K_EXIT_SYSTEM, path, "cannot read prompt");
 	}
-	fclose(fp);
-	p->text[n] = '\0';
-	k_sha256_hex(p->text, (size_t)n, p->sha);
-	if ((p->path = strdup(path)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	k_sha256_hex(p->text, n, p->sha);
+	p->path = path;
 	return 0;
 }
 
@@ -191,21 +177,9 @@ load_prompt(struct prompt *p, const char *dir, const char *name)
 static void
 load_prompts(void)
 {
-	char exe[PATH_MAX], dirs[3][PATH_MAX + 32], *slash;
-	const char *env = getenv("KFORGE_PROMPTS");
-	ssize_t n;
-	int nd = 0, t, d;
+	char *dirs[2] = { NULL, NULL };
+	int nd = k_data_dirs("KFORGE_PROMPTS", "prompts", dirs), t, d;
 
-	if (env != NULL && *env != '\0')
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s", env);
-	else if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL)
-			*slash = '\0';
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s/prompts", exe);
-		snprintf(dirs[nd++], sizeof(dirs[0]),
-		    "%s/../share/kforge/prompts", exe);
-	}
 	for (t = 0; t < NTASKS; t++) {
 		if (t < T_RETRY && !(L.tasks & (1U << t)))
 			continue;
@@ -217,6 +191,8 @@ load_prompts(void)
 			    "%s (set KFORGE_PROMPTS)", task_names[t],
 			    nd > 0 ? dirs[0] : "prompts");
 	}
+	for (d = 0; d < nd; d++)
+		free(dirs[d]);
 }
 
 /* The template with each {{key}} replaced by its value; unknown
@@ -235,8 +211,7 @@ fill(const char *tmpl, const char *const *kv)
 			q += 2;
 		}
 	}
-	if ((out = malloc(cap)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	out = k_malloc(cap);
 	while (*p != '\0') {
 		if (p[0] == '{' && p[1] == '{') {
 			for (i = 0; kv[i] != NULL; i += 2) {
@@ -363,7 +338,7 @@ failure_summary(json_t *rec)
 	json_t *vc = json_object_get(json_object_get(rec, "verify"),
 	    "candidate");
 	json_t *v, *c, *o;
-	struct k_buf b = { NULL, 0, 0 };
+	struct k_buf b = { 0 };
 	size_t i, k, m;
 
 	if (json_is_object(bc) && json_is_false(json_object_get(bc, "ok"))) {
@@ -422,7 +397,7 @@ dumps_pretty(json_t *j)
 	char *s = j != NULL ? json_dumps(j, JSON_INDENT(2) |
 	    JSON_PRESERVE_ORDER) : NULL;
 
-	return s != NULL ? s : strdup("{}");
+	return s != NULL ? s : k_strdup("{}");
 }
 
 /* Build job's first prompt; 0 when the task does not apply to rec. */
@@ -438,13 +413,13 @@ job_prompt(struct job *j)
 	    "detailed");
 	char *spec, rounds[32];
 	const char *no;
-	struct k_buf hist = { NULL, 0, 0 };
+	struct k_buf hist = { 0 };
 	json_t *h, *e;
 	size_t i;
 
 	if (!json_is_object(json_object_get(wrap, "spec")))
 		return 0;
-	if (j->task == T_REFERENCE && (no = kw_oracle_unsupported(
+	if (j->task == T_REFERENCE && (no = oracle_unsupported(
 	    json_object_get(wrap, "spec"))) != NULL) {
 		/* nothing to compile it into: not worth a request */
 		json_object_set_new(llm_section(rec), task_names[j->task],
@@ -501,9 +476,6 @@ job_prompt(struct job *j)
 
 /* ------------------------------------------------------------ validation */
 
-static const char *const roles[] = { "in", "out", "inout", "scalar", NULL };
-static const char *const fill_kinds[] = { "uniform", "normal", "int",
-    "constant", "sorted", "indices", "sentinel", NULL };
 
 static int
 one_of(const char *s, const char *const *set)
@@ -544,7 +516,8 @@ check_fill(json_t *f, const char *what, char *err, size_t cap)
 	const char *key;
 	json_t *v;
 
-	if (!json_is_object(f) || !one_of(k_get_str(f, "kind"), fill_kinds))
+	if (!json_is_object(f) ||
+	    vocab_find(fill_kinds, k_get_str(f, "kind")) == NULL)
 		return bad(err, cap, "%s: a fill needs \"kind\", one of "
 		    "uniform, normal, int, constant, sorted, indices, "
 		    "sentinel", what);
@@ -635,12 +608,24 @@ param_named(json_t *spec, const char *name)
 	return NULL;
 }
 
-/* Overlay the model's answer on spec: params by name, launch key by key,
- * cases replaced. */
+/* Overlay part (stolen) on spec under key through spec_merge. */
+static void
+merge_part(json_t *spec, const char *key, json_t *part)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, key, part);
+	spec_merge(spec, o);
+	json_decref(o);
+}
+
+/* Check the model's answer and overlay what it may change on spec
+ * (spec_merge: params by name, launch key by key, cases replaced); keys
+ * it may not change are left out. */
 static int
 merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 {
-	json_t *v, *p, *old, *launch;
+	json_t *v, *p, *old, *kl;
 	const char *key;
 	size_t i;
 	char what[300];
@@ -650,7 +635,7 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 			if (!json_is_string(v))
 				return bad(err, cap, "\"description\" must be "
 				    "a string");
-			json_object_set(spec, "description", v);
+			merge_part(spec, key, json_incref(v));
 		} else if (strcmp(key, "params") == 0) {
 			if (!json_is_array(v))
 				return bad(err, cap, "\"params\" must be an "
@@ -668,8 +653,8 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 					    "has no parameter %s", what, n);
 				json_object_foreach(p, pk, pv) {
 					if (strcmp(pk, "role") == 0 &&
-					    !one_of(json_string_value(pv),
-					    roles))
+					    vocab_find(roles,
+					    json_string_value(pv)) == NULL)
 						return bad(err, cap, "%s: role "
 						    "must be in, out, inout "
 						    "or scalar", what);
@@ -692,16 +677,15 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 						return bad(err, cap, "%s: use "
 						    "must be size or value",
 						    what);
-					json_object_set(old, pk, pv);
 				}
 			}
+			merge_part(spec, key, json_incref(v));
 		} else if (strcmp(key, "launch") == 0) {
 			const char *lk;
 			json_t *lv, *e;
 			if (!json_is_object(v))
 				return bad(err, cap, "\"launch\" must be an "
 				    "object");
-			launch = json_object_get(spec, "launch");
 			json_object_foreach(v, lk, lv) {
 				if (strcmp(lk, "grid") == 0 ||
 				    strcmp(lk, "block") == 0) {
@@ -714,18 +698,22 @@ merge_spec(json_t *spec, json_t *ans, char *err, size_t cap)
 						if (check_expr(e, "launch",
 						    err, cap))
 							return -1;
-				} else if (strcmp(lk, "shared_mem") == 0) {
-					if (check_expr(lv, "launch.shared_mem",
-					    err, cap))
-						return -1;
-				} else
-					continue;
-				json_object_set(launch, lk, lv);
+				} else if (strcmp(lk, "shared_mem") == 0 &&
+				    check_expr(lv, "launch.shared_mem", err,
+				    cap))
+					return -1;
 			}
+			kl = json_object();
+			json_object_foreach(v, lk, lv)
+				if (strcmp(lk, "grid") == 0 ||
+				    strcmp(lk, "block") == 0 ||
+				    strcmp(lk, "shared_mem") == 0)
+					json_object_set(kl, lk, lv);
+			merge_part(spec, key, kl);
 		} else if (strcmp(key, "cases") == 0) {
 			if (check_cases(v, spec, err, cap) != 0)
 				return -1;
-			json_object_set(spec, "cases", v);
+			merge_part(spec, key, json_incref(v));
 		}
 	}
 	return 0;
@@ -1055,9 +1043,8 @@ run_jobs(struct job *jobs, size_t n)
 
 	if (n == 0)
 		return;
-	if ((reqs = calloc(n, sizeof(*reqs))) == NULL ||
-	    (idx = calloc(n, sizeof(*idx))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	reqs = k_calloc(n, sizeof(*reqs));
+	idx = k_calloc(n, sizeof(*idx));
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	m = n;
@@ -1119,8 +1106,7 @@ llm_batch(json_t **recs, size_t n)
 	size_t i, k, nj, cap = n * 5 + 1;
 	int phase;
 
-	if ((jobs = calloc(cap, sizeof(*jobs))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	jobs = k_calloc(cap, sizeof(*jobs));
 	for (phase = 0; phase < 2; phase++) {
 		nj = 0;
 		for (i = 0; i < n; i++) {
@@ -1156,9 +1142,8 @@ kw_llm_filter(FILE *fp, const char *name, k_record_fn process,
 	int bad, rc = 1, stop = 0;
 
 	L.rewrap = rewrap;
-	if ((recs = calloc(batch, sizeof(*recs))) == NULL ||
-	    (todo = calloc(batch, sizeof(*todo))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	recs = k_calloc(batch, sizeof(*recs));
+	todo = k_calloc(batch, sizeof(*todo));
 	k_reader_init(&r, fp, name, STAGE);
 	while (!stop && rc == 1) {
 		for (n = 0; n < batch && (rc = k_read(&r, &recs[n], &bad)) ==

@@ -1,0 +1,489 @@
+/*
+ * kwrap: element counts from the bounds of every access of a buffer.
+ */
+#include "kwrap.h"
+
+/* ---- accesses of a buffer */
+
+struct acc {
+	struct poly n;		/* the count so far: largest hi + 1 */
+	int any, unknown, below;
+	size_t at;		/* first access without a bound */
+	const struct toks *t;	/* the text at is in */
+};
+
+static void
+acc_unknown(struct acc *a, const struct fn *f, size_t pos)
+{
+	if (!a->unknown) {
+		a->at = pos;
+		a->t = f->t;
+	}
+	a->unknown = 1;
+}
+
+static void
+acc_add(struct fn *f, struct acc *a, const struct iv *r, size_t pos)
+{
+	struct atoms *at = f->k->at;
+	struct poly c, one;
+
+	if (r->hi.inf) {
+		acc_unknown(a, f, pos);
+		return;
+	}
+	if (!p_nonneg(at, &r->lo))
+		a->below = 1;
+	p_const(&one, 1);
+	p_add(&c, &r->hi, &one, 1);
+	p_loosen(at, &c);
+	if (a->any)
+		p_max(at, &a->n, &a->n, &c);
+	else
+		a->n = c;
+	a->any = 1;
+	if (a->n.inf)
+		acc_unknown(a, f, pos);
+}
+
+/* Elements of the buffer one pointee of type [a, b) spans, for a buffer
+ * of esz-byte elements; 0 when it does not span whole elements. */
+static long long
+cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
+{
+	static const struct { const char *name; int size; } vec[] = {
+		{ "char", 1 }, { "uchar", 1 }, { "short", 2 }, { "ushort", 2 },
+		{ "int", 4 }, { "uint", 4 }, { "float", 4 }, { "long", 8 },
+		{ "ulong", 8 }, { "longlong", 8 }, { "ulonglong", 8 },
+		{ "double", 8 }, { "half", 2 }, { "__half", 2 },
+		{ "__nv_bfloat16", 2 }, { NULL, 0 }
+	};
+	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
+	    "instance");
+	char name[128] = "";
+	const struct k_dtype *dt;
+	size_t j;
+	int size = 0, i;
+
+	for (j = a; j < b; j++) {
+		const char *s = t->v[j];
+		json_t *bnd;
+		if (!is_ident(s) || strcmp(s, "const") == 0 ||
+		    strcmp(s, "volatile") == 0 || strcmp(s, "__restrict__") == 0)
+			continue;
+		bnd = json_object_get(inst, s);
+		append_word(name, sizeof(name), json_is_string(bnd) ?
+		    json_string_value(bnd) : s);
+	}
+	if ((dt = k_dtype_c(name)) != NULL)
+		size = dt->size;
+	else {
+		size_t l = strlen(name);
+		if (l > 1 && isdigit((unsigned char)name[l - 1]))
+			for (i = 0; vec[i].name != NULL; i++)
+				if (strlen(vec[i].name) == l - 1 &&
+				    strncmp(vec[i].name, name, l - 1) == 0)
+					size = vec[i].size * (name[l - 1] - '0');
+		if (strcmp(name, "half2") == 0 || strcmp(name, "__half2") == 0 ||
+		    strcmp(name, "__nv_bfloat162") == 0)
+			size = 4;
+	}
+	if (size == 0 || esz <= 0 || size % esz != 0)
+		return 0;
+	return size / esz;
+}
+
+static void buf_walk(struct fn *f, const char *name, size_t def,
+    const struct iv *off, long long lanes, int esz, struct acc *a, int hd);
+
+/* An access of lanes elements from off. */
+static void
+access_at(struct fn *f, struct acc *a, const struct iv *off, long long lanes,
+    size_t pos)
+{
+	struct iv r = *off, w;
+
+	p_const(&w.lo, 0);
+	p_const(&w.hi, lanes - 1);
+	iv_add(&r, &r, &w, 1);
+	acc_add(f, a, &r, pos);
+}
+
+/* The buffer handed to argument argi of the call whose ( is at open. */
+static void
+pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
+    long long lanes, int esz, struct acc *a, int hd)
+{
+	static const char *const loads[] = { "__ldg", "__ldcg", "__ldca",
+	    "__ldcs", "__ldlu", "__ldcv", "__stcg", "__stcs", "__stwb",
+	    "__stwt", NULL };
+	const struct toks *t = f->t;
+	const char *name = open > 0 ? t->v[open - 1] : "";
+	struct fn *h;
+	size_t *ends;
+	int n, i;
+
+	for (i = 0; loads[i] != NULL; i++)
+		if (strcmp(name, loads[i]) == 0)
+			break;
+	if (loads[i] != NULL || strncmp(name, "atomic", 6) == 0) {
+		access_at(f, a, off, lanes, open);
+		return;
+	}
+	ends = args_of(f, open, &n);
+	if (hd >= MAX_HELPER || lanes != 1 || !is_ident(name) ||
+	    (h = find_helper(f->k, name, n)) == NULL) {
+		acc_unknown(a, f, open);
+		free(ends);
+		return;
+	}
+	h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
+	for (i = 0; i < n; i++)
+		if (h->pptr[i])
+			iv_top(&h->bind[i]);
+		else
+			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
+			    &h->bind[i]);
+	if (argi < h->np && h->pptr[argi])
+		buf_walk(h, h->pn[argi], (size_t)-1, off, 1, esz, a, hd + 1);
+	else {
+		acc_unknown(a, f, open);
+	}
+	fn_free(h);
+	free(ends);
+}
+
+/* One use of the buffer's pointer at token i. */
+static void
+ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
+    int esz, struct acc *a, int hd)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	static const char *const addstop[] = { "+", "-", ",", ";", ")", "]",
+	    "?", ":", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "=", "+=",
+	    "-=", NULL };
+	struct iv off = *base, idx, sc;
+	size_t s = i, e = i + 1, c;
+
+	if (s > 0 && is(t, s - 1, "&") && unary_at(t, s - 1) && is(t, e, "[")) {
+		c = skip_group(t, e) - 1;
+		eval_at(f, e + 1, c, &idx);
+		iv_const(&sc, lanes);
+		iv_mul(at, &idx, &idx, &sc);
+		iv_add(&off, &off, &idx, 1);
+		s--;
+		e = c + 1;
+	}
+	for (;;) {
+		while (is(t, e, "+") || is(t, e, "-")) {
+			int sign = is(t, e, "+") ? 1 : -1;
+			size_t q = expr_end(t, e + 1, addstop);
+			eval_at(f, e + 1, q, &idx);
+			iv_const(&sc, lanes);
+			iv_mul(at, &idx, &idx, &sc);
+			iv_add(&off, &off, &idx, sign);
+			e = q;
+		}
+		if (is(t, e, "[")) {
+			c = skip_group(t, e) - 1;
+			eval_at(f, e + 1, c, &idx);
+			iv_const(&sc, lanes);
+			iv_mul(at, &idx, &idx, &sc);
+			iv_add(&off, &off, &idx, 1);
+			access_at(f, a, &off, lanes, i);
+			return;
+		}
+		if (s >= 2 && is(t, s - 1, "(") && is(t, e, ")")) {
+			const char *fn = t->v[s - 2];
+			if (is(t, s - 2, ">")) {
+				/* reinterpret_cast<T *>(p) */
+				size_t j = s - 2;
+				while (j > 0 && !is(t, j, "<"))
+					j--;
+				if (j == 0 || !is_ident(t->v[j - 1]) ||
+				    strstr(t->v[j - 1], "_cast") == NULL)
+					break;
+				lanes = cast_lanes(f->k, t, j + 1, s - 2, esz);
+				if (lanes == 0)
+					break;
+				s = j - 1;
+				e++;
+				continue;
+			}
+			if (is_ident(fn) && !is_keyword(fn)) {
+				pass_to(f, s - 1, 0, &off, lanes, esz, a, hd);
+				return;
+			}
+			if (is(t, s - 2, "if") || is(t, s - 2, "while"))
+				return;
+			s--;
+			e++;
+			continue;
+		}
+		if (s >= 2 && is(t, s - 1, ")")) {
+			/* (T *)p */
+			size_t j = s - 1;
+			int depth = 0, star = 0;
+			while (j > 0) {
+				if (is(t, j, ")"))
+					depth++;
+				else if (is(t, j, "(") && --depth == 0)
+					break;
+				star |= is(t, j, "*");
+				j--;
+			}
+			if (!star || !is_cast(f, j, s - 1) ||
+			    (lanes = cast_lanes(f->k, t, j + 1, s - 1, esz)) == 0)
+				break;
+			s = j;
+			continue;
+		}
+		if ((is(t, s - 1, "(") || is(t, s - 1, ",")) &&
+		    (is(t, e, ",") || is(t, e, ")"))) {
+			size_t j = s - 1;
+			int depth = 0, argi = 0;
+			for (;; j--) {
+				if (is(t, j, ")") || is(t, j, "]"))
+					depth++;
+				else if (is(t, j, "(") || is(t, j, "[")) {
+					if (depth-- == 0)
+						break;
+				} else if (depth == 0 && is(t, j, ","))
+					argi++;
+				if (j <= f->a)
+					break;
+			}
+			if (is(t, j, "(") && j > 0 && is_ident(t->v[j - 1])) {
+				pass_to(f, j, argi, &off, lanes, esz, a, hd);
+				return;
+			}
+			break;
+		}
+		if (is(t, s - 1, "*") && unary_at(t, s - 1)) {
+			access_at(f, a, &off, lanes, i);
+			return;
+		}
+		if (is(t, s - 1, "=") && s >= 3 && is_ident(t->v[s - 2]) &&
+		    (is(t, s - 3, "*") || is(t, s - 3, "auto") ||
+		    (is(t, s - 3, "__restrict__") && is(t, s - 4, "*"))) &&
+		    (is(t, e, ";") || is(t, e, ","))) {
+			/* T *q = p + off: q is the buffer from off */
+			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
+			return;
+		}
+		if (is(t, e, "==") || is(t, e, "!=") || is(t, s - 1, "==") ||
+		    is(t, s - 1, "!=") || is(t, s - 1, "!"))
+			return;
+		break;
+	}
+	acc_unknown(a, f, i);
+}
+
+/* Whether pos is in a loop that may run more than once per thread. */
+static int
+in_loop(const struct fn *f, size_t pos)
+{
+	int i;
+
+	for (i = 0; i < f->nl; i++)
+		if (pos >= f->l[i].s && pos < f->l[i].e && !f->l[i].once)
+			return 1;
+	return 0;
+}
+
+/* Every access of the buffer that name points to in f, from off. */
+static void
+buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
+    long long lanes, int esz, struct acc *a, int hd)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	struct iv tot = *off, v, sc;
+	struct poly z;
+	size_t i;
+	int j, x;
+
+	if (f->k->depth > MAX_DEPTH) {
+		a->unknown = 1;
+		return;
+	}
+	f->k->depth++;
+	/* p += off moves the buffer: every later access may be after it */
+	p_const(&z, 0);
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->pos == def)
+			continue;
+		if (as->kind == A_EQ && as->b > as->a + 2 &&
+		    is(t, as->a, name) && is(t, as->a + 1, "+"))
+			eval_at(f, as->a + 2, as->b, &v);
+		else if (as->kind == A_INC && as->b > as->a)
+			eval_at(f, as->a, as->b, &v);
+		else if (as->kind == A_INC)
+			iv_const(&v, 1);
+		else {
+			iv_top(&v);
+			acc_unknown(a, f, as->pos);
+		}
+		if (in_loop(f, as->pos)) {
+			acc_unknown(a, f, as->pos);
+		}
+		p_min(at, &v.lo, &v.lo, &z);
+		p_max(at, &v.hi, &v.hi, &z);
+		iv_const(&sc, lanes);
+		iv_mul(at, &v, &v, &sc);
+		iv_add(&tot, &tot, &v, 1);
+	}
+	for (i = f->a; i < f->b; i++) {
+		int self = 0;
+		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->") ||
+		    is(t, i - 1, "::") || (is(t, i + 1, "[") && is(t, i + 2, "]")))
+			continue;
+		for (x = 0; x < f->nas; x++)
+			if (strcmp(f->as[x].name, name) == 0 &&
+			    (f->as[x].pos == i || (f->as[x].kind == A_EQ &&
+			    i == f->as[x].a)))
+				self = 1;
+		if (!self)
+			ptr_use(f, i, &tot, lanes, esz, a, hd);
+	}
+	f->k->depth--;
+}
+
+/* The count of buffer pi from its accesses: 2 when every access is
+ * bounded (out), 1 when only some are, 0 when none. */
+static int
+bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
+    char *why, size_t wcap)
+{
+	struct acc a;
+	struct iv z;
+
+	memset(&a, 0, sizeof(a));
+	iv_const(&z, 0);
+	*why = '\0';
+	if (k->kf == NULL)
+		return 0;
+	buf_walk(k->kf, name, (size_t)-1, &z, 1, esz, &a, 0);
+	if (!a.any && !a.unknown)
+		return 0;
+	if (a.any)
+		p_print(k->at, &a.n, out, cap);
+	else
+		copy(out, cap, "inf");
+	if (strlen(out) + 1 >= cap)
+		return 0;
+	if (a.unknown) {
+		char ctx[96];
+		size_t s = a.at, e = a.at;
+		const struct toks *t = a.t != NULL ? a.t : &k->t;
+		while (s > 0 && s + 4 > a.at && !is(t, s - 1, ";") &&
+		    !is(t, s - 1, "{") && !is(t, s - 1, "}"))
+			s--;
+		while (e < t->n && e < a.at + 8 && !is(t, e, ";"))
+			e++;
+		if (a.at < t->n) {
+			quote(t, s, e, ctx, sizeof(ctx));
+			snprintf(why, wcap, "no bound for the access in \"%s\"",
+			    ctx);
+		} else
+			snprintf(why, wcap, "an access without a bound");
+		return 1;
+	}
+	if (a.below) {
+		snprintf(why, wcap, "an access may fall below element 0");
+		return 1;
+	}
+	return 2;
+}
+
+/* Buffer pi's count, the one engine of element counts: derived from the
+ * bounds of every access where they all have one; else a guess, the
+ * largest of the accesses that have one, or the index range, or 2^20. */
+void
+count_of(struct kern *k, int pi, const char *domain)
+{
+	struct param *p = &k->p[pi];
+	char cnt[MAX_EXPR], why[256];
+	int r;
+
+	r = bound_count(k, p->name, p->dt != NULL ? p->dt->size : 1, cnt,
+	    sizeof(cnt), why, sizeof(why));
+	if (r == 2 && p->dt == NULL) {
+		/* elements of a size kwrap does not know: bytes would be short */
+		copy(p->count, sizeof(p->count), cnt);
+		p->count_state = 1;
+		mark_size_str(k, p->count);
+		guess(k, "%s: count %s in elements of unknown size", p->name, cnt);
+		return;
+	}
+	if (r == 2) {
+		copy(p->count, sizeof(p->count), cnt);
+		p->count_state = 2;
+		mark_size_str(k, p->count);
+		return;
+	}
+	if (r == 1 && strcmp(cnt, "inf") != 0) {
+		/* the largest of the accesses that have a bound */
+		copy(p->count, sizeof(p->count), cnt);
+		p->count_state = 1;
+		mark_size_str(k, p->count);
+		guess(k, "%s: count %s: %s", p->name, p->count, why[0] != '\0' ?
+		    why : "an access without a bound");
+		return;
+	}
+	if (domain != NULL) {
+		copy(p->count, sizeof(p->count), domain);
+		p->count_state = 1;
+		guess(k, "%s: count taken to be the index range %s", p->name,
+		    domain);
+	} else {
+		copy(p->count, sizeof(p->count), "1048576");
+		p->count_state = 1;
+		guess(k, "%s: count unknown, 1048576 assumed", p->name);
+	}
+	mark_size_str(k, p->count);
+}
+
+/* Dynamic shared memory that the launch site does not give: the bytes
+ * the kernel's accesses of its extern __shared__ array reach. */
+void
+shared_of(struct kern *k)
+{
+	const struct toks *t = &k->t;
+	char cnt[MAX_EXPR], why[256];
+	const struct k_dtype *dt = NULL;
+	size_t i, j;
+	int r;
+
+	if (k->shared_state == 2)
+		goto out;
+	for (i = 0; i + 3 < t->n; i++)
+		if (is(t, i, "extern") && is(t, i + 1, "__shared__"))
+			break;
+	for (j = i + 2; j < t->n && !is(t, j, ";") && !is(t, j, "["); j++)
+		if (k_dtype_c(t->v[j]) != NULL)
+			dt = k_dtype_c(t->v[j]);
+	if (j >= t->n || !is(t, j, "[") || !is_ident(t->v[j - 1]) || dt == NULL)
+		goto out;
+	r = bound_count(k, t->v[j - 1], dt->size, cnt, sizeof(cnt), why,
+	    sizeof(why));
+	if (r == 2) {
+		char pc[MAX_EXPR];
+		long long v;
+		paren(cnt, pc, sizeof(pc));
+		if (eval_str(cnt, &k->c, &v))
+			snprintf(k->shared, sizeof(k->shared), "%lld",
+			    v * dt->size);
+		else
+			bprintf(k->shared, sizeof(k->shared), "%s * %d", pc,
+			    dt->size);
+		mark_size_str(k, cnt);
+		k->shared_state = 2;
+		return;
+	}
+out:
+	if (k->shared_state < 2)
+		guess(k, "%s", k->shared_guess);
+}

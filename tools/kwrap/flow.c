@@ -1,0 +1,702 @@
+/*
+ * kwrap: flow facts of the kernel or a helper: assignments, declarations,
+ * guards and loops.
+ */
+#include "kwrap.h"
+
+void
+fn_free(struct fn *f)
+{
+	free(f->as);
+	free(f->g);
+	free(f->m);
+	free(f->l);
+	free(f->dc);
+	free(f->bind);
+	free(f->pn);
+	free(f->pptr);
+	free(f->pint);
+	free(f);
+}
+
+/* Room in f's parameter arrays for parameter f->np, zeroed. */
+static void
+fn_room(struct fn *f)
+{
+	int n = f->np, c = f->cp;
+
+	if (n < f->cp)
+		return;
+	f->pn = grow(f->pn, &c, n, sizeof(*f->pn));
+	c = f->cp;
+	f->pptr = grow(f->pptr, &c, n, sizeof(*f->pptr));
+	c = f->cp;
+	f->pint = grow(f->pint, &c, n, sizeof(*f->pint));
+	memset(f->pn + n, 0, (size_t)(c - n) * sizeof(*f->pn));
+	memset(f->pptr + n, 0, (size_t)(c - n) * sizeof(*f->pptr));
+	memset(f->pint + n, 0, (size_t)(c - n) * sizeof(*f->pint));
+	f->cp = c;
+}
+
+int
+fn_param(const struct fn *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->np; i++)
+		if (strcmp(f->pn[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int
+is_keyword(const char *s)
+{
+	static const char *const kw[] = { "if", "for", "while", "do", "switch",
+	    "return", "else", "case", "sizeof", "new", "delete", NULL };
+	int i;
+
+	for (i = 0; kw[i] != NULL; i++)
+		if (strcmp(s, kw[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether the operator at j is unary (what is before it ends no operand). */
+int
+unary_at(const struct toks *t, size_t j)
+{
+	const char *s;
+
+	if (j == 0)
+		return 1;
+	s = t->v[j - 1];
+	return !(is_ident(s) && !is_keyword(s)) && !isdigit((unsigned char)*s) &&
+	    strcmp(s, ")") != 0 && strcmp(s, "]") != 0;
+}
+
+/* End (exclusive) of the statement at i. */
+static size_t
+stmt_end(const struct toks *t, size_t i, size_t lim)
+{
+	static const char *const semi[] = { ";", NULL };
+	size_t j;
+
+	if (i >= lim)
+		return lim;
+	if (is(t, i, "{"))
+		return skip_group(t, i);
+	if (is(t, i, "if") && is(t, i + 1, "(")) {
+		j = stmt_end(t, skip_group(t, i + 1), lim);
+		if (is(t, j, "else"))
+			j = stmt_end(t, j + 1, lim);
+		return j;
+	}
+	if ((is(t, i, "for") || is(t, i, "while") || is(t, i, "switch") ||
+	    is(t, i, "CUDA_1D_KERNEL_LOOP") || is(t, i, "CUDA_KERNEL_LOOP") ||
+	    is(t, i, "HIP_1D_KERNEL_LOOP") || is(t, i, "CUDA_2D_KERNEL_LOOP")) &&
+	    is(t, i + 1, "("))
+		return stmt_end(t, skip_group(t, i + 1), lim);
+	if (is(t, i, "do")) {
+		j = stmt_end(t, i + 1, lim);
+		if (is(t, j, "while") && is(t, j + 1, "("))
+			j = skip_group(t, j + 1);
+		return is(t, j, ";") ? j + 1 : j;
+	}
+	j = expr_end(t, i, semi);
+	return j < lim ? j + 1 : lim;
+}
+
+/* Whether statement [s, e) always leaves the code after it. */
+static int
+stmt_exits(const struct toks *t, size_t s, size_t e)
+{
+	size_t j, last = s;
+
+	if (is(t, s, "{")) {
+		if (e < s + 2)
+			return 0;
+		for (j = s + 1; j < e - 1; j = stmt_end(t, j, e - 1))
+			last = j;
+		if (last == s)
+			return 0;
+		s = last;
+	}
+	return is(t, s, "return") || is(t, s, "continue") || is(t, s, "break");
+}
+
+/* The closing brace of the block holding pos. */
+size_t
+block_end(const struct fn *f, size_t pos)
+{
+	const struct toks *t = f->t;
+	size_t j;
+	int depth = 0;
+
+	for (j = pos; j-- > f->a;) {
+		if (is(t, j, "}"))
+			depth++;
+		else if (is(t, j, "{") && depth-- == 0)
+			return skip_group(t, j) - 1;
+	}
+	return f->b;
+}
+
+/* Whether name is declared with an integer type in f (for strictness:
+ * i < n gives i <= n - 1 only when i is an integer). */
+int
+int_var(const struct fn *f, const char *name)
+{
+	const struct toks *t = f->t;
+	const struct k_dtype *dt;
+	size_t i;
+	int p;
+
+	if ((p = fn_param(f, name)) >= 0)
+		return f->pint[p];
+	for (i = f->a; i < f->b; i++)
+		if (is(t, i, name) && i > 0 && is_ident(t->v[i - 1]) &&
+		    (dt = k_dtype_c(t->v[i - 1])) != NULL && !dt->is_float &&
+		    (is(t, i + 1, "=") || is(t, i + 1, ";") || is(t, i + 1, ",")))
+			return 1;
+	return 0;
+}
+
+static void
+add_guard(struct fn *f, const char *name, int hi, int strict, size_t a,
+    size_t b, size_t s, size_t e)
+{
+	struct guard *g;
+
+	if (s >= e || b <= a || strlen(name) >= sizeof(g->name))
+		return;
+	f->g = grow(f->g, &f->cg, f->ng, sizeof(*f->g));
+	g = &f->g[f->ng++];
+	memset(g, 0, sizeof(*g));
+	copy(g->name, sizeof(g->name), name);
+	g->hi = hi;
+	g->strict = strict && int_var(f, name);
+	g->a = a;
+	g->b = b;
+	g->s = s;
+	g->e = e;
+}
+
+/* One comparison [a, b) as guards over [s, e); negated when neg.  A
+ * clamp [ra, rb) is what the code assigned where the comparison failed. */
+static void
+cmp_guard(struct fn *f, size_t a, size_t b, int neg, size_t s, size_t e,
+    size_t ra, size_t rb, const char *only)
+{
+	const struct toks *t = f->t;
+	size_t i, op = 0;
+	int n = 0, depth = 0, lt, eq;
+	const char *o;
+
+	while (b - a >= 2 && is(t, a, "(") && skip_group(t, a) == b) {
+		a++;
+		b--;
+	}
+	if (b > a && is(t, a, "!") && is(t, a + 1, "(") &&
+	    skip_group(t, a + 1) == b) {
+		a += 2;
+		b--;
+		neg = !neg;
+	}
+	for (i = a; i < b; i++) {
+		o = t->v[i];
+		if (*o == '(' || *o == '[')
+			depth++;
+		else if (*o == ')' || *o == ']')
+			depth--;
+		else if (depth == 0 && (strcmp(o, "<") == 0 ||
+		    strcmp(o, "<=") == 0 || strcmp(o, ">") == 0 ||
+		    strcmp(o, ">=") == 0 || strcmp(o, "==") == 0)) {
+			op = i;
+			n++;
+		} else if (depth == 0 && (strcmp(o, "&&") == 0 ||
+		    strcmp(o, "||") == 0 || strcmp(o, "?") == 0))
+			return;
+	}
+	if (n != 1 || op == a || op + 1 >= b)
+		return;
+	o = t->v[op];
+	eq = strcmp(o, "==") == 0;
+	if (eq && neg)
+		return;
+	lt = *o == '<';		/* left below right */
+	if (neg && !eq) {
+		lt = !lt;	/* !(l < r) is l >= r */
+		o = strchr(o, '=') != NULL ? "strict" : "";
+	} else
+		o = strchr(o, '=') != NULL ? "" : "strict";
+	if (op == a + 1 && is_ident(t->v[a]) && (only == NULL ||
+	    strcmp(only, t->v[a]) == 0)) {
+		if (eq || lt)
+			add_guard(f, t->v[a], 1, *o != '\0' && !eq, op + 1, b, s, e);
+		if (eq || !lt)
+			add_guard(f, t->v[a], 0, *o != '\0' && !eq, op + 1, b, s, e);
+		if (ra < rb && f->ng > 0 &&
+		    strcmp(f->g[f->ng - 1].name, t->v[a]) == 0) {
+			f->g[f->ng - 1].ra = ra;
+			f->g[f->ng - 1].rb = rb;
+		}
+	}
+	if (b == op + 2 && is_ident(t->v[op + 1]) && only == NULL) {
+		if (eq || !lt)
+			add_guard(f, t->v[op + 1], 1, *o != '\0' && !eq, a, op, s, e);
+		if (eq || lt)
+			add_guard(f, t->v[op + 1], 0, *o != '\0' && !eq, a, op, s, e);
+	}
+}
+
+/* Split [a, b) at top-level sep; the parts' ends in ends[]. */
+int
+split_top(const struct toks *t, size_t a, size_t b, const char *sep,
+    size_t *ends, int max, int *mixed)
+{
+	size_t i;
+	int depth = 0, n = 0;
+	const char *other = strcmp(sep, "&&") == 0 ? "||" : "&&";
+
+	*mixed = 0;
+	for (i = a; i < b; i++) {
+		const char *s = t->v[i];
+		if (*s == '(' || *s == '[')
+			depth++;
+		else if (*s == ')' || *s == ']')
+			depth--;
+		else if (depth == 0 && strcmp(s, sep) == 0) {
+			if (n < max - 1)
+				ends[n++] = i;
+		} else if (depth == 0 && (strcmp(s, other) == 0 ||
+		    strcmp(s, "?") == 0))
+			*mixed = 1;
+	}
+	ends[n++] = b;
+	return n;
+}
+
+/* Guards of condition [a, b): its conjuncts hold from their end to e;
+ * its negation (each disjunct failed) over [ns, ne). */
+static void
+cond_guards(struct fn *f, size_t a, size_t b, size_t e, size_t ns,
+    size_t ne)
+{
+	size_t ends[16], s;
+	int n, i, mixed;
+
+	n = split_top(f->t, a, b, "&&", ends, 16, &mixed);
+	if (!mixed)
+		for (i = 0, s = a; i < n; s = ends[i++] + 1)
+			cmp_guard(f, s, ends[i], 0, ends[i], e, 0, 0, NULL);
+	if (ns >= ne)
+		return;
+	n = split_top(f->t, a, b, "||", ends, 16, &mixed);
+	if (!mixed)
+		for (i = 0, s = a; i < n; s = ends[i++] + 1)
+			cmp_guard(f, s, ends[i], 1, ns, ne, 0, 0, NULL);
+}
+
+/* The innermost declaration of name seen at pos, or -1. */
+int
+decl_of(const struct fn *f, const char *name, size_t pos)
+{
+	int i, best = -1;
+
+	for (i = 0; i < f->nd; i++)
+		if (pos >= f->dc[i].s && pos < f->dc[i].e &&
+		    strcmp(f->dc[i].name, name) == 0 &&
+		    (best < 0 || f->dc[i].s >= f->dc[best].s))
+			best = i;
+	return best;
+}
+
+/* Whether the name at i is declared there (int j =, const T *p =). */
+static void
+note_decl(struct fn *f, size_t i)
+{
+	const struct toks *t = f->t;
+	const char *p = t->v[i - 1];
+	struct decl *d;
+	size_t j;
+
+	if (!(is(t, i + 1, "=") || is(t, i + 1, ";") || is(t, i + 1, ",") ||
+	    is(t, i + 1, "[")))
+		return;
+	if (strcmp(p, "*") == 0 || strcmp(p, "&") == 0) {
+		if (i < 2 || !(is_ident(t->v[i - 2]) || is(t, i - 2, ">")))
+			return;
+	} else if (!is_ident(p) || is_keyword(p) || strcmp(p, "goto") == 0)
+		return;
+	if (strlen(t->v[i]) >= sizeof(d->name))
+		return;
+	/* the type starts a statement or a for's first clause (a * b; is
+	 * no declaration inside x += a * b;) */
+	for (j = i - 1; j >= f->a && (is_ident(t->v[j]) || is(t, j, "*") ||
+	    is(t, j, "&") || is(t, j, "::")) && !is_keyword(t->v[j]); j--)
+		;
+	if (!(j < f->a || is(t, j, ";") || is(t, j, "{") || is(t, j, "}") ||
+	    (is(t, j, "(") && j > 0 && is(t, j - 1, "for"))))
+		return;
+	f->dc = grow(f->dc, &f->cd, f->nd, sizeof(*f->dc));
+	d = &f->dc[f->nd++];
+	copy(d->name, sizeof(d->name), t->v[i]);
+	d->s = i;
+	d->e = block_end(f, i);
+	if (j >= f->a && is(t, j, "("))
+		d->e = stmt_end(t, j - 1, f->b);
+}
+
+static void
+add_asg(struct fn *f, const char *name, int kind, size_t pos, size_t a,
+    size_t b)
+{
+	struct asg *x;
+
+	if (strlen(name) >= sizeof(x->name))
+		return;
+	f->as = grow(f->as, &f->cas, f->nas, sizeof(*f->as));
+	x = &f->as[f->nas++];
+	memset(x, 0, sizeof(*x));
+	copy(x->name, sizeof(x->name), name);
+	x->kind = kind;
+	x->pos = pos;
+	x->a = a;
+	x->b = b;
+	x->d = decl_of(f, name, pos);
+}
+
+/* if (C) S without an exit: where S assigns a variable of C's negation
+ * at its top level, after the if that variable satisfies the negation or
+ * holds what S assigned (if (y <= 0) y = 0; clamps y to 0 and above). */
+static void
+clamp_guards(struct fn *f, size_t c0, size_t c1, size_t s0, size_t s1,
+    size_t after)
+{
+	const struct toks *t = f->t;
+	size_t j, je, ends[16], s, lim = s1;
+	int x, n, i, mixed;
+
+	n = split_top(t, c0, c1, "||", ends, 16, &mixed);
+	if (mixed)
+		return;
+	if (is(t, s0, "{")) {
+		j = s0 + 1;
+		lim = s1 - 1;
+	} else
+		j = s0;
+	for (; j < lim; j = je) {
+		je = stmt_end(t, j, lim);
+		if (!is_ident(t->v[j]) || is_keyword(t->v[j]))
+			continue;
+		for (x = 0; x < f->nas; x++) {
+			struct asg *as = &f->as[x];
+			if (as->kind != A_EQ || as->pos < j || as->pos >= je)
+				continue;
+			for (i = 0, s = c0; i < n; s = ends[i++] + 1)
+				cmp_guard(f, s, ends[i], 1, after,
+				    block_end(f, after), as->a, as->b, as->name);
+		}
+	}
+}
+
+/* Whether the grid-stride loop over v runs once per thread: kwrap's
+ * grid covers v's range, as infer_launch derived it. */
+static int
+loop_once(struct kern *k, const char *v)
+{
+	struct var *w = var_get(k, v);
+	char pd[MAX_EXPR], g[MAX_EXPR];
+
+	if (w == NULL || w->kind != V_GLOBAL || w->dim != 0 ||
+	    w->bound[0] == '\0' || k->grid_state < 2)
+		return 0;
+	paren(w->bound, pd, sizeof(pd));
+	if (k->block[0] == 1)
+		copy(g, sizeof(g), w->bound);
+	else
+		bprintf(g, sizeof(g), "(%s + %lld) / %lld", pd, k->block[0] - 1,
+		    k->block[0]);
+	return strcmp(g, k->grid[0]) == 0;
+}
+
+/* Assignments, guards and loops of f. */
+static void
+fn_scan(struct fn *f)
+{
+	const struct toks *t = f->t;
+	static const char *const rhs[] = { ";", ",", NULL };
+	size_t i, e, c0, c1, s0, s1, e0, e1;
+
+	for (i = f->a; i < f->b; i++) {
+		const char *s = t->v[i];
+		if (is_ident(s) && !is_keyword(s) && !is(t, i - 1, ".") &&
+		    !is(t, i - 1, "->") && !is(t, i - 1, "::")) {
+			const char *n = i + 1 < t->n ? t->v[i + 1] : "";
+			note_decl(f, i);
+			int kind = -1;
+			if (strcmp(n, "=") == 0)
+				kind = A_EQ;
+			else if (strcmp(n, "+=") == 0)
+				kind = A_INC;
+			else if (strcmp(n, "-=") == 0)
+				kind = A_DEC;
+			else if (strcmp(n, "/=") == 0 || strcmp(n, ">>=") == 0)
+				kind = A_DIV;
+			else if (strcmp(n, "*=") == 0 || strcmp(n, "%=") == 0 ||
+			    strcmp(n, "<<=") == 0 || strcmp(n, "&=") == 0 ||
+			    strcmp(n, "|=") == 0 || strcmp(n, "^=") == 0)
+				kind = A_UNK;
+			if (kind >= 0) {
+				e = expr_end(t, i + 2, rhs);
+				add_asg(f, s, kind, i, i + 2, e);
+			} else if (strcmp(n, "++") == 0 || is(t, i - 1, "++"))
+				add_asg(f, s, A_INC, i, 0, 0);
+			else if (strcmp(n, "--") == 0 || is(t, i - 1, "--"))
+				add_asg(f, s, A_DEC, i, 0, 0);
+			else if (is(t, i - 1, "&") && unary_at(t, i - 1) &&
+			    !is(t, i + 1, "["))
+				add_asg(f, s, A_UNK, i, 0, 0);
+			if (f->nas > 0 && f->as[f->nas - 1].pos == i &&
+			    f->as[f->nas - 1].kind == A_INC) {
+				/* ++c; if (c >= E) break; keeps c <= E */
+				struct asg *as = &f->as[f->nas - 1];
+				size_t j = stmt_end(t, i, f->b);
+				if ((as->b == as->a || (as->b == as->a + 1 &&
+				    is(t, as->a, "1"))) && is(t, j, "if") &&
+				    is(t, j + 1, "(") && is(t, j + 2, s) &&
+				    (is(t, j + 3, ">=") || is(t, j + 3, "==")) &&
+				    (e = skip_group(t, j + 1)) > j + 5 &&
+				    (is(t, e, "break") || is(t, e, "return"))) {
+					as->ca = j + 4;
+					as->cb = e - 1;
+				}
+			}
+		}
+		if (is(t, i, "if") && is(t, i + 1, "(")) {
+			c0 = i + 2;
+			c1 = skip_group(t, i + 1) - 1;
+			s0 = c1 + 1;
+			s1 = stmt_end(t, s0, f->b);
+			e0 = e1 = s1;
+			if (is(t, s1, "else")) {
+				e0 = s1 + 1;
+				e1 = stmt_end(t, e0, f->b);
+			}
+			cond_guards(f, c0, c1, s1, e0, e1);
+			if (stmt_exits(t, s0, s1))
+				cond_guards(f, c0, c1, c0, e1, block_end(f, i));
+		} else if ((is(t, i, "for") || is(t, i, "while")) &&
+		    is(t, i + 1, "(")) {
+			size_t ends[3];
+			int mixed, n;
+			c1 = skip_group(t, i + 1) - 1;
+			s1 = stmt_end(t, c1 + 1, f->b);
+			n = split_top(t, i + 2, c1, ";", ends, 3, &mixed);
+			if (is(t, i, "while"))
+				cond_guards(f, i + 2, c1, s1, 0, 0);
+			else if (n == 3)
+				cond_guards(f, ends[0] + 1, ends[1], s1, 0, 0);
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = c1 + 1;
+			f->l[f->nl].e = s1;
+			f->l[f->nl++].once = 0;
+		} else if (is(t, i, "do")) {
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = i + 1;
+			f->l[f->nl].e = stmt_end(t, i + 1, f->b);
+			f->l[f->nl++].once = 0;
+		} else if ((is(t, i, "CUDA_1D_KERNEL_LOOP") ||
+		    is(t, i, "CUDA_KERNEL_LOOP") ||
+		    is(t, i, "HIP_1D_KERNEL_LOOP")) && is(t, i + 1, "(") &&
+		    is_ident(t->v[i + 2]) && is(t, i + 3, ",")) {
+			/* for (i = global index; i < n; i += grid's threads) */
+			c1 = skip_group(t, i + 1) - 1;
+			s1 = stmt_end(t, c1 + 1, f->b);
+			add_asg(f, t->v[i + 2], A_LOOP0, i + 2, 0, 0);
+			add_guard(f, t->v[i + 2], 1, 1, i + 4, c1, c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = c1 + 1;
+			f->l[f->nl].e = s1;
+			f->l[f->nl++].once = f->kernel &&
+			    loop_once(f->k, t->v[i + 2]);
+		} else if (is(t, i, "CUDA_2D_KERNEL_LOOP") && is(t, i + 1, "(") &&
+		    is_ident(t->v[i + 2]) && is(t, i + 3, ",")) {
+			/* two nested grid-stride loops: (i, n, j, m) */
+			size_t ends[4];
+			int mixed;
+			c1 = skip_group(t, i + 1) - 1;
+			s1 = stmt_end(t, c1 + 1, f->b);
+			if (split_top(t, i + 2, c1, ",", ends, 4, &mixed) != 4 ||
+			    !is_ident(t->v[ends[1] + 1]) ||
+			    ends[2] != ends[1] + 2)
+				continue;
+			add_asg(f, t->v[i + 2], A_LOOP0, i + 2, 0, 0);
+			add_guard(f, t->v[i + 2], 1, 1, ends[0] + 1, ends[1],
+			    c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			add_asg(f, t->v[ends[1] + 1], A_LOOP0, ends[1] + 1, 0, 0);
+			add_guard(f, t->v[ends[1] + 1], 1, 1, ends[2] + 1, c1,
+			    c1 + 1, s1);
+			f->g[f->ng - 1].strict = 1;
+			f->l = grow(f->l, &f->cl, f->nl, sizeof(*f->l));
+			f->l[f->nl].s = c1 + 1;
+			f->l[f->nl].e = s1;
+			f->l[f->nl++].once = 0;
+		} else if (is(t, i, "?")) {
+			/* C ? T : F */
+			static const char *const fstop[] = { ";", ",", ":",
+			    NULL };
+			size_t j = i, q;
+			int depth = 0, nest = 0;
+			while (j-- > f->a) {
+				const char *s2 = t->v[j];
+				if (*s2 == ')' || *s2 == ']')
+					depth++;
+				else if (*s2 == '(' || *s2 == '[') {
+					if (depth-- == 0)
+						break;
+				} else if (depth == 0 && (strcmp(s2, "=") == 0 ||
+				    strcmp(s2, "return") == 0 ||
+				    strcmp(s2, ",") == 0 || strcmp(s2, ";") == 0 ||
+				    strcmp(s2, "{") == 0 || strcmp(s2, "}") == 0 ||
+				    strcmp(s2, "?") == 0 || strcmp(s2, ":") == 0))
+					break;
+			}
+			for (q = i + 1, depth = 0; q < f->b; q++) {
+				const char *s2 = t->v[q];
+				if (*s2 == '(' || *s2 == '[' || *s2 == '{')
+					depth++;
+				else if (*s2 == ')' || *s2 == ']' || *s2 == '}') {
+					if (depth-- == 0)
+						break;
+				} else if (depth == 0 && *s2 == '?')
+					nest++;
+				else if (depth == 0 && *s2 == ':' && nest-- == 0)
+					break;
+			}
+			if (!is(t, q, ":"))
+				continue;
+			e1 = expr_end(t, q + 1, fstop);
+			cond_guards(f, j + 1, i, q, q + 1, e1);
+		}
+	}
+}
+
+/* Clamps, once every assignment is known. */
+static void
+fn_clamps(struct fn *f)
+{
+	const struct toks *t = f->t;
+	size_t i, c1, s1, e1;
+
+	for (i = f->a; i < f->b; i++) {
+		if (!is(t, i, "if") || !is(t, i + 1, "("))
+			continue;
+		c1 = skip_group(t, i + 1) - 1;
+		s1 = stmt_end(t, c1 + 1, f->b);
+		e1 = is(t, s1, "else") ? stmt_end(t, s1 + 1, f->b) : s1;
+		if (!stmt_exits(t, c1 + 1, s1))
+			clamp_guards(f, i + 2, c1, c1 + 1, s1, e1);
+	}
+}
+
+/* The kernel, or the helper called name with nargs arguments. */
+struct fn *
+fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
+    int kernel)
+{
+	struct fn *f = k_calloc(1, sizeof(*f));
+	size_t i, s, close;
+	int depth = 0;
+
+	f->k = k;
+	f->t = t;
+	f->a = open + 1;
+	f->b = skip_group(t, open) - 1;
+	f->kernel = kernel;
+	if (kernel) {
+		for (f->np = 0; f->np < k->np; f->np++) {
+			const struct param *p = &k->p[f->np];
+			fn_room(f);
+			f->pn[f->np] = p->name;
+			f->pptr[f->np] = p->ptr;
+			f->pint[f->np] = !p->ptr && p->dt != NULL &&
+			    !p->dt->is_float && !p->is_enum;
+		}
+	} else if (is(t, plist, "(")) {
+		close = skip_group(t, plist) - 1;
+		for (i = s = plist + 1; i <= close; i++) {
+			const char *x = t->v[i];
+			size_t j, last = 0;
+			if (*x == '(' || *x == '[' || *x == '<')
+				depth++;
+			else if ((*x == ')' || *x == ']' || *x == '>') &&
+			    i < close)
+				depth--;
+			if (!(i == close || (depth == 0 && *x == ',')))
+				continue;
+			fn_room(f);
+			f->pn[f->np] = "";
+			for (j = s; j < i && !is(t, j, "="); j++) {
+				const struct k_dtype *dt;
+				if (is_ident(t->v[j]))
+					last = j;
+				if (is(t, j, "*") || is(t, j, "&") ||
+				    is(t, j, "["))
+					f->pptr[f->np] = 1;
+				if ((dt = k_dtype_c(t->v[j])) != NULL &&
+				    !dt->is_float)
+					f->pint[f->np] = 1;
+			}
+			if (last > 0)
+				f->pn[f->np] = t->v[last];
+			if (f->pptr[f->np])
+				f->pint[f->np] = 0;
+			f->np++;
+			s = i + 1;
+		}
+		if (f->np == 1 && close == plist + 1)
+			f->np = 0;
+	}
+	fn_scan(f);
+	fn_clamps(f);
+	return f;
+}
+
+/* A helper defined in the slice with nargs parameters. */
+struct fn *
+find_helper(struct kern *k, const char *name, int nargs)
+{
+	const struct toks *t = &k->all;
+	size_t i, close;
+
+	for (i = 1; i + 1 < t->n; i++) {
+		int n = 1, depth = 0;
+		size_t j;
+		if (!is(t, i, name) || !is(t, i + 1, "(") || is(t, i - 1, ".") ||
+		    is(t, i - 1, "->") || is(t, i - 1, "=") ||
+		    !(is_ident(t->v[i - 1]) || is(t, i - 1, "*") ||
+		    is(t, i - 1, ">") || is(t, i - 1, "&") || is(t, i - 1, "::")))
+			continue;
+		close = skip_group(t, i + 1) - 1;
+		if (!is(t, close + 1, "{"))
+			continue;
+		for (j = i + 2; j < close; j++) {
+			const char *x = t->v[j];
+			if (*x == '(' || *x == '[' || *x == '<')
+				depth++;
+			else if (*x == ')' || *x == ']' || *x == '>')
+				depth--;
+			else if (depth == 0 && *x == ',')
+				n++;
+		}
+		if (close == i + 2 || (close == i + 3 && is(t, i + 2, "void")))
+			n = 0;
+		if (n == nargs)
+			return fn_new(k, t, close + 1, i + 1, 0);
+	}
+	return NULL;
+}

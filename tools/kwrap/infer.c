@@ -1,0 +1,95 @@
+/*
+ * kwrap: inference, once per record: the kernel model from the record's
+ * scan and slice, then its roles, launch, bounds and element counts.
+ */
+#include "kwrap.h"
+
+/* The kernel model of rec (borrowed, and kept borrowed by the model). */
+struct kern *
+kern_infer(json_t *rec)
+{
+	json_t *scan = json_object_get(rec, "scan");
+	json_t *slice = json_object_get(rec, "slice");
+	json_t *launch;
+	struct kern *k;
+	int i;
+
+	k = k_calloc(1, sizeof(*k));
+	k->rec = rec;
+	k->guesses = json_array();
+	k->code = k_get_str(slice, "code");
+	tokenize(k->code != NULL ? k->code : "", &k->all);
+	collect_consts(k->code != NULL ? k->code : "", &k->all, &k->c);
+	{
+		/* template value parameters of the instance are constants */
+		json_t *inst = json_object_get(slice, "instance"), *v;
+		const char *key;
+		long long n;
+		json_object_foreach(inst, key, v)
+			if (json_is_string(v) &&
+			    eval_str(json_string_value(v), &k->c, &n))
+				const_set(&k->c, key, n);
+	}
+	load_params(k, scan, slice);
+	kernel_text(k, k_get_str(scan, "text"));
+	for (k->body = 0; k->body < k->t.n && !is(&k->t, k->body, "{");
+	    k->body++)
+		;
+	if (k->body == k->t.n)
+		k->body = 0;
+	find_vars(k);
+	if (k->t.n == 0)
+		guess(k, "kernel text not found");
+	infer_roles(k, slice);
+	launch = json_object_get(slice, "launch");
+	if (!json_is_object(launch))
+		launch = json_array_get(json_object_get(scan, "launches"), 0);
+	infer_block(k, launch);
+	/* a guard's bound may name gridDim, and the grid is the bounds'
+	 * range: rounds until no new bound comes */
+	for (i = 0; i < 8; i++) {
+		infer_grid(k, 0);
+		if (find_bounds(k) == 0)
+			break;
+	}
+	infer_grid(k, 1);
+	infer_shared(k, launch);
+	k->at = k_calloc(1, sizeof(*k->at));
+	if (is(&k->t, k->body, "{"))
+		k->kf = fn_new(k, &k->t, k->body, 0, 1);
+	{
+		const char *dom = NULL;
+		int n;
+		for (n = 0; n < k->nv; n++)
+			if (k->v[n].kind == V_GLOBAL && k->v[n].bound[0] != '\0') {
+				dom = k->v[n].bound;
+				break;
+			}
+		for (i = 0; i < k->np; i++)
+			if (k->p[i].ptr)
+				count_of(k, i, dom);
+		shared_of(k);
+	}
+	return k;
+}
+
+void
+kern_free(struct kern *k)
+{
+	int i;
+
+	if (k == NULL)
+		return;
+	for (i = 0; i < k->np; i++)
+		free(k->p[i].f);
+	free(k->p);
+	free(k->v);
+	consts_free(&k->c);
+	toks_free(&k->t);
+	toks_free(&k->all);
+	json_decref(k->guesses);
+	if (k->kf != NULL)
+		fn_free(k->kf);
+	free(k->at);
+	free(k);
+}

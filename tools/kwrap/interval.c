@@ -1,0 +1,861 @@
+/*
+ * kwrap: interval evaluation of C expressions over flow facts.
+ */
+#include "kwrap.h"
+
+/* ---- evaluation */
+
+struct ex {
+	struct fn *f;
+	size_t i, end;
+	int bad;
+};
+
+static void x_cond(struct ex *x, struct iv *r);
+static void x_unary(struct ex *x, struct iv *r);
+
+void
+eval_at(struct fn *f, size_t a, size_t b, struct iv *r)
+{
+	struct ex x = { f, a, b, 0 };
+
+	if (a >= b || f->k->depth > MAX_DEPTH) {
+		iv_top(r);
+		return;
+	}
+	f->k->depth++;
+	x_cond(&x, r);
+	f->k->depth--;
+	if (x.bad || x.i != b)
+		iv_top(r);
+}
+
+static void var_value(struct fn *f, const char *name, size_t pos,
+    struct iv *r);
+
+/* What a parameter or variable starts as: 1 and *r when it has a
+ * binding. */
+static int
+initial(struct fn *f, const char *name, struct iv *r)
+{
+	struct kern *k = f->k;
+	int p = fn_param(f, name);
+
+	if (p < 0)
+		return 0;
+	if (!f->kernel) {
+		if (f->bind != NULL)
+			*r = f->bind[p];
+		else
+			iv_top(r);
+		return 1;
+	}
+	if (k->p[p].ptr || k->p[p].is_struct || k->p[p].dt == NULL ||
+	    k->p[p].is_enum || k->p[p].dt->is_float)
+		iv_top(r);
+	else if (strcmp(k->p[p].dt->name, "bool") == 0) {
+		p_const(&r->lo, 0);
+		p_const(&r->hi, 1);
+	} else {
+		int a = atom_get(k->at, name);
+		if (a >= 0)
+			k->at->a[a].ge1 = 1;
+		p_atom(&r->lo, a);
+		p_atom(&r->hi, a);
+	}
+	return 1;
+}
+
+/* A variable's value anywhere: the hull of what is assigned to it. */
+static void
+var_hull(struct fn *f, const char *name, int d, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct memo *m = NULL;
+	struct iv v;
+	int i, have;
+
+	for (i = 0; i < f->nm; i++)
+		if (strcmp(f->m[i].name, name) == 0 && f->m[i].d == d) {
+			m = &f->m[i];
+			break;
+		}
+	if (m != NULL && m->state == 2) {
+		*r = m->v;
+		return;
+	}
+	if (m != NULL || strlen(name) >= sizeof(m->name)) {
+		iv_top(r);	/* a cycle: x = f(x) */
+		return;
+	}
+	f->m = grow(f->m, &f->cm, f->nm, sizeof(*f->m));
+	i = f->nm++;
+	memset(&f->m[i], 0, sizeof(f->m[i]));
+	copy(f->m[i].name, sizeof(f->m[i].name), name);
+	f->m[i].d = d;
+	f->m[i].state = 1;
+	have = d < 0 && initial(f, name, r);
+	for (int j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d)
+			continue;
+		if (as->kind == A_EQ)
+			eval_at(f, as->a, as->b, &v);
+		else if (as->kind == A_LOOP0) {
+			p_const(&v.lo, 0);
+			p_inf(&v.hi);
+		} else
+			continue;
+		if (have)
+			iv_hull(at, r, r, &v);
+		else
+			*r = v;
+		have = 1;
+	}
+	if (!have)
+		iv_top(r);
+	for (int j = 0; j < f->nas && have; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d)
+			continue;
+		if (as->kind == A_INC || as->kind == A_DEC) {
+			int up = as->kind == A_INC;
+			if (as->b > as->a)
+				eval_at(f, as->a, as->b, &v);
+			else
+				iv_const(&v, 1);
+			if (!iv_nonneg(at, &v))
+				iv_top(r);
+			else if (up && as->cb > as->ca) {
+				eval_at(f, as->ca, as->cb, &v);
+				p_max(at, &r->hi, &r->hi, &v.hi);
+			} else if (up)
+				p_inf(&r->hi);
+			else
+				p_inf(&r->lo);
+		} else if (as->kind == A_DIV) {
+			if (iv_nonneg(at, r))
+				p_const(&r->lo, 0);
+			else
+				iv_top(r);
+		} else if (as->kind == A_UNK)
+			iv_top(r);
+	}
+	f->m[i].state = 2;
+	f->m[i].v = *r;
+}
+
+/* The assignment x = E that alone reaches pos, or -1: the last one
+ * before pos, a statement of its own in a block that holds pos, with no
+ * assignment of x after pos in a loop around pos that does not hold it
+ * (whose next trip would bring that value back). */
+static int
+sole_def(struct fn *f, const char *name, int d, size_t pos)
+{
+	const struct toks *t = f->t;
+	int j, last = -1;
+	size_t st, pa;
+
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d ||
+		    as->pos >= pos || (pos >= as->a && pos < as->b))
+			continue;
+		if (last < 0 || as->pos > f->as[last].pos)
+			last = j;
+	}
+	if (last < 0 || f->as[last].kind != A_EQ)
+		return -1;
+	pa = f->as[last].pos;
+	for (st = pa; st > f->a && (is_ident(t->v[st - 1]) ||
+	    is(t, st - 1, "*") || is(t, st - 1, "&") || is(t, st - 1, "::")) &&
+	    !is_keyword(t->v[st - 1]); st--)
+		;
+	if (st > f->a && !is(t, st - 1, ";") && !is(t, st - 1, "{") &&
+	    !is(t, st - 1, "}"))
+		return -1;
+	if (block_end(f, pa) < pos)
+		return -1;
+	for (j = 0; j < f->nl; j++) {
+		struct loop *l = &f->l[j];
+		int k2;
+		if (pos < l->s || pos >= l->e || (pa >= l->s && pa < l->e))
+			continue;
+		for (k2 = 0; k2 < f->nas; k2++)
+			if (strcmp(f->as[k2].name, name) == 0 &&
+			    f->as[k2].d == d && f->as[k2].pos >= pos &&
+			    f->as[k2].pos < l->e)
+				return -1;
+	}
+	return last;
+}
+
+/* A variable's value at pos: what the one assignment that reaches it
+ * gives, else its hull, narrowed by the guards there. */
+static void
+var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct poly one, b;
+	size_t after = 0;
+	int i, d = decl_of(f, name, pos), j;
+
+	if ((j = sole_def(f, name, d, pos)) >= 0) {
+		eval_at(f, f->as[j].a, f->as[j].b, r);
+		after = f->as[j].b;
+	} else
+		var_hull(f, name, d, r);
+	p_const(&one, 1);
+	for (i = 0; i < f->ng; i++) {
+		struct guard *g = &f->g[i];
+		struct iv rv;
+		if (pos < g->s || pos >= g->e || strcmp(g->name, name) != 0 ||
+		    g->state == 1 || g->s < after)
+			continue;
+		if (g->state == 0) {
+			g->state = 1;
+			eval_at(f, g->a, g->b, &g->v);
+			g->state = 2;
+		}
+		if (g->hi) {
+			b = g->v.hi;
+			if (g->strict)
+				p_add(&b, &b, &one, -1);
+			if (g->rb > g->ra) {
+				eval_at(f, g->ra, g->rb, &rv);
+				p_max(at, &b, &b, &rv.hi);
+			}
+			p_meet_hi(at, &r->hi, &b, &r->hi);
+		} else {
+			b = g->v.lo;
+			if (g->strict)
+				p_add(&b, &b, &one, 1);
+			if (g->rb > g->ra) {
+				eval_at(f, g->ra, g->rb, &rv);
+				p_min(at, &b, &b, &rv.lo);
+			}
+			p_meet_lo(at, &r->lo, &b, &r->lo);
+		}
+	}
+}
+
+static void
+number(const char *s, struct iv *r)
+{
+	char *end;
+	long long v;
+	double d;
+
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+		end++;
+	if (*end == '\0' && errno == 0) {
+		iv_const(r, v);
+		return;
+	}
+	d = strtod(s, &end);
+	if ((*end == 'f' || *end == 'F' || *end == '\0') && fabs(d) < 1e15) {
+		p_const(&r->lo, (long long)floor(d));
+		p_const(&r->hi, (long long)ceil(d));
+	} else
+		iv_top(r);
+}
+
+/* Whether ( ... ) at i..close is a cast, not a parenthesized value. */
+int
+is_cast(struct fn *f, size_t i, size_t close)
+{
+	const struct toks *t = f->t;
+	size_t j;
+	long long v;
+
+	if (close <= i + 1 || close + 1 >= f->t->n)
+		return 0;
+	for (j = i + 1; j < close; j++) {
+		const char *s = t->v[j];
+		if (!is_ident(s) && strcmp(s, "*") != 0 && strcmp(s, "::") != 0 &&
+		    strcmp(s, "&") != 0)
+			return 0;
+		if (is_ident(s) && (fn_param(f, s) >= 0 ||
+		    const_get(&f->k->c, s, &v)))
+			return 0;
+		if (is_ident(s) && k_dtype_c(s) == NULL && j + 1 == close) {
+			int x;
+			for (x = 0; x < f->nas; x++)
+				if (strcmp(f->as[x].name, s) == 0)
+					return 0;
+		}
+	}
+	j = close + 1;
+	return is_ident(t->v[j]) || isdigit((unsigned char)*t->v[j]) ||
+	    is(t, j, "(") || is(t, j, "-") || is(t, j, "+") || is(t, j, "!") ||
+	    is(t, j, "~") || is(t, j, "*") || is(t, j, "&") || is(t, j, ".");
+}
+
+size_t *
+args_of(struct fn *f, size_t open, int *n)
+{
+	size_t close = skip_group(f->t, open) - 1, i, *ends;
+	int mixed, max = 2, depth = 0;
+
+	/* room for every argument: one more than the commas */
+	for (i = open + 1; i < close; i++) {
+		const char *s = f->t->v[i];
+		if (*s == '(' || *s == '[')
+			depth++;
+		else if (*s == ')' || *s == ']')
+			depth--;
+		else if (depth == 0 && *s == ',')
+			max++;
+	}
+	ends = k_calloc((size_t)max, sizeof(*ends));
+	*n = split_top(f->t, open + 1, close, ",", ends, max, &mixed);
+	if (close == open + 1)
+		*n = 0;
+	return ends;
+}
+
+/* A call's value: min, max, rounding, abs; anything else unbounded. */
+static void
+x_call(struct ex *x, const char *name, size_t open, struct iv *r)
+{
+	static const char *const mins[] = { "min", "fminf", "fmin", "umin",
+	    "llmin", "__min", "MIN", "imin", NULL };
+	static const char *const maxs[] = { "max", "fmaxf", "fmax", "umax",
+	    "llmax", "__max", "MAX", "imax", NULL };
+	static const char *const same[] = { "floor", "floorf", "ceil", "ceilf",
+	    "round", "roundf", "rint", "rintf", "trunc", "truncf", "lrintf",
+	    "__float2int_rd", "__float2int_rn", "__float2int_ru",
+	    "__float2int_rz", "__double2int_rd", "__double2int_rn",
+	    "__double2int_ru", "__double2int_rz", "__float2uint_rd",
+	    "__float2ll_rd", "int", "long", "unsigned", "size_t", "int64_t",
+	    "float", "double", "static_cast", "T", NULL };
+	struct fn *f = x->f;
+	struct atoms *at = f->k->at;
+	size_t *ends;
+	struct iv a, b;
+	struct fn *h;
+	int n, i, kind = 0;
+
+	ends = args_of(f, open, &n);
+	for (i = 0; mins[i] != NULL; i++)
+		if (strcmp(name, mins[i]) == 0)
+			kind = 1;
+	for (i = 0; maxs[i] != NULL; i++)
+		if (strcmp(name, maxs[i]) == 0)
+			kind = 2;
+	for (i = 0; same[i] != NULL; i++)
+		if (strcmp(name, same[i]) == 0)
+			kind = 3;
+	if (strcmp(name, "abs") == 0 || strcmp(name, "fabsf") == 0 ||
+	    strcmp(name, "fabs") == 0 || strcmp(name, "llabs") == 0)
+		kind = 4;
+	if ((kind == 1 || kind == 2) && n == 2) {
+		eval_at(f, open + 1, ends[0], &a);
+		eval_at(f, ends[0] + 1, ends[1], &b);
+		if (kind == 1) {
+			p_min(at, &r->lo, &a.lo, &b.lo);
+			p_meet_hi(at, &r->hi, &a.hi, &b.hi);
+		} else {
+			p_meet_lo(at, &r->lo, &a.lo, &b.lo);
+			p_max(at, &r->hi, &a.hi, &b.hi);
+		}
+	} else if (kind >= 3 && n == 1) {
+		eval_at(f, open + 1, ends[0], r);
+		if (kind == 4 && !iv_nonneg(at, r)) {
+			struct poly z, neg;
+			p_const(&z, 0);
+			p_add(&neg, &z, &r->lo, -1);
+			p_max(at, &r->hi, &r->hi, &neg);
+			p_const(&r->lo, 0);
+		}
+	} else if (kind == 0 && f->k->calls < MAX_HELPER &&
+	    (h = find_helper(f->k, name, n)) != NULL) {
+		/* a helper of the slice: the hull of what it returns */
+		size_t j;
+		int have = 0;
+		h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
+		for (i = 0; i < n; i++)
+			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
+			    &h->bind[i]);
+		f->k->calls++;
+		for (j = h->a; j < h->b; j++) {
+			static const char *const semi[] = { ";", NULL };
+			size_t e;
+			if (!is(h->t, j, "return"))
+				continue;
+			e = expr_end(h->t, j + 1, semi);
+			eval_at(h, j + 1, e, &a);
+			if (have)
+				iv_hull(at, r, r, &a);
+			else
+				*r = a;
+			have = 1;
+		}
+		f->k->calls--;
+		if (!have)
+			iv_top(r);
+		fn_free(h);
+	} else
+		iv_top(r);
+	free(ends);
+}
+
+/* The kernel parameter that pointer name points into at pos: the
+ * parameter itself, or a local every assignment of which is p, p + off or
+ * p - off, or moves it (q += off); -1 when it is neither. */
+static int
+buffer_of(struct fn *f, const char *name, size_t pos)
+{
+	const struct toks *t = f->t;
+	int p = fn_param(f, name), j, q, eq = 0;
+
+	(void)pos;
+	if (p >= 0)
+		return f->k->p[p].ptr ? p : -1;
+	p = -1;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0)
+			continue;
+		if (as->kind == A_INC || as->kind == A_DEC)
+			continue;
+		if (as->kind != A_EQ || as->b <= as->a ||
+		    (q = fn_param(f, t->v[as->a])) < 0 || !f->k->p[q].ptr ||
+		    (p >= 0 && q != p) || !(as->a + 1 == as->b ||
+		    is(t, as->a + 1, "+") || is(t, as->a + 1, "-")))
+			return -1;
+		p = q;
+		eq = 1;
+	}
+	return eq ? p : -1;
+}
+
+/* Whether tokens [i, e), a read of element type integer or one converted
+ * to an integer there: (int)b[j], static_cast<int>(b[j]), int v = b[j]; */
+static int
+int_read(struct fn *f, size_t i, size_t e, const struct k_dtype *dt)
+{
+	const struct toks *t = f->t;
+	const struct k_dtype *c;
+
+	if (!dt->is_float)
+		return 1;
+	if (i >= 3 && is(t, i - 1, ")") && is(t, i - 3, "(") &&
+	    (c = k_dtype_c(t->v[i - 2])) != NULL && !c->is_float)
+		return 1;
+	if (i >= 5 && is(t, i - 1, "(") && is(t, i - 2, ">") &&
+	    is(t, i - 4, "<") && is(t, i - 5, "static_cast") &&
+	    (c = k_dtype_c(t->v[i - 3])) != NULL && !c->is_float &&
+	    is(t, e, ")"))
+		return 1;
+	return i >= 2 && is(t, i - 1, "=") && is_ident(t->v[i - 2]) &&
+	    int_var(f, t->v[i - 2]) && (is(t, e, ";") || is(t, e, ","));
+}
+
+/* Whether the read name[...] at [i, e) is of an input buffer whose values
+ * kwrap bounds: the kernel's, read-only, of integers or converted to an
+ * integer at once.  The buffer is then filled with 0..DATA_HI in every
+ * case (fill_json), so the read is in [0, DATA_HI]. */
+static int
+data_read(struct fn *f, const char *name, size_t i, size_t e)
+{
+	struct param *p;
+	int pi;
+
+	if (!f->kernel || (pi = buffer_of(f, name, i)) < 0)
+		return 0;
+	p = &f->k->p[pi];
+	if (p->role != R_IN || p->dt == NULL ||
+	    strcmp(p->dt->name, "bool") == 0 || !int_read(f, i, e, p->dt) ||
+	    is(f->t, e, ".") || is(f->t, e, "->"))
+		return 0;
+	p->vals = 1;
+	return 1;
+}
+
+static void
+x_primary(struct ex *x, struct iv *r)
+{
+	struct fn *f = x->f;
+	struct kern *k = f->k;
+	const struct toks *t = f->t;
+	const char *s;
+	size_t i = x->i, close;
+	long long v;
+	int d, p;
+
+	if (i >= x->end) {
+		x->bad = 1;
+		iv_top(r);
+		return;
+	}
+	s = t->v[i];
+	if (isdigit((unsigned char)*s) || (*s == '.' &&
+	    isdigit((unsigned char)s[1]))) {
+		number(s, r);
+		x->i++;
+		return;
+	}
+	if (strcmp(s, "(") == 0) {
+		close = skip_group(t, i) - 1;
+		if (close >= x->end) {
+			x->bad = 1;
+			iv_top(r);
+			return;
+		}
+		if (is_cast(f, i, close)) {
+			int ptr = 0;
+			size_t j;
+			for (j = i + 1; j < close; j++)
+				ptr |= is(t, j, "*");
+			x->i = close + 1;
+			x_unary(x, r);
+			if (ptr)
+				iv_top(r);
+			return;
+		}
+		eval_at(f, i + 1, close, r);
+		x->i = close + 1;
+		return;
+	}
+	if (!is_ident(s)) {
+		x->bad = 1;
+		iv_top(r);
+		return;
+	}
+	if (is(t, i + 1, "::") && i + 2 < x->end && is_ident(t->v[i + 2]) &&
+	    (strcmp(s, "std") == 0 || strcmp(s, "cuda") == 0)) {
+		x->i = i + 2;
+		x_primary(x, r);
+		return;
+	}
+	x->i = i + 1;
+	if ((strcmp(s, "blockIdx") == 0 || strcmp(s, "threadIdx") == 0 ||
+	    strcmp(s, "blockDim") == 0 || strcmp(s, "gridDim") == 0) &&
+	    (d = dim_of(t, i)) >= 0) {
+		x->i = i + 3;
+		if (*s == 't') {
+			p_const(&r->lo, 0);
+			p_const(&r->hi, k->block[d] - 1);
+		} else if (strcmp(s, "blockDim") == 0)
+			iv_const(r, k->block[d]);
+		else {
+			struct fn g = k->kf != NULL ? *k->kf : *f;
+			struct toks gt = { 0 };
+			struct iv gv;
+			struct poly one;
+			tokenize(k->grid[d], &gt);
+			g.t = &gt;
+			g.a = 0;
+			g.b = gt.n;
+			g.nas = g.ng = 0;
+			g.nm = 0;
+			g.m = NULL;
+			g.cm = 0;
+			eval_at(&g, 0, gt.n, &gv);
+			free(g.m);
+			toks_free(&gt);
+			if (*s == 'g')
+				*r = gv;
+			else {
+				p_const(&r->lo, 0);
+				p_const(&one, 1);
+				p_add(&r->hi, &gv.hi, &one, -1);
+			}
+		}
+		return;
+	}
+	if ((strcmp(s, "static_cast") == 0 || strcmp(s, "reinterpret_cast") == 0) &&
+	    is(t, i + 1, "<")) {
+		size_t j = i + 1, close2;
+		int ptr = 0;
+		while (j < x->end && !is(t, j, ">"))
+			ptr |= is(t, j++, "*");
+		if (!is(t, j + 1, "(")) {
+			x->bad = 1;
+			iv_top(r);
+			return;
+		}
+		close2 = skip_group(t, j + 1) - 1;
+		eval_at(f, j + 2, close2, r);
+		if (ptr || *s == 'r')
+			iv_top(r);
+		x->i = close2 + 1;
+		return;
+	}
+	if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(")) {
+		const struct k_dtype *dt = k_dtype_c(t->v[i + 2]);
+		close = skip_group(t, i + 1) - 1;
+		x->i = close + 1;
+		if (dt != NULL && close == i + 3)
+			iv_const(r, dt->size);
+		else
+			iv_top(r);
+		return;
+	}
+	if (is(t, i + 1, "(")) {
+		close = skip_group(t, i + 1) - 1;
+		x_call(x, s, i + 1, r);
+		x->i = close + 1;
+		return;
+	}
+	if (is(t, i + 1, "[")) {
+		/* a value read from memory */
+		x->i = skip_group(t, i + 1);
+		if (!is(t, x->i, "[") && data_read(f, s, i, x->i)) {
+			p_const(&r->lo, 0);
+			p_const(&r->hi, DATA_HI);
+			return;
+		}
+		while (is(t, x->i, "["))
+			x->i = skip_group(t, x->i);
+		iv_top(r);
+		return;
+	}
+	if (is(t, i + 1, ".") || is(t, i + 1, "->")) {
+		p = f->kernel ? fn_param(f, s) : -1;
+		x->i = i + 3;
+		if (p >= 0 && k->p[p].is_struct && is_ident(t->v[i + 2])) {
+			char fld[160];
+			int fi, a;
+			for (fi = 0; fi < k->p[p].nf; fi++)
+				if (strcmp(k->p[p].f[fi].name, t->v[i + 2]) == 0 &&
+				    !k->p[p].f[fi].dt->is_float)
+					break;
+			if (fi < k->p[p].nf) {
+				bprintf(fld, sizeof(fld), "%s.%s", s, t->v[i + 2]);
+				a = atom_get(k->at, fld);
+				if (a >= 0)
+					k->at->a[a].ge1 = 1;
+				p_atom(&r->lo, a);
+				p_atom(&r->hi, a);
+				return;
+			}
+		}
+		iv_top(r);
+		return;
+	}
+	if (fn_param(f, s) < 0 && const_get(&k->c, s, &v)) {
+		iv_const(r, v);
+		return;
+	}
+	if (strcmp(s, "warpSize") == 0) {
+		iv_const(r, 32);
+		return;
+	}
+	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+		iv_const(r, *s == 't');
+		return;
+	}
+	var_value(f, s, i, r);
+}
+
+static void
+x_postfix(struct ex *x, struct iv *r)
+{
+	x_primary(x, r);
+	while (x->i < x->end && (is(x->f->t, x->i, "++") ||
+	    is(x->f->t, x->i, "--")))
+		x->i++;
+}
+
+static void
+x_unary(struct ex *x, struct iv *r)
+{
+	const struct toks *t = x->f->t;
+	struct iv z;
+
+	if (x->i >= x->end) {
+		x->bad = 1;
+		iv_top(r);
+		return;
+	}
+	if (is(t, x->i, "-") || is(t, x->i, "+")) {
+		int neg = is(t, x->i, "-");
+		x->i++;
+		x_unary(x, r);
+		if (neg) {
+			iv_const(&z, 0);
+			iv_add(r, &z, r, -1);
+		}
+		return;
+	}
+	if (is(t, x->i, "!")) {
+		x->i++;
+		x_unary(x, r);
+		p_const(&r->lo, 0);
+		p_const(&r->hi, 1);
+		return;
+	}
+	if (is(t, x->i, "~") || is(t, x->i, "*") || is(t, x->i, "&")) {
+		x->i++;
+		x_unary(x, r);
+		iv_top(r);
+		return;
+	}
+	if (is(t, x->i, "++") || is(t, x->i, "--")) {
+		x->i++;
+		x_unary(x, r);
+		iv_top(r);
+		return;
+	}
+	x_postfix(x, r);
+}
+
+static void
+x_mul(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	struct iv b;
+	struct poly one, z;
+	long long c;
+
+	x_unary(x, r);
+	p_const(&one, 1);
+	p_const(&z, 0);
+	while (x->i < x->end && (is(t, x->i, "*") || is(t, x->i, "/") ||
+	    is(t, x->i, "%"))) {
+		char op = *t->v[x->i++];
+		x_unary(x, &b);
+		if (op == '*')
+			iv_mul(at, r, r, &b);
+		else if (!p_ge(at, &b.lo, &one)) {
+			/* a divisor that may be 0 or negative */
+			iv_top(r);
+		} else if (op == '/') {
+			struct iv s;
+			if (p_isconst(&b.lo, &c) && p_isconst(&b.hi, &c)) {
+				p_div(at, &s.lo, &r->lo, &b.lo);
+				p_div(at, &s.hi, &r->hi, &b.lo);
+			} else if (iv_nonneg(at, r)) {
+				p_const(&s.lo, 0);
+				p_div(at, &s.hi, &r->hi, &b.lo);
+			} else
+				iv_top(&s);
+			*r = s;
+		} else {
+			/* x % m is below m, and 0 or more for x >= 0 */
+			struct poly h;
+			p_add(&h, &b.hi, &one, -1);
+			if (iv_nonneg(at, r)) {
+				p_meet_hi(at, &r->hi, &h, &r->hi);
+				p_const(&r->lo, 0);
+			} else {
+				r->hi = h;
+				p_add(&r->lo, &z, &h, -1);
+			}
+		}
+	}
+}
+
+static void
+x_add(struct ex *x, struct iv *r)
+{
+	const struct toks *t = x->f->t;
+	struct iv b;
+
+	x_mul(x, r);
+	while (x->i < x->end && (is(t, x->i, "+") || is(t, x->i, "-"))) {
+		int sign = is(t, x->i, "+") ? 1 : -1;
+		x->i++;
+		x_mul(x, &b);
+		iv_add(r, r, &b, sign);
+	}
+}
+
+static void
+x_shift(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	struct iv b, m;
+	long long c;
+
+	x_add(x, r);
+	while (x->i < x->end && (is(t, x->i, "<<") || is(t, x->i, ">>"))) {
+		int left = is(t, x->i, "<<");
+		x->i++;
+		x_add(x, &b);
+		if (!p_isconst(&b.lo, &c) || !p_isconst(&b.hi, &c) || c < 0 ||
+		    c > 40) {
+			iv_top(r);
+			continue;
+		}
+		iv_const(&m, 1LL << c);
+		if (left)
+			iv_mul(at, r, r, &m);
+		else if (iv_nonneg(at, r)) {
+			p_div(at, &r->lo, &r->lo, &m.lo);
+			p_div(at, &r->hi, &r->hi, &m.lo);
+		} else
+			iv_top(r);
+	}
+}
+
+/* Comparisons and logic give 0 or 1; & with a mask m >= 0 gives [0, m];
+ * | and ^ of nonnegatives stay below their sum. */
+static void
+x_bits(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	static const char *const ops[] = { "<", ">", "<=", ">=", "==", "!=",
+	    "&&", "||", "&", "|", "^", NULL };
+	struct iv b;
+	int k;
+
+	x_shift(x, r);
+	while (x->i < x->end) {
+		for (k = 0; ops[k] != NULL; k++)
+			if (is(t, x->i, ops[k]))
+				break;
+		if (ops[k] == NULL)
+			break;
+		x->i++;
+		x_shift(x, &b);
+		if (k < 8) {
+			p_const(&r->lo, 0);
+			p_const(&r->hi, 1);
+		} else if (k == 8 && (iv_nonneg(at, r) || iv_nonneg(at, &b))) {
+			if (iv_nonneg(at, r) && iv_nonneg(at, &b))
+				p_meet_hi(at, &r->hi, &r->hi, &b.hi);
+			else if (iv_nonneg(at, &b))
+				r->hi = b.hi;
+			p_const(&r->lo, 0);
+		} else if (iv_nonneg(at, r) && iv_nonneg(at, &b)) {
+			p_add(&r->hi, &r->hi, &b.hi, 1);
+			p_const(&r->lo, 0);
+		} else
+			iv_top(r);
+	}
+}
+
+static void
+x_cond(struct ex *x, struct iv *r)
+{
+	struct atoms *at = x->f->k->at;
+	const struct toks *t = x->f->t;
+	struct iv b;
+
+	/* a = b = E: the value of E */
+	if (x->i + 1 < x->end && is_ident(t->v[x->i]) && is(t, x->i + 1, "=")) {
+		x->i += 2;
+		x_cond(x, r);
+		return;
+	}
+	x_bits(x, r);
+	if (x->i < x->end && is(t, x->i, "?")) {
+		x->i++;
+		x_cond(x, r);
+		if (!is(t, x->i, ":")) {
+			x->bad = 1;
+			return;
+		}
+		x->i++;
+		x_cond(x, &b);
+		iv_hull(at, r, r, &b);
+	}
+}

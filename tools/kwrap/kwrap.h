@@ -1,0 +1,549 @@
+/*
+ * kwrap's internal header: the units of tools/kwrap/ and what they share.
+ * Each unit answers one question; the list below is in the order a
+ * record goes through them (see the README's Hacking section):
+ *
+ *	tok.c		tokens of C source, fixed-buffer text helpers
+ *	eval.c		integer constants of the slice, exact evaluation
+ *	vocab.c		the dtype table and the names of roles and dtypes
+ *	infer.c		inference, once per record, in its order
+ *	model.c		the kernel model: params, variables, roles
+ *	textual.c	index ranges read from guard patterns
+ *	launch.c	block, grid and shared memory of the launch
+ *	poly.c		bound algebra: polynomials and intervals (pure)
+ *	flow.c		flow facts of a function: assignments, guards, loops
+ *	interval.c	interval evaluation of expressions
+ *	access.c	element counts from the bounds of every access
+ *	spec.c		the spec as JSON: params, cases, globals
+ *	fit.c		case sizes fitted to the memory budget
+ *	harness.c	the host harness generated from a spec
+ *	instruction.c	the instruction text
+ *	llm.c		kwrap --llm: the language model's tasks
+ *	kwrap.c		main and process: infer, spec, wrap
+ *
+ * Ownership: a struct kern borrows its record; the json_t values the
+ * builders return are new references that the caller owns.
+ */
+#ifndef KWRAP_H
+#define KWRAP_H
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "k_buf.h"
+#include "k_dtype.h"
+#include "k_exit.h"
+#include "k_mem.h"
+#include "k_msg.h"
+#include "k_record.h"
+
+#define STAGE "kwrap"
+#define MAX_TOKENS 65536	/* tokens of one kernel's analysed text */
+#define MAX_EXPR 512		/* longest size or launch expression */
+#define DEFAULT_BLOCK 256
+/* ------------------------------------------------------------ tokens */
+
+struct toks {
+	char **v;
+	size_t n, cap;
+};
+
+/* ------------------------------------------------------------ constants */
+
+/* Integer constants of the slice: object-like macros, constexpr and const
+ * integer variables, enumerators. */
+struct consts {
+	struct cst {
+		char *name;
+		long long val;
+	} *v;
+	int n, cap;
+};
+
+/* ------------------------------------------------------------ types */
+
+/* element types: lib/k_dtype.h's one table (k_dtype_c, k_dtype_named) */
+
+/* ------------------------------------------------------------ kernel */
+
+enum role { R_IN, R_OUT, R_INOUT, R_SCALAR };
+
+/* A word of the spec's vocabulary and harness.in's constant for it. */
+struct vocab {
+	const char *name;	/* as the spec spells it */
+	const char *harness;	/* harness.in's constant, or NULL */
+};
+
+extern const struct vocab roles[];	/* by enum role */
+extern const struct vocab fill_kinds[];
+extern const struct vocab dtype_names[];
+
+const struct vocab *
+vocab_find(const struct vocab *v, const char *name);
+const char *
+vocab_harness(const struct vocab *v, const char *name, const char *dflt);
+
+struct field {
+	char name[64];
+	char type[64];
+	const struct k_dtype *dt;
+	int offset;
+	int size_use;		/* appears in a size or launch expression */
+};
+
+struct param {
+	char name[64];
+	char spelled[256];	/* the declared type, as scan spells it */
+	char type[128];		/* element type (pointers) or type, bound */
+	int ptr, is_const, is_struct, is_enum;
+	const struct k_dtype *dt;	/* NULL: unknown type */
+	struct field *f;	/* a struct's fields */
+	int nf, cf, ssize;
+	int read, written;	/* from kslice, or found in the text */
+	enum role role;
+	char count[MAX_EXPR];
+	int count_state;	/* 2 derived, 1 guessed */
+	char index_of[64];	/* holds indices into this buffer */
+	int vals;		/* its values index a buffer: 0..DATA_HI */
+	int size_use;
+};
+
+enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
+
+struct var {
+	char name[64];
+	enum vkind kind;
+	int dim;
+	char bound[MAX_EXPR];
+	size_t a, b;		/* its first definition's tokens */
+	int alias;		/* param index it points into, or -1 */
+};
+
+struct atoms;
+struct fn;
+
+struct kern {
+	json_t *rec;		/* borrowed */
+	const char *name;
+	struct param *p;
+	int np, cp;
+	struct toks t;		/* the kernel's text */
+	struct toks all;	/* the whole slice */
+	struct consts c;
+	struct var *v;
+	int nv, cv;
+	size_t body;		/* first token of the kernel's body */
+	int dims;		/* 1 or 2 thread dimensions */
+	long long block[3];
+	char grid[3][MAX_EXPR];
+	char shared[MAX_EXPR];
+	int block_state, grid_state, shared_state;	/* 2 derived, 1 guess */
+	int roles_low;
+	json_t *guesses;	/* strings */
+	const char *code;
+	struct atoms *at;	/* the atoms of bounds */
+	struct fn *kf;		/* the kernel, for bounds */
+	int depth;		/* nested evaluations */
+	int calls;		/* nested helpers evaluated for a value */
+	char shared_guess[128];	/* said once shared memory stays a guess */
+};
+
+/* ------------------------------------------------------------ bounds */
+
+/*
+ * Element counts from symbolic bounds.  Every integer expression that a
+ * subscript or a pointer offset is built from gets inclusive bounds
+ * [lo, hi], each a polynomial with integer coefficients over atoms: the
+ * integer scalar parameters and struct fields (sizes, at least 1 in every
+ * case kwrap writes) and quotients a polynomial cannot hold, such as
+ * (n + 255) / 256.  A side that cannot be bounded is infinite.  A buffer's
+ * count is the largest hi of its accesses, plus one; it is derived only
+ * when every access has a finite hi and a lo of at least 0, so a derived
+ * count is an upper bound, never a guess.  The analysis is flow-insensitive
+ * (a variable's value is the hull of everything assigned to it) except for
+ * guards, which narrow a variable inside the code they dominate.
+ */
+#define MAX_ATOMS 96
+#define MAX_TERMS 16
+#define MAX_MONO 6
+#define MAX_DEPTH 24		/* nested evaluations (variables, helpers) */
+#define MAX_HELPER 4		/* helper functions deep */
+#define DATA_HI 3		/* largest value of a buffer read as an index */
+
+struct term {
+	long long c;
+	int na;
+	unsigned char a[MAX_MONO];	/* atom indices, ascending */
+};
+
+struct poly {
+	int inf;		/* no bound on this side */
+	int n;
+	struct term t[MAX_TERMS];
+};
+
+struct iv {
+	struct poly lo, hi;
+};
+
+struct atom {
+	char text[MAX_EXPR];
+	int ge1;		/* a size: at least 1 */
+	int nonneg;		/* a quotient of nonnegatives */
+	long long div;		/* constant divisor, or 0 */
+	int datom;		/* the divisor's atom, or -1 */
+	struct poly num;	/* the dividend */
+};
+
+struct atoms {
+	struct atom a[MAX_ATOMS];
+	int n;
+};
+
+/* ---- the code a bound is read from: the kernel or a helper */
+
+enum { A_EQ, A_INC, A_DEC, A_DIV, A_UNK, A_LOOP0 };
+
+struct asg {
+	char name[64];
+	int kind;
+	size_t pos;		/* the name's token */
+	size_t a, b;		/* the right-hand side */
+	size_t ca, cb;		/* an increment capped by a break: the cap */
+	int d;			/* the declaration it assigns, or -1 */
+};
+
+/* A local declaration and where it is seen: for (int j = ...) in two
+ * loops declares two variables. */
+struct decl {
+	char name[64];
+	size_t s, e;
+};
+
+struct guard {
+	char name[64];
+	int hi;			/* an upper bound, else a lower one */
+	int strict;		/* < or > on an integer */
+	size_t a, b;		/* the bound */
+	size_t ra, rb;		/* a clamp: or the value assigned */
+	size_t s, e;		/* where it holds */
+	int state;		/* 0, 1 being evaluated, 2 done */
+	struct iv v;
+};
+
+struct memo {
+	char name[64];
+	int d;
+	int state;
+	struct iv v;
+};
+
+struct loop {
+	size_t s, e;
+	int once;		/* one trip per thread under kwrap's launch */
+};
+
+struct fn {
+	struct kern *k;
+	const struct toks *t;
+	size_t a, b;		/* the body, inside its braces */
+	int kernel;
+	const char **pn;	/* parameter names, borrowed from k or t */
+	int *pptr, *pint;
+	int np, cp;
+	struct iv *bind;	/* a helper's arguments */
+	struct asg *as;
+	struct guard *g;
+	struct memo *m;
+	struct loop *l;
+	struct decl *dc;
+	int nas, ng, nm, nl, cas, cg, cm, cl, nd, cd;
+};
+
+
+/* tok.c */
+void
+append_word(char *dst, size_t cap, const char *src);
+/* How many texts did not fit their buffer since the last reset. */
+int
+text_cuts(int reset);
+void
+join_buf(const struct toks *t, size_t a, size_t b, struct k_buf *sb);
+void
+quote(const struct toks *t, size_t a, size_t b, char *out, size_t cap);
+void bprintf(char *dst, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void
+copy(char *dst, size_t cap, const char *src);
+void
+tok_push(struct toks *t, const char *s, size_t len);
+void
+toks_free(struct toks *t);
+void
+tokenize(const char *src, struct toks *t);
+int
+is(const struct toks *t, size_t i, const char *s);
+int
+is_ident(const char *s);
+size_t
+skip_group(const struct toks *t, size_t i);
+size_t
+expr_end(const struct toks *t, size_t i, const char *const *stop);
+void
+join(const struct toks *t, size_t a, size_t b, char *out, size_t cap);
+
+/* eval.c */
+int
+const_get(const struct consts *c, const char *name, long long *v);
+void
+consts_clear(struct consts *c);
+void
+consts_free(struct consts *c);
+void
+const_set(struct consts *c, const char *name, long long v);
+int eval_bound(const struct toks *t, const struct consts *c,
+    const struct consts *bind, long long *v);
+int
+eval_range(const struct toks *t, size_t a, size_t b, const struct consts *c,
+    long long *v);
+int
+eval_str(const char *s, const struct consts *c, long long *v);
+void
+collect_consts(const char *code, const struct toks *t, struct consts *c);
+
+/* vocab.c */
+void
+base_type(const char *spelled, json_t *instance, char *out, size_t cap);
+const char *
+host_type(const char *dtype);
+int
+dtype_size(const char *dtype);
+const char *
+dtype_enum(const char *dtype);
+
+/* model.c */
+void guess(struct kern *k, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+struct var *
+var_get(struct kern *k, const char *name);
+void
+paren(const char *s, char *out, size_t cap);
+void
+mark_size_use(struct kern *k, const struct toks *t, size_t a, size_t b);
+void mark_size_str(struct kern *k, const char *s);
+int
+param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
+    char *out, size_t cap);
+int
+dim_of(const struct toks *t, size_t i);
+void
+find_vars(struct kern *k);
+void
+kernel_text(struct kern *k, const char *text);
+void
+load_params(struct kern *k, json_t *scan, json_t *slice);
+void
+infer_roles(struct kern *k, json_t *slice);
+
+/* textual.c */
+int
+find_bounds(struct kern *k);
+
+/* launch.c */
+void
+infer_block(struct kern *k, json_t *launch);
+void
+infer_grid(struct kern *k, int say);
+void
+infer_shared(struct kern *k, json_t *launch);
+
+/* poly.c */
+void
+p_mul(struct poly *r, const struct poly *a, const struct poly *b);
+void
+p_scale(struct poly *r, const struct poly *a, long long c);
+void
+p_const(struct poly *p, long long c);
+void
+p_inf(struct poly *p);
+int
+p_isconst(const struct poly *p, long long *c);
+void
+p_add(struct poly *r, const struct poly *a, const struct poly *b, int sign);
+int
+p_nonneg(const struct atoms *at, const struct poly *p);
+int
+p_ge(const struct atoms *at, const struct poly *a, const struct poly *b);
+int
+atom_get(struct atoms *at, const char *text);
+void
+p_atom(struct poly *p, int a);
+void
+p_div(struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b);
+void
+p_loosen(struct atoms *at, struct poly *p);
+void
+p_print(const struct atoms *at, const struct poly *p, char *out, size_t cap);
+void
+iv_top(struct iv *r);
+void
+iv_const(struct iv *r, long long c);
+int
+iv_nonneg(const struct atoms *at, const struct iv *a);
+void
+p_max(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b);
+void
+p_min(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b);
+void
+p_meet_hi(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b);
+void
+p_meet_lo(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct poly *b);
+void
+iv_hull(const struct atoms *at, struct iv *r, const struct iv *a,
+    const struct iv *b);
+void
+iv_add(struct iv *r, const struct iv *a, const struct iv *b, int sign);
+void
+iv_mul(struct atoms *at, struct iv *r, const struct iv *a, const struct iv *b);
+
+/* flow.c */
+void *
+grow(void *p, int *cap, int n, size_t sz);
+void
+fn_free(struct fn *f);
+int
+fn_param(const struct fn *f, const char *name);
+int
+is_keyword(const char *s);
+int
+unary_at(const struct toks *t, size_t j);
+size_t
+block_end(const struct fn *f, size_t pos);
+int
+int_var(const struct fn *f, const char *name);
+int
+split_top(const struct toks *t, size_t a, size_t b, const char *sep,
+    size_t *ends, int max, int *mixed);
+int
+decl_of(const struct fn *f, const char *name, size_t pos);
+struct fn *
+fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
+    int kernel);
+struct fn *
+find_helper(struct kern *k, const char *name, int nargs);
+
+/* interval.c */
+void
+eval_at(struct fn *f, size_t a, size_t b, struct iv *r);
+int
+is_cast(struct fn *f, size_t i, size_t close);
+/* The ends of the arguments of the call whose ( is at open, in memory
+ * the caller frees; *n of them. */
+size_t *
+args_of(struct fn *f, size_t open, int *n);
+
+/* access.c */
+void
+count_of(struct kern *k, int pi, const char *domain);
+void
+shared_of(struct kern *k);
+
+/* infer.c */
+struct kern *
+kern_infer(json_t *rec);
+void
+kern_free(struct kern *k);
+
+/* spec.c */
+void
+spec_merge(json_t *spec, json_t *over);
+json_t *
+spec_of(struct kern *k, json_t *user);
+json_t *
+build_spec(struct kern *k, const char *symbol);
+json_t *
+find_globals(struct kern *k);
+
+/* fit.c */
+void
+fit_cases(json_t *spec, const struct consts *c);
+
+/* harness.c */
+int
+wrap_harness(json_t *rec, json_t *wrap, json_t *spec, const char *dialect,
+    const char **why);
+/* Why spec's kernel cannot have a CPU reference compiled into its
+ * harness, or NULL when it can. */
+const char *
+oracle_unsupported(json_t *spec);
+int
+defines_function(const char *code, const char *fn);
+char *
+gen_harness(json_t *spec, const char *dialect, const char *id,
+    const char *oracle, const char *oracle_fn, const char **why);
+
+/* instruction.c */
+json_t *
+gen_instruction(json_t *rec, json_t *spec, const char *dialect);
+
+/* harness_text.c, generated from harness.in */
+extern const char kwrap_harness_text[];
+
+/* ------------------------------------------------------------ llm.c */
+
+/* kwrap --llm's long options: values past any character, named once
+ * here, used by kwrap.c's option table and by kw_llm_option. */
+enum {
+	OPT_LLM = 1000, OPT_MODEL, OPT_URL, OPT_TEMPERATURE, OPT_MAX_TOKENS,
+	OPT_TIMEOUT, OPT_RETRIES, OPT_CANDIDATE_DIALECT, OPT_ROUNDS,
+	OPT_MAX_RESPONSE, OPT_NO_CACHE, OPT_LLM_END
+};
+
+#define KW_LLM_SHORTOPTS "j:"
+#define KW_LLM_LONGOPTS \
+	{ "llm", required_argument, NULL, OPT_LLM }, \
+	{ "model", required_argument, NULL, OPT_MODEL }, \
+	{ "url", required_argument, NULL, OPT_URL }, \
+	{ "temperature", required_argument, NULL, OPT_TEMPERATURE }, \
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS }, \
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT }, \
+	{ "retries", required_argument, NULL, OPT_RETRIES }, \
+	{ "candidate-dialect", required_argument, NULL, \
+	    OPT_CANDIDATE_DIALECT }, \
+	{ "rounds", required_argument, NULL, OPT_ROUNDS }, \
+	{ "max-response", required_argument, NULL, OPT_MAX_RESPONSE }, \
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE }, \
+	{ "jobs", required_argument, NULL, 'j' }
+
+/* Handle one of the options above: 1 when it was one (usage errors are
+ * fatal), 0 when it is not. */
+int kw_llm_option(int ch, const char *arg);
+/* After the options: check them, load the prompts, start the client. */
+void kw_llm_start(void);
+int kw_llm_enabled(void);
+
+/* Replace rec's wrap.spec with spec (borrowed) and regenerate the harness
+ * and the instruction from it; -1 with a reason when it cannot. */
+typedef int (*kw_rewrap_fn)(json_t *rec, json_t *spec, char *why,
+    size_t cap);
+
+/* k_filter's loop in batches of -j records: each through process, then
+ * the LLM tasks for the whole batch at once. */
+int kw_llm_filter(FILE *fp, const char *name, k_record_fn process,
+    kw_rewrap_fn rewrap);
+void kw_llm_end(void);
+
+#endif

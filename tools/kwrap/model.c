@@ -1,0 +1,532 @@
+/*
+ * kwrap: the kernel model: parameters, variables and their kinds, the
+ * text analysed, reads and writes, roles.
+ */
+#include "kwrap.h"
+
+void
+guess(struct kern *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	json_array_append_new(k->guesses, json_vsprintf(fmt, ap));
+	va_end(ap);
+}
+
+static int
+param_index(const struct kern *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->np; i++)
+		if (strcmp(k->p[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+struct var *
+var_get(struct kern *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nv; i++)
+		if (strcmp(k->v[i].name, name) == 0)
+			return &k->v[i];
+	return NULL;
+}
+
+void
+paren(const char *s, char *out, size_t cap)
+{
+	int simple = 1;
+	const char *p;
+
+	for (p = s; *p != '\0'; p++)
+		if (*p == ' ' && (p[1] == '+' || p[1] == '-' || p[1] == '?' ||
+		    p[1] == '<' || p[1] == '>' || p[1] == '&' || p[1] == '|'))
+			simple = 0;
+	if (simple)
+		copy(out, cap, s);
+	else
+		bprintf(out, cap, "(%s)", s);
+}
+
+/* Mark scalar params (and struct fields) named in tokens [a, b) as sizes. */
+void
+mark_size_use(struct kern *k, const struct toks *t, size_t a, size_t b)
+{
+	size_t i;
+	int j, f;
+
+	for (i = a; i < b; i++) {
+		if (!is_ident(t->v[i]) || (i > a && is(t, i - 1, ".")))
+			continue;
+		if ((j = param_index(k, t->v[i])) < 0 || k->p[j].ptr)
+			continue;
+		if (k->p[j].is_struct && is(t, i + 1, ".") && i + 2 < b) {
+			for (f = 0; f < k->p[j].nf; f++)
+				if (strcmp(k->p[j].f[f].name, t->v[i + 2]) == 0)
+					k->p[j].f[f].size_use = 1;
+		} else
+			k->p[j].size_use = 1;
+	}
+}
+
+void mark_size_str(struct kern *k, const char *s)
+{
+	struct toks t = { 0 };
+
+	tokenize(s, &t);
+	mark_size_use(k, &t, 0, t.n);
+	toks_free(&t);
+}
+
+/* Tokens [a, b) as an expression over scalar parameters, fields of struct
+ * parameters and constants (replaced by their values); casts dropped.
+ * blockDim.x and gridDim.x become the launch's values when known.
+ * 0 when something else is named. */
+int
+param_expr(struct kern *k, const struct toks *t, size_t a, size_t b,
+    char *out, size_t cap)
+{
+	static int depth;
+	struct k_buf sb = { 0 };
+	struct var *w;
+	size_t i;
+	long long v;
+	int ok = 1, j;
+	char tmp[160];
+
+	if (a >= b)
+		return 0;
+	for (i = a; i < b && ok; i++) {
+		const char *s = t->v[i];
+		const char *prev = i > a ? t->v[i - 1] : "";
+		if (strcmp(s, "(") == 0 && i + 2 < b && is_ident(t->v[i + 1]) &&
+		    k_dtype_c(t->v[i + 1]) != NULL && is(t, i + 2, ")")) {
+			i += 2;
+			continue;
+		}
+		if (strcmp(s, "(") == 0 && i + 3 < b &&
+		    k_dtype_c(t->v[i + 1]) != NULL &&
+		    k_dtype_c(t->v[i + 2]) != NULL && is(t, i + 3, ")")) {
+			i += 3;
+			continue;
+		}
+		if (sb.n && strcmp(s, ")") != 0 && strcmp(prev, "(") != 0)
+			k_buf_add(&sb, " ");
+		if (isdigit((unsigned char)*s)) {
+			k_buf_add(&sb, s);
+		} else if (strchr("+-*/%()", *s) != NULL && s[1] == '\0') {
+			k_buf_add(&sb, s);
+		} else if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(") &&
+		    i + 3 < b && is(t, i + 3, ")") &&
+		    k_dtype_c(t->v[i + 2]) != NULL) {
+			k_buf_printf(&sb, "%d", k_dtype_c(t->v[i + 2])->size);
+			i += 3;
+		} else if ((strcmp(s, "blockDim") == 0 ||
+		    strcmp(s, "gridDim") == 0) && is(t, i + 1, ".") && i + 2 < b) {
+			int d = t->v[i + 2][0] - 'x';
+			if (d < 0 || d > 2)
+				ok = 0;
+			else if (*s == 'b' && k->block[d] > 0)
+				k_buf_printf(&sb, "%lld", k->block[d]);
+			else if (*s == 'g' && k->grid[d][0] != '\0') {
+				char pg[MAX_EXPR];
+				paren(k->grid[d], pg, sizeof(pg));
+				k_buf_add(&sb, pg);
+			} else
+				ok = 0;
+			i += 2;
+		} else if (is_ident(s) && (j = param_index(k, s)) >= 0 &&
+		    !k->p[j].ptr) {
+			if (k->p[j].is_struct) {
+				if (!is(t, i + 1, ".") || i + 2 >= b)
+					ok = 0;
+				else {
+					bprintf(tmp, sizeof(tmp), "%s.%s", s,
+					    t->v[i + 2]);
+					k_buf_add(&sb, tmp);
+					i += 2;
+				}
+			} else
+				k_buf_add(&sb, s);
+		} else if (is_ident(s) && const_get(&k->c, s, &v)) {
+			k_buf_printf(&sb, "%lld", v);
+		} else if (is_ident(s) && (w = var_get(k, s)) != NULL &&
+		    w->kind == V_LOCAL && w->alias < 0 && depth < 4) {
+			char sub[MAX_EXPR], ps[MAX_EXPR];
+			depth++;
+			ok = param_expr(k, &k->t, w->a, w->b, sub, sizeof(sub));
+			depth--;
+			if (ok) {
+				paren(sub, ps, sizeof(ps));
+				k_buf_add(&sb, ps);
+			}
+		} else
+			ok = 0;
+	}
+	if (ok)
+		copy(out, cap, k_buf_str(&sb));
+	k_buf_free(&sb);
+	return ok;
+}
+
+int
+dim_of(const struct toks *t, size_t i)
+{
+	if (i + 2 < t->n && is(t, i + 1, ".") && t->v[i + 2][1] == '\0' &&
+	    strchr("xyz", t->v[i + 2][0]) != NULL)
+		return t->v[i + 2][0] - 'x';
+	return -1;
+}
+
+/* Variables, their kinds (global, block or thread index) and aliases. */
+void
+find_vars(struct kern *k)
+{
+	struct toks *t = &k->t;
+	static const char *const stop[] = { ";", ",", NULL };
+	size_t i, j, e;
+	int bi, ti, dim, pi;
+
+	for (i = 1; i + 1 < t->n; i++) {
+		int loop;
+		if (!is_ident(t->v[i]) || !is(t, i + 1, "=") ||
+		    is(t, i - 1, ".") || is(t, i - 1, "->") ||
+		    param_index(k, t->v[i]) >= 0 || var_get(k, t->v[i]) != NULL)
+			continue;
+		loop = 0;
+		if (is(t, i - 1, "(") && i >= 2 &&
+		    (is(t, i - 2, "CUDA_1D_KERNEL_LOOP") ||
+		    is(t, i - 2, "CUDA_KERNEL_LOOP")))
+			loop = 1;
+		e = expr_end(t, i + 2, stop);
+		k->v = grow(k->v, &k->cv, k->nv, sizeof(*k->v));
+		struct var *v = &k->v[k->nv++];
+		memset(v, 0, sizeof(*v));
+		copy(v->name, sizeof(v->name), t->v[i]);
+		v->a = i + 2;
+		v->b = e;
+		v->alias = -1;
+		v->kind = V_LOCAL;
+		bi = ti = -1;
+		dim = 0;
+		for (j = i + 2; j < e; j++) {
+			if (is(t, j, "blockIdx") && (dim = dim_of(t, j)) >= 0)
+				bi = dim;
+			if (is(t, j, "threadIdx") && (dim = dim_of(t, j)) >= 0)
+				ti = dim;
+			if (is_ident(t->v[j]) && !is(t, j - 1, ".")) {
+				struct var *w = var_get(k, t->v[j]);
+				if (w != NULL && w != v && (w->kind == V_THREAD ||
+				    w->kind == V_GLOBAL))
+					ti = w->dim;
+				if (w != NULL && w != v && (w->kind == V_BLOCK ||
+				    w->kind == V_GLOBAL))
+					bi = w->dim;
+			}
+		}
+		if (bi >= 0 && ti >= 0) {
+			v->kind = V_GLOBAL;
+			v->dim = ti;
+		} else if (bi >= 0) {
+			v->kind = V_BLOCK;
+			v->dim = bi;
+		} else if (ti >= 0) {
+			v->kind = V_THREAD;
+			v->dim = ti;
+		}
+		(void)loop;
+		if (i + 2 < e && (pi = param_index(k, t->v[i + 2])) >= 0 &&
+		    k->p[pi].ptr && (i + 3 == e || is(t, i + 3, "+")))
+			v->alias = pi;
+	}
+	/* CUDA_1D_KERNEL_LOOP(i, n) declares i as a grid-stride index */
+	for (i = 0; i + 5 < t->n; i++) {
+		if (!(is(t, i, "CUDA_1D_KERNEL_LOOP") ||
+		    is(t, i, "CUDA_KERNEL_LOOP") ||
+		    is(t, i, "HIP_1D_KERNEL_LOOP")) || !is(t, i + 1, "(") ||
+		    !is_ident(t->v[i + 2]) || !is(t, i + 3, ","))
+			continue;
+		struct var *v = var_get(k, t->v[i + 2]);
+		if (v == NULL) {
+			k->v = grow(k->v, &k->cv, k->nv, sizeof(*k->v));
+			v = &k->v[k->nv++];
+			memset(v, 0, sizeof(*v));
+			copy(v->name, sizeof(v->name), t->v[i + 2]);
+			v->alias = -1;
+		}
+		v->kind = V_GLOBAL;
+		v->dim = 0;
+		e = expr_end(t, i + 4, stop);
+		if (!param_expr(k, t, i + 4, e, v->bound, sizeof(v->bound)))
+			v->bound[0] = '\0';
+		else
+			mark_size_use(k, t, i + 4, e);
+	}
+}
+
+/* Fields of a struct passed by value, from its definition in the slice:
+ * plain members of known scalar types only. */
+static int
+parse_struct(struct kern *k, struct param *p)
+{
+	struct toks *t = &k->all;
+	size_t i, j, e;
+	int off = 0, align = 1;
+
+	for (i = 0; i + 2 < t->n; i++)
+		if ((is(t, i, "struct") || is(t, i, "class")) &&
+		    is(t, i + 1, p->type) && is(t, i + 2, "{"))
+			break;
+	if (i + 2 >= t->n)
+		return 0;
+	e = skip_group(t, i + 2);
+	for (j = i + 3; j + 1 < e;) {
+		size_t s = j;
+		char type[64] = "";
+		const struct k_dtype *dt;
+		while (j < e && !is(t, j, ";"))
+			j++;
+		if (j - s < 2 || !is_ident(t->v[j - 1]))
+			return 0;
+		{
+			struct toks sub = { t->v + s, j - 1 - s, 0 };
+			join(&sub, 0, sub.n, type, sizeof(type));
+		}
+		if ((dt = k_dtype_c(type)) == NULL) {
+			long long dummy;
+			if (!const_get(&k->c, type, &dummy))
+				return 0;
+			dt = k_dtype_c("int");	/* an enum */
+		}
+		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+		struct field *f = &p->f[p->nf++];
+		memset(f, 0, sizeof(*f));
+		copy(f->name, sizeof(f->name), t->v[j - 1]);
+		copy(f->type, sizeof(f->type), type);
+		f->dt = dt;
+		off = (off + dt->size - 1) / dt->size * dt->size;
+		f->offset = off;
+		off += dt->size;
+		if (dt->size > align)
+			align = dt->size;
+		j++;
+	}
+	p->ssize = (off + align - 1) / align * align;
+	return p->nf > 0;
+}
+
+static int
+type_is_enum(struct kern *k, const char *type)
+{
+	struct toks *t = &k->all;
+	size_t i;
+
+	for (i = 0; i + 1 < t->n; i++)
+		if (is(t, i, "enum") && (is(t, i + 1, type) ||
+		    (is(t, i + 1, "class") && is(t, i + 2, type))))
+			return 1;
+	return 0;
+}
+
+static int
+in_list(json_t *arr, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Reads and writes of buffer p found in the text (through aliases too). */
+static void
+text_access(struct kern *k, int pi, int *rd, int *wr)
+{
+	struct toks *t = &k->t;
+	size_t i;
+	int j;
+
+	*rd = *wr = 0;
+	for (i = k->body; i < t->n; i++) {
+		struct var *v;
+		int hit = is(t, i, k->p[pi].name);
+		if (!hit && (v = var_get(k, t->v[i])) != NULL && v->alias == pi)
+			hit = 1;
+		if (!hit || is(t, i - 1, ".") || is(t, i + 1, "="))
+			continue;
+		/* the definition of an alias: T *y = out + ... */
+		if (is(t, i - 1, "=") && i >= 2 && (v = var_get(k, t->v[i - 2])) !=
+		    NULL && v->alias == pi)
+			continue;
+		if (i >= 2 && is(t, i - 1, "&") && is(t, i - 2, "(") &&
+		    i >= 3 && strncmp(t->v[i - 3], "atomic", 6) == 0) {
+			*rd = *wr = 1;
+			continue;
+		}
+		if (i >= 2 && is(t, i - 1, "(") &&
+		    strncmp(t->v[i - 2], "atomic", 6) == 0) {
+			*rd = *wr = 1;
+			continue;
+		}
+		if (is(t, i + 1, "[")) {
+			size_t e = skip_group(t, i + 1);
+			const char *n = e < t->n ? t->v[e] : "";
+			if (strcmp(n, "=") == 0 || strcmp(n, "++") == 0 ||
+			    strcmp(n, "--") == 0)
+				*wr = 1;
+			else if (strlen(n) == 2 && n[1] == '=' &&
+			    strchr("+-*/%&|^", n[0]) != NULL)
+				*rd = *wr = 1;
+			else
+				*rd = 1;
+			(void)j;
+			continue;
+		}
+		if (is(t, i - 1, "*") && is(t, i + 1, "="))
+			*wr = 1;
+		else
+			*rd = 1;
+	}
+}
+
+
+/* The text to analyse: the kernel's own, or for a kernel a macro defines,
+ * the macro's body. */
+void
+kernel_text(struct kern *k, const char *text)
+{
+	struct toks tt = { 0 };
+	const char *p;
+
+	if (text != NULL && strstr(text, "__global__") != NULL) {
+		tokenize(text, &k->t);
+		return;
+	}
+	tokenize(text != NULL ? text : "", &tt);
+	if (tt.n > 0 && is_ident(tt.v[0]) && k->code != NULL) {
+		char pat[128];
+		bprintf(pat, sizeof(pat), "#define %s(", tt.v[0]);
+		if ((p = strstr(k->code, pat)) != NULL) {
+			struct k_buf sb = { 0 };
+			const char *q = p + strlen(pat);
+			while (*q != '\0' && *q != ')')
+				q++;
+			if (*q != '\0')
+				q++;
+			while (*q != '\0' && *q != '\n') {
+				if (*q == '\\' && q[1] == '\n') {
+					k_buf_add(&sb, "\n");
+					q += 2;
+					continue;
+				}
+				k_buf_addn(&sb, q++, 1);
+			}
+			tokenize(k_buf_str(&sb), &k->t);
+			k_buf_free(&sb);
+			guess(k, "kernel defined by macro %s: its body analysed",
+			    tt.v[0]);
+		}
+	}
+	toks_free(&tt);
+}
+
+void
+load_params(struct kern *k, json_t *scan, json_t *slice)
+{
+	json_t *params = json_object_get(scan, "params");
+	json_t *instance = json_object_get(slice, "instance");
+	json_t *writes = json_object_get(slice, "writes");
+	json_t *reads = json_object_get(slice, "reads");
+	json_t *prm;
+	size_t i;
+
+	json_array_foreach(params, i, prm) {
+		struct param *p;
+		const char *name = k_get_str(prm, "name");
+		const char *type = k_get_str(prm, "type");
+		const char *pointee = k_get_str(prm, "pointee_type");
+		k->p = grow(k->p, &k->cp, k->np, sizeof(*k->p));
+		p = &k->p[k->np++];
+		memset(p, 0, sizeof(*p));
+		if (name == NULL || *name == '\0')
+			snprintf(p->name, sizeof(p->name), "arg%zu", i);
+		else
+			copy(p->name, sizeof(p->name), name);
+		copy(p->spelled, sizeof(p->spelled), type);
+		p->ptr = k_get_int(prm, "pointer_depth", 0) > 0;
+		p->is_const = json_is_true(json_object_get(prm, "const"));
+		base_type(p->ptr && pointee != NULL ? pointee :
+		    type != NULL ? type : "int", instance, p->type,
+		    sizeof(p->type));
+		p->dt = k_dtype_c(p->type);
+		if (p->ptr) {
+			p->read = in_list(reads, p->name);
+			p->written = in_list(writes, p->name);
+		} else if (p->dt == NULL) {
+			if (type_is_enum(k, p->type)) {
+				p->is_enum = 1;
+				p->dt = k_dtype_c("int");
+			} else if (parse_struct(k, p)) {
+				p->is_struct = 1;
+			}
+		}
+		p->role = R_SCALAR;
+	}
+}
+
+void
+infer_roles(struct kern *k, json_t *slice)
+{
+	int i, rd, wr;
+	int have = json_is_array(json_object_get(slice, "writes"));
+
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		if (!p->ptr)
+			continue;
+		if (p->dt == NULL) {
+			guess(k, "%s: element type %s unknown, bytes assumed",
+			    p->name, p->type);
+			k->roles_low = 1;
+		}
+		text_access(k, i, &rd, &wr);
+		if (!have || (!p->written && wr)) {
+			p->written = wr;
+			p->read = p->read || rd;
+		}
+		if (p->is_const && !p->written)
+			p->role = R_IN;
+		else if (p->written && (p->read || rd))
+			p->role = rd || !have ? R_INOUT : R_OUT;
+		else if (p->written)
+			p->role = R_OUT;
+		else if (p->read) {
+			p->role = R_INOUT;
+			k->roles_low = 1;
+			guess(k, "%s: not const and never seen written, taken "
+			    "as inout", p->name);
+		} else {
+			p->role = R_INOUT;
+			k->roles_low = 1;
+			guess(k, "%s: no access seen, taken as inout", p->name);
+		}
+		/* x[idx[i]]: idx holds indices into x */
+	}
+	for (i = 0; i < k->np; i++) {
+		size_t j;
+		if (!k->p[i].ptr)
+			continue;
+		for (j = 0; j + 2 < k->t.n; j++)
+			if (is(&k->t, j + 1, "[") && is(&k->t, j + 2, k->p[i].name) &&
+			    param_index(k, k->t.v[j]) >= 0 &&
+			    k->p[i].dt != NULL && !k->p[i].dt->is_float)
+				copy(k->p[i].index_of, sizeof(k->p[i].index_of),
+				    k->t.v[j]);
+	}
+}
