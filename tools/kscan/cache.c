@@ -73,7 +73,7 @@ unit_key(struct unit *u, char out[K_SHA256_HEX])
 	size_t len, i;
 	int side;
 
-	if ((text = slurp(u->path, &len)) == NULL)
+	if ((text = k_file_read(u->path, MAX_SOURCE, &len)) == NULL)
 		return -1;
 	if (looks_binary(text, len) || (u->header == -1 && !mentions_gpu(text))) {
 		/* nothing to parse: nothing worth keeping */

@@ -88,8 +88,8 @@ constant(const struct buf *b)
 long long
 unwritten(const struct buf *b)
 {
-	const struct dtype *d = dtype_of(b->type);
-	size_t sz = d->kind == K_BYTES ? 1 : (size_t)d->size, i;
+	const struct k_dtype *d = k_dtype_named(b->type);
+	size_t sz = d != NULL ? (size_t)d->size : 1, i;
 	long long n = 0;
 
 	if (sz < 2)
