@@ -77,8 +77,7 @@ k_llm_conf_env(struct k_llm_conf *c, char *err, size_t errcap)
 	c->max_backoff_s = 60;
 	c->max_response = 8UL * 1024 * 1024;
 	c->jobs = 1;
-	c->work = (s = getenv("KFORGE_WORK")) != NULL && *s != '\0' ? s :
-	    ".kforge";
+	c->work = k_work_name(NULL);
 	if ((s = getenv("KFORGE_LLM_URL")) != NULL && *s != '\0')
 		c->url = s;
 	if ((s = getenv("KFORGE_LLM_MODEL")) != NULL && *s != '\0')

@@ -73,6 +73,17 @@ k_take(CXString s)
 	return r;
 }
 
+const char *
+k_clang_version(void)
+{
+	static char buf[256];
+	char *ver = k_take(clang_getClangVersion());
+
+	snprintf(buf, sizeof(buf), "%s", ver);
+	free(ver);
+	return buf;
+}
+
 json_t *
 k_take_json(CXString s)
 {
