@@ -66,19 +66,29 @@ lib/k_llm.o: lib/k_llm.c lib/*.h
 lib/libkllm.a: $(LLM_OBJS)
 	$(AR) rcs $@ $(LLM_OBJS)
 
-tools/kscan.o: tools/kscan.c lib/*.h
-	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kscan.c
+KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
+	tools/kscan/source.o tools/kscan/launch.o tools/kscan/kernel.o \
+	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o
 
-kscan: tools/kscan.o lib/libkparse.a lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kscan.o lib/libkparse.a lib/libkforge.a \
+tools/kscan/%.o: tools/kscan/%.c tools/kscan/kscan.h lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
+
+kscan: $(KSCAN_OBJS) lib/libkparse.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KSCAN_OBJS) lib/libkparse.a lib/libkforge.a \
 	    $(CLANG_LIBS) $(LIBS)
 
-tools/kslice.o: tools/kslice.c lib/*.h
-	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ tools/kslice.c
+# kslice: tools/kslice/, one internal header; every unit but main.c is
+# shared with its fuzz target
+KSLICE_UNITS = util parse closure templates access prune output slice
+KSLICE_OBJS = $(KSLICE_UNITS:%=tools/kslice/%.o)
+KSLICE_SRCS = $(KSLICE_UNITS:%=tools/kslice/%.c)
 
-kslice: tools/kslice.o lib/libkparse.a lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kslice.o lib/libkparse.a lib/libkforge.a \
-	    $(CLANG_LIBS) $(LIBS)
+tools/kslice/%.o: tools/kslice/%.c tools/kslice/kslice.h lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
+
+kslice: $(KSLICE_OBJS) tools/kslice/main.o lib/libkparse.a lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KSLICE_OBJS) tools/kslice/main.o \
+	    lib/libkparse.a lib/libkforge.a $(CLANG_LIBS) $(LIBS)
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval access \
@@ -101,17 +111,29 @@ tools/kbuild.o: tools/kbuild.c lib/*.h
 kbuild: tools/kbuild.o lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
 
-tools/kverify.o: tools/kverify.c lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kverify.c
+KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
+	tools/kverify/golden.o tools/kverify/candidate.o \
+	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
+	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
+	tools/kverify/util.o
 
-kverify: tools/kverify.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kverify.o lib/libkforge.a $(LIBS) -lm
+tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-tools/kreport.o: tools/kreport.c lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kreport.c
+kverify: $(KVERIFY_OBJS) lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KVERIFY_OBJS) lib/libkforge.a $(LIBS) -lm
 
-kreport: tools/kreport.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kreport.o lib/libkforge.a $(LIBS) -lm
+test/tmp/fuzz/fuzz_kverify: tools/kverify/*.c tools/kverify/kverify.h
+
+# kreport: tools/kreport/, one internal header
+KREPORT_UNITS = main digest summary render md html debug export
+KREPORT_OBJS = $(KREPORT_UNITS:%=tools/kreport/%.o)
+
+tools/kreport/%.o: tools/kreport/%.c tools/kreport/kreport.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+kreport: $(KREPORT_OBJS) lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KREPORT_OBJS) lib/libkforge.a $(LIBS) -lm
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
@@ -165,11 +187,12 @@ FUZZ_LIB = $(LIB_SRCS)
 
 fuzz: $(FUZZ_TARGETS:%=test/tmp/fuzz/fuzz_%)
 
-test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c tools/kslice.c lib/k_parse.c \
-    lib/k_prelude.c $(FUZZ_LIB) lib/*.h
+test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c $(KSLICE_SRCS) \
+    tools/kslice/kslice.h lib/k_parse.c lib/k_prelude.c $(FUZZ_LIB) lib/*.h
 	@mkdir -p test/tmp/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -o $@ fuzz/fuzz_kslice.c \
-	    $(FUZZ_LIB) lib/k_parse.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -Itools/kslice -o $@ \
+	    fuzz/fuzz_kslice.c $(KSLICE_SRCS) $(FUZZ_LIB) lib/k_parse.c \
+	    lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
 
 test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
     $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h
@@ -198,9 +221,8 @@ install: all
 	cp -R schemas stubs prompts $(DESTDIR)$(SHAREDIR)/
 
 clean:
-	rm -f $(TOOLS) tools/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
-	    lib/libkllm.a lib/k_prelude.c tools/kwrap/*.o \
-	    tools/kwrap/harness_text.c
+	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
+	    lib/libkllm.a lib/k_prelude.c tools/kwrap/harness_text.c
 	rm -f $(UNIT)
 	rm -rf test/tmp
 

@@ -3,18 +3,15 @@
  * that reads the scan section without parsing source: the checks on it,
  * the template instances, their names and the launch configuration.
  * (The parse itself reads the files a record names; it is tested on the
- * examples, not fuzzed.)  kslice.c is included so its static functions
- * are reachable.
+ * examples, not fuzzed.)  Linked with every unit of tools/kslice/ but
+ * main.c.
  */
 #include <stddef.h>
 #include <stdint.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int kslice_main(int argc, char *argv[]);
+#include "kslice.h"
 
-#define main kslice_main
-#include "../tools/kslice.c"
-#undef main
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

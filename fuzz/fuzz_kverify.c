@@ -2,7 +2,8 @@
  * Fuzz target: kverify's per-record function, up to the point where it
  * would start a harness: the run is marked as having no GPU, so a record
  * that gets that far fails with no-device and nothing is executed.
- * kverify.c is included so its static functions are reachable.
+ * kverify's units are included so that their static functions are
+ * reachable, main() renamed.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +12,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int kverify_main(int argc, char *argv[]);
 
 #define main kverify_main
-#include "../tools/kverify.c"
+#include "../tools/kverify/util.c"
+#include "../tools/kverify/blob.c"
+#include "../tools/kverify/dtype.c"
+#include "../tools/kverify/run.c"
+#include "../tools/kverify/compare.c"
+#include "../tools/kverify/timing.c"
+#include "../tools/kverify/sanitize.c"
+#include "../tools/kverify/golden.c"
+#include "../tools/kverify/candidate.c"
+#include "../tools/kverify/record.c"
+#include "../tools/kverify/main.c"
 #undef main
 
 int

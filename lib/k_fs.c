@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "k_exit.h"
 #include "k_fs.h"
 #include "k_mem.h"
+#include "k_msg.h"
 
 int
 k_mkdirs(const char *path)
@@ -50,8 +52,9 @@ k_remove_tree(const char *path)
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-char *
-k_file_read(const char *path, size_t max, size_t *len)
+/* The one reader: the whole file, or (cut not NULL) its first max bytes. */
+static char *
+read_file(const char *path, size_t max, size_t *len, int *cut)
 {
 	FILE *fp;
 	char *buf = NULL;
@@ -60,18 +63,16 @@ k_file_read(const char *path, size_t max, size_t *len)
 
 	if (len != NULL)
 		*len = 0;
+	if (cut != NULL)
+		*cut = 0;
 	if ((fp = fopen(path, "rb")) == NULL)
 		return NULL;
 	for (;;) {
 		if (n == cap) {
 			/* one byte past max tells a file of max bytes from a
 			 * longer one */
-			if (cap > max) {
-				free(buf);
-				fclose(fp);
-				errno = EFBIG;
-				return NULL;
-			}
+			if (cap > max)
+				break;
 			cap = cap ? cap * 2 : 65536;
 			if (cap > max + 1)
 				cap = max + 1;
@@ -91,9 +92,13 @@ k_file_read(const char *path, size_t max, size_t *len)
 	}
 	fclose(fp);
 	if (n > max) {
-		free(buf);
-		errno = EFBIG;
-		return NULL;
+		if (cut == NULL) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+		*cut = 1;
+		n = max;
 	}
 	if (buf == NULL)
 		buf = k_malloc(1);
@@ -101,6 +106,20 @@ k_file_read(const char *path, size_t max, size_t *len)
 	if (len != NULL)
 		*len = n;
 	return buf;
+}
+
+char *
+k_file_read(const char *path, size_t max, size_t *len)
+{
+	return read_file(path, max, len, NULL);
+}
+
+char *
+k_file_head(const char *path, size_t max, size_t *len, int *cut)
+{
+	int c;
+
+	return read_file(path, max, len, cut != NULL ? cut : &c);
 }
 
 int
@@ -144,6 +163,27 @@ fail:
 	free(tmp);
 	errno = saved;
 	return -1;
+}
+
+const char *
+k_work_name(const char *given)
+{
+	const char *env = getenv("KFORGE_WORK");
+
+	if (given != NULL && *given != '\0')
+		return given;
+	return env != NULL && *env != '\0' ? env : ".kforge";
+}
+
+void
+k_work_dir(const char *given, char out[])
+{
+	const char *work = k_work_name(given);
+
+	/* out holds PATH_MAX bytes, as realpath wants */
+	if (k_mkdirs(work) != 0 || realpath(work, out) == NULL)
+		k_fatal(K_EXIT_IO, work, "cannot use as work directory: %s",
+		    strerror(errno));
 }
 
 char *

@@ -21,6 +21,9 @@ void k_remove_tree(const char *path);
  * or EFBIG when it holds more than max bytes.  len may be NULL.
  */
 char *k_file_read(const char *path, size_t max, size_t *len);
+/* The same for at most the first max bytes (a log, a program's output):
+ * *cut (may be NULL) says whether the file held more. */
+char *k_file_head(const char *path, size_t max, size_t *len, int *cut);
 /*
  * Write n bytes to path, replacing it: written to a temporary file in the
  * same directory and renamed, so a reader (another kforge process
@@ -37,6 +40,13 @@ int k_file_write(const char *path, const void *p, size_t n);
  * frees and returns how many (0 when the program's path is unknown).
  */
 int k_data_dirs(const char *env, const char *sub, char *dirs[2]);
+
+/* The work directory's name: given (--work) when not NULL or empty, else
+ * $KFORGE_WORK when set and not empty, else .kforge (borrowed). */
+const char *k_work_name(const char *given);
+/* That directory made (with its parents) and resolved into out; a
+ * directory that cannot be used is fatal (K_EXIT_IO). */
+void k_work_dir(const char *given, char out[]);
 
 /* The directory part of path ("." when it has none, "/" for "/x"), in
  * malloc'd memory. */

@@ -68,6 +68,13 @@ k_msg_at(const char *name, unsigned long line)
 	at_line = line;
 }
 
+const char *
+k_msg_where(unsigned long *line)
+{
+	*line = at_line;
+	return at_name;
+}
+
 void
 k_msg_quiet(int on)
 {
@@ -81,11 +88,17 @@ emit(const char *where, const char *fmt, va_list ap)
 	char buf[4096], at[512];
 	int n;
 
-	if ((where == NULL || *where == '\0') && at_name != NULL) {
+	/* the record's input position first, then the message's own place
+	 * (a record id, a file); "" is the run's, with neither */
+	at[0] = '\0';
+	if (at_name != NULL && (where == NULL || *where != '\0'))
 		snprintf(at, sizeof(at), "%s:%lu", at_name, at_line);
-		where = at;
-	}
-	if (where != NULL && *where != '\0')
+	if (at[0] != '\0' && where != NULL && *where != '\0')
+		n = snprintf(buf, sizeof(buf), "%s: %s: %s: ", progname, at,
+		    where);
+	else if (at[0] != '\0')
+		n = snprintf(buf, sizeof(buf), "%s: %s: ", progname, at);
+	else if (where != NULL && *where != '\0')
 		n = snprintf(buf, sizeof(buf), "%s: %s: ", progname, where);
 	else
 		n = snprintf(buf, sizeof(buf), "%s: ", progname);

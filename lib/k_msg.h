@@ -24,12 +24,15 @@ void k_fatal(int code, const char *where, const char *fmt, ...)
 void k_msg_child(void);
 /*
  * The input position of the record this thread works on ("<stdin>", 3):
- * a message that names no place of its own is then printed as
- * "prog: <stdin>:3: message", so a per-record error says where in the
- * input it happened.  name NULL clears it.  name is borrowed: it must
- * outlive the position.
+ * every message is then printed as "prog: <stdin>:3: message", or with
+ * its own place after the position ("prog: <stdin>:3: id: message"), so
+ * a per-record error says where in the input it happened; a message
+ * about the run, not the record, passes "" as its place.  name NULL
+ * clears it.  name is borrowed: it must outlive the position.
  */
 void k_msg_at(const char *name, unsigned long line);
+/* This thread's position: its name (NULL when none) and line. */
+const char *k_msg_where(unsigned long *line);
 /* Quiet mode drops warnings (not fatal errors) from stderr. */
 void k_msg_quiet(int on);
 

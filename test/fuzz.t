@@ -31,7 +31,9 @@ LIB=$(${MAKE:-make} -s --no-print-directory print-LIB_SRCS) ||
     skip_all "make print-LIB_SRCS failed"
 [ -n "$LIB" ] || skip_all "make print-LIB_SRCS printed nothing"
 
-for t in record kbuild kverify kslice kwrap; do
+# and its list of targets
+targets=$(${MAKE:-make} -s --no-print-directory print-FUZZ_TARGETS)
+for t in $targets; do
 	extra=
 	if [ "$t" = kslice ]; then
 		if ! $LLVM_CONFIG --libdir > /dev/null 2>&1; then
@@ -39,8 +41,9 @@ for t in record kbuild kverify kslice kwrap; do
 			continue
 		fi
 		d=$($LLVM_CONFIG --libdir)
-		extra="-I$($LLVM_CONFIG --includedir) lib/k_parse.c
-		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
+		units=$(ls tools/kslice/*.c | grep -v '/main\.c$')
+		extra="-I$($LLVM_CONFIG --includedir) -Itools/kslice $units
+		    lib/k_parse.c lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
 	fi
 	if [ "$t" = kwrap ]; then
 		# the other units of tools/kwrap/, and --llm's client

@@ -98,8 +98,8 @@ is "$(jq -r 'select(.build.candidate.ok == false) | .build.candidate.diagnostics
     "kernel.cu:3:error" "compile error parsed into file:line:severity"
 like "$(jq -r 'select(.build.candidate.ok == false) | .build.candidate.diagnostics[0].message' "$T_TMP/out")" \
     "undeclared_thing" "the diagnostic names the problem"
-like "$(cat "$T_TMP/err")" "^kbuild: examples/src/elementwise.cu::relu_kernel: candidate code is empty" \
-    "bad candidate reported on stderr with the record's id"
+like "$(cat "$T_TMP/err")" "^kbuild: <stdin>:3: examples/src/elementwise.cu::relu_kernel: candidate code is empty" \
+    "bad candidate reported on stderr with its input line and the record's id"
 
 # --- a compiler that hangs fails its record only, within the timeout
 cat > "$T_TMP/bin/slow" <<'EOF2'

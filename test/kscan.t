@@ -172,9 +172,20 @@ run "$KSCAN" --timeout soon examples/src
 is "$T_STATUS" 2 "bad --timeout is a usage error"
 
 # a parse that allocates past --mem dies alone, and says the limit (not
-# in sanitizer builds, where the shadow memory is data: no limit there)
+# in sanitizer builds, where the shadow memory is data: no limit there).
+# The limit bounds what the worker allocates beyond the memory it
+# inherits, free blocks of its parent included, so the source must need
+# far more than 8 MiB: eight thousand functions do.
 if [ -z "${ASAN_OPTIONS:-}" ]; then
-	run "$KSCAN" --mem 8 examples/src/elementwise.cu
+	{
+		echo '__global__ void k(float *x) { x[0] = 1; }'
+		i=0
+		while [ $i -lt 8000 ]; do
+			i=$((i + 1))
+			echo "static int f$i(int a) { int b = a * $i; return b + a; }"
+		done
+	} > "$T_TMP/big.cu"
+	run "$KSCAN" --mem 8 "$T_TMP/big.cu"
 	is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:parse-crashed" \
 	    "--mem: a parse past the limit is a parse-crashed record, exit 1"
 	like "$(jq -r '.errors[0].message' "$T_TMP/out")" "its memory limit: 8 MiB, --mem" \

@@ -186,10 +186,10 @@ is "$(jq -r '.errors[0].message // empty' "$T_TMP/out")" \
     "test/hostile/crash.cu::deep_sum: parse failed: the slicing process was killed by signal 11 (Segmentation fault)
 test/hostile/slow.cu::slow_kernel: parse failed: no result after 2 s (--timeout)" \
     "the records say what happened"
-like "$(cat "$T_TMP/err")" "^kslice: test/hostile/crash.cu::deep_sum: parse failed: the slicing process was killed by signal 11" \
-    "the crash on stderr"
-like "$(cat "$T_TMP/err")" "kslice: test/hostile/slow.cu::slow_kernel: parse failed: no result after 2 s" \
-    "the timeout on stderr"
+like "$(cat "$T_TMP/err")" "^kslice: [^ ]*/hostile.ndjson:1: test/hostile/crash.cu::deep_sum: parse failed: the slicing process was killed by signal 11" \
+    "the crash on stderr, with its input line"
+like "$(cat "$T_TMP/err")" "kslice: [^ ]*/hostile.ndjson:2: test/hostile/slow.cu::slow_kernel: parse failed: no result after 2 s" \
+    "the timeout on stderr, with its input line"
 is "$(sed -n 3p "$T_TMP/out")" "$("$KSLICE" < "$T_TMP/conv.ndjson")" \
     "the record after them is sliced as it is alone"
 run "$KSLICE" --timeout -1 < /dev/null

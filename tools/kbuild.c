@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
-#include <getopt.h>
+#include <float.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -25,6 +25,8 @@
 #include "k_exit.h"
 #include "k_fs.h"
 #include "k_hash.h"
+#include "k_main.h"
+#include "k_mem.h"
 #include "k_msg.h"
 #include "k_proc.h"
 #include "k_record.h"
@@ -33,11 +35,6 @@
 #define LOG_MAX 16384		/* bytes of compiler output kept inline */
 #define DIAG_MAX 50		/* diagnostics kept per build */
 #define CACHE_VERSION "kbuild-1"
-
-static const char usage_line[] =
-    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check]\n"
-    "              [--hip-arch gfxNNN[,gfxNNN ...]] [--timeout seconds]\n"
-    "              [--work dir]\n";
 
 struct compiler {
 	const char *name;
@@ -60,58 +57,22 @@ static struct {
 /* ------------------------------------------------------------ helpers */
 
 
-/* The directory part of path, in buf. */
-static const char *
-dirname_of(const char *path, char *buf, size_t len)
-{
-	char *slash;
-
-	snprintf(buf, len, "%s", path);
-	if ((slash = strrchr(buf, '/')) != NULL && slash != buf)
-		*slash = '\0';
-	return buf;
-}
-
-
-
+/* Write text to path (k_file_write: checked, atomic). */
 static int
 write_text(const char *path, const char *text)
 {
-	FILE *fp = fopen(path, "w");
-	int rc;
-
-	if (fp == NULL)
-		return -1;
-	rc = fputs(text, fp) < 0;
-	if (fclose(fp) != 0)
-		rc = 1;
-	return rc ? -1 : 0;
+	return k_file_write(path, text, strlen(text));
 }
 
-/* Read at most max bytes of a file; *truncated says whether more was
- * there.  Returns a malloc'd NUL-terminated string or NULL. */
-static char *
-read_text(const char *path, size_t max, int *truncated)
+/* mkdir -p of the directory path is in. */
+static int
+mkdirs_of(const char *path)
 {
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	size_t n;
-	int c;
+	char *dir = k_dirname(path);
+	int rc = k_mkdirs(dir);
 
-	if (truncated != NULL)
-		*truncated = 0;
-	if (fp == NULL)
-		return NULL;
-	if ((buf = malloc(max + 1)) == NULL) {
-		fclose(fp);
-		return NULL;
-	}
-	n = fread(buf, 1, max, fp);
-	if (n == max && (c = getc(fp)) != EOF && truncated != NULL)
-		*truncated = 1;
-	fclose(fp);
-	buf[n] = '\0';
-	return buf;
+	free(dir);
+	return rc;
 }
 
 /*
@@ -142,7 +103,7 @@ memo_get(const char *path)
 {
 	char *text, *nl;
 
-	if (path == NULL || (text = read_text(path, 4096, NULL)) == NULL)
+	if (path == NULL || (text = k_file_read(path, 4096, NULL)) == NULL)
 		return NULL;
 	if ((nl = strchr(text, '\n')) != NULL)
 		*nl = '\0';
@@ -152,15 +113,14 @@ memo_get(const char *path)
 static void
 memo_put(const char *path, const char *value)
 {
-	char tmp[PATH_MAX + 32], dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16];
 
 	if (path == NULL)
 		return;
+	/* a memo is a convenience: one that cannot be written is not */
 	snprintf(dir, sizeof(dir), "%s/compilers", opt.work);
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	if (k_mkdirs(dir) == 0 && write_text(tmp, value) == 0)
-		rename(tmp, path);
-	unlink(tmp);
+	if (k_mkdirs(dir) == 0)
+		(void)write_text(path, value);
 }
 
 /* The compiler's identity for the cache key and the record: the lines of
@@ -185,7 +145,7 @@ version_of(struct compiler *c)
 	argv[1] = "--version";
 	argv[2] = NULL;
 	if (k_run(argv, NULL, out, 60, &r) == 0 &&
-	    (text = read_text(out, 16384, NULL)) != NULL) {
+	    (text = k_file_head(out, 16384, NULL, NULL)) != NULL) {
 		for (line = strtok_r(text, "\n", &save); line != NULL;
 		    line = strtok_r(NULL, "\n", &save)) {
 			if (strstr(line, "version") == NULL &&
@@ -199,7 +159,7 @@ version_of(struct compiler *c)
 		free(text);
 	}
 	unlink(out);
-	c->version = strdup(v[0] != '\0' ? v : "unknown");
+	c->version = k_strdup(v[0] != '\0' ? v : "unknown");
 	if (v[0] != '\0')
 		memo_put(memo, v);
 	free(memo);
@@ -220,7 +180,7 @@ default_arch(void)
 		return;
 	snprintf(out, sizeof(out), "%s/smi.%d", opt.work, (int)getpid());
 	if (k_run(argv, NULL, out, 30, &r) == 0 && r.exited &&
-	    r.status == 0 && (text = read_text(out, 256, NULL)) != NULL) {
+	    r.status == 0 && (text = k_file_head(out, 256, NULL, NULL)) != NULL) {
 		if (sscanf(text, "%d.%d", &major, &minor) == 2)
 			snprintf(opt.arch, sizeof(opt.arch), "sm_%d%d", major,
 			    minor);
@@ -312,7 +272,7 @@ report_dropped(const char *kept)
 		char want[140];
 		snprintf(want, sizeof(want), ",%s,", p);
 		if (strstr(k, want) == NULL)
-			k_warn(K_EXIT_OK, NULL, "hipcc does not build for %s "
+			k_warn(K_EXIT_OK, "", "hipcc does not build for %s "
 			    "(%s); leaving it out of the HIP targets", p,
 			    opt.hipcc.version);
 	}
@@ -474,7 +434,7 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 	argv[3] = NULL;
 	if (k_run(argv, NULL, out, 60, &r) != 0 || !r.exited || r.status != 0)
 		return found;
-	if ((text = read_text(out, 1 << 20, NULL)) == NULL)
+	if ((text = k_file_head(out, 1 << 20, NULL, NULL)) == NULL)
 		return found;
 	/* Itanium mangling spells a name as its length and its letters */
 	snprintf(want, sizeof(want), "%zu%s", strlen(kernel), kernel);
@@ -515,7 +475,6 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	struct compiler *cc = NULL;
 	char *argv[32], store[4096], key_in[8192], key[K_SHA256_HEX];
 	char dir[PATH_MAX + 96], tmp[PATH_MAX + 32], path[PATH_MAX + 160];
-	char parent[PATH_MAX + 96];
 	const char *src = NULL, *out = NULL;
 	char cmdline[4096];
 	json_t *res = NULL, *meta;
@@ -523,7 +482,6 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	struct k_proc r;
 	int n, i, truncated;
 	char *log, *keytext;
-	size_t klen;
 
 	sys_error[0] = '\0';
 	n = command(u, &cc, argv, store, sizeof(store), &src, &out);
@@ -541,11 +499,8 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	}
 	snprintf(key_in, sizeof(key_in), "%s\n%s\n%s\n%s\n", CACHE_VERSION,
 	    cc->path, cc->version, cmdline);
-	klen = strlen(key_in) + strlen(u->code);
-	if ((keytext = malloc(klen + 1)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	snprintf(keytext, klen + 1, "%s%s", key_in, u->code);
-	k_sha256_hex(keytext, klen, key);
+	keytext = k_asprintf("%s%s", key_in, u->code);
+	k_sha256_hex(keytext, strlen(keytext), key);
 	free(keytext);
 	snprintf(dir, sizeof(dir), "%s/build/%.2s/%s", opt.work, key, key);
 
@@ -561,7 +516,7 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	 * kbuild processes sharing a work directory never see a half
 	 * written entry */
 	snprintf(tmp, sizeof(tmp), "%s/build/tmp.XXXXXX", opt.work);
-	if (k_mkdirs(dirname_of(tmp, parent, sizeof(parent))) != 0 ||
+	if (mkdirs_of(tmp) != 0 ||
 	    mkdtemp(tmp) == NULL) {
 		snprintf(sys_error, errlen, "%.900s: cannot create: %s", tmp,
 		    strerror(errno));
@@ -579,7 +534,7 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 		    strerror(errno));
 		return NULL;
 	}
-	log = read_text(path, LOG_MAX, &truncated);
+	log = k_file_head(path, LOG_MAX, NULL, &truncated);
 	res = json_object();
 	json_object_set_new(res, "ok", json_boolean(r.exited &&
 	    r.status == 0 && !r.timed_out));
@@ -640,7 +595,7 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	if (!r.timed_out && r.signal == 0) {
 		snprintf(path, sizeof(path), "%s/meta.json", tmp);
 		if (json_dump_file(res, path, JSON_COMPACT) == 0 &&
-		    k_mkdirs(dirname_of(dir, parent, sizeof(parent))) == 0 &&
+		    mkdirs_of(dir) == 0 &&
 		    rename(tmp, dir) == 0)
 			return res;
 	}
@@ -769,6 +724,7 @@ process(json_t *rec, void *ctx)
 struct slot {
 	json_t *rec;
 	int bad;
+	unsigned long line;	/* in the input, for messages */
 };
 
 static struct slot *window;
@@ -787,8 +743,11 @@ worker(void *arg)
 		pthread_mutex_unlock(&wlock);
 		if (i == (size_t)-1)
 			return NULL;
-		if (!window[i].bad)
-			window[i].rec = process(window[i].rec, NULL);
+		if (window[i].bad)
+			continue;
+		k_msg_at("<stdin>", window[i].line);
+		window[i].rec = process(window[i].rec, NULL);
+		k_msg_at(NULL, 0);
 	}
 }
 
@@ -827,106 +786,80 @@ run_window(void)
 	return 0;
 }
 
+static const char *work, *arch;
+
 static void
-usage(void)
+option(int ch, const char *arg, void *ctx)
 {
-	fputs(usage_line, stderr);
-	exit(K_EXIT_USAGE);
+	(void)ctx;
+	switch (ch) {
+	case 'a':
+		if (strncmp(arg, "sm_", 3) != 0 || strlen(arg) > 10 ||
+		    strspn(arg + 3, "0123456789af") != strlen(arg + 3) ||
+		    arg[3] == '\0')
+			k_fatal(K_EXIT_USAGE, NULL, "--arch: expected sm_NN: %s",
+			    arg);
+		arch = arg;
+		break;
+	case 'c':
+		opt.check = 1;
+		break;
+	case 'H':
+		if (*arg == '\0' || strlen(arg) >= sizeof(opt.hip_arch) ||
+		    strspn(arg, "gfx0123456789abcdef,:+-") != strlen(arg))
+			k_fatal(K_EXIT_USAGE, NULL,
+			    "--hip-arch: expected gfxNNN[,gfxNNN...]: %s", arg);
+		snprintf(opt.hip_arch, sizeof(opt.hip_arch), "%s", arg);
+		hip_arch_given = 1;
+		break;
+	case 'j':
+		opt.jobs = (int)k_opt_ll("-j", arg, 1, 256);
+		break;
+	case 't':
+		opt.timeout = k_opt_double("--timeout", arg, DBL_MIN, 86400,
+		    "a number of seconds");
+		break;
+	case 'w':
+		work = arg;
+		break;
+	}
 }
+
+static const struct option longopts[] = {
+	{ "arch", required_argument, NULL, 'a' },
+	{ "check", no_argument, NULL, 'c' },
+	{ "hip-arch", required_argument, NULL, 'H' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "work", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct k_tool tool = {
+	.usage =
+	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check]\n"
+	    "              [--hip-arch gfxNNN[,gfxNNN ...]] [--timeout seconds]\n"
+	    "              [--work dir]\n",
+	.shortopts = "j:",
+	.longopts = longopts,
+	.option = option,
+	.min_operands = 0,
+	.max_operands = 0,
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "hip-arch", required_argument, NULL, 'H' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "work", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct k_reader r;
-	const char *work = getenv("KFORGE_WORK"), *arch = NULL;
-	char *end;
 	size_t cap;
-	int ch, rc, bad;
-	long v;
-	double t;
+	int rc, bad;
 	json_t *rec;
 
-	k_msg_init(argv[0]);
 	opt.jobs = 1;
 	opt.timeout = 300;
 	snprintf(opt.hip_arch, sizeof(opt.hip_arch), "gfx90a,gfx942");
-	while ((ch = getopt_long(argc, argv, "hj:qV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			if (strncmp(optarg, "sm_", 3) != 0 ||
-			    strlen(optarg) > 10 ||
-			    strspn(optarg + 3, "0123456789af") !=
-			    strlen(optarg + 3) || optarg[3] == '\0')
-				k_fatal(K_EXIT_USAGE, NULL,
-				    "--arch: expected sm_NN: %s", optarg);
-			arch = optarg;
-			break;
-		case 'c':
-			opt.check = 1;
-			break;
-		case 'H':
-			if (*optarg == '\0' || strlen(optarg) >=
-			    sizeof(opt.hip_arch) || strspn(optarg,
-			    "gfx0123456789abcdef,:+-") != strlen(optarg))
-				k_fatal(K_EXIT_USAGE, NULL,
-				    "--hip-arch: expected gfxNNN[,gfxNNN...]: %s",
-				    optarg);
-			snprintf(opt.hip_arch, sizeof(opt.hip_arch), "%s",
-			    optarg);
-			hip_arch_given = 1;
-			break;
-		case 'j':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || v < 1 || v > 256)
-				k_fatal(K_EXIT_USAGE, NULL,
-				    "-j: not a number from 1 to 256: %s",
-				    optarg);
-			opt.jobs = (int)v;
-			break;
-		case 'q':
-			k_msg_quiet(1);
-			break;
-		case 't':
-			errno = 0;
-			t = strtod(optarg, &end);
-			if (errno != 0 || *end != '\0' || !(t > 0) || t > 86400)
-				k_fatal(K_EXIT_USAGE, NULL, "--timeout: not a "
-				    "number of seconds: %s", optarg);
-			opt.timeout = t;
-			break;
-		case 'V':
-			puts("kbuild (kforge) 0.1");
-			return k_finish();
-		case 'w':
-			work = optarg;
-			break;
-		case 'h':
-			fputs(usage_line, stdout);
-			return k_finish();
-		default:
-			usage();
-		}
-	}
-	if (optind != argc)
-		usage();
-	if (work == NULL || *work == '\0')
-		work = ".kforge";
-	if (k_mkdirs(work) != 0 || realpath(work, opt.work) == NULL)
-		k_fatal(K_EXIT_IO, work, "cannot use as work directory: %s",
-		    strerror(errno));
+	k_main(argc, argv, &tool, NULL);
+	k_work_dir(work, opt.work);
 
 	opt.nvcc.name = "nvcc";
 	opt.hipcc.name = "hipcc";
@@ -935,19 +868,22 @@ main(int argc, char *argv[])
 	    "nvcc");
 	if (opt.nvcc.path == NULL && getenv("NVCC") == NULL &&
 	    access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
-		opt.nvcc.path = strdup("/usr/local/cuda/bin/nvcc");
+		opt.nvcc.path = k_strdup("/usr/local/cuda/bin/nvcc");
 	opt.hipcc.path = k_which(getenv("HIPCC") != NULL ? getenv("HIPCC") :
 	    "hipcc");
 	opt.nm = k_which("nm");
 	version_of(&opt.nvcc);
 	version_of(&opt.hipcc);
 	if (opt.nvcc.path != NULL) {
-		char real[PATH_MAX], buf[PATH_MAX];
+		char real[PATH_MAX], *bin, *root;
 		/* <root>/bin/nvcc: the stubs of libcuda live under <root> */
 		if (realpath(opt.nvcc.path, real) == NULL)
 			snprintf(real, sizeof(real), "%s", opt.nvcc.path);
-		dirname_of(real, buf, sizeof(buf));
-		dirname_of(buf, opt.cuda_root, sizeof(opt.cuda_root));
+		bin = k_dirname(real);
+		root = k_dirname(bin);
+		snprintf(opt.cuda_root, sizeof(opt.cuda_root), "%s", root);
+		free(bin);
+		free(root);
 	}
 	if (arch != NULL)
 		snprintf(opt.arch, sizeof(opt.arch), "%s", arch);
@@ -955,13 +891,13 @@ main(int argc, char *argv[])
 		default_arch();
 
 	cap = (size_t)opt.jobs * 4;
-	if ((window = calloc(cap, sizeof(*window))) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	window = k_calloc(cap, sizeof(*window));
 	k_reader_init(&r, stdin, "<stdin>", STAGE);
 	rc = 0;
 	while ((rc = k_read(&r, &rec, &bad)) == 1) {
 		window[wn].rec = rec;
 		window[wn].bad = bad;
+		window[wn].line = r.lineno;
 		if (++wn == cap && run_window() != 0)
 			break;
 	}

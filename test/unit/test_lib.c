@@ -113,6 +113,24 @@ test_file_roundtrip(void **state)
 	assert_int_equal(errno, EFBIG);
 	assert_int_equal(len, 0);
 
+	/* the head of it, saying that there was more */
+	{
+		int cut = 7;
+		got = k_file_head(path, 2, &len, &cut);
+		assert_non_null(got);
+		assert_int_equal(len, 2);
+		assert_memory_equal(got, "a\0", 3);
+		assert_int_equal(cut, 1);
+		free(got);
+		got = k_file_head(path, 4, &len, &cut);
+		assert_int_equal(len, 4);
+		assert_int_equal(cut, 0);
+		free(got);
+		got = k_file_head(path, 0, &len, NULL);
+		assert_string_equal(got, "");
+		free(got);
+	}
+
 	/* an empty file is an empty string */
 	assert_int_equal(k_file_write(path, "", 0), 0);
 	got = k_file_read(path, 10, NULL);
@@ -207,6 +225,32 @@ child_data_dirs(const char *arg)
 	free(dirs[0]);
 	free(dirs[1]);
 	return 0;
+}
+
+static int
+child_work(const char *arg)
+{
+	(void)arg;
+	unsetenv("KFORGE_WORK");
+	if (strcmp(k_work_name(NULL), ".kforge") != 0)
+		return 10;
+	setenv("KFORGE_WORK", "", 1);
+	if (strcmp(k_work_name(""), ".kforge") != 0)
+		return 11;
+	setenv("KFORGE_WORK", "/w/env", 1);
+	if (strcmp(k_work_name(NULL), "/w/env") != 0)
+		return 12;
+	/* --work wins over the environment */
+	if (strcmp(k_work_name("given"), "given") != 0)
+		return 13;
+	return 0;
+}
+
+static void
+test_work_name(void **state)
+{
+	(void)state;
+	assert_int_equal(u_child("work", NULL, NULL, NULL, NULL), 0);
 }
 
 static void
@@ -500,8 +544,10 @@ child_at(const char *arg)
 	k_warn(K_EXIT_RECORDS, NULL, "before");
 	k_msg_at("<stdin>", 3);
 	k_warn(K_EXIT_RECORDS, NULL, "bad record");
-	/* a message with its own place keeps it */
+	/* a message with its own place keeps it, after the position */
 	k_warn(K_EXIT_RECORDS, "x.cu", "own place");
+	/* "" is a message about the run, not the record */
+	k_warn(K_EXIT_RECORDS, "", "no place");
 	if (pthread_create(&th, NULL, other_thread, NULL) != 0 ||
 	    pthread_join(th, NULL) != 0)
 		return 10;
@@ -522,7 +568,8 @@ test_msg_at(void **state)
 	assert_string_equal(got,
 	    "ktest: before\n"
 	    "ktest: <stdin>:3: bad record\n"
-	    "ktest: x.cu: own place\n"
+	    "ktest: <stdin>:3: x.cu: own place\n"
+	    "ktest: no place\n"
 	    "ktest: from another thread\n"
 	    "ktest: after\n");
 	free(got);
@@ -544,6 +591,7 @@ test_now(void **state)
 
 static const struct u_child children[] = {
 	{ "data_dirs", child_data_dirs },
+	{ "work", child_work },
 	{ "oom", child_oom },
 	{ "main", child_main },
 	{ "at", child_at },
@@ -561,6 +609,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_dirname),
 		cmocka_unit_test(test_data_dirs),
+		cmocka_unit_test(test_work_name),
 		cmocka_unit_test(test_buf_grows),
 		cmocka_unit_test(test_buf_bounded),
 		cmocka_unit_test(test_mem),

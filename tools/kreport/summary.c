@@ -1,0 +1,233 @@
+/*
+ * kreport: the one JSON summary of the tables digest.c counted; every
+ * format (JSON as it is, Markdown and HTML through render.c) is made
+ * from it, so they cannot disagree.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "kreport.h"
+
+/* ------------------------------------------------------------ summary */
+
+/*
+ * Unbiased pass@k for n samples of which c pass (Chen et al. 2021), as the
+ * product 1 - prod_{i=n-c+1}^{n} (1 - k/i): no binomials that overflow.
+ */
+static double
+pass_at_k(long n, long c, long k)
+{
+	double p = 1.0;
+	long i;
+
+	if (n - c < k)
+		return 1.0;
+	for (i = n - c + 1; i <= n; i++)
+		p *= 1.0 - (double)k / (double)i;
+	return 1.0 - p;
+}
+
+static json_t *
+rate(long n, long of)
+{
+	return json_pack("{sI sf}", "n", (json_int_t)n, "rate",
+	    of > 0 ? (double)n / (double)of : 0.0);
+}
+
+static json_t *
+real_or_null(int have, double x)
+{
+	return have ? json_real(x) : json_null();
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static json_t *
+breakdown(struct table *t)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	if (t->n > 0)
+		qsort(t->v, t->n, sizeof(*t->v), by_key);
+	for (i = 0; i < t->n; i++) {
+		struct agg *a = &t->v[i];
+		json_array_append_new(arr, json_pack("{ss sI sI sI sI sI sI so}",
+		    "key", a->key, "records", (json_int_t)a->records,
+		    "built", (json_int_t)a->built,
+		    "candidates", (json_int_t)a->cands,
+		    "pass_call", (json_int_t)a->call,
+		    "pass_exe", (json_int_t)a->exe,
+		    "pass_perf", (json_int_t)a->perf,
+		    "geomean_speedup", real_or_null(a->sp_n > 0,
+		    a->sp_n > 0 ? exp(a->sp_log / (double)a->sp_n) : 0)));
+	}
+	return arr;
+}
+
+static const double hist_edges[] = { 0.5, 0.9, 1.1, 1.5, 2, 4 };
+#define NBINS 7
+
+json_t *
+summary(void)
+{
+	json_t *s = json_object(), *st = json_array(), *c, *arr, *sp;
+	long maxn = 0, tasks = 0;
+	size_t i;
+	int k;
+	static const long ks[] = { 1, 2, 5, 10, 100 };
+
+	json_object_set_new(s, "records", json_integer(tot.records));
+	json_object_set_new(s, "bad_lines", json_integer(tot.bad));
+	for (k = 0; k < 5; k++)
+		json_array_append_new(st, json_pack("{ss sI sI sf}", "stage",
+		    sections[k], "records", (json_int_t)tot.present[k], "ok",
+		    (json_int_t)tot.ok[k], "rate", tot.records > 0 ?
+		    (double)tot.ok[k] / (double)tot.records : 0.0));
+	json_object_set_new(s, "stages", st);
+
+	for (i = 0; i < t_task.n; i++) {
+		if (t_task.v[i].cands > maxn)
+			maxn = t_task.v[i].cands;
+		tasks++;
+	}
+	c = json_object();
+	json_object_set_new(c, "records", json_integer(tot.cands));
+	json_object_set_new(c, "tasks", json_integer(tasks));
+	json_object_set_new(c, "pass_call", rate(tot.call, tot.cands));
+	json_object_set_new(c, "pass_exe", rate(tot.exe, tot.cands));
+	json_object_set_new(c, "pass_perf", rate(tot.perf, tot.cands));
+	json_object_set_new(s, "candidates", c);
+
+	arr = json_array();
+	for (k = 0; k < (int)(sizeof(ks) / sizeof(ks[0])); k++) {
+		double sum = 0;
+		long nt = 0;
+		if (ks[k] > maxn)
+			break;
+		for (i = 0; i < t_task.n; i++) {
+			if (t_task.v[i].cands < ks[k])
+				continue;
+			sum += pass_at_k(t_task.v[i].cands, t_task.v[i].exe,
+			    ks[k]);
+			nt++;
+		}
+		json_array_append_new(arr, json_pack("{sI sI sf}", "k",
+		    (json_int_t)ks[k], "tasks", (json_int_t)nt, "value",
+		    nt > 0 ? sum / (double)nt : 0.0));
+	}
+	json_object_set_new(s, "pass_at_k", arr);
+
+	sp = json_object();
+	if (nsp > 0)
+		qsort(speedups, nsp, sizeof(*speedups), cmp_double);
+	{
+		double lsum = 0, med = 0;
+		json_t *h = json_array();
+		long bins[NBINS] = { 0 };
+		for (i = 0; i < nsp; i++) {
+			size_t b = 0;
+			lsum += log(speedups[i]);
+			while (b < NBINS - 1 && speedups[i] >= hist_edges[b])
+				b++;
+			bins[b]++;
+		}
+		if (nsp > 0)
+			med = nsp % 2 ? speedups[nsp / 2] :
+			    (speedups[nsp / 2 - 1] + speedups[nsp / 2]) / 2;
+		json_object_set_new(sp, "n", json_integer((json_int_t)nsp));
+		json_object_set_new(sp, "geomean", real_or_null(nsp > 0,
+		    nsp > 0 ? exp(lsum / (double)nsp) : 0));
+		json_object_set_new(sp, "min", real_or_null(nsp > 0,
+		    nsp > 0 ? speedups[0] : 0));
+		json_object_set_new(sp, "median", real_or_null(nsp > 0, med));
+		json_object_set_new(sp, "max", real_or_null(nsp > 0,
+		    nsp > 0 ? speedups[nsp - 1] : 0));
+		for (k = 0; k < NBINS; k++) {
+			char label[32];
+			if (k == 0)
+				snprintf(label, sizeof(label), "<%g",
+				    hist_edges[0]);
+			else if (k == NBINS - 1)
+				snprintf(label, sizeof(label), ">=%g",
+				    hist_edges[k - 1]);
+			else
+				snprintf(label, sizeof(label), "%g-%g",
+				    hist_edges[k - 1], hist_edges[k]);
+			json_array_append_new(h, json_pack("{ss so so sI}",
+			    "bin", label,
+			    "lo", k == 0 ? json_real(0) :
+			    json_real(hist_edges[k - 1]),
+			    "hi", k == NBINS - 1 ? json_null() :
+			    json_real(hist_edges[k]),
+			    "n", (json_int_t)bins[k]));
+		}
+		json_object_set_new(sp, "histogram", h);
+	}
+	json_object_set_new(s, "speedup", sp);
+
+	arr = json_array();
+	for (k = 0; k < 4; k++) {
+		double sum = 0;
+		for (i = 0; i < t_task.n; i++)
+			sum += (double)t_task.v[i].fast[k] /
+			    (double)t_task.v[i].cands;
+		json_array_append_new(arr, json_pack("{sf sI sf}", "p",
+		    fast_ps[k], "tasks", (json_int_t)tasks, "value",
+		    tasks > 0 ? sum / (double)tasks : 0.0));
+	}
+	json_object_set_new(s, "fast_p", arr);
+
+	arr = json_array();
+	if (t_fail.n > 0)
+		qsort(t_fail.v, t_fail.n, sizeof(*t_fail.v), by_count);
+	for (i = 0; i < t_fail.n; i++)
+		json_array_append_new(arr, json_pack("{ss sI ss}", "class",
+		    t_fail.v[i].key, "records", (json_int_t)t_fail.v[i].records,
+		    "example", t_fail.v[i].example));
+	json_object_set_new(s, "failures", arr);
+
+	arr = json_array();
+	if (t_err.n > 0)
+		qsort(t_err.v, t_err.n, sizeof(*t_err.v), by_count);
+	for (i = 0; i < t_err.n; i++) {
+		char *tab = strchr(t_err.v[i].key, '\t');
+		*tab = '\0';
+		json_array_append_new(arr, json_pack("{ss ss sI ss ss}",
+		    "stage", t_err.v[i].key, "code", tab + 1,
+		    "records", (json_int_t)t_err.v[i].records,
+		    "example", t_err.v[i].example,
+		    "message", t_err.v[i].message));
+		*tab = '\t';
+	}
+	json_object_set_new(s, "errors", arr);
+
+	json_object_set_new(s, "breakdown", json_pack("{so so so}",
+	    "project", breakdown(&t_proj), "dialect", breakdown(&t_dial),
+	    "tag", breakdown(&t_tag)));
+
+	arr = json_array();
+	for (i = 0; i < nrecs; i++) {
+		json_t *f;
+		if (json_array_size(recs[i].classes) == 0)
+			continue;
+		f = json_pack("{ss sO}", "id", recs[i].id, "classes",
+		    recs[i].classes);
+		if (recs[i].dir != NULL)
+			json_object_set_new(f, "debug", json_string(
+			    recs[i].dir));
+		json_array_append_new(arr, f);
+	}
+	json_object_set_new(s, "failed", arr);
+	return s;
+}
+

@@ -1,0 +1,162 @@
+/*
+ * kscan's internal interface, shared by the units of tools/kscan/ and by
+ * nothing else.
+ *
+ * Ownership: the unit table (units, nunits) and the option block (opt)
+ * belong to main.c and live for the whole run; a unit owns its strings,
+ * string vectors and JSON arrays.  A struct ctx lives for one parse: its
+ * file table is freed by free_files(), and the text a fileinfo points to
+ * belongs to the translation unit.
+ */
+#ifndef KSCAN_H
+#define KSCAN_H
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
+#include <jansson.h>
+
+#include "k_exit.h"
+#include "k_fs.h"
+#include "k_hash.h"
+#include "k_main.h"
+#include "k_mem.h"
+#include "k_msg.h"
+#include "k_num.h"
+#include "k_parse.h"
+#include "k_proc.h"
+#include "k_record.h"
+
+#define STAGE "kscan"
+#define MAX_DIAG_MESSAGES 5
+#define MAX_DEPTH 64		/* directory recursion */
+
+enum prelude_mode { PRELUDE_AUTO, PRELUDE_ALWAYS, PRELUDE_NEVER };
+
+/* One translation unit to parse. */
+struct unit {
+	char *path;		/* as opened */
+	char *dir;		/* working directory (compile_commands.json) */
+	struct k_strv flags;	/* per-unit -I/-D/... flags */
+	int header;		/* a header parsed on its own */
+	json_t *kernels;	/* results, filled by a worker */
+	json_t *launches;
+	json_t *errors;		/* error records for this input */
+	struct k_strv seen;	/* real paths of project files it included */
+	double seconds;
+};
+
+struct options {
+	char root[PATH_MAX];
+	size_t rootlen;
+	const char *lang;	/* forced dialect or NULL */
+	struct k_strv flags;	/* -I and -D from the command line */
+	enum prelude_mode prelude;
+	int use_prelude[2];	/* decided per dialect: 0 cuda, 1 hip */
+	char cuda_path[PATH_MAX];
+	int jobs;
+	int timing;
+	double timeout;		/* per unit, seconds; 0: none */
+};
+
+extern struct options opt;
+extern struct unit *units;
+extern size_t nunits, capunits;
+extern struct k_strv headers;	/* candidate headers found while walking */
+extern struct k_strv allfiles;	/* every file under a directory argument */
+
+/* A file of the translation unit being walked. */
+struct fileinfo {
+	CXFile file;
+	char *rel;		/* project-relative path */
+	char *real;
+	int project;		/* not a system header, not the prelude */
+	const char *text;	/* owned by the translation unit */
+	size_t size;
+};
+
+/* The walk of one parse. */
+struct ctx {
+	struct unit *u;
+	CXTranslationUnit tu;
+	const char *dialect;
+	int device;
+	CXCursor func;		/* enclosing function, for launch sites */
+	int in_func;
+	struct fileinfo **files;	/* stable pointers: callers keep them */
+	size_t nfiles, capfiles;
+	json_t *diagnostics;	/* summary for kernels of this parse */
+	json_t *keys;		/* kernels already found in this unit */
+};
+
+struct tok {
+	char *s;
+	unsigned a, b;		/* expansion offsets */
+};
+
+/* The largest source file kscan reads. */
+#define MAX_SOURCE ((size_t)256 << 20)
+
+/* input.c: which files are units */
+char *relpath(const char *path);
+int is_gpu_source_name(const char *p);
+int looks_binary(const char *buf, size_t n);
+int mentions_gpu(const char *buf);
+const char *dialect_of(const char *path, const char *text);
+struct unit *add_unit(const char *path, const char *dir, int header);
+void input_error(struct unit *u, const char *path, const char *code,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void walk(const char *path, int depth, int explicit, size_t *found);
+
+/* compdb.c */
+int read_compdb(const char *builddir);
+
+/* source.c: files, text and tokens of a translation unit */
+struct fileinfo *file_info(struct ctx *x, CXFile f);
+void free_files(struct ctx *x);
+struct fileinfo *where(struct ctx *x, CXSourceLocation loc, unsigned *line,
+    unsigned *off);
+json_t *text_json(struct fileinfo *fi, unsigned a, unsigned b);
+json_t *folded_json(struct fileinfo *fi, unsigned a, unsigned b);
+void qualify(CXCursor c, char *buf, size_t len);
+struct tok *tokens(struct ctx *x, CXSourceRange r, unsigned *n,
+    struct fileinfo **fip);
+void free_tokens(struct tok *t, unsigned n);
+json_t *split_args(struct fileinfo *fi, struct tok *t, unsigned a,
+    unsigned b);
+unsigned matching(struct tok *t, unsigned i, unsigned n);
+unsigned matching_angle(struct tok *t, unsigned i, unsigned n);
+
+/* launch.c */
+int has_global(CXCursor c);
+void check_launch(struct ctx *x, CXCursor call);
+
+/* kernel.c */
+enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
+    CXClientData data);
+
+/* unit.c */
+void scan_unit(CXIndex idx, struct unit *u);
+int toolkit_parses(const char *dialect);
+
+/* worker.c */
+void run_units(size_t from);
+
+/* emit.c */
+void emit(void);
+
+#endif

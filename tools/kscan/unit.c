@@ -1,0 +1,281 @@
+/*
+ * One unit: its parser arguments, the parse of each side (host, device),
+ * the diagnostics; and the probe of the toolkit's headers.
+ */
+#include "kscan.h"
+
+/* ------------------------------------------------------- per unit */
+
+static json_t *
+diagnostics_json(struct ctx *x)
+{
+	unsigned i, n = clang_getNumDiagnostics(x->tu), errors = 0;
+	json_t *o = json_object(), *msgs = json_array();
+
+	for (i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(x->tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			errors++;
+			if (json_array_size(msgs) < MAX_DIAG_MESSAGES) {
+				CXFile f;
+				unsigned line, col;
+				char *m = k_take(clang_getDiagnosticSpelling(d));
+				char *buf;
+				clang_getExpansionLocation(
+				    clang_getDiagnosticLocation(d), &f, &line,
+				    &col, NULL);
+				buf = k_asprintf("%s:%u:%u: %s", f != NULL ?
+				    file_info(x, f)->rel : "<command line>",
+				    line, col, m);
+				json_array_append_new(msgs,
+				    k_string_lossy(buf, strlen(buf)));
+				free(buf);
+				free(m);
+			}
+		}
+		clang_disposeDiagnostic(d);
+	}
+	json_object_set_new(o, "errors", json_integer(errors));
+	json_object_set_new(o, "messages", msgs);
+	return o;
+}
+
+/* Parser arguments for one side of a unit: the prelude or the toolkit as
+ * decided for the dialect, the torch stand-in last, then the command
+ * line's flags and the unit's. */
+static void
+build_args(struct k_strv *a, const char *dialect, int device,
+    const struct unit *u)
+{
+	struct k_parse_conf c;
+
+	c.dialect = dialect;
+	c.device = device;
+	c.prelude = opt.use_prelude[strcmp(dialect, "hip") == 0];
+	c.torch = 1;
+	c.cuda_path = opt.cuda_path;
+	k_build_args(a, &c, &opt.flags, &u->flags);
+}
+
+struct incl {
+	struct unit *u;
+	int arch;		/* some project file mentions __CUDA_ARCH__ */
+};
+
+static void
+note_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
+    CXClientData data)
+{
+	struct incl *in = data;
+	char *name, *real;
+
+	(void)stack;
+	(void)depth;
+	name = k_take(clang_getFileName(f));
+	real = realpath(name, NULL);
+	free(name);
+	if (real == NULL)
+		return;
+	if (k_prelude_dir()[0] != '\0' &&
+	    strncmp(real, k_prelude_dir(), strlen(k_prelude_dir())) == 0) {
+		free(real);
+		return;
+	}
+	k_strv_push(&in->u->seen, real);
+	free(real);
+}
+
+/*
+ * A project include that is not found is usually one the build names with
+ * -I: look for a file under the scanned directories whose path ends with
+ * the spelled name and add the directory that makes it resolve.  Returns
+ * the number of directories added.
+ */
+static int
+recover_includes(CXTranslationUnit tu, struct unit *u)
+{
+	unsigned i, n = clang_getNumDiagnostics(tu);
+	int added = 0;
+	size_t j, k;
+
+	for (i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		char *m = k_take(clang_getDiagnosticSpelling(d));
+		char *q, *end;
+		size_t ml;
+
+		clang_disposeDiagnostic(d);
+		ml = strlen(m);
+		if (ml < 18 || strcmp(m + ml - 16, "' file not found") != 0 ||
+		    m[0] != '\'') {
+			free(m);
+			continue;
+		}
+		q = m + 1;
+		end = m + ml - 16;
+		*end = '\0';
+		for (j = 0; j < allfiles.n; j++) {
+			const char *f = allfiles.v[j];
+			size_t fl = strlen(f), ql = strlen(q);
+			char *dir;
+			int dup = 0;
+			if (fl <= ql || strcmp(f + fl - ql, q) != 0 ||
+			    f[fl - ql - 1] != '/')
+				continue;
+			dir = k_strndup(f, fl - ql - 1);
+			for (k = 0; k + 1 < u->flags.n; k++)
+				if (strcmp(u->flags.v[k], "-I") == 0 &&
+				    strcmp(u->flags.v[k + 1], dir) == 0)
+					dup = 1;
+			if (!dup) {
+				k_strv_push(&u->flags, "-I");
+				k_strv_push(&u->flags, dir);
+				added++;
+			}
+			free(dir);
+			break;
+		}
+		free(m);
+	}
+	return added;
+}
+
+/* Parse one side (host or device) of a unit and walk it. */
+static int
+scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
+    int *arch)
+{
+	struct k_strv args = { 0 };
+	CXTranslationUnit tu = NULL;
+	struct ctx x;
+	struct incl in;
+	int e, round;
+	size_t i;
+
+	for (round = 0; round < 3; round++) {
+		build_args(&args, dialect, device, u);
+		e = k_parse(idx, u->path, NULL, 0, &args, &tu);
+		k_strv_free(&args);
+		if (e != 0 || tu == NULL) {
+			input_error(u, u->path, "parse-failed",
+			    "parse failed: %s",
+			    k_cx_error_text((enum CXErrorCode)e));
+			return -1;
+		}
+		if (device || recover_includes(tu, u) == 0)
+			break;
+		clang_disposeTranslationUnit(tu);
+		tu = NULL;
+	}
+	memset(&x, 0, sizeof(x));
+	x.u = u;
+	x.tu = tu;
+	x.dialect = dialect;
+	x.device = device;
+	x.keys = json_array();
+	/* kernels found on the host side are not reported again */
+	for (i = 0; i < json_array_size(u->kernels); i++)
+		json_array_append(x.keys, json_object_get(
+		    json_array_get(u->kernels, i), "_key"));
+	x.diagnostics = diagnostics_json(&x);
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &x);
+	if (!device) {
+		in.u = u;
+		in.arch = 0;
+		clang_getInclusions(tu, note_inclusion, &in);
+		/* a side only the device compiler sees exists when a project
+		 * file tests __CUDA_ARCH__ */
+		for (i = 0; i < x.nfiles; i++)
+			if (x.files[i]->project && x.files[i]->text != NULL &&
+			    memmem(x.files[i]->text, x.files[i]->size,
+			    "__CUDA_ARCH__", 13) != NULL)
+				*arch = 1;
+	}
+	json_decref(x.keys);
+	json_decref(x.diagnostics);
+	free_files(&x);
+	clang_disposeTranslationUnit(tu);
+	return 0;
+}
+
+void
+scan_unit(CXIndex idx, struct unit *u)
+{
+	char *text;
+	size_t len;
+	const char *dialect;
+	int arch = 0;
+	double t0;
+
+	if (u->path[0] == '\0')
+		return;
+	t0 = k_now();
+	if ((text = k_file_read(u->path, MAX_SOURCE, &len)) == NULL) {
+		input_error(u, u->path, "unreadable", "%s", strerror(errno));
+		return;
+	}
+	if (looks_binary(text, len)) {
+		input_error(u, u->path, "binary", "binary file, not scanned");
+		free(text);
+		return;
+	}
+	if (u->header == -1 && !mentions_gpu(text)) {
+		free(text);
+		return;
+	}
+	dialect = dialect_of(u->path, text);
+	free(text);
+	if (scan_side(idx, u, dialect, 0, &arch) == 0 && arch)
+		scan_side(idx, u, dialect, 1, &arch);
+	u->seconds = k_now() - t0;
+	if (opt.timing)
+		/* a measurement, not a warning: -q does not hide it */
+		fprintf(stderr, "%s: %s: parsed in %.3f s%s\n", k_progname(),
+		    u->path, u->seconds, arch ? " (host and device)" : "");
+}
+
+/* ------------------------------------------------------------ probe */
+
+/* Whether the toolkit's own headers parse under this libclang; when they
+ * do not (clang's CUDA support lags behind new toolkits), the prelude
+ * stands in for them. */
+int
+toolkit_parses(const char *dialect)
+{
+	static const char cuda_src[] =
+	    "#include <cuda_runtime.h>\n"
+	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+	    "void h(float *x) { k<<<1, 1>>>(x); }\n";
+	static const char hip_src[] =
+	    "#include <hip/hip_runtime.h>\n"
+	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+	    "void h(float *x) { hipLaunchKernelGGL(k, 1, 1, 0, 0, x); }\n";
+	int hip = strcmp(dialect, "hip") == 0;
+	struct unit u;
+	struct k_strv args = { 0 };
+	CXIndex idx = clang_createIndex(0, 0);
+	CXTranslationUnit tu = NULL;
+	unsigned i, errors = 0;
+	int e, save = opt.use_prelude[hip];
+
+	memset(&u, 0, sizeof(u));
+	opt.use_prelude[hip] = 0;
+	build_args(&args, dialect, 0, &u);
+	opt.use_prelude[hip] = save;
+	e = k_parse(idx, hip ? "/kscan-probe.hip" : "/kscan-probe.cu",
+	    hip ? hip_src : cuda_src, strlen(hip ? hip_src : cuda_src),
+	    &args, &tu);
+	k_strv_free(&args);
+	if (e == 0 && tu != NULL) {
+		for (i = 0; i < clang_getNumDiagnostics(tu); i++) {
+			CXDiagnostic d = clang_getDiagnostic(tu, i);
+			if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+				errors++;
+			clang_disposeDiagnostic(d);
+		}
+		clang_disposeTranslationUnit(tu);
+	}
+	clang_disposeIndex(idx);
+	return e == 0 && tu != NULL && errors == 0;
+}

@@ -1,0 +1,157 @@
+/*
+ * Units are parsed in forked workers; their replies come back as JSON.
+ */
+#include "kscan.h"
+
+/* ------------------------------------------------------------ workers */
+
+/*
+ * Units are scanned in forked workers, -j at a time: libclang can crash on
+ * a file in a way its crash recovery does not catch (a stack overflow), or
+ * run for ever on one (exponential template instantiation), and either
+ * must cost that file, not the run.
+ */
+
+static json_t *
+strv_json(const struct k_strv *s)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		json_array_append_new(a, k_string_lossy(s->v[i],
+		    strlen(s->v[i])));
+	return a;
+}
+
+static void
+strv_from_json(struct k_strv *s, json_t *a)
+{
+	json_t *v;
+	size_t i;
+
+	k_strv_free(s);
+	json_array_foreach(a, i, v)
+		if (json_is_string(v))
+			k_strv_push(s, json_string_value(v));
+}
+
+/* The worker: scan the units whose indexes arrive on in; reply with what
+ * scan_unit found, as one line. */
+static void
+serve(FILE *in, void *arg)
+{
+	CXIndex idx = clang_createIndex(0, 0);
+	char line[64];
+	json_t *r;
+	size_t i;
+
+	(void)arg;
+	while (fgets(line, sizeof(line), in) != NULL) {
+		struct unit *u;
+		long long v;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (nunits == 0 || k_num_ll(line, 10, 0, (long long)nunits - 1,
+		    &v) != 0)
+			break;
+		i = (size_t)v;
+		u = &units[i];
+		scan_unit(idx, u);
+		r = json_object();
+		json_object_set(r, "kernels", u->kernels);
+		json_object_set(r, "launches", u->launches);
+		json_object_set(r, "errors", u->errors);
+		json_object_set_new(r, "seen", strv_json(&u->seen));
+		json_object_set_new(r, "flags", strv_json(&u->flags));
+		if (json_dumpf(r, stdout, JSON_COMPACT) != 0 ||
+		    fputs("\n\n", stdout) == EOF || fflush(stdout) != 0)
+			_exit(K_EXIT_IO);
+		json_decref(r);
+		/* the parent keeps the results */
+		json_array_clear(u->kernels);
+		json_array_clear(u->launches);
+	}
+	clang_disposeIndex(idx);
+}
+
+/* A worker's reply into its unit. */
+static void
+take_reply(struct unit *u, const char *text)
+{
+	json_error_t err;
+	json_t *r = json_loads(text, 0, &err);
+	json_t *k = json_object_get(r, "kernels");
+	json_t *l = json_object_get(r, "launches");
+	json_t *e = json_object_get(r, "errors");
+
+	if (!json_is_array(k) || !json_is_array(l) || !json_is_array(e)) {
+		input_error(u, u->path, "parse-failed",
+		    "parse failed: unreadable reply from the parsing process");
+		json_decref(r);
+		return;
+	}
+	json_array_extend(u->kernels, k);
+	json_array_extend(u->launches, l);
+	json_array_extend(u->errors, e);
+	strv_from_json(&u->seen, json_object_get(r, "seen"));
+	strv_from_json(&u->flags, json_object_get(r, "flags"));
+	json_decref(r);
+}
+
+void
+run_units(size_t from)
+{
+	struct k_worker *w;
+	size_t *job, i, n = (size_t)opt.jobs, next = from;
+	enum k_worker_event ev;
+	struct unit *u;
+	char req[32];
+	long k;
+
+	w = k_calloc(n, sizeof(*w));
+	job = k_calloc(n, sizeof(*job));
+	for (;;) {
+		/* every idle worker takes the next unit, in order */
+		for (i = 0; i < n; i++) {
+			while (next < nunits && units[next].path[0] == '\0')
+				next++;
+			if (w[i].busy || next >= nunits)
+				continue;
+			if (w[i].pid == 0 && k_worker_start(&w[i], serve,
+			    NULL) != 0)
+				k_fatal(K_EXIT_SYSTEM, NULL,
+				    "cannot start a parsing process: %s",
+				    strerror(errno));
+			snprintf(req, sizeof(req), "%zu\n", next);
+			if (k_worker_send(&w[i], req, strlen(req)) != 0)
+				k_fatal(K_EXIT_SYSTEM, NULL,
+				    "cannot reach a parsing process: %s",
+				    strerror(errno));
+			job[i] = next++;
+		}
+		if ((k = k_worker_wait(w, n, opt.timeout, &ev)) < 0) {
+			for (i = 0; i < n; i++)
+				if (w[i].busy)
+					k_fatal(K_EXIT_SYSTEM, NULL, "waiting "
+					    "for a parsing process: %s",
+					    strerror(errno));
+			break;
+		}
+		u = &units[job[k]];
+		if (ev == K_WORKER_REPLY)
+			take_reply(u, w[k].buf);
+		else if (ev == K_WORKER_TIMEOUT)
+			input_error(u, u->path, "parse-timeout",
+			    "parse failed: no result after %g s (--timeout)",
+			    opt.timeout);
+		else
+			input_error(u, u->path, "parse-crashed",
+			    "parse failed: the parsing process was %s",
+			    k_worker_how(&w[k]));
+	}
+	for (i = 0; i < n; i++)
+		k_worker_stop(&w[i]);
+	free(w);
+	free(job);
+}

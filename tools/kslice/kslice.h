@@ -1,0 +1,207 @@
+/*
+ * kslice's internal header: the options, the parsed-unit, closure and
+ * slicer structures the units share, and each unit's exported functions.
+ * Nothing here is used outside tools/kslice/.
+ */
+#ifndef KSLICE_H
+#define KSLICE_H
+
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <clang-c/Index.h>
+#include <jansson.h>
+
+#include "k_buf.h"
+#include "k_exit.h"
+#include "k_mem.h"
+#include "k_msg.h"
+#include "k_parse.h"
+#include "k_proc.h"
+#include "k_record.h"
+
+#define STAGE "kslice"
+#define MAX_CACHE 4		/* parsed translation units kept */
+#define MAX_DIAG 3		/* diagnostics quoted in an error */
+#define MAX_TEXT ((size_t)16 << 20)	/* longest slice */
+#define MAX_CALL_DEPTH 8	/* write analysis through callees */
+
+struct kslice_opt {
+	char root[PATH_MAX];
+	struct k_strv stubdirs;	/* user stubs first, then ours */
+	struct k_strv types;	/* --types, spelled as C++ types */
+	struct k_strv typenames;	/* --types, as given */
+	double timeout;		/* per record, seconds; 0: none */
+	CXIndex idx;		/* the worker's */
+};
+extern struct kslice_opt opt;
+
+/* Every text kslice builds is a k_buf no longer than a slice may be. */
+#define KSLICE_BUF { .max = MAX_TEXT }
+
+enum fclass { F_PROJECT, F_STUB, F_SYSTEM };
+
+struct fileinfo {
+	CXFile file;
+	char *real;
+	char *rel;		/* root-relative, for origins */
+	char *stubname;		/* path under its stub directory */
+	enum fclass cls;
+	const char *text;	/* owned by the translation unit */
+	size_t size;
+	unsigned *key;		/* offsets of the #include chain, root first */
+	unsigned nkey;
+	int keyed;
+	struct k_strv sysinc;	/* #include lines of non-project headers */
+	struct fileinfo **incl;	/* project and stub files it includes */
+	size_t nincl;
+};
+
+struct mexp {			/* a macro expansion in a project file */
+	struct fileinfo *fi;
+	unsigned a, b;
+	CXCursor def;
+};
+
+struct mdef {			/* a macro definition */
+	char *name;
+	CXCursor c;
+	struct fileinfo *fi;
+	unsigned off;
+};
+
+struct spec {			/* a specialization of a class template */
+	CXCursor tmpl;		/* canonical cursor of the primary */
+	CXCursor c;
+};
+
+struct parsed {
+	char *key;		/* tu, flags and side */
+	CXTranslationUnit tu;
+	struct fileinfo **files;
+	size_t nfiles, capfiles;
+	struct mexp *exps;
+	size_t nexps, capexps;
+	struct mdef *defs;
+	size_t ndefs, capdefs;
+	unsigned errors;	/* parse errors */
+	char *first_error;
+	unsigned long stamp;
+	struct spec *specs;	/* explicit and partial class specializations */
+	size_t nspecs, capspecs;
+	int specs_done;
+};
+
+enum ikind { I_DECL, I_MACRO, I_STUB };
+
+struct item {
+	enum ikind kind;
+	struct fileinfo *fi;
+	unsigned a, b;		/* text [a, b) in fi */
+	unsigned line;
+	CXCursor c;
+	char *name;
+	const char *what;	/* dependency kind */
+	char *ns;		/* "a::b" namespace chain, "" for global */
+	int semi;		/* needs a ';' after the text */
+};
+
+struct closure {
+	struct parsed *p;
+	struct item *v;
+	size_t n, cap;
+	size_t done;		/* items whose references were followed */
+	CXCursor kernel;
+	struct k_strv missing;	/* references that could not be resolved */
+};
+
+struct parmlist {
+	CXCursor *v;
+	unsigned n;
+};
+
+struct pointers {
+	struct parsed *p;
+	CXCursor *params;	/* the function's parameters */
+	unsigned nparams;
+	char **alias;		/* USR of a local pointer -> param index */
+	unsigned *alias_of;
+	size_t nalias;
+	unsigned char *wrote, *read;
+	int depth;
+};
+
+struct slicer {
+	struct parsed *p;
+	CXCursor kernel;
+	struct closure cl;
+	json_t *deps;
+	json_t *stubs;
+	struct k_strv includes;
+	char *body;		/* everything but the instantiation */
+	char *ns;		/* the kernel's namespace */
+	json_t *writes, *reads;
+	json_t *guessed;	/* value parameters bound by a guess */
+};
+
+/* util.c */
+int is_ident_char(int c);
+char *subst_idents(const char *s, json_t *map);
+
+/* parse.c */
+void build_args(struct k_strv *a, const char *dialect, int device,
+    const struct k_strv *extra, int with_stubs);
+struct fileinfo *where(struct parsed *p, CXSourceLocation loc, unsigned *line,
+    unsigned *off);
+unsigned count_errors(CXTranslationUnit tu, char **first, unsigned want);
+struct parsed *get_parsed(const char *tu, json_t *flags, const char *dialect,
+    int device, char **why);
+CXCursor find_kernel(struct parsed *p, json_t *scan);
+void free_cache(void);
+
+/* closure.c */
+char *ns_chain(CXCursor c);
+struct item *new_item(struct closure *cl);
+unsigned extent_end(struct parsed *p, struct fileinfo *fi,
+    CXSourceRange r);
+enum CXChildVisitResult find_alias(CXCursor c, CXCursor parent,
+    CXClientData data);
+void add_usings(struct closure *cl);
+void close_over(struct closure *cl);
+int inside_other(struct closure *cl, struct item *it);
+int item_cmp(const void *pa, const void *pb);
+
+/* output.c */
+void switch_ns(struct k_buf *b, const char *from, const char *to);
+void emit_stub(struct k_buf *b, struct item *it);
+json_t *tags_json(const char *code, size_t lines, size_t ndeps);
+json_t *launch_json(json_t *scan, json_t *inst);
+
+/* templates.c */
+const char *cxx_type(const char *name);
+json_t *instances(json_t *scan, json_t *guessed, char **why);
+char *instance_args(json_t *scan, json_t *inst);
+void set_types(const char *list);
+
+/* access.c */
+void fn_params(CXCursor fn, struct parmlist *l);
+void analyse_fn(struct pointers *pt, CXCursor fn);
+
+/* prune.c */
+unsigned check_slice(struct k_buf *code, const char *dialect, char **msg,
+    json_t *dropped);
+
+/* slice.c */
+const char *scan_problem(json_t *scan);
+json_t *process(json_t *rec, void *ctx);
+#endif

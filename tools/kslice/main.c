@@ -1,0 +1,264 @@
+/*
+ * kslice: cut each kernel that kscan found out of its code base into one
+ * translation unit that compiles on its own, one record per instantiation.
+ *
+ * The kernel's translation unit is parsed again with libclang; the
+ * dependency closure is walked on the AST (declarations) and on the
+ * preprocessing record (macros), and emitted as the original source text in
+ * source order.  Framework headers resolve to stub headers (stubs/), whose
+ * text is inlined where the slice needs them.
+ */
+#include <sys/stat.h>
+
+#include "k_fs.h"
+#include "k_main.h"
+#include "kslice.h"
+
+/*
+ * Records are sliced in a forked worker that keeps its parse cache from
+ * record to record: libclang can crash on a file in a way its crash
+ * recovery does not catch, or never finish one, and either must cost that
+ * record, not the run.  A worker that dies or runs past --timeout is
+ * killed; the next record starts a new one.
+ */
+static struct k_worker worker;
+
+/* A request carries the record's input position under this key, so
+ * that the worker's messages name it too; the worker takes it out. */
+#define AT_KEY "#kslice-at"
+
+/* The worker: records arrive one a line; each one's output records go
+ * back, then an empty line. */
+static void
+serve(FILE *in, void *arg)
+{
+	struct k_reader r;
+	json_t *rec, *out;
+	int bad;
+
+	(void)arg;
+	opt.idx = clang_createIndex(0, 0);
+	k_reader_init(&r, in, "<kslice>", STAGE);
+	while (k_read(&r, &rec, &bad) == 1) {
+		static char name[512];
+		json_t *at = json_object_get(rec, AT_KEY);
+		if (json_is_array(at)) {
+			snprintf(name, sizeof(name), "%s",
+			    json_string_value(json_array_get(at, 0)));
+			k_msg_at(name, (unsigned long)json_integer_value(
+			    json_array_get(at, 1)));
+		} else
+			k_msg_at(NULL, 0);
+		json_object_del(rec, AT_KEY);
+		out = bad ? rec : process(rec, NULL);
+		if (k_write(out) != 0 || fputs("\n", stdout) == EOF ||
+		    fflush(stdout) != 0)
+			_exit(K_EXIT_IO);
+		json_decref(out);
+	}
+	k_reader_free(&r);
+	free_cache();
+	clang_disposeIndex(opt.idx);
+}
+
+/* The worker's reply: every record but the last is written here, the last
+ * returned; NULL when a line is not a record. */
+static json_t *
+take_reply(char *text)
+{
+	json_t *out = NULL;
+	char *line, *nl;
+
+	for (line = text; *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			break;
+		*nl = '\0';
+		if (out != NULL) {
+			if (k_has_errors(out))
+				k_exit_raise(K_EXIT_RECORDS);
+			if (k_write(out) != 0) {
+				json_decref(out);
+				k_fatal(K_EXIT_IO, NULL, "write error");
+			}
+			json_decref(out);
+		}
+		if ((out = json_loads(line, 0, NULL)) == NULL)
+			return NULL;
+	}
+	return out;
+}
+
+static json_t *
+process_isolated(json_t *rec, void *ctx)
+{
+	enum k_worker_event ev;
+	json_t *out;
+	const char *at;
+	unsigned long at_line;
+	char *line;
+	size_t len;
+	int tries;
+
+	(void)ctx;
+	if ((at = k_msg_where(&at_line)) != NULL)
+		json_object_set_new(rec, AT_KEY, json_pack("[s,I]", at,
+		    (json_int_t)at_line));
+	line = json_dumps(rec, JSON_COMPACT);
+	json_object_del(rec, AT_KEY);
+	if (line == NULL)
+		k_oom();
+	len = strlen(line);
+	line[len] = '\n';	/* over the terminating NUL, not past it */
+	for (tries = 0;; tries++) {
+		if (worker.pid == 0 && k_worker_start(&worker, serve,
+		    NULL) != 0)
+			k_fatal(K_EXIT_SYSTEM, NULL,
+			    "cannot start a slicing process: %s",
+			    strerror(errno));
+		if (k_worker_send(&worker, line, len + 1) == 0)
+			break;
+		/* it died between records: once more with a new one */
+		k_worker_stop(&worker);
+		if (tries > 0)
+			k_fatal(K_EXIT_SYSTEM, NULL,
+			    "cannot reach a slicing process: %s",
+			    strerror(errno));
+	}
+	free(line);
+	if (k_worker_wait(&worker, 1, opt.timeout, &ev) < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "waiting for the slicing "
+		    "process: %s", strerror(errno));
+	if (ev == K_WORKER_REPLY && (out = take_reply(worker.buf)) != NULL) {
+		json_decref(rec);
+		return out;
+	}
+	if (ev == K_WORKER_REPLY) {
+		k_worker_stop(&worker);
+		k_fail(rec, STAGE, "slice-crashed", "%s: unreadable reply "
+		    "from the slicing process", k_id_text(rec));
+	} else if (ev == K_WORKER_TIMEOUT)
+		k_fail(rec, STAGE, "slice-timeout", "%s: parse failed: no "
+		    "result after %g s (--timeout)", k_id_text(rec),
+		    opt.timeout);
+	else
+		k_fail(rec, STAGE, "slice-crashed", "%s: parse failed: the "
+		    "slicing process was %s", k_id_text(rec),
+		    k_worker_how(&worker));
+	return rec;
+}
+
+static void
+add_stubdir(const char *dir, int user)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (realpath(dir, real) == NULL || stat(real, &st) != 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		if (user)
+			k_fatal(K_EXIT_USAGE, NULL, "--stubs: %s: %s", dir,
+			    strerror(errno ? errno : ENOTDIR));
+		return;
+	}
+	if (!k_strv_has(&opt.stubdirs, real))
+		k_strv_push(&opt.stubdirs, real);
+}
+
+/* Our own stubs: $KFORGE_STUBS, else stubs/ next to the program, else the
+ * installed share directory. */
+static void
+default_stubs(void)
+{
+	char *dirs[2];
+	int i, n = k_data_dirs("KFORGE_STUBS", "stubs", dirs);
+
+	for (i = 0; i < n; i++) {
+		add_stubdir(dirs[i], 0);
+		free(dirs[i]);
+	}
+}
+
+static const char *root = ".";
+
+static void
+option(int ch, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (ch) {
+	case 'R':
+		root = arg;
+		break;
+	case 'S':
+		add_stubdir(arg, 1);
+		break;
+	case 't':
+		set_types(arg);
+		break;
+	case 'T':
+		opt.timeout = k_seconds_arg("--timeout", arg);
+		break;
+	case 'M':
+		k_worker_mem(k_mib_arg("--mem", arg));
+		break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "mem", required_argument, NULL, 'M' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "stubs", required_argument, NULL, 'S' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "types", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct k_tool tool = {
+	.usage =
+	    "usage: kslice [-hqV] [--mem mib] [--root dir] [--stubs dir]\n"
+	    "              [--timeout seconds] [--types list] [file ...]\n",
+	.longopts = longopts,
+	.option = option,
+	.version = k_clang_version,
+	.min_operands = 0,
+	.max_operands = -1,
+};
+
+int
+main(int argc, char *argv[])
+{
+	int i;
+
+	set_types("float");
+	opt.timeout = K_PARSE_TIMEOUT;
+	k_worker_mem(K_PARSE_MEM_MB);
+	i = k_main(argc, argv, &tool, NULL);
+	argc -= i;
+	argv += i;
+	if (realpath(root, opt.root) == NULL)
+		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
+		    strerror(errno));
+	default_stubs();
+	k_make_prelude("kslice");
+
+	if (argc == 0)
+		k_filter(stdin, "<stdin>", STAGE, process_isolated, NULL);
+	for (i = 0; i < argc; i++) {
+		FILE *fp;
+		if (strcmp(argv[i], "-") == 0) {
+			k_filter(stdin, "<stdin>", STAGE, process_isolated,
+			    NULL);
+			continue;
+		}
+		if ((fp = fopen(argv[i], "r")) == NULL) {
+			k_warn(K_EXIT_IO, argv[i], "%s", strerror(errno));
+			continue;
+		}
+		k_filter(fp, argv[i], STAGE, process_isolated, NULL);
+		fclose(fp);
+	}
+	k_worker_stop(&worker);
+	k_strv_free(&opt.stubdirs);
+	k_strv_free(&opt.types);
+	k_strv_free(&opt.typenames);
+	return k_finish();
+}

@@ -1,0 +1,447 @@
+/*
+ * kslice: parsing a kernel's translation unit (parser arguments, the
+ * files it reads, its macro expansions and definitions, a small cache of
+ * parsed units) and finding the kernel in it.
+ */
+#include "kslice.h"
+
+/* Parser arguments: always the prelude, never the torch stand-in (what a
+ * slice takes from PyTorch must come from stubs/, which nvcc reads too);
+ * the stub directories first, so that they stand in for the headers they
+ * are named after, project copies included; then extra (may be NULL), the
+ * unit's own flags, already absolute. */
+void
+build_args(struct k_strv *a, const char *dialect, int device,
+    const struct k_strv *extra, int with_stubs)
+{
+	struct k_parse_conf c;
+	struct k_strv inc = { 0 };
+	size_t i;
+
+	c.dialect = dialect;
+	c.device = device;
+	c.prelude = 1;
+	c.torch = 0;
+	c.cuda_path = NULL;
+	for (i = 0; with_stubs && i < opt.stubdirs.n; i++) {
+		k_strv_push(&inc, "-I");
+		k_strv_push(&inc, opt.stubdirs.v[i]);
+	}
+	k_build_args(a, &c, &inc, extra);
+	k_strv_free(&inc);
+}
+
+
+static struct parsed *cache[MAX_CACHE];
+static unsigned long stamp;
+
+static int
+under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return n > 0 && strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+static struct fileinfo *
+file_info(struct parsed *p, CXFile f)
+{
+	struct fileinfo *fi;
+	char *name;
+	size_t i;
+
+	for (i = 0; i < p->nfiles; i++)
+		if (clang_File_isEqual(p->files[i]->file, f))
+			return p->files[i];
+	if (p->nfiles == p->capfiles) {
+		p->capfiles = p->capfiles ? p->capfiles * 2 : 32;
+		p->files = k_realloc(p->files, p->capfiles * sizeof(*p->files));
+	}
+	fi = k_calloc(1, sizeof(*fi));
+	p->files[p->nfiles++] = fi;
+	fi->file = f;
+	name = k_take(clang_getFileName(f));
+	fi->real = realpath(name, NULL);
+	if (fi->real == NULL)
+		fi->real = k_strdup(name);
+	fi->cls = F_PROJECT;
+	if (under(fi->real, k_prelude_dir()))
+		fi->cls = F_SYSTEM;
+	for (i = 0; fi->cls == F_PROJECT && i < opt.stubdirs.n; i++)
+		if (under(fi->real, opt.stubdirs.v[i])) {
+			fi->cls = F_STUB;
+			fi->stubname = k_strdup(fi->real +
+			    strlen(opt.stubdirs.v[i]) + 1);
+		}
+	if (fi->cls == F_PROJECT && clang_Location_isInSystemHeader(
+	    clang_getLocationForOffset(p->tu, f, 0)))
+		fi->cls = F_SYSTEM;
+	if (under(fi->real, opt.root))
+		fi->rel = k_strdup(fi->real + strlen(opt.root) + 1);
+	else
+		fi->rel = k_strdup(fi->real);
+	fi->text = clang_getFileContents(p->tu, f, &fi->size);
+	free(name);
+	return fi;
+}
+
+struct fileinfo *
+where(struct parsed *p, CXSourceLocation loc, unsigned *line, unsigned *off)
+{
+	CXFile f;
+	unsigned col, l, o;
+
+	clang_getExpansionLocation(loc, &f, &l, &col, &o);
+	if (line != NULL)
+		*line = l;
+	if (off != NULL)
+		*off = o;
+	if (f == NULL)
+		return NULL;
+	return file_info(p, f);
+}
+
+static void
+note_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
+    CXClientData data)
+{
+	struct parsed *p = data;
+	struct fileinfo *fi = file_info(p, f);
+	unsigned i, off;
+
+	if (fi->keyed)
+		return;
+	fi->keyed = 1;
+	fi->nkey = depth;
+	fi->key = k_realloc(NULL, (depth + 1) * sizeof(*fi->key));
+	for (i = 0; i < depth; i++) {
+		clang_getExpansionLocation(stack[depth - 1 - i], NULL, NULL,
+		    NULL, &off);
+		fi->key[i] = off;
+	}
+}
+
+static enum CXChildVisitResult
+collect_pp(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parsed *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct fileinfo *fi;
+	CXSourceRange r;
+	unsigned a, b;
+
+	(void)parent;
+	if (k != CXCursor_MacroExpansion && k != CXCursor_MacroDefinition &&
+	    k != CXCursor_InclusionDirective)
+		return CXChildVisit_Continue;
+	r = clang_getCursorExtent(c);
+	fi = where(p, clang_getRangeStart(r), NULL, &a);
+	if (fi == NULL || fi->cls == F_SYSTEM)
+		return CXChildVisit_Continue;
+	where(p, clang_getRangeEnd(r), NULL, &b);
+	if (k == CXCursor_MacroExpansion && fi->cls == F_PROJECT) {
+		if (p->nexps == p->capexps) {
+			p->capexps = p->capexps ? p->capexps * 2 : 256;
+			p->exps = k_realloc(p->exps,
+			    p->capexps * sizeof(*p->exps));
+		}
+		p->exps[p->nexps].fi = fi;
+		p->exps[p->nexps].a = a;
+		p->exps[p->nexps].b = b;
+		p->exps[p->nexps].def = clang_getCursorReferenced(c);
+		p->nexps++;
+	} else if (k == CXCursor_MacroDefinition) {
+		if (p->ndefs == p->capdefs) {
+			p->capdefs = p->capdefs ? p->capdefs * 2 : 256;
+			p->defs = k_realloc(p->defs,
+			    p->capdefs * sizeof(*p->defs));
+		}
+		p->defs[p->ndefs].name = k_take(clang_getCursorSpelling(c));
+		p->defs[p->ndefs].c = c;
+		p->defs[p->ndefs].fi = fi;
+		p->defs[p->ndefs].off = a;
+		p->ndefs++;
+	} else if (k == CXCursor_InclusionDirective) {
+		CXFile inc = clang_getIncludedFile(c);
+		struct fileinfo *ifi;
+		if (inc == NULL)
+			return CXChildVisit_Continue;
+		ifi = file_info(p, inc);
+		if (ifi->cls == F_SYSTEM && fi->cls == F_PROJECT) {
+			char line[PATH_MAX + 32];
+			if (fi->text != NULL && a < fi->size && b <= fi->size &&
+			    b > a) {
+				/* as spelled: the directive's own text */
+				const char *s = fi->text + a;
+				size_t n = b - a;
+				const char *inc_kw = memmem(s, n, "include", 7);
+				if (inc_kw != NULL) {
+					size_t rest = n - (inc_kw - s) - 7;
+					const char *t = inc_kw + 7;
+					while (rest > 0 && (*t == ' ' ||
+					    *t == '\t')) {
+						t++;
+						rest--;
+					}
+					snprintf(line, sizeof(line),
+					    "#include %.*s", (int)rest, t);
+					k_strv_push(&fi->sysinc, line);
+				}
+			}
+		} else if (ifi->cls != F_SYSTEM) {
+			fi->incl = k_realloc(fi->incl,
+			    (fi->nincl + 1) * sizeof(*fi->incl));
+			fi->incl[fi->nincl++] = ifi;
+		}
+	}
+	return CXChildVisit_Continue;
+}
+
+static void
+free_parsed(struct parsed *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->nfiles; i++) {
+		free(p->files[i]->real);
+		free(p->files[i]->rel);
+		free(p->files[i]->stubname);
+		free(p->files[i]->key);
+		free(p->files[i]->incl);
+		k_strv_free(&p->files[i]->sysinc);
+		free(p->files[i]);
+	}
+	for (i = 0; i < p->ndefs; i++)
+		free(p->defs[i].name);
+	free(p->files);
+	free(p->exps);
+	free(p->defs);
+	free(p->specs);
+	free(p->key);
+	free(p->first_error);
+	if (p->tu != NULL)
+		clang_disposeTranslationUnit(p->tu);
+	free(p);
+}
+
+/* Error count of a parse and the first few messages, "file:line: msg". */
+unsigned
+count_errors(CXTranslationUnit tu, char **first, unsigned want)
+{
+	unsigned i, n = clang_getNumDiagnostics(tu), errors = 0;
+	struct k_buf b = KSLICE_BUF;
+
+	for (i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			if (errors < want) {
+				CXFile f;
+				unsigned line, col;
+				char *m = k_take(clang_getDiagnosticSpelling(d));
+				char *fn = NULL;
+				clang_getExpansionLocation(
+				    clang_getDiagnosticLocation(d), &f, &line,
+				    &col, NULL);
+				if (f != NULL) {
+					char *slash;
+					fn = k_take(clang_getFileName(f));
+					slash = strrchr(fn, '/');
+					if (slash != NULL)
+						memmove(fn, slash + 1,
+						    strlen(slash));
+				}
+				k_buf_printf(&b, "%s%s:%u: %s", errors ? "; " :
+				    "", fn != NULL ? fn : "<command line>",
+				    line, m);
+				free(fn);
+				free(m);
+			}
+			errors++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	if (first != NULL)
+		*first = b.s != NULL ? b.s : k_strdup("");
+	else
+		free(b.s);
+	return errors;
+}
+
+/* A unit's flags with relative paths made absolute under the root. */
+static void
+abs_flags(json_t *flags, struct k_strv *out)
+{
+	static const char *with_path[] = { "-I", "-isystem", "-iquote",
+	    "-include", NULL };
+	size_t i;
+	json_t *f;
+	int pathnext = 0, j;
+
+	json_array_foreach(flags, i, f) {
+		const char *s = json_string_value(f);
+		char *abs = NULL;
+		if (s == NULL)
+			continue;
+		if (pathnext && s[0] != '/') {
+			abs = k_asprintf("%s/%s", opt.root, s);
+			s = abs;
+		} else if (!pathnext && strncmp(s, "-I", 2) == 0 &&
+		    s[2] != '\0' && s[2] != '/') {
+			abs = k_asprintf("-I%s/%s", opt.root, s + 2);
+			s = abs;
+		}
+		k_strv_push(out, s);
+		free(abs);
+		pathnext = 0;
+		for (j = 0; with_path[j] != NULL; j++)
+			if (strcmp(json_string_value(f), with_path[j]) == 0)
+				pathnext = 1;
+	}
+}
+
+/* The parsed unit for tu + flags + side, from the cache or parsed now;
+ * NULL with *why set when it cannot be parsed. */
+struct parsed *
+get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
+    char **why)
+{
+	struct k_strv extra = { 0 }, args = { 0 };
+	struct parsed *p;
+	char *key, *fl, path[PATH_MAX * 2];
+	size_t i, victim = 0;
+	int e;
+
+	fl = json_dumps(flags, JSON_COMPACT);
+	key = k_asprintf("%s\n%s\n%s\n%d", tu, fl != NULL ? fl : "",
+	    dialect, device);
+	free(fl);
+	for (i = 0; i < MAX_CACHE; i++)
+		if (cache[i] != NULL && strcmp(cache[i]->key, key) == 0) {
+			cache[i]->stamp = ++stamp;
+			free(key);
+			return cache[i];
+		}
+	if (tu[0] == '/')
+		snprintf(path, sizeof(path), "%s", tu);
+	else
+		snprintf(path, sizeof(path), "%s/%s", opt.root, tu);
+	if (access(path, R_OK) != 0) {
+		*why = k_asprintf("%s: %s", tu, strerror(errno));
+		free(key);
+		return NULL;
+	}
+	p = k_calloc(1, sizeof(*p));
+	p->key = key;
+	abs_flags(flags, &extra);
+	build_args(&args, dialect, device, &extra, 1);
+	e = k_parse(opt.idx, path, NULL, 0, &args, &p->tu);
+	k_strv_free(&args);
+	k_strv_free(&extra);
+	if (e != 0 || p->tu == NULL) {
+		*why = k_asprintf("%s: parse failed: %s", tu,
+		    k_cx_error_text((enum CXErrorCode)e));
+		p->tu = NULL;
+		free_parsed(p);
+		return NULL;
+	}
+	p->errors = count_errors(p->tu, &p->first_error, MAX_DIAG);
+	clang_getInclusions(p->tu, note_inclusion, p);
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), collect_pp,
+	    p);
+	for (i = 0; i < MAX_CACHE; i++) {
+		if (cache[i] == NULL) {
+			victim = i;
+			break;
+		}
+		if (cache[i]->stamp < cache[victim]->stamp)
+			victim = i;
+	}
+	free_parsed(cache[victim]);
+	cache[victim] = p;
+	p->stamp = ++stamp;
+	return p;
+}
+
+struct findk {
+	const char *usr;
+	CXCursor found;
+	/* a USR spells parameter types, which a stub may define where
+	 * kscan's parse had none: name and place identify the kernel then */
+	struct parsed *p;
+	const char *name, *file;
+	unsigned line;
+	CXCursor near;
+};
+
+static enum CXChildVisitResult
+find_usr(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct findk *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char *usr;
+
+	(void)parent;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+	    k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	if (!clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	usr = k_take(clang_getCursorUSR(c));
+	if (strcmp(usr, f->usr) == 0) {
+		free(usr);
+		f->found = c;
+		return CXChildVisit_Break;
+	}
+	free(usr);
+	if (clang_Cursor_isNull(f->near)) {
+		CXSourceRange r = clang_getCursorExtent(c);
+		struct fileinfo *fi;
+		unsigned a, b;
+		char *name;
+
+		fi = where(f->p, clang_getRangeStart(r), &a, NULL);
+		where(f->p, clang_getRangeEnd(r), &b, NULL);
+		if (fi != NULL && fi->rel != NULL &&
+		    strcmp(fi->rel, f->file) == 0 && a <= f->line &&
+		    f->line <= b) {
+			name = k_take(clang_getCursorSpelling(c));
+			if (strcmp(name, f->name) == 0)
+				f->near = c;
+			free(name);
+		}
+	}
+	return CXChildVisit_Continue;
+}
+
+CXCursor
+find_kernel(struct parsed *p, json_t *scan)
+{
+	struct findk f;
+
+	f.usr = k_get_str(scan, "usr");
+	f.found = clang_getNullCursor();
+	f.p = p;
+	f.name = k_get_str(scan, "name");
+	f.file = k_get_str(scan, "file");
+	f.line = (unsigned)json_integer_value(json_object_get(scan, "line"));
+	f.near = clang_getNullCursor();
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_usr,
+	    &f);
+	return clang_Cursor_isNull(f.found) ? f.near : f.found;
+}
+
+/* Every parsed unit of the cache disposed of (the worker's end). */
+void
+free_cache(void)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_CACHE; i++) {
+		free_parsed(cache[i]);
+		cache[i] = NULL;
+	}
+}

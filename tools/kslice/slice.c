@@ -1,0 +1,477 @@
+/*
+ * kslice: the per-record function: a kernel record in, one slice record
+ * per instantiation out.
+ */
+#include "kslice.h"
+
+
+static void
+free_closure(struct closure *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++) {
+		free(cl->v[i].name);
+		free(cl->v[i].ns);
+	}
+	free(cl->v);
+	k_strv_free(&cl->missing);
+	memset(cl, 0, sizeof(*cl));
+}
+
+static void
+slicer_free(struct slicer *s)
+{
+	free_closure(&s->cl);
+	json_decref(s->deps);
+	json_decref(s->stubs);
+	json_decref(s->writes);
+	json_decref(s->reads);
+	json_decref(s->guessed);
+	k_strv_free(&s->includes);
+	free(s->body);
+	free(s->ns);
+}
+
+/* The slice of a kernel, without its instantiation; 0 or -1 with *why. */
+static int
+slice_kernel(struct slicer *s, json_t *scan, char **why)
+{
+	struct closure *cl = &s->cl;
+	struct parsed *p;
+	struct fileinfo *kfi;
+	struct k_buf b = KSLICE_BUF;
+	const char *tu = k_get_str(scan, "tu"), *usr = k_get_str(scan, "usr");
+	const char *dialect = k_get_str(scan, "dialect");
+	json_t *flags = json_object_get(scan, "flags");
+	unsigned ka, kb, kline;
+	const char *cur = "";
+	size_t i, f;
+	int device;
+
+	if (dialect[0] == '\0')
+		dialect = "cuda";
+	if (tu[0] == '\0' || usr[0] == '\0') {
+		*why = k_strdup("scan section lacks tu or usr");
+		return -1;
+	}
+	/* a kernel only the device side sees is looked for there */
+	for (device = 0; device < 2; device++) {
+		p = get_parsed(tu, flags, dialect, device, why);
+		if (p == NULL)
+			return -1;
+		s->kernel = find_kernel(p, scan);
+		if (!clang_Cursor_isNull(s->kernel))
+			break;
+	}
+	if (clang_Cursor_isNull(s->kernel)) {
+		*why = k_asprintf("kernel %s not found in %s",
+		    k_get_str(scan, "qualified_name"), tu);
+		return -1;
+	}
+	s->p = p;
+	cl->p = p;
+	cl->kernel = s->kernel;
+
+	/* the kernel as an item of its own, emitted last */
+	kfi = where(p, clang_getRangeStart(clang_getCursorExtent(s->kernel)),
+	    &kline, &ka);
+	if (kfi == NULL || kfi->text == NULL) {
+		*why = k_strdup("kernel has no source text");
+		return -1;
+	}
+	kb = extent_end(p, kfi, clang_getCursorExtent(s->kernel));
+	{
+		struct item *it = new_item(cl);
+		it->kind = I_DECL;
+		it->fi = kfi;
+		it->a = ka;
+		it->b = kb;
+		it->line = kline;
+		it->c = s->kernel;
+		it->name = k_take(clang_getCursorSpelling(s->kernel));
+		it->what = "kernel";
+		it->ns = ns_chain(s->kernel);
+	}
+	close_over(cl);
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
+	    cl);
+	close_over(cl);
+	add_usings(cl);
+	close_over(cl);
+
+	/* includes of system and toolkit headers, from every project file */
+	for (f = 0; f < p->nfiles; f++)
+		if (p->files[f]->cls == F_PROJECT)
+			for (i = 0; i < p->files[f]->sysinc.n; i++)
+				if (!k_strv_has(&s->includes,
+				    p->files[f]->sysinc.v[i]))
+					k_strv_push(&s->includes,
+					    p->files[f]->sysinc.v[i]);
+
+	/* the kernel stays first in the array: sort the rest */
+	if (cl->n > 2)
+		qsort(cl->v + 1, cl->n - 1, sizeof(*cl->v), item_cmp);
+	s->deps = json_array();
+	s->stubs = json_array();
+	k_buf_printf(&b, "// kslice: %s:%u, %s\n", kfi->rel, kline,
+	    k_get_str(scan, "qualified_name"));
+	for (i = 0; i < s->includes.n; i++)
+		k_buf_printf(&b, "%s\n", s->includes.v[i]);
+	for (i = 1; i <= cl->n; i++) {
+		/* the kernel last */
+		struct item *it = &cl->v[i == cl->n ? 0 : i];
+		if (inside_other(cl, it))
+			continue;
+		if (it->kind != I_DECL || strcmp(it->ns, cur) != 0) {
+			const char *to = it->kind == I_DECL ? it->ns : "";
+			switch_ns(&b, cur, to);
+			cur = to;
+		}
+		k_buf_add(&b, "\n");
+		if (it->kind == I_STUB) {
+			emit_stub(&b, it);
+			json_array_append_new(s->stubs, json_string(it->name));
+			continue;
+		}
+		if (i != cl->n) {
+			json_t *d = json_object();
+			char *origin;
+			origin = k_asprintf("%s:%u", it->fi->rel, it->line);
+			json_object_set_new(d, "name", json_string(it->name));
+			json_object_set_new(d, "kind", json_string(it->what));
+			json_object_set_new(d, "origin", json_string(origin));
+			json_array_append_new(s->deps, d);
+			free(origin);
+		}
+		k_buf_addn(&b, it->fi->text + it->a, it->b - it->a);
+		k_buf_add(&b, it->semi ? ";\n" : "\n");
+	}
+	s->ns = k_strdup(cur);
+	if (k_buf_full(&b)) {
+		free(b.s);
+		*why = k_strdup("slice longer than 16 MiB");
+		return -1;
+	}
+	s->body = b.s;
+
+	/* writes and reads through pointer parameters */
+	{
+		struct pointers pt;
+		struct parmlist pl;
+		unsigned a;
+		CXCursor fn = s->kernel;
+		memset(&pt, 0, sizeof(pt));
+		fn_params(fn, &pl);
+		pt.p = p;
+		pt.params = pl.v;
+		pt.nparams = pl.n;
+		pt.wrote = k_calloc(pl.n + 1, 1);
+		pt.read = k_calloc(pl.n + 1, 1);
+		analyse_fn(&pt, fn);
+		s->writes = json_array();
+		s->reads = json_array();
+		for (a = 0; a < pt.nparams; a++) {
+			char *n = k_take(clang_getCursorSpelling(pt.params[a]));
+			if (pt.wrote[a])
+				json_array_append_new(s->writes,
+				    json_string(n));
+			if (pt.read[a])
+				json_array_append_new(s->reads, json_string(n));
+			free(n);
+		}
+		for (a = 0; a < pt.nalias; a++)
+			free(pt.alias[a]);
+		free(pt.alias);
+		free(pt.alias_of);
+		free(pt.params);
+		free(pt.wrote);
+		free(pt.read);
+	}
+	return 0;
+}
+
+/* Parameter types of the kernel as spelled by clang, template parameters
+ * replaced by their bindings, for the explicit instantiation. */
+static char *
+instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
+{
+	struct k_buf b = KSLICE_BUF;
+	char *targs = instance_args(scan, inst), *name;
+	json_t *map = json_object(), *tp;
+	struct parmlist pl;
+	unsigned i;
+	size_t j;
+
+	*ok = 1;
+	json_array_foreach(json_object_get(scan, "template_params"), j, tp)
+		json_object_set_new(map, k_get_str(tp, "name"), json_string(
+		    cxx_type(k_get_str(inst, k_get_str(tp, "name")))));
+	name = k_take(clang_getCursorSpelling(s->kernel));
+	k_buf_printf(&b, "template __global__ void %s%s(", name, targs);
+	fn_params(s->kernel, &pl);
+	for (i = 0; i < pl.n; i++) {
+		CXCursor a = pl.v[i];
+		char *ty = k_take(clang_getTypeSpelling(clang_getCursorType(a)));
+		char *sub = subst_idents(ty, map);
+		if (clang_isInvalidDeclaration(a))
+			*ok = 0;
+		k_buf_printf(&b, "%s%s", i > 0 ? ", " : "", sub);
+		free(sub);
+		free(ty);
+	}
+	free(pl.v);
+	k_buf_add(&b, ");\n");
+	free(name);
+	free(targs);
+	json_decref(map);
+	return b.s;
+}
+
+static json_t *
+slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
+    size_t ninst)
+{
+	json_t *out = ninst > 0 ? json_deep_copy(rec) : json_incref(rec);
+	json_t *sl = json_object();
+	struct k_buf code = KSLICE_BUF;
+	const char *dialect = k_get_str(scan, "dialect");
+	char *msg = NULL, *targs = NULL;
+	size_t lines = 0, i;
+	unsigned errors;
+	json_t *dropped = json_array();
+
+	k_buf_add(&code, s->body);
+	if (inst != NULL) {
+		int ok;
+		char *ex = instantiation(s, scan, inst, &ok), *id;
+		const char *cur = s->ns;
+		targs = instance_args(scan, inst);
+		k_buf_add(&code, "\n");
+		k_buf_add(&code, ex);
+		free(ex);
+		(void)cur;
+		id = k_asprintf("%s%s", k_id_text(rec), targs);
+		json_object_set_new(out, "parent", json_string(
+		    k_id_borrowed(rec)));
+		json_object_set_new(out, "id", json_string(id));
+		free(id);
+	}
+	/* close the kernel's namespaces */
+	switch_ns(&code, s->ns, "");
+	if (k_buf_full(&code)) {
+		errors = 1;
+		msg = k_strdup("slice longer than 16 MiB");
+	} else
+		errors = check_slice(&code, dialect[0] != '\0' ? dialect :
+		    "cuda", &msg, dropped);
+	for (i = 0; i < code.n; i++)
+		if (code.s[i] == '\n')
+			lines++;
+	json_object_set_new(sl, "instance", inst != NULL ? json_incref(inst) :
+	    json_object());
+	if (json_array_size(s->guessed) > 0)
+		json_object_set(sl, "guessed", s->guessed);
+	{
+		char *sym;
+		sym = k_asprintf("%s%s", k_get_str(scan, "qualified_name"),
+		    targs != NULL && strchr(k_get_str(scan,
+		    "qualified_name"), '<') == NULL ? targs : "");
+		json_object_set_new(sl, "symbol", json_string(sym));
+		free(sym);
+	}
+	json_object_set_new(sl, "dialect", json_string(dialect[0] != '\0' ?
+	    dialect : "cuda"));
+	{
+		/* launch_json borrows the instance: a non-template kernel's
+		 * empty one is ours to free */
+		json_t *none = inst != NULL ? NULL : json_object();
+		json_object_set_new(sl, "launch", launch_json(scan,
+		    inst != NULL ? inst : none));
+		json_decref(none);
+	}
+	if (json_array_size(dropped) == 0)
+		json_object_set(sl, "deps", s->deps);
+	else {
+		/* the dependencies less the macros the slice lost */
+		json_t *deps = json_array(), *dep, *n;
+		size_t x, y;
+		json_array_foreach(s->deps, x, dep) {
+			int gone = 0;
+			if (strcmp(k_get_str(dep, "kind"), "macro") == 0)
+				json_array_foreach(dropped, y, n)
+					gone |= strcmp(json_string_value(n),
+					    k_get_str(dep, "name")) == 0;
+			if (!gone)
+				json_array_append(deps, dep);
+		}
+		json_object_set_new(sl, "deps", deps);
+	}
+	json_object_set(sl, "stubs", s->stubs);
+	json_object_set_new(sl, "tags", tags_json(code.s, lines,
+	    json_array_size(s->deps)));
+	json_object_set(sl, "writes", s->writes);
+	json_object_set(sl, "reads", s->reads);
+	json_object_set_new(sl, "lines", json_integer((json_int_t)lines));
+	json_object_set_new(sl, "code", k_string_lossy(code.s, code.n));
+	k_set_section(out, "slice", sl);
+	if (errors > 0)
+		k_error(out, STAGE, "slice-does-not-parse",
+		    "%s: slice does not parse: %u error%s: %s",
+		    k_id_text(out), errors, errors == 1 ? "" : "s", msg);
+	if (k_has_errors(out))
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(out), "%s",
+		    errors > 0 ? "slice does not parse" : "error");
+	free(msg);
+	free(targs);
+	free(code.s);
+	json_decref(dropped);
+	return out;
+}
+
+/* Each key in keys (NULL-terminated) of obj is a string. */
+static int
+strings_in(json_t *obj, const char *const *keys)
+{
+	for (; *keys != NULL; keys++)
+		if (!json_is_string(json_object_get(obj, *keys)))
+			return 0;
+	return 1;
+}
+
+/* arr is absent or an array whose items are objects with string keys. */
+static int
+objects_in(json_t *arr, const char *const *keys)
+{
+	json_t *v;
+	size_t i;
+
+	if (arr == NULL)
+		return 1;
+	if (!json_is_array(arr))
+		return 0;
+	json_array_foreach(arr, i, v)
+		if (!json_is_object(v) || !strings_in(v, keys))
+			return 0;
+	return 1;
+}
+
+/*
+ * What is wrong with a scan section that kslice would dereference, or NULL:
+ * a hand-edited or foreign record must fail its own line, not crash the run.
+ */
+const char *
+scan_problem(json_t *scan)
+{
+	static const char *const top[] = { "tu", "usr", "name",
+	    "qualified_name", "file", "dialect", NULL };
+	static const char *const param[] = { "name", "type", NULL };
+	static const char *const tparam[] = { "name", "kind", "spelled",
+	    NULL };
+	static const char *const none[] = { NULL };
+	json_t *v, *l;
+	size_t i;
+
+	if (!strings_in(scan, top))
+		return "scan lacks one of the strings tu, usr, name, "
+		    "qualified_name, file, dialect";
+	v = json_object_get(scan, "flags");
+	if (v != NULL && !json_is_array(v))
+		return "scan.flags is not an array";
+	if (!objects_in(json_object_get(scan, "params"), param))
+		return "scan.params is not an array of {name, type}";
+	if (!objects_in(json_object_get(scan, "template_params"), tparam))
+		return "scan.template_params is not an array of "
+		    "{name, kind, spelled}";
+	json_array_foreach(json_object_get(scan, "template_params"), i, v) {
+		json_t *t = json_object_get(v, "type");
+		if (t != NULL && !json_is_string(t) && !json_is_null(t))
+			return "scan.template_params[].type is not a string";
+	}
+	v = json_object_get(scan, "launches");
+	if (!objects_in(v, none))
+		return "scan.launches is not an array of objects";
+	json_array_foreach(v, i, l) {
+		json_t *ta = json_object_get(l, "template_args");
+		json_t *a = json_object_get(l, "args");
+		if ((ta != NULL && !json_is_array(ta)) ||
+		    (a != NULL && !json_is_array(a)))
+			return "scan.launches[] args or template_args is not "
+			    "an array";
+	}
+	return NULL;
+}
+
+json_t *
+process(json_t *rec, void *ctx)
+{
+	json_t *scan = json_object_get(rec, "scan"), *insts, *out = NULL;
+	json_t *guessed = NULL;
+	struct slicer s;
+	char *why = NULL;
+	const char *bad;
+	size_t i, n;
+
+	(void)ctx;
+	if (!json_is_object(scan) || k_has_errors(rec)) {
+		if (!json_is_object(scan) && !k_has_errors(rec)) {
+			k_error(rec, STAGE, "no-scan",
+			    "%s: record has no scan section",
+			    k_id_text(rec));
+			k_warn(K_EXIT_RECORDS, k_id_borrowed(rec),
+			    "record has no scan section");
+		}
+		return rec;
+	}
+	if ((bad = scan_problem(scan)) != NULL) {
+		k_error(rec, STAGE, "bad-scan", "%s: %s",
+		    k_id_text(rec), bad);
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s", bad);
+		return rec;
+	}
+	memset(&s, 0, sizeof(s));
+	if (slice_kernel(&s, scan, &why) != 0) {
+		k_error(rec, STAGE, "cannot-slice", "%s: %s",
+		    k_id_text(rec), why);
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s", why);
+		free(why);
+		slicer_free(&s);
+		return rec;
+	}
+	guessed = json_array();
+	insts = instances(scan, guessed, &why);
+	s.guessed = guessed;
+	n = json_array_size(insts);
+	if (json_array_size(json_object_get(scan, "template_params")) == 0) {
+		out = slice_record(rec, scan, &s, NULL, 0);
+	} else if (n == 0) {
+		k_error(rec, STAGE, "no-instance", "%s: %s",
+		    k_id_text(rec), why != NULL ? why : "no instance");
+		k_warn(K_EXIT_RECORDS, k_id_borrowed(rec), "%s",
+		    why != NULL ? why : "no instance");
+		out = json_incref(rec);
+	} else {
+		for (i = 0; i < n; i++) {
+			json_t *o = slice_record(rec, scan, &s,
+			    json_array_get(insts, i), n);
+			if (i + 1 == n) {
+				out = o;
+				break;
+			}
+			/* every instance but the last is written here; the
+			 * filter loop writes the last */
+			if (k_has_errors(o))
+				k_exit_raise(K_EXIT_RECORDS);
+			if (k_write(o) != 0) {
+				json_decref(o);
+				k_fatal(K_EXIT_IO, NULL, "write error");
+			}
+			json_decref(o);
+		}
+	}
+	free(why);
+	json_decref(insts);
+	slicer_free(&s);
+	json_decref(rec);
+	return out;
+}

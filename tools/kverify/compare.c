@@ -1,0 +1,91 @@
+/*
+ * Comparison of an output with the golden one, and the tests of a
+ * golden output for degeneracy.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kverify.h"
+
+void
+compare(const struct buf *want, const struct buf *got, double atol_o,
+    double rtol_o, struct cmp *c)
+{
+	const struct k_dtype *d = k_dtype_named(want->type);
+	size_t i, n, sz = d != NULL ? (size_t)d->size : 1;
+	double atol = atol_o >= 0 ? atol_o : d != NULL ? d->atol : 0;
+	double rtol = rtol_o >= 0 ? rtol_o : d != NULL ? d->rtol : 0;
+
+	memset(c, 0, sizeof(*c));
+	c->first = -1;
+	n = want->len / sz;
+	for (i = 0; i < n; i++) {
+		const unsigned char *a = want->data + i * sz;
+		const unsigned char *b = got->data + i * sz;
+		int bad = 0;
+		if (d == NULL || !d->is_float) {
+			bad = memcmp(a, b, sz) != 0;
+		} else {
+			double x = load_float(a, d->size, d->name);
+			double y = load_float(b, d->size, d->name);
+			if (isnan(x) || isnan(y)) {
+				/* NaN matches NaN only, in the same place */
+				if (isnan(x) != isnan(y)) {
+					bad = 1;
+					c->nan_mismatches++;
+				}
+			} else if (isinf(x) || isinf(y)) {
+				bad = x != y;
+			} else {
+				double e = fabs(x - y);
+				if (e > c->max_abs)
+					c->max_abs = e;
+				if (x != 0 && e / fabs(x) > c->max_rel)
+					c->max_rel = e / fabs(x);
+				bad = !(e <= atol + rtol * fabs(x));
+			}
+		}
+		if (bad) {
+			if (c->first < 0)
+				c->first = (long long)i;
+			c->mismatches++;
+		}
+	}
+}
+
+int
+all_bytes(const unsigned char *p, size_t n, int v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != v)
+			return 0;
+	return n > 0;
+}
+
+int
+constant(const struct buf *b)
+{
+	const struct k_dtype *d = k_dtype_named(b->type);
+	size_t sz = d != NULL ? (size_t)d->size : 1, i;
+
+	if (b->len < 2 * sz)
+		return 0;
+	for (i = sz; i + sz <= b->len; i += sz)
+		if (memcmp(b->data, b->data + i, sz) != 0)
+			return 0;
+	return 1;
+}
+
+void
+add_reason(json_t *arr, const char *reason)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (strcmp(json_string_value(v), reason) == 0)
+			return;
+	json_array_append_new(arr, json_string(reason));
+}

@@ -1,0 +1,261 @@
+/*
+ * The reference's runs: golden outputs, their determinism and
+ * degeneracy, and the CPU reference's check of them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kverify.h"
+
+/* The golden runs; returns the number of cases, -1 when the record is done
+ * (an error or fault is recorded). */
+int
+golden(struct ctx *c, const struct unit *h, const struct unit *ref,
+    struct run **gold_out)
+{
+	struct run r, r2, batch, batch2;
+	char dir[PATH_MAX + 64];
+	json_t *gold = json_array(), *degen = json_array();
+	int ncases, k, det = 1;
+	size_t i, j;
+	struct run *gold_runs;
+
+	json_object_set_new(c->v, "golden", gold);
+	json_object_set_new(c->v, "degenerate", degen);
+	dir_for(c, "cases", 0, dir, sizeof(dir));
+	if (run_harness(c->w, h->path, NULL, NULL, dir, 0, 0, NULL,
+	    opt.timeout, &r) != 0) {
+		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+		    k_id_text(c->rec), strerror(errno));
+		return -1;
+	}
+	log_run(c->runs, "harness", -1, "cases", &r);
+	if (!r.ok && says_no_device(&r)) {
+		mark_no_device(c, &r);
+		run_free(&r);
+		return -1;
+	}
+	ncases = -1;
+	if (r.ok) {
+		/* the harness prints the count alone on a line */
+		char text[32];
+		long long v;
+		snprintf(text, sizeof(text), "%s", json_string_value(r.tail));
+		text[strcspn(text, "\r\n")] = '\0';
+		if (k_num_ll(text, 10, 1, MAX_CASES, &v) == 0)
+			ncases = (int)v;
+	}
+	if (!r.ok || ncases < 1 || ncases > MAX_CASES) {
+		json_object_set_new(c->v, "fault", fault_json("harness", -1,
+		    &r));
+		k_fail(c->rec, STAGE, "harness", "%s: harness --cases failed: %s",
+		    k_id_text(c->rec), r.ok ? "not a case count" : r.msg);
+		run_free(&r);
+		return -1;
+	}
+	run_free(&r);
+	json_object_set_new(c->v, "cases", json_integer(ncases));
+	gold_runs = k_calloc((size_t)ncases, sizeof(*gold_runs));
+	c->ngold = ncases;
+	*gold_out = gold_runs;
+	/* every case in one process */
+	dir_for(c, "ref", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases,
+	    CHECK_REPS, &batch) != 0) {
+		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+		    k_id_text(c->rec), strerror(errno));
+		return -1;
+	}
+	log_run(c->runs, "reference", -1, "check", &batch);
+	for (k = 0; k < ncases; k++) {
+		struct run *g = &gold_runs[k];
+		json_t *gc, *outs;
+
+		batch_case(&batch, k, g);
+		if (!g->ok) {
+			if (says_no_device(g)) {
+				run_free(&batch);
+				return mark_no_device(c, g);
+			}
+			json_object_set_new(c->v, "fault",
+			    fault_json("reference", k, g));
+			k_fail(c->rec, STAGE, "reference-fault", "%s: reference, case "
+			    "%d: %s: %s", k_id_text(c->rec), k, g->fault, g->msg);
+			run_free(&batch);
+			return -1;
+		}
+		if (g->timed_match == 0)
+			det = 0;
+		gc = json_object();
+		outs = json_array();
+		json_object_set_new(gc, "case", json_integer(k));
+		json_object_set_new(gc, "outputs", outs);
+		json_array_append_new(gold, gc);
+		for (i = 0; i < g->nout; i++) {
+			struct buf *b = &g->out[i];
+			char hex[K_SHA256_HEX];
+			json_t *o = json_object();
+			const char *why = NULL;
+			if (store_blob(b->data, b->len, hex) != 0) {
+				json_decref(o);
+				k_fail(c->rec, STAGE, "work-dir", "%s: cannot store a "
+				    "golden output in %s/blobs: %s",
+				    k_id_text(c->rec), opt.work, strerror(errno));
+				run_free(&batch);
+				return -1;
+			}
+			json_object_set_new(o, "name", json_string(b->name));
+			json_object_set_new(o, "type", json_string(b->type));
+			json_object_set_new(o, "count", json_integer(b->count));
+			json_object_set_new(o, "bytes",
+			    json_integer((json_int_t)b->len));
+			json_object_set_new(o, "hash", json_string(hex));
+			json_array_append_new(outs, o);
+
+			if (all_bytes(b->data, b->len, SENTINEL))
+				why = "sentinel";
+			else if (all_bytes(b->data, b->len, 0))
+				why = "all-zero";
+			else if (constant(b))
+				why = "constant";
+			if (why != NULL) {
+				json_t *d = json_object();
+				json_object_set_new(d, "case", json_integer(k));
+				json_object_set_new(d, "output",
+				    json_string(b->name));
+				json_object_set_new(d, "reason",
+				    json_string(why));
+				json_array_append_new(degen, d);
+			}
+			for (j = 0; j < g->nin; j++) {
+				json_t *d;
+				if (strcmp(g->in[j].name, b->name) == 0 ||
+				    g->in[j].len != b->len || b->len == 0 ||
+				    memcmp(g->in[j].data, b->data, b->len) != 0)
+					continue;
+				d = json_object();
+				json_object_set_new(d, "case", json_integer(k));
+				json_object_set_new(d, "output",
+				    json_string(b->name));
+				json_object_set_new(d, "reason", json_sprintf(
+				    "equals-input:%s", g->in[j].name));
+				json_array_append_new(degen, d);
+			}
+		}
+	}
+	run_free(&batch);
+
+	/* every case again, in a fresh process */
+	dir_for(c, "ref2", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases, 0,
+	    &batch2) != 0) {
+		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
+		    k_id_text(c->rec), strerror(errno));
+		return -1;
+	}
+	log_run(c->runs, "reference", -1, "repeat", &batch2);
+	for (k = 0; k < ncases; k++) {
+		struct run *g = &gold_runs[k];
+
+		batch_case(&batch2, k, &r2);
+		if (!r2.ok) {
+			json_object_set_new(c->v, "fault",
+			    fault_json("reference", k, &r2));
+			k_fail(c->rec, STAGE, "reference-fault", "%s: reference, case "
+			    "%d, second run: %s: %s", k_id_text(c->rec), k,
+			    r2.fault, r2.msg);
+			run_free(&r2);
+			run_free(&batch2);
+			return -1;
+		}
+		if (r2.nout != g->nout)
+			det = 0;
+		for (i = 0; i < g->nout && i < r2.nout; i++)
+			if (r2.out[i].len != g->out[i].len ||
+			    memcmp(r2.out[i].data, g->out[i].data,
+			    g->out[i].len) != 0)
+				det = 0;
+		run_free(&r2);
+	}
+	run_free(&batch2);
+	json_object_set_new(c->v, "deterministic", json_boolean(det));
+	return ncases;
+}
+
+/*
+ * The CPU reference compiled into the harness (wrap.harness.oracle), run
+ * on every case's inputs and compared with the reference kernel's golden
+ * outputs: an independent check of the task itself.  Sets verify.oracle;
+ * a disagreement does not fail the record (either side may be wrong) but
+ * is reported, and kreport stops counting the golden as trusted.
+ */
+void
+oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
+    struct run *gold, int ncases)
+{
+	json_t *o = json_object(), *bad = json_array();
+	char dir[PATH_MAX + 64];
+	const char *status = "agree";
+	struct run r, batch;
+	size_t i;
+	int k, checked = 0;
+
+	json_object_set_new(c->v, "oracle", o);
+	dir_for(c, "oracle", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases,
+	    ORACLE_RUN, &batch) != 0) {
+		json_object_set_new(o, "message", json_sprintf("cannot "
+		    "run harness: %s", strerror(errno)));
+		status = "error";
+		ncases = 0;
+	} else
+		log_run(c->runs, "oracle", -1, "oracle", &batch);
+	for (k = 0; k < ncases && strcmp(status, "error") != 0; k++) {
+		batch_case(&batch, k, &r);
+		if (!r.ok) {
+			json_object_set_new(o, "message", json_sprintf("case "
+			    "%d: %s: %s", k, r.fault, r.msg));
+			json_object_set_new(o, "fault", fault_json("oracle", k,
+			    &r));
+			status = "error";
+			run_free(&r);
+			break;
+		}
+		checked++;
+		for (i = 0; i < gold[k].nout; i++) {
+			const struct buf *g = &gold[k].out[i];
+			const struct buf *w = out_named(&r, g->name);
+			struct cmp m;
+			if (w == NULL || w->len != g->len) {
+				json_array_append_new(bad, json_pack(
+				    "{s:i,s:s,s:s}", "case", k, "output",
+				    g->name, "reason", w == NULL ? "missing" :
+				    "size"));
+				status = "disagree";
+				continue;
+			}
+			compare(w, g, opt.atol, opt.rtol, &m);
+			if (m.mismatches == 0)
+				continue;
+			status = "disagree";
+			json_array_append_new(bad, json_pack(
+			    "{s:i,s:s,s:s,s:I,s:I,s:o}", "case", k, "output",
+			    g->name, "reason", "values", "mismatches",
+			    (json_int_t)m.mismatches, "first",
+			    (json_int_t)m.first, "max_abs_err",
+			    jnum(m.max_abs)));
+		}
+		run_free(&r);
+	}
+	if (ncases > 0)
+		run_free(&batch);
+	json_object_set_new(o, "status", json_string(status));
+	json_object_set_new(o, "cases", json_integer(checked));
+	json_object_set_new(o, "mismatches", bad);
+	if (strcmp(status, "agree") != 0)
+		k_warn(K_EXIT_OK, k_id_borrowed(c->rec), "the CPU reference %s",
+		    strcmp(status, "error") == 0 ? "failed to run" :
+		    "disagrees with the reference kernel");
+}

@@ -1,0 +1,187 @@
+/*
+ * kverify's internal header: the options, the shapes of a harness run, a
+ * comparison and a record in progress, and the functions its units share.
+ * Units: main (options, workers, child mode), record (one record through
+ * the stages), golden (the reference's runs), candidate, timing, sanitize
+ * (compute-sanitizer), run (harness processes and manifests), compare,
+ * dtype, blob (the work directory's blob store), util.
+ *
+ * Ownership: a struct run owns its buffers, manifest and tail until
+ * run_free(); json_t values returned by functions here are new references.
+ */
+#ifndef KVERIFY_H
+#define KVERIFY_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "k_exit.h"
+#include "k_fs.h"
+#include "k_dtype.h"
+#include "k_hash.h"
+#include "k_main.h"
+#include "k_mem.h"
+#include "k_msg.h"
+#include "k_num.h"
+#include "k_proc.h"
+#include "k_record.h"
+
+#define STAGE "kverify"
+#define MAX_CASES 1000		/* more cases than this is a broken harness */
+#define MAX_GPUS 64
+#define TAIL_MAX 2048		/* bytes of harness output kept in a fault */
+#define SAN_MSGS 5		/* sanitizer messages kept per tool */
+#define CHECK_REPS 3		/* repetitions every checking run replays */
+#define ORACLE_RUN (-1)		/* run_harness reps: the CPU reference only */
+#define ALL_CASES (-2)		/* run_harness case: every case, one process */
+#define SENTINEL 0xA5		/* the byte harnesses pre-fill outputs with */
+#define CHILD_FLAG "--kverify-child"
+
+struct kv_opt {
+	double timeout;
+	int reps;		/* 0: --no-time */
+	double atol, rtol;	/* < 0: per dtype defaults */
+	double threshold, suspicious;
+	int sanitize;
+	int keep;
+	long mem_mb;		/* 0: no data size limit */
+	char work[PATH_MAX];
+	char self[PATH_MAX];
+	char *sanitizer;
+	int gpus[MAX_GPUS];
+	int ngpus;		/* 0: no --gpus, one worker, inherited env */
+};
+
+extern struct kv_opt opt;
+extern pthread_mutex_t msg_lock;
+extern int no_device;		/* set once a harness says there is no GPU */
+extern char no_device_msg[512];
+
+/* util.c */
+json_t *tail_of(const char *path, size_t max);
+json_t *jnum(double v);
+json_t *jround(double v, double unit);
+void fnv_hex(const unsigned char *p, size_t n, char out[17]);
+
+/* blob.c */
+int store_blob(const unsigned char *p, size_t n, char hex[K_SHA256_HEX]);
+
+/* dtype.c */
+/* Element types are lib/k_dtype's; a type it does not know is compared
+ * as bytes. */
+double load_float(const unsigned char *p, int size, const char *name);
+
+/* run.c */
+struct worker {
+	int gpu;		/* -1: environment inherited */
+	int index;
+};
+
+struct buf {
+	char name[128];
+	char type[32];
+	long long count;
+	unsigned char *data;
+	size_t len;
+	char checksum[40];
+};
+
+struct run {
+	struct k_proc p;
+	int ran;		/* k_run started the child */
+	int ok;			/* exit 0 and a readable manifest */
+	char fault[16];		/* kind when !ok */
+	char msg[512];
+	json_t *tail;
+	json_t *manifest;
+	struct buf *out, *in;
+	size_t nout, nin;
+	double *times;
+	size_t ntimes;
+	int timed_match;	/* -1 absent */
+	char dir[PATH_MAX];
+};
+
+void run_free(struct run *r);
+int says_no_device(const struct run *r);
+int run_harness(const struct worker *w, const char *harness,
+    const char *module, const char *symbol, const char *dir, int kcase,
+    int reps, const char *san_tool, double timeout, struct run *r);
+int read_manifest(struct run *r);
+int run_batch(const struct worker *w, const char *harness,
+    const char *module, const char *symbol, const char *dir, int ncases,
+    int reps, struct run *b);
+int batch_case(const struct run *b, int k, struct run *r);
+struct buf *out_named(const struct run *r, const char *name);
+void log_run(json_t *runs, const char *role, int kcase, const char *mode,
+    const struct run *r);
+json_t *fault_json(const char *role, int kcase, const struct run *r);
+
+/* compare.c */
+struct cmp {
+	double max_abs, max_rel;
+	long long mismatches;
+	long long first;	/* -1: none */
+	long long nan_mismatches;
+};
+
+void compare(const struct buf *want, const struct buf *got, double atol_o,
+    double rtol_o, struct cmp *c);
+int all_bytes(const unsigned char *p, size_t n, int v);
+int constant(const struct buf *b);
+void add_reason(json_t *arr, const char *reason);
+
+/* timing.c */
+struct samples {
+	double *v;
+	size_t n, cap;
+};
+
+void samples_add(struct samples *s, const double *v, size_t n);
+json_t *stats(struct samples *s, double *median);
+
+/* sanitize.c */
+json_t *sanitize_one(const struct worker *w, const char *tool,
+    const char *harness, const char *module, const char *symbol,
+    const char *dir);
+
+/* record.c */
+struct unit {
+	char path[PATH_MAX + 200];
+	const char *symbol;
+};
+
+struct ctx {
+	const struct worker *w;
+	json_t *rec, *v, *runs;
+	char tmp[PATH_MAX];
+	int seq;
+	int nodev;		/* this record found no GPU */
+	int ngold;		/* golden runs allocated, to free on any path */
+	double kernel_ms;
+};
+
+int unit_of(json_t *build, const char *role, struct unit *u, int *runnable);
+void dir_for(struct ctx *c, const char *what, int kcase, char *out,
+    size_t len);
+int mark_no_device(struct ctx *c, const struct run *r);
+json_t *process(json_t *rec, const struct worker *w);
+
+/* golden.c */
+int golden(struct ctx *c, const struct unit *h, const struct unit *ref,
+    struct run **gold_out);
+void oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
+    struct run *gold, int ncases);
+
+/* candidate.c */
+int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
+    struct run *gold, int ncases);
+
+/* timing.c */
+void timing(struct ctx *c, const struct unit *h, const struct unit *ref,
+    const struct unit *cand);
+
+#endif

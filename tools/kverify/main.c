@@ -1,0 +1,271 @@
+/*
+ * kverify: run each record's reference kernel through the harness kbuild
+ * built, keep its outputs as the golden ones (by hash, in the work
+ * directory), run the candidate kernel through the same harness, compare,
+ * time both, and flag faults, nondeterminism, degenerate tests and the
+ * usual ways of cheating.
+ *
+ * kverify never loads CUDA itself: every launch happens in a harness child
+ * process (its own process group, a wall-clock limit, optionally a data
+ * size limit), so a crash, hang or illegal address fails one record only.
+ *
+ * This unit: options, the worker threads and the child mode.
+ */
+#include <sys/resource.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kverify.h"
+
+struct kv_opt opt;
+pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
+int no_device;
+char no_device_msg[512];
+static pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct k_reader reader;
+static int read_done;
+
+static void *
+worker_main(void *arg)
+{
+	const struct worker *w = arg;
+	json_t *rec;
+	int rc, bad;
+
+	unsigned long line;
+
+	for (;;) {
+		pthread_mutex_lock(&io_lock);
+		rc = read_done ? 0 : k_read(&reader, &rec, &bad);
+		if (rc != 1)
+			read_done = 1;
+		line = reader.lineno;
+		pthread_mutex_unlock(&io_lock);
+		if (rc != 1)
+			return NULL;
+		if (!bad) {
+			k_msg_at("<stdin>", line);
+			rec = process(rec, w);
+			k_msg_at(NULL, 0);
+		}
+		pthread_mutex_lock(&io_lock);
+		if (k_has_errors(rec))
+			k_exit_raise(K_EXIT_RECORDS);
+		if (k_write(rec) != 0)
+			read_done = 1;
+		pthread_mutex_unlock(&io_lock);
+		json_decref(rec);
+	}
+}
+
+/* The child mode: kverify --kverify-child MB GPU PROGRAM ARGS... sets the
+ * limits of one harness run and becomes it. */
+static int
+child_main(int argc, char *argv[])
+{
+	long long mb, gpu;
+
+	if (argc < 5 || k_num_ll(argv[2], 10, 0, 1 << 24, &mb) != 0 ||
+	    k_num_ll(argv[3], 10, -1, 1023, &gpu) != 0)
+		return 127;
+	if (mb > 0) {
+		/* RLIMIT_AS would count the GPU's mapped address space
+		 * and break CUDA; RLIMIT_DATA counts the heap and private
+		 * writable mappings only */
+		struct rlimit rl;
+		rl.rlim_cur = rl.rlim_max = (rlim_t)mb * 1024 * 1024;
+		if (setrlimit(RLIMIT_DATA, &rl) != 0)
+			return 126;
+	}
+	if (gpu >= 0) {
+		char v[24];
+		snprintf(v, sizeof(v), "%lld", gpu);
+		setenv("CUDA_VISIBLE_DEVICES", v, 1);
+		setenv("HIP_VISIBLE_DEVICES", v, 1);
+	}
+	execv(argv[4], argv + 4);
+	fprintf(stderr, "kverify: %s: cannot run: %s\n", argv[4],
+	    strerror(errno));
+	return 127;
+}
+
+static char *
+find_sanitizer(void)
+{
+	const char *cp = getenv("CUDA_PATH");
+	char path[PATH_MAX + 64];
+
+	if (cp != NULL && *cp != '\0') {
+		snprintf(path, sizeof(path), "%s/bin/compute-sanitizer", cp);
+		if (access(path, X_OK) == 0)
+			return k_strdup(path);
+	}
+	if (access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0)
+		return k_strdup("/usr/local/cuda/bin/compute-sanitizer");
+	return k_which("compute-sanitizer");
+}
+
+static double
+number(const char *flag, const char *s, double lo, double hi)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "a number from %g to %g", lo, hi);
+	return k_opt_double(flag, s, lo, hi, what);
+}
+
+static void
+parse_gpus(const char *s)
+{
+	char buf[512], *p, *save = NULL;
+	long long v;
+	int i;
+
+	if (strlen(s) >= sizeof(buf) || *s == '\0')
+		k_fatal(K_EXIT_USAGE, NULL, "--gpus: expected a list such as "
+		    "0,1: %s", s);
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (p = strtok_r(buf, ",", &save); p != NULL;
+	    p = strtok_r(NULL, ",", &save)) {
+		if (k_num_ll(p, 10, 0, 1023, &v) != 0 ||
+		    opt.ngpus == MAX_GPUS)
+			k_fatal(K_EXIT_USAGE, NULL, "--gpus: expected a list "
+			    "such as 0,1: %s", s);
+		for (i = 0; i < opt.ngpus; i++)
+			if (opt.gpus[i] == v)
+				k_fatal(K_EXIT_USAGE, NULL, "--gpus: %lld "
+				    "given twice", v);
+		opt.gpus[opt.ngpus++] = (int)v;
+	}
+}
+
+static const char *work;
+static int time_given, no_time;
+
+static void
+option(int ch, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (ch) {
+	case 'a':
+		opt.atol = number("--atol", arg, 0, 1e300);
+		break;
+	case 'g':
+		parse_gpus(arg);
+		break;
+	case 'k':
+		opt.keep = 1;
+		break;
+	case 'm':
+		opt.mem_mb = (long)number("--mem", arg, 1, 1 << 24);
+		break;
+	case 'N':
+		no_time = 1;
+		break;
+	case 'r':
+		opt.rtol = number("--rtol", arg, 0, 1e300);
+		break;
+	case 's':
+		opt.sanitize = 1;
+		break;
+	case 'S':
+		opt.suspicious = number("--suspicious", arg, 0, 1e300);
+		break;
+	case 'T':
+		opt.threshold = number("--threshold", arg, 0, 1e300);
+		break;
+	case 'R':
+		opt.reps = (int)number("--time", arg, 1, 100000);
+		time_given = 1;
+		break;
+	case 't':
+		opt.timeout = number("--timeout", arg, 0.001, 86400);
+		break;
+	case 'w':
+		work = arg;
+		break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "atol", required_argument, NULL, 'a' },
+	{ "gpus", required_argument, NULL, 'g' },
+	{ "keep", no_argument, NULL, 'k' },
+	{ "mem", required_argument, NULL, 'm' },
+	{ "no-time", no_argument, NULL, 'N' },
+	{ "rtol", required_argument, NULL, 'r' },
+	{ "sanitize", no_argument, NULL, 's' },
+	{ "suspicious", required_argument, NULL, 'S' },
+	{ "threshold", required_argument, NULL, 'T' },
+	{ "time", required_argument, NULL, 'R' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "work", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct k_tool tool = {
+	.usage =
+	    "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
+	    "               [--no-time | --time reps] [--rtol x] [--sanitize]\n"
+	    "               [--suspicious x] [--threshold x] [--timeout seconds]\n"
+	    "               [--work dir]\n",
+	.longopts = longopts,
+	.option = option,
+	.min_operands = 0,
+	.max_operands = 0,
+};
+
+int
+main(int argc, char *argv[])
+{
+	struct worker workers[MAX_GPUS];
+	pthread_t th[MAX_GPUS];
+	int i, n;
+
+	if (argc > 1 && strcmp(argv[1], CHILD_FLAG) == 0)
+		return child_main(argc, argv);
+	opt.timeout = 60;
+	opt.reps = 20;
+	opt.atol = opt.rtol = -1;
+	opt.threshold = 1.0;
+	opt.suspicious = 10.0;
+	k_main(argc, argv, &tool, NULL);
+	if (no_time && time_given)
+		k_fatal(K_EXIT_USAGE, NULL, "--time and --no-time exclude "
+		    "each other");
+	if (no_time)
+		opt.reps = 0;
+	k_work_dir(work, opt.work);
+	if (realpath("/proc/self/exe", opt.self) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
+		    "path: %s", strerror(errno));
+	if (opt.sanitize && (opt.sanitizer = find_sanitizer()) == NULL)
+		k_warn(K_EXIT_OK, NULL, "--sanitize: compute-sanitizer not "
+		    "found ($CUDA_PATH/bin, /usr/local/cuda/bin, PATH)");
+
+	n = opt.ngpus > 0 ? opt.ngpus : 1;
+	for (i = 0; i < n; i++) {
+		workers[i].gpu = opt.ngpus > 0 ? opt.gpus[i] : -1;
+		workers[i].index = i;
+	}
+	k_reader_init(&reader, stdin, "<stdin>", STAGE);
+	if (n == 1)
+		worker_main(&workers[0]);
+	else {
+		for (i = 0; i < n; i++)
+			if (pthread_create(&th[i], NULL, worker_main,
+			    &workers[i]) != 0)
+				k_fatal(K_EXIT_SYSTEM, NULL,
+				    "cannot start a thread");
+		for (i = 0; i < n; i++)
+			pthread_join(th[i], NULL);
+	}
+	k_reader_free(&reader);
+	free(opt.sanitizer);
+	return k_finish();
+}

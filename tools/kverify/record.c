@@ -1,0 +1,204 @@
+/*
+ * One record: the built units it names, its scratch directory, the
+ * stages run in order, and its verify section.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kverify.h"
+
+/* The artifact of build.<role> when it was built ok: 1, else 0. */
+int
+unit_of(json_t *build, const char *role, struct unit *u, int *runnable)
+{
+	json_t *b = json_object_get(build, role);
+	const char *key = k_get_str(b, "artifact");
+	const char *file = k_get_str(b, "file");
+
+	*runnable = json_is_true(json_object_get(b, "runnable"));
+	u->symbol = k_get_str(b, "symbol");
+	/* the record names a work-directory entry: only kbuild's shapes
+	 * (a sha256 key and one of its file names), so that no record can
+	 * point kverify at a path of its choosing */
+	if (!json_is_true(json_object_get(b, "ok")) || key == NULL ||
+	    file == NULL || strlen(key) != 64 ||
+	    strspn(key, "0123456789abcdef") != 64 ||
+	    (strcmp(file, "module.cubin") != 0 &&
+	    strcmp(file, "module.hsaco") != 0 &&
+	    strcmp(file, "harness") != 0))
+		return 0;
+	snprintf(u->path, sizeof(u->path), "%s/build/%.2s/%s/%s", opt.work,
+	    key, key, file);
+	return 1;
+}
+
+void
+dir_for(struct ctx *c, const char *what, int kcase, char *out, size_t len)
+{
+	snprintf(out, len, "%s/%02d-%s-%d", c->tmp, c->seq++, what, kcase);
+}
+
+int
+mark_no_device(struct ctx *c, const struct run *r)
+{
+	const char *t = json_string_value(r->tail);
+
+	pthread_mutex_lock(&msg_lock);
+	if (!no_device) {
+		const char *p = NULL;
+		no_device = 1;
+		/* from the reason on: no machine's paths in records */
+		if (t != NULL && (p = strstr(t, "error while loading")) == NULL)
+			p = strstr(t, "kw_init()");
+		snprintf(no_device_msg, sizeof(no_device_msg), "%s",
+		    p != NULL ? p : t != NULL ? t : "");
+		no_device_msg[strcspn(no_device_msg, "\n")] = '\0';
+	}
+	pthread_mutex_unlock(&msg_lock);
+	c->nodev = 1;
+	k_fail(c->rec, STAGE, "no-device", "%s: no GPU: %s", k_id_text(c->rec),
+	    no_device_msg);
+	return -1;
+}
+
+/* Verify what rec holds; returns rec with a verify section (steals). */
+json_t *
+process(json_t *rec, const struct worker *w)
+{
+	json_t *build = json_object_get(rec, "build");
+	struct unit h, ref, cand;
+	struct run *gold = NULL;
+	struct ctx c;
+	int runnable, cand_ok = 0, has_cand, ncases, pass_exe = -1, k;
+	double t0 = k_now();
+
+	memset(&c, 0, sizeof(c));
+	c.w = w;
+	c.rec = rec;
+	if (!json_is_object(build)) {
+		if (!k_has_errors(rec))
+			k_fail(rec, STAGE, "not-built", "%s: no build section "
+			    "(run kbuild first)", k_id_text(rec));
+		return rec;
+	}
+	if (!unit_of(build, "harness", &h, &runnable) ||
+	    !unit_of(build, "reference", &ref, &runnable)) {
+		if (!k_has_errors(rec))
+			k_fail(rec, STAGE, "not-built", "%s: reference or harness was "
+			    "not built", k_id_text(rec));
+		return rec;
+	}
+	c.v = json_object();
+	if (!runnable || ref.symbol == NULL) {
+		/* HIP code objects are compile-checked only here */
+		json_object_set_new(c.v, "skipped", json_string(
+		    "reference is not runnable on this machine"));
+		json_object_set_new(c.v, "pass_exe", json_null());
+		json_object_set_new(c.v, "pass_perf", json_null());
+		k_set_section(rec, "verify", c.v);
+		return rec;
+	}
+	if (no_device) {
+		json_decref(c.v);
+		k_fail(rec, STAGE, "no-device", "%s: no GPU: %s", k_id_text(rec),
+		    no_device_msg);
+		return rec;
+	}
+	snprintf(c.tmp, sizeof(c.tmp), "%.4000s/verify/tmp.XXXXXX", opt.work);
+	{
+		char parent[PATH_MAX + 16];
+		snprintf(parent, sizeof(parent), "%s/verify", opt.work);
+		if (k_mkdirs(parent) != 0 || mkdtemp(c.tmp) == NULL) {
+			json_decref(c.v);
+			k_fail(rec, STAGE, "work-dir", "%s: cannot create a directory "
+			    "in %s: %s", k_id_text(rec), parent, strerror(errno));
+			return rec;
+		}
+	}
+	c.runs = json_array();
+	if (w->gpu >= 0)
+		json_object_set_new(c.v, "gpu", json_integer(w->gpu));
+
+	has_cand = json_object_get(build, "candidate") != NULL;
+	if (has_cand)
+		cand_ok = unit_of(build, "candidate", &cand, &runnable) &&
+		    runnable && cand.symbol != NULL;
+
+	ncases = golden(&c, &h, &ref, &gold);
+	if (ncases > 0 && json_is_true(json_object_get(json_object_get(
+	    json_object_get(rec, "wrap"), "harness"), "oracle")))
+		oracle(&c, &h, &ref, gold, ncases);
+	if (ncases > 0 && opt.sanitize) {
+		static const char *const tools[] = { "memcheck", "racecheck",
+		    "initcheck", "synccheck" };
+		json_t *san = json_object();
+		char dir[PATH_MAX + 64];
+		size_t i;
+		json_object_set_new(c.v, "sanitize", san);
+		for (i = 0; i < 4; i++) {
+			if (opt.sanitizer == NULL) {
+				json_object_set_new(san, "note", json_string(
+				    "compute-sanitizer not found"));
+				break;
+			}
+			dir_for(&c, tools[i], 0, dir, sizeof(dir));
+			json_object_set_new(san, tools[i], sanitize_one(w,
+			    tools[i], h.path, ref.path, ref.symbol, dir));
+		}
+	}
+	if (ncases > 0 && has_cand) {
+		if (!cand_ok) {
+			json_t *cv = json_object(), *rs = json_array();
+			json_array_append_new(rs, json_string("not-built"));
+			json_object_set_new(cv, "reasons", rs);
+			json_object_set_new(c.v, "candidate", cv);
+			pass_exe = 0;
+		} else
+			pass_exe = candidate(&c, &h, &cand, gold, ncases);
+	}
+	if (ncases > 0 && opt.reps > 0)
+		timing(&c, &h, &ref, pass_exe == 1 ? &cand : NULL);
+	if (gold != NULL) {
+		/* all that golden() allocated, also when it failed midway */
+		for (k = 0; k < c.ngold; k++)
+			run_free(&gold[k]);
+		free(gold);
+	}
+
+	json_object_set_new(c.v, "pass_exe", pass_exe < 0 ? json_null() :
+	    json_boolean(pass_exe));
+	{
+		json_t *t = json_object_get(c.v, "timing");
+		json_t *sp = json_object_get(t, "speedup");
+		json_t *pp = json_null();
+		if (pass_exe == 0)
+			pp = json_false();
+		else if (pass_exe == 1 && json_is_number(sp))
+			pp = json_boolean(json_number_value(sp) >=
+			    opt.threshold);
+		else if (pass_exe == 1 && opt.reps > 0)
+			pp = json_false();
+		json_object_set_new(c.v, "pass_perf", pp);
+	}
+	json_object_set_new(c.v, "runs", c.runs);
+	{
+		double secs = k_now() - t0;
+		json_object_set_new(c.v, "seconds", jround(secs, 1e-3));
+		json_object_set_new(c.v, "kernel_seconds",
+		    jround(c.kernel_ms / 1000, 1e-6));
+		json_object_set_new(c.v, "overhead_seconds",
+		    jround(secs - c.kernel_ms / 1000, 1e-3));
+	}
+	if (!opt.keep)
+		k_remove_tree(c.tmp);
+	if (c.nodev) {
+		/* nothing ran: no section, only the error */
+		json_decref(c.v);
+		return rec;
+	}
+	k_set_section(rec, "verify", c.v);
+	return rec;
+}
