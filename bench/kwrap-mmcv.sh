@@ -30,11 +30,11 @@ i=0
 while [ "$i" -lt "$runs" ]; do
 	for which in base new; do
 		eval bin=\$$which
-		/usr/bin/time -f "%e %M" -o "$tmp/t" "$bin" -q < "$tmp/in" \
+		/usr/bin/time -f "%e %M %U %S" -o "$tmp/t" "$bin" -q < "$tmp/in" \
 		    > "$tmp/out.$which" 2> /dev/null || true
 		# time(1) says "Command exited with non-zero status 1"
 		# first when a record carries an error
-		grep -E '^[0-9.]+ [0-9]+$' "$tmp/t" >> "$tmp/times.$which"
+		grep -E '^[0-9.]+ [0-9]+ [0-9.]+ [0-9.]+$' "$tmp/t" >> "$tmp/times.$which"
 	done
 	i=$((i + 1))
 done
@@ -44,12 +44,18 @@ echo "# records with a kwrap error: base $(grep -c '"stage":"kwrap"' \
     true)"
 for which in base new; do
 	eval bin=\$$which
+	# wall and CPU (user + system) medians: on a shared machine the
+	# CPU time is the steadier of the two
+	cm=$(awk '{ print $3 + $4 }' "$tmp/times.$which" | sort -n |
+	    awk '{ c[NR] = $1 } END { print c[int((NR + 1) / 2)] }')
 	sort -n "$tmp/times.$which" | awk -v w="$which" -v b="$bin" \
-	    -v n="$(wc -l < "$tmp/in")" '{ t[NR] = $1; m = $2 > m ? $2 : m }
-	    END { med = t[int((NR + 1) / 2)]; printf "%-5s %7.3f s median of %d (%.3f to %.3f), %7.0f rec/s, %6.1f MiB  %s\n",
-	    w, med, NR, t[1], t[NR], n / med, m / 1024, b }'
+	    -v cm="$cm" -v n="$(wc -l < "$tmp/in")" '
+	    { t[NR] = $1; m = $2 > m ? $2 : m }
+	    END { med = t[int((NR + 1) / 2)]
+	    printf "%-5s %7.3f s wall median of %d (%.3f to %.3f), %7.0f rec/s, CPU %.3f s (%.0f rec/s), %6.1f MiB  %s\n",
+	    w, med, NR, t[1], t[NR], n / med, cm, n / cm, m / 1024, b }'
 done > "$tmp/lines"
 cat "$tmp/lines"
-awk 'NR == 1 { b = $2 } NR == 2 { printf "new / base: %.2fx the time (outputs %s)\n", $2 / b, same }' \
+awk 'NR == 1 { b = $2; bc = $14 } NR == 2 { printf "new / base: %.2fx the wall time, %.2fx the CPU time (outputs %s)\n", $2 / b, $14 / bc, same }' \
     same="$same" "$tmp/lines"
 echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)"

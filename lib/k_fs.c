@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "k_exit.h"
 #include "k_fs.h"
 #include "k_mem.h"
+#include "k_msg.h"
 
 int
 k_mkdirs(const char *path)
@@ -161,6 +163,27 @@ fail:
 	free(tmp);
 	errno = saved;
 	return -1;
+}
+
+const char *
+k_work_name(const char *given)
+{
+	const char *env = getenv("KFORGE_WORK");
+
+	if (given != NULL && *given != '\0')
+		return given;
+	return env != NULL && *env != '\0' ? env : ".kforge";
+}
+
+void
+k_work_dir(const char *given, char out[])
+{
+	const char *work = k_work_name(given);
+
+	/* out holds PATH_MAX bytes, as realpath wants */
+	if (k_mkdirs(work) != 0 || realpath(work, out) == NULL)
+		k_fatal(K_EXIT_IO, work, "cannot use as work directory: %s",
+		    strerror(errno));
 }
 
 char *

@@ -41,6 +41,13 @@ int k_file_write(const char *path, const void *p, size_t n);
  */
 int k_data_dirs(const char *env, const char *sub, char *dirs[2]);
 
+/* The work directory's name: given (--work) when not NULL or empty, else
+ * $KFORGE_WORK when set and not empty, else .kforge (borrowed). */
+const char *k_work_name(const char *given);
+/* That directory made (with its parents) and resolved into out; a
+ * directory that cannot be used is fatal (K_EXIT_IO). */
+void k_work_dir(const char *given, char out[]);
+
 /* The directory part of path ("." when it has none, "/" for "/x"), in
  * malloc'd memory. */
 char *k_dirname(const char *path);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,8 +78,7 @@ k_llm_conf_env(struct k_llm_conf *c, char *err, size_t errcap)
 	c->max_backoff_s = 60;
 	c->max_response = 8UL * 1024 * 1024;
 	c->jobs = 1;
-	c->work = (s = getenv("KFORGE_WORK")) != NULL && *s != '\0' ? s :
-	    ".kforge";
+	c->work = k_work_name(NULL);
 	if ((s = getenv("KFORGE_LLM_URL")) != NULL && *s != '\0')
 		c->url = s;
 	if ((s = getenv("KFORGE_LLM_MODEL")) != NULL && *s != '\0')
@@ -345,7 +345,7 @@ on_header(char *p, size_t size, size_t nmemb, void *ud)
 {
 	struct xfer *x = ud;
 	size_t n = size * nmemb;
-	char v[128], *end;
+	char v[128];
 	size_t i = 12, k = 0;
 	double d;
 	time_t t;
@@ -357,9 +357,7 @@ on_header(char *p, size_t size, size_t nmemb, void *ud)
 	while (i < n && k + 1 < sizeof(v) && p[i] != '\r' && p[i] != '\n')
 		v[k++] = p[i++];
 	v[k] = '\0';
-	errno = 0;
-	d = strtod(v, &end);
-	if (k > 0 && end != v && *end == '\0' && errno == 0 && d >= 0)
+	if (k_num_double(v, 0, DBL_MAX, &d) == 0)
 		x->retry_after = d;
 	else if ((t = curl_getdate(v, NULL)) != -1)
 		x->retry_after = difftime(t, time(NULL)) > 0 ?

@@ -15,7 +15,10 @@
 #include <jansson.h>
 
 #include "k_exit.h"
+#include "k_fs.h"
+#include "k_mem.h"
 #include "k_msg.h"
+#include "k_num.h"
 #include "k_parse.h"
 #include "k_record.h"
 
@@ -31,12 +34,9 @@ k_strv_push(struct k_strv *s, const char *str)
 {
 	if (s->n + 1 >= s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (s->v == NULL)
-			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		s->v = k_reallocarray(s->v, s->cap, sizeof(*s->v));
 	}
-	if ((s->v[s->n++] = strdup(str)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	s->v[s->n++] = k_strdup(str);
 	s->v[s->n] = NULL;
 }
 
@@ -67,12 +67,21 @@ char *
 k_take(CXString s)
 {
 	const char *c = clang_getCString(s);
-	char *r = strdup(c != NULL ? c : "");
+	char *r = k_strdup(c != NULL ? c : "");
 
 	clang_disposeString(s);
-	if (r == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	return r;
+}
+
+const char *
+k_clang_version(void)
+{
+	static char buf[256];
+	char *ver = k_take(clang_getClangVersion());
+
+	snprintf(buf, sizeof(buf), "%s", ver);
+	free(ver);
+	return buf;
 }
 
 json_t *
@@ -106,7 +115,6 @@ k_cx_error_text(enum CXErrorCode e)
 int
 k_write_file(const char *path, const char *text)
 {
-	FILE *fp;
 	char dir[PATH_MAX], *slash;
 
 	/* make every missing parent directory */
@@ -117,10 +125,7 @@ k_write_file(const char *path, const char *text)
 		mkdir(dir, 0700);
 		*slash = '/';
 	}
-	if ((fp = fopen(path, "w")) == NULL)
-		return -1;
-	fputs(text, fp);
-	return fclose(fp);
+	return k_file_write(path, text, strlen(text));
 }
 
 /* ------------------------------------------------------------ prelude */
@@ -410,13 +415,9 @@ k_parse(CXIndex idx, const char *path, const char *text, size_t len,
 double
 k_seconds_arg(const char *flag, const char *s)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v >= 0) ||
-	    v > 86400)
+	if (k_num_double(s, 0, 86400, &v) != 0)
 		k_fatal(K_EXIT_USAGE, NULL,
 		    "%s: not a number of seconds from 0 to 86400: %s", flag, s);
 	return v;
@@ -425,13 +426,10 @@ k_seconds_arg(const char *flag, const char *s)
 long
 k_mib_arg(const char *flag, const char *s)
 {
-	char *end;
-	long v;
+	long long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > 1L << 30)
+	if (k_num_ll(s, 10, 0, 1LL << 30, &v) != 0)
 		k_fatal(K_EXIT_USAGE, NULL,
 		    "%s: not a number of MiB from 0 to 1073741824: %s", flag, s);
-	return v;
+	return (long)v;
 }

@@ -31,6 +31,8 @@ int k_strv_has(const struct k_strv *s, const char *str);
  * UTF-8 replaced); the CXString is disposed either way. */
 char *k_take(CXString s);
 json_t *k_take_json(CXString s);
+/* libclang's version, for -V (a static buffer). */
+const char *k_clang_version(void);
 
 const char *k_cx_error_text(enum CXErrorCode e);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "k_exit.h"
+#include "k_mem.h"
 #include "k_msg.h"
 #include "k_proc.h"
 
@@ -254,15 +255,13 @@ k_which(const char *name)
 	struct stat st;
 
 	if (strchr(name, '/') != NULL)
-		return access(name, X_OK) == 0 ? strdup(name) : NULL;
+		return access(name, X_OK) == 0 ? k_strdup(name) : NULL;
 	if (path == NULL)
 		path = "/usr/bin:/bin";
-	if ((copy = strdup(path)) == NULL)
-		return NULL;
+	copy = k_strdup(path);
 	for (dir = strtok_r(copy, ":", &save); dir != NULL;
 	    dir = strtok_r(NULL, ":", &save)) {
-		if (asprintf(&full, "%s/%s", *dir ? dir : ".", name) < 0)
-			break;
+		full = k_asprintf("%s/%s", *dir ? dir : ".", name);
 		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) &&
 		    access(full, X_OK) == 0) {
 			free(copy);
@@ -395,15 +394,12 @@ static int
 worker_read(struct k_worker *w)
 {
 	ssize_t n;
-	char *nb;
 
 	if (w->cap - w->len < 65536) {
 		if (w->cap >= K_WORKER_MAX_REPLY)
 			return -1;
 		w->cap = w->cap ? w->cap * 2 : 262144;
-		if ((nb = realloc(w->buf, w->cap + 1)) == NULL)
-			return -1;
-		w->buf = nb;
+		w->buf = k_realloc(w->buf, w->cap + 1);
 	}
 	n = read(w->fd, w->buf + w->len, w->cap - w->len);
 	if (n < 0)
@@ -431,11 +427,8 @@ k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
 	long r = -1;
 	int rc, ms;
 
-	if ((pf = calloc(n + 1, sizeof(*pf))) == NULL ||
-	    (idx = calloc(n + 1, sizeof(*idx))) == NULL) {
-		free(pf);
-		return -1;
-	}
+	pf = k_calloc(n + 1, sizeof(*pf));
+	idx = k_calloc(n + 1, sizeof(*idx));
 	for (;;) {
 		np = 0;
 		soonest = -1;

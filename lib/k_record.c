@@ -48,8 +48,7 @@ k_string_lossy(const char *s, size_t n)
 	if (memchr(s, '\0', n) == NULL && (j = json_stringn(s, n)) != NULL)
 		return j;
 	/* worst case every byte becomes a 3-byte replacement character */
-	if ((out = malloc(n * 3 + 1)) == NULL)
-		return NULL;
+	out = k_malloc(n * 3 + 1);
 	for (i = o = 0; i < n; ) {
 		c = (unsigned char)s[i];
 		len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 :

@@ -31,7 +31,9 @@ LIB=$(${MAKE:-make} -s --no-print-directory print-LIB_SRCS) ||
     skip_all "make print-LIB_SRCS failed"
 [ -n "$LIB" ] || skip_all "make print-LIB_SRCS printed nothing"
 
-for t in record kbuild kverify kslice kwrap; do
+# and its list of targets
+targets=$(${MAKE:-make} -s --no-print-directory print-FUZZ_TARGETS)
+for t in $targets; do
 	extra=
 	if [ "$t" = kslice ]; then
 		if ! $LLVM_CONFIG --libdir > /dev/null 2>&1; then

@@ -967,17 +967,12 @@ main(int argc, char *argv[])
 	int rc, bad;
 	json_t *rec;
 
-	work = getenv("KFORGE_WORK");
 	opt.flags = json_array();
 	opt.jobs = 1;
 	opt.timeout = 300;
 	snprintf(opt.hip_arch, sizeof(opt.hip_arch), "gfx90a,gfx942");
 	k_main(argc, argv, &tool, NULL);
-	if (work == NULL || *work == '\0')
-		work = ".kforge";
-	if (k_mkdirs(work) != 0 || realpath(work, opt.work) == NULL)
-		k_fatal(K_EXIT_IO, work, "cannot use as work directory: %s",
-		    strerror(errno));
+	k_work_dir(work, opt.work);
 
 	opt.nvcc.name = "nvcc";
 	opt.hipcc.name = "hipcc";

@@ -227,6 +227,32 @@ child_data_dirs(const char *arg)
 	return 0;
 }
 
+static int
+child_work(const char *arg)
+{
+	(void)arg;
+	unsetenv("KFORGE_WORK");
+	if (strcmp(k_work_name(NULL), ".kforge") != 0)
+		return 10;
+	setenv("KFORGE_WORK", "", 1);
+	if (strcmp(k_work_name(""), ".kforge") != 0)
+		return 11;
+	setenv("KFORGE_WORK", "/w/env", 1);
+	if (strcmp(k_work_name(NULL), "/w/env") != 0)
+		return 12;
+	/* --work wins over the environment */
+	if (strcmp(k_work_name("given"), "given") != 0)
+		return 13;
+	return 0;
+}
+
+static void
+test_work_name(void **state)
+{
+	(void)state;
+	assert_int_equal(u_child("work", NULL, NULL, NULL, NULL), 0);
+}
+
 static void
 test_data_dirs(void **state)
 {
@@ -565,6 +591,7 @@ test_now(void **state)
 
 static const struct u_child children[] = {
 	{ "data_dirs", child_data_dirs },
+	{ "work", child_work },
 	{ "oom", child_oom },
 	{ "main", child_main },
 	{ "at", child_at },
@@ -582,6 +609,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_dirname),
 		cmocka_unit_test(test_data_dirs),
+		cmocka_unit_test(test_work_name),
 		cmocka_unit_test(test_buf_grows),
 		cmocka_unit_test(test_buf_bounded),
 		cmocka_unit_test(test_mem),

@@ -112,17 +112,6 @@ option(int ch, const char *arg, void *ctx)
 	}
 }
 
-static const char *
-clang_version(void)
-{
-	static char buf[256];
-	char *ver = k_take(clang_getClangVersion());
-
-	snprintf(buf, sizeof(buf), "%s", ver);
-	free(ver);
-	return buf;
-}
-
 static const struct option longopts[] = {
 	{ "mem", required_argument, NULL, 'M' },
 	{ "jobs", required_argument, NULL, 'j' },
@@ -144,7 +133,7 @@ static const struct k_tool tool = {
 	.shortopts = "D:I:j:p:x:",
 	.longopts = longopts,
 	.option = option,
-	.version = clang_version,
+	.version = k_clang_version,
 	.min_operands = 0,
 	.max_operands = -1,
 };

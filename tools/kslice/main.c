@@ -209,17 +209,6 @@ option(int ch, const char *arg, void *ctx)
 	}
 }
 
-static const char *
-clang_version(void)
-{
-	static char buf[256];
-	char *ver = k_take(clang_getClangVersion());
-
-	snprintf(buf, sizeof(buf), "%s", ver);
-	free(ver);
-	return buf;
-}
-
 static const struct option longopts[] = {
 	{ "mem", required_argument, NULL, 'M' },
 	{ "no-cache", no_argument, NULL, 'N' },
@@ -237,7 +226,7 @@ static const struct k_tool tool = {
 	    "              [--timeout seconds] [--types list] [--work dir] [file ...]\n",
 	.longopts = longopts,
 	.option = option,
-	.version = clang_version,
+	.version = k_clang_version,
 	.min_operands = 0,
 	.max_operands = -1,
 };

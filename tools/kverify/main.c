@@ -233,7 +233,6 @@ main(int argc, char *argv[])
 
 	if (argc > 1 && strcmp(argv[1], CHILD_FLAG) == 0)
 		return child_main(argc, argv);
-	work = getenv("KFORGE_WORK");
 	opt.timeout = 60;
 	opt.memcheck = 1;
 	opt.reps = 20;
@@ -246,11 +245,7 @@ main(int argc, char *argv[])
 		    "each other");
 	if (no_time)
 		opt.reps = 0;
-	if (work == NULL || *work == '\0')
-		work = ".kforge";
-	if (k_mkdirs(work) != 0 || realpath(work, opt.work) == NULL)
-		k_fatal(K_EXIT_IO, work, "cannot use as work directory: %s",
-		    strerror(errno));
+	k_work_dir(work, opt.work);
 	if (realpath("/proc/self/exe", opt.self) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
 		    "path: %s", strerror(errno));

@@ -37,7 +37,13 @@ sanitize_one(const struct worker *w, const char *tool, const char *harness,
 			if (strncmp(line, "========= ", 10) != 0)
 				continue;
 			if ((p = strstr(line, "ERROR SUMMARY: ")) != NULL) {
-				errors = strtol(p + 15, NULL, 10);
+				/* "ERROR SUMMARY: 3 errors" */
+				char num[24];
+				long long v;
+				snprintf(num, sizeof(num), "%.*s",
+				    (int)strspn(p + 15, "0123456789"), p + 15);
+				if (k_num_ll(num, 10, 0, LONG_MAX, &v) == 0)
+					errors = (long)v;
 				continue;
 			}
 			p = line + 10;

@@ -159,7 +159,7 @@ harness_expr(struct k_buf *b, json_t *e, json_t *params, const char *what)
 
 /* Whether C source code defines a function fn: its name, then a
  * parenthesised parameter list, then a body. */
-int
+static int
 defines_function(const char *code, const char *fn)
 {
 	struct toks t = { 0 };
@@ -230,7 +230,7 @@ oracle_call(struct k_buf *b, json_t *params, const char *fn)
 /* Generate the harness for spec, in dialect; returns a malloc'd string,
  * NULL with *why set when the spec cannot give one.  oracle: C source of
  * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
-char *
+static char *
 gen_harness(json_t *spec, const char *dialect, const char *id,
     const char *oracle, const char *oracle_fn, const char **why)
 {

@@ -472,10 +472,6 @@ void
 spec_merge(json_t *spec, json_t *over);
 json_t *
 spec_of(struct kern *k, json_t *user);
-json_t *
-build_spec(struct kern *k, const char *symbol);
-json_t *
-find_globals(struct kern *k);
 
 /* fit.c */
 void
@@ -489,11 +485,6 @@ wrap_harness(json_t *rec, json_t *wrap, json_t *spec, const char *dialect,
  * harness, or NULL when it can. */
 const char *
 oracle_unsupported(json_t *spec);
-int
-defines_function(const char *code, const char *fn);
-char *
-gen_harness(json_t *spec, const char *dialect, const char *id,
-    const char *oracle, const char *oracle_fn, const char **why);
 
 /* instruction.c */
 json_t *

@@ -300,7 +300,7 @@ build_cases(struct kern *k)
 	return cases;
 }
 
-json_t *
+static json_t *
 build_spec(struct kern *k, const char *symbol)
 {
 	json_t *params = json_array(), *spec, *conf;
@@ -372,7 +372,7 @@ build_spec(struct kern *k, const char *symbol)
  * Count from the declared dimensions.  A type kwrap cannot fill, or a
  * dimension it cannot evaluate, is left alone and said in the guesses.
  */
-json_t *
+static json_t *
 find_globals(struct kern *k)
 {
 	struct toks *t = &k->all;
