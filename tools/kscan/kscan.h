@@ -41,8 +41,6 @@
 #define MAX_DIAG_MESSAGES 5
 #define MAX_DEPTH 64		/* directory recursion */
 
-enum prelude_mode { PRELUDE_AUTO, PRELUDE_ALWAYS, PRELUDE_NEVER };
-
 /* One translation unit to parse. */
 struct unit {
 	char *path;		/* as opened */
@@ -61,9 +59,6 @@ struct options {
 	size_t rootlen;
 	const char *lang;	/* forced dialect or NULL */
 	struct k_strv flags;	/* -I and -D from the command line */
-	enum prelude_mode prelude;
-	int use_prelude[2];	/* decided per dialect: 0 cuda, 1 hip */
-	char cuda_path[PATH_MAX];
 	int jobs;
 	int timing;
 	double timeout;		/* per unit, seconds; 0: none */
@@ -145,7 +140,6 @@ enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
 
 /* unit.c */
 void scan_unit(CXIndex idx, struct unit *u);
-int toolkit_parses(const char *dialect);
 
 /* worker.c */
 void run_units(size_t from);

@@ -14,8 +14,8 @@ size_t nunits, capunits;
 
 static const char usage_line[] =
     "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-    "             [-x cuda | hip] [--mem mib] [--prelude auto | always | never]\n"
-    "             [--root dir] [--timeout seconds] [--timing] [path ...]\n";
+    "             [-x cuda | hip] [--cuda-path dir] [--mem mib] [--root dir]\n"
+    "             [--timeout seconds] [--timing] [path ...]\n";
 
 /* ------------------------------------------------------------ main */
 
@@ -69,10 +69,10 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "cuda-path", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "prelude", required_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -80,9 +80,9 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *builddir = NULL, *root = ".", *cp;
+	const char *builddir = NULL, *root = ".", *cuda = NULL;
 	size_t i, first_header;
-	int ch, hip;
+	int ch;
 	char *end;
 	long v;
 
@@ -93,6 +93,9 @@ main(int argc, char *argv[])
 	while ((ch = getopt_long(argc, argv, "D:hI:j:p:qVx:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'C':
+			cuda = optarg;
+			break;
 		case 'D':
 			k_strv_push(&opt.flags, "-D");
 			k_strv_push(&opt.flags, optarg);
@@ -112,18 +115,6 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			builddir = optarg;
-			break;
-		case 'P':
-			if (strcmp(optarg, "auto") == 0)
-				opt.prelude = PRELUDE_AUTO;
-			else if (strcmp(optarg, "always") == 0)
-				opt.prelude = PRELUDE_ALWAYS;
-			else if (strcmp(optarg, "never") == 0)
-				opt.prelude = PRELUDE_NEVER;
-			else
-				k_fatal(K_EXIT_USAGE, NULL, "--prelude: "
-				    "expected auto, always or never: %s",
-				    optarg);
 			break;
 		case 'q':
 			k_msg_quiet(1);
@@ -169,16 +160,8 @@ main(int argc, char *argv[])
 	opt.rootlen = strlen(opt.root);
 	if (opt.rootlen == 1)
 		opt.rootlen = 0;	/* "/" */
-	if ((cp = getenv("CUDA_PATH")) == NULL &&
-	    (cp = getenv("CUDA_HOME")) == NULL)
-		cp = "/usr/local/cuda";
-	snprintf(opt.cuda_path, sizeof(opt.cuda_path), "%s", cp);
-
+	k_find_cuda(cuda);
 	k_make_prelude("kscan");
-	for (hip = 0; hip < 2; hip++)
-		opt.use_prelude[hip] = opt.prelude == PRELUDE_ALWAYS ||
-		    (opt.prelude == PRELUDE_AUTO &&
-		    !toolkit_parses(hip ? "hip" : "cuda"));
 
 	if (builddir != NULL)
 		read_compdb(builddir);

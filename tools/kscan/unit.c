@@ -1,6 +1,6 @@
 /*
  * One unit: its parser arguments, the parse of each side (host, device),
- * the diagnostics; and the probe of the toolkit's headers.
+ * the diagnostics.
  */
 #include "kscan.h"
 
@@ -43,9 +43,8 @@ diagnostics_json(struct ctx *x)
 	return o;
 }
 
-/* Parser arguments for one side of a unit: the prelude or the toolkit as
- * decided for the dialect, the torch stand-in last, then the command
- * line's flags and the unit's. */
+/* Parser arguments for one side of a unit: the toolkit, the prelude, the
+ * torch stand-in last, then the command line's flags and the unit's. */
 static void
 build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u)
@@ -54,9 +53,8 @@ build_args(struct k_strv *a, const char *dialect, int device,
 
 	c.dialect = dialect;
 	c.device = device;
-	c.prelude = opt.use_prelude[strcmp(dialect, "hip") == 0];
 	c.torch = 1;
-	c.cuda_path = opt.cuda_path;
+	c.cuda_path = NULL;
 	k_build_args(a, &c, &opt.flags, &u->flags);
 }
 
@@ -237,49 +235,4 @@ scan_unit(CXIndex idx, struct unit *u)
 		/* a measurement, not a warning: -q does not hide it */
 		fprintf(stderr, "%s: %s: parsed in %.3f s%s\n", k_progname(),
 		    u->path, u->seconds, arch ? " (host and device)" : "");
-}
-
-/* ------------------------------------------------------------ probe */
-
-/* Whether the toolkit's own headers parse under this libclang; when they
- * do not (clang's CUDA support lags behind new toolkits), the prelude
- * stands in for them. */
-int
-toolkit_parses(const char *dialect)
-{
-	static const char cuda_src[] =
-	    "#include <cuda_runtime.h>\n"
-	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
-	    "void h(float *x) { k<<<1, 1>>>(x); }\n";
-	static const char hip_src[] =
-	    "#include <hip/hip_runtime.h>\n"
-	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
-	    "void h(float *x) { hipLaunchKernelGGL(k, 1, 1, 0, 0, x); }\n";
-	int hip = strcmp(dialect, "hip") == 0;
-	struct unit u;
-	struct k_strv args = { 0 };
-	CXIndex idx = clang_createIndex(0, 0);
-	CXTranslationUnit tu = NULL;
-	unsigned i, errors = 0;
-	int e, save = opt.use_prelude[hip];
-
-	memset(&u, 0, sizeof(u));
-	opt.use_prelude[hip] = 0;
-	build_args(&args, dialect, 0, &u);
-	opt.use_prelude[hip] = save;
-	e = k_parse(idx, hip ? "/kscan-probe.hip" : "/kscan-probe.cu",
-	    hip ? hip_src : cuda_src, strlen(hip ? hip_src : cuda_src),
-	    &args, &tu);
-	k_strv_free(&args);
-	if (e == 0 && tu != NULL) {
-		for (i = 0; i < clang_getNumDiagnostics(tu); i++) {
-			CXDiagnostic d = clang_getDiagnostic(tu, i);
-			if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
-				errors++;
-			clang_disposeDiagnostic(d);
-		}
-		clang_disposeTranslationUnit(tu);
-	}
-	clang_disposeIndex(idx);
-	return e == 0 && tu != NULL && errors == 0;
 }

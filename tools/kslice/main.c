@@ -15,8 +15,8 @@
 #include "kslice.h"
 
 static const char usage_line[] =
-    "usage: kslice [-hqV] [--mem mib] [--root dir] [--stubs dir]\n"
-    "              [--timeout seconds] [--types list] [file ...]\n";
+    "usage: kslice [-hqV] [--cuda-path dir] [--mem mib] [--root dir]\n"
+    "              [--stubs dir] [--timeout seconds] [--types list] [file ...]\n";
 
 /*
  * Records are sliced in a forked worker that keeps its parse cache from
@@ -183,6 +183,7 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "cuda-path", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -193,7 +194,7 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *root = ".";
+	const char *root = ".", *cuda = NULL;
 	int ch, i;
 
 	k_msg_init(argv[0]);
@@ -204,6 +205,9 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'q':
 			k_msg_quiet(1);
+			break;
+		case 'C':
+			cuda = optarg;
 			break;
 		case 'R':
 			root = optarg;
@@ -239,6 +243,7 @@ main(int argc, char *argv[])
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
 		    strerror(errno));
 	default_stubs();
+	k_find_cuda(cuda);
 	k_make_prelude("kslice");
 
 	if (argc == 0)
