@@ -14,9 +14,9 @@ size_t nunits, capunits;
 
 static const char usage_line[] =
     "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-    "             [-x cuda | hip] [--mem mib] [--no-cache]\n"
-    "             [--prelude auto | always | never] [--root dir]\n"
-    "             [--timeout seconds] [--timing] [--work dir] [path ...]\n";
+    "             [-x cuda | hip] [--cuda-path dir] [--mem mib] [--no-cache]\n"
+    "             [--root dir] [--timeout seconds] [--timing] [--work dir]\n"
+    "             [path ...]\n";
 
 /* ------------------------------------------------------------ main */
 
@@ -70,11 +70,11 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "cuda-path", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "prelude", required_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -83,9 +83,9 @@ main(int argc, char *argv[])
 		{ "work", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *builddir = NULL, *root = ".", *cp;
+	const char *builddir = NULL, *root = ".", *cuda = NULL;
 	size_t i, first_header;
-	int ch, hip;
+	int ch;
 	char *end;
 	long v;
 
@@ -96,6 +96,9 @@ main(int argc, char *argv[])
 	while ((ch = getopt_long(argc, argv, "D:hI:j:p:qVx:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'C':
+			cuda = optarg;
+			break;
 		case 'D':
 			k_strv_push(&opt.flags, "-D");
 			k_strv_push(&opt.flags, optarg);
@@ -115,18 +118,6 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			builddir = optarg;
-			break;
-		case 'P':
-			if (strcmp(optarg, "auto") == 0)
-				opt.prelude = PRELUDE_AUTO;
-			else if (strcmp(optarg, "always") == 0)
-				opt.prelude = PRELUDE_ALWAYS;
-			else if (strcmp(optarg, "never") == 0)
-				opt.prelude = PRELUDE_NEVER;
-			else
-				k_fatal(K_EXIT_USAGE, NULL, "--prelude: "
-				    "expected auto, always or never: %s",
-				    optarg);
 			break;
 		case 'q':
 			k_msg_quiet(1);
@@ -178,11 +169,7 @@ main(int argc, char *argv[])
 	opt.rootlen = strlen(opt.root);
 	if (opt.rootlen == 1)
 		opt.rootlen = 0;	/* "/" */
-	if ((cp = getenv("CUDA_PATH")) == NULL &&
-	    (cp = getenv("CUDA_HOME")) == NULL)
-		cp = "/usr/local/cuda";
-	snprintf(opt.cuda_path, sizeof(opt.cuda_path), "%s", cp);
-
+	k_find_cuda(cuda);
 	k_make_prelude("kscan");
 	if (!opt.no_cache && (k_pcache_open(&opt.cache, k_work_dir(opt.work),
 	    "kscan") != 0 || k_pcache_open(&opt.pch, k_work_dir(opt.work),
@@ -192,10 +179,6 @@ main(int argc, char *argv[])
 		    "%s", strerror(errno));
 		k_pcache_close(&opt.cache);
 	}
-	/* decided when a unit of the dialect first needs it (unit.c) */
-	for (hip = 0; hip < 2; hip++)
-		opt.use_prelude[hip] = opt.prelude == PRELUDE_AUTO ? -1 :
-		    opt.prelude == PRELUDE_ALWAYS;
 
 	if (builddir != NULL)
 		read_compdb(builddir);

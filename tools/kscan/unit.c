@@ -1,6 +1,6 @@
 /*
  * One unit: its parser arguments, the parse of each side (host, device),
- * the diagnostics; and the probe of the toolkit's headers.
+ * the diagnostics.
  */
 #include "kscan.h"
 
@@ -43,27 +43,6 @@ diagnostics_json(struct ctx *x)
 	return o;
 }
 
-/* Parser arguments for one side of a unit: the prelude or the toolkit as
- * decided for the dialect, the torch stand-in last, then the command
- * line's flags and the unit's. */
-/* Whether a dialect is parsed with the prelude: with --prelude auto, when
- * its toolkit's headers do not parse, which is checked the first time a
- * unit of the dialect needs it. */
-int
-prelude_for(const char *dialect)
-{
-	int hip = strcmp(dialect, "hip") == 0;
-
-	if (opt.use_prelude[hip] < 0) {
-		opt.use_prelude[hip] = !toolkit_parses(dialect);
-		if (opt.timing)
-			fprintf(stderr, "%s: %s: parsing with %s\n",
-			    k_progname(), dialect, opt.use_prelude[hip] ?
-			    "the prelude" : "the toolkit's headers");
-	}
-	return opt.use_prelude[hip];
-}
-
 void
 build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u)
@@ -72,9 +51,8 @@ build_args(struct k_strv *a, const char *dialect, int device,
 
 	c.dialect = dialect;
 	c.device = device;
-	c.prelude = prelude_for(dialect);
 	c.torch = 1;
-	c.cuda_path = opt.cuda_path;
+	c.cuda_path = NULL;
 	k_build_args(a, &c, &opt.flags, &u->flags);
 }
 
@@ -312,70 +290,4 @@ scan_unit(CXIndex idx, struct unit *u)
 		/* a measurement, not a warning: -q does not hide it */
 		fprintf(stderr, "%s: %s: parsed in %.3f s%s\n", k_progname(),
 		    u->path, u->seconds, arch ? " (host and device)" : "");
-}
-
-/* ------------------------------------------------------------ probe */
-
-/* Whether the toolkit's own headers parse under this libclang; when they
- * do not (clang's CUDA support lags behind new toolkits), the prelude
- * stands in for them. */
-int
-toolkit_parses(const char *dialect)
-{
-	static const char cuda_src[] =
-	    "#include <cuda_runtime.h>\n"
-	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
-	    "void h(float *x) { k<<<1, 1>>>(x); }\n";
-	static const char hip_src[] =
-	    "#include <hip/hip_runtime.h>\n"
-	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
-	    "void h(float *x) { hipLaunchKernelGGL(k, 1, 1, 0, 0, x); }\n";
-	int hip = strcmp(dialect, "hip") == 0;
-	const char *src = hip ? hip_src : cuda_src;
-	struct unit u;
-	struct k_strv args = { 0 };
-	struct incl in;
-	CXIndex idx;
-	CXTranslationUnit tu = NULL;
-	unsigned i, errors = 0;
-	int e, save = opt.use_prelude[hip], verdict, missing = 0;
-	char key[K_SHA256_HEX];
-
-	memset(&u, 0, sizeof(u));
-	opt.use_prelude[hip] = 0;
-	build_args(&args, dialect, 0, &u);
-	opt.use_prelude[hip] = save;
-	if ((verdict = cache_probe_get(src, &args, key)) >= 0) {
-		k_strv_free(&args);
-		return verdict;
-	}
-	idx = clang_createIndex(0, 0);
-	e = k_parse(idx, hip ? "/kscan-probe.hip" : "/kscan-probe.cu",
-	    src, strlen(src), &args, &tu);
-	k_strv_free(&args);
-	if (e == 0 && tu != NULL) {
-		for (i = 0; i < clang_getNumDiagnostics(tu); i++) {
-			CXDiagnostic d = clang_getDiagnostic(tu, i);
-			char *m = k_take(clang_getDiagnosticSpelling(d));
-			if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
-				errors++;
-			/* a toolkit installed later is not among the files
-			 * the verdict depends on */
-			if (strstr(m, "cannot find") != NULL)
-				missing = 1;
-			free(m);
-			clang_disposeDiagnostic(d);
-		}
-		in.u = &u;
-		in.device = 0;
-		clang_getInclusions(tu, note_inclusion, &in);
-		clang_disposeTranslationUnit(tu);
-	}
-	clang_disposeIndex(idx);
-	verdict = e == 0 && tu != NULL && errors == 0;
-	if (e == 0 && tu != NULL && !missing)
-		cache_probe_put(key, &u.deps, verdict);
-	k_strv_free(&u.seen);
-	k_strv_free(&u.deps);
-	return verdict;
 }

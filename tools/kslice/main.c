@@ -15,8 +15,9 @@
 #include "kslice.h"
 
 static const char usage_line[] =
-    "usage: kslice [-hqV] [--mem mib] [--no-cache] [--root dir] [--stubs dir]\n"
-    "              [--timeout seconds] [--types list] [--work dir] [file ...]\n";
+    "usage: kslice [-hqV] [--cuda-path dir] [--mem mib] [--no-cache]\n"
+    "              [--root dir] [--stubs dir] [--timeout seconds] [--types list]\n"
+    "              [--work dir] [file ...]\n";
 
 /*
  * Records are sliced in a forked worker that keeps its parse cache from
@@ -183,6 +184,7 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "cuda-path", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "no-cache", no_argument, NULL, 'N' },
@@ -195,7 +197,7 @@ main(int argc, char *argv[])
 		{ "work", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *root = ".";
+	const char *root = ".", *cuda = NULL;
 	int ch, i;
 
 	k_msg_init(argv[0]);
@@ -206,6 +208,9 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'q':
 			k_msg_quiet(1);
+			break;
+		case 'C':
+			cuda = optarg;
 			break;
 		case 'R':
 			root = optarg;
@@ -247,6 +252,7 @@ main(int argc, char *argv[])
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
 		    strerror(errno));
 	default_stubs();
+	k_find_cuda(cuda);
 	k_make_prelude("kslice");
 	if (!opt.no_cache && k_pcache_open(&opt.pch, k_work_dir(opt.work),
 	    "pch") != 0)
