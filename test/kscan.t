@@ -228,7 +228,10 @@ printf '#include "x/one.h"\n__global__ void deep_kernel(float *p) { p[0] = 0; }\
     > "$D/deep/main.cu"
 run sh -c "cd '$D/deep' && '$KSCAN' --no-cache ."
 is "$(jq -r .id "$T_TMP/out")" main.cu::deep_kernel \
-    "a unit still missing includes after three rounds is scanned"
+    "a unit whose includes resolve one directory at a time is scanned"
+is "$(jq -r '[.scan.diagnostics.errors, (.scan.flags | join(" "))] | join(" ")' "$T_TMP/out")" \
+    "0 -I . -I ./a -I ./b -I ./c" \
+    "quoted includes resolved before the parse, nested ones too, in the order met"
 
 run "$KSCAN" -j 0 examples/src
 is "$T_STATUS" 2 "-j 0 is a usage error"

@@ -194,6 +194,121 @@ prepare_pch(struct unit *u, const char *dialect)
 	k_strv_free(&args);
 }
 
+/* The directory under the scanned ones that makes name resolve, by the
+ * rule recover_includes follows (the first file whose path ends with
+ * /name), added to the unit's -I flags unless there; its path, or NULL. */
+static char *
+add_include_dir(struct unit *u, const char *name)
+{
+	size_t j, k, ql = strlen(name);
+
+	for (j = 0; j < allfiles.n; j++) {
+		const char *f = allfiles.v[j];
+		size_t fl = strlen(f);
+		char *dir, *full;
+		int dup = 0;
+		if (fl <= ql || strcmp(f + fl - ql, name) != 0 ||
+		    f[fl - ql - 1] != '/')
+			continue;
+		if ((dir = strndup(f, fl - ql - 1)) == NULL ||
+		    (full = strdup(f)) == NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		for (k = 0; k + 1 < u->flags.n; k++)
+			if (strcmp(u->flags.v[k], "-I") == 0 &&
+			    strcmp(u->flags.v[k + 1], dir) == 0)
+				dup = 1;
+		if (!dup) {
+			k_strv_push(&u->flags, "-I");
+			k_strv_push(&u->flags, dir);
+		}
+		free(dir);
+		return full;
+	}
+	return NULL;
+}
+
+/* name found relative to dir, or in a directory that flags names with -I
+ * or -iquote; a new string, or NULL. */
+static char *
+find_quoted(const char *dir, const char *name, const struct k_strv *flags)
+{
+	char *p;
+	size_t i;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	if (access(p, R_OK) == 0)
+		return p;
+	free(p);
+	for (i = 0; i + 1 < flags->n; i++) {
+		if (strcmp(flags->v[i], "-I") != 0 &&
+		    strcmp(flags->v[i], "-iquote") != 0)
+			continue;
+		if (asprintf(&p, "%s/%s", flags->v[i + 1], name) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/*
+ * Quoted includes that would not be found, resolved before the first
+ * parse by the rule that recovers them after it (recover_includes), in
+ * the order the preprocessor meets them: a tree whose sources include
+ * their headers by a path the build gives with -I is then parsed once,
+ * not once per missing directory.  Includes the text holds in branches
+ * the preprocessor skips are resolved too; what the parse still misses
+ * is recovered as before.
+ */
+static void
+pre_resolve(struct unit *u, const char *path, int depth,
+    struct k_strv *visited)
+{
+	char *text, *line, *next, *dir, *slash;
+	size_t len;
+
+	if (depth > 16 || k_strv_has(visited, path))
+		return;
+	k_strv_push(visited, path);
+	if ((text = slurp(path, &len)) == NULL)
+		return;
+	if ((dir = strdup(path)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		char *p = line, *q, *found;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != '#')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "include", 7) != 0)
+			continue;
+		for (p += 7; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p++ != '"' || (q = strchr(p, '"')) == NULL || q == p)
+			continue;
+		*q = '\0';
+		if ((found = find_quoted(dir, p, &opt.flags)) == NULL &&
+		    (found = find_quoted(dir, p, &u->flags)) == NULL &&
+		    (found = add_include_dir(u, p)) != NULL)
+			u->missing = 1;
+		if (found != NULL)
+			pre_resolve(u, found, depth + 1, visited);
+		free(found);
+	}
+	free(dir);
+	free(text);
+}
+
 /* Parse one side (host or device) of a unit, with the macros it assumes,
  * and walk it. */
 int
@@ -279,6 +394,11 @@ scan_unit(CXIndex idx, struct unit *u)
 	}
 	dialect = dialect_of(u->path, text);
 	free(text);
+	if (allfiles.n > 0) {
+		struct k_strv visited = { 0 };
+		pre_resolve(u, u->path, 0, &visited);
+		k_strv_free(&visited);
+	}
 	if (scan_side(idx, u, dialect, 0, &arch) == 0) {
 		if (arch)
 			scan_side(idx, u, dialect, 1, &arch);
