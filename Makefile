@@ -6,7 +6,7 @@ BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
 SHAREDIR = $(PREFIX)/share/kforge
 PKG_CONFIG ?= pkg-config
-LLVM_CONFIG ?= llvm-config-15
+LLVM_CONFIG ?= llvm-config-19
 CC ?= cc
 CFLAGS ?= -O2 -g
 
@@ -48,8 +48,13 @@ lib/libkforge.a: $(LIB_OBJS)
 
 # libclang-dependent code: its own archive, linked only into the tools that
 # link libclang
+# libclang's own driver cannot tell where its resource directory is (no
+# program path): named here, clang's CUDA wrapper headers are found
+CLANG_RESOURCE_DIR = $(CLANG_LIBDIR)/clang/$(shell $(LLVM_CONFIG) --version | cut -d. -f1)
+
 lib/k_parse.o: lib/k_parse.c lib/*.h
-	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ lib/k_parse.c
+	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) \
+	    -DK_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' -c -o $@ lib/k_parse.c
 
 lib/k_pch.o: lib/k_pch.c lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ lib/k_pch.c
@@ -187,7 +192,7 @@ test-asan: deps
 
 # libFuzzer targets (clang): test/tmp/fuzz/fuzz_<target>; fuzz/run.sh runs
 # them.  test/fuzz.t replays their corpora without libFuzzer.
-FUZZ_CC = clang
+FUZZ_CC = clang-19
 FUZZ_TARGETS = record kbuild kverify kslice kwrap
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
@@ -224,11 +229,13 @@ lint: all
 	@for m in $(MANS); do mandoc -Tlint -W warning $$m || exit 1; done
 	@echo "lint: clean"
 
-install: all
+# the CUDA header tree "make deps" laid out goes to the share directory,
+# where kscan and kslice look for it next to an installed binary
+install: all deps
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
 	cp $(TOOLS) $(DESTDIR)$(BINDIR)/
 	cp $(MANS) $(DESTDIR)$(MANDIR)/man1/
-	cp -R schemas stubs prompts $(DESTDIR)$(SHAREDIR)/
+	cp -R schemas stubs prompts deps/cuda-12.4 $(DESTDIR)$(SHAREDIR)/
 
 clean:
 	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \

@@ -8,8 +8,10 @@
  *
  *	name<TAB>file:line:col-line:col
  *
- * usage: kextract [-p] [-D macro] [-I dir] file ...
- *   -p  parse with kforge's prelude instead of the toolkit's headers
+ * usage: kextract [-D macro] [-I dir] file ...
+ *
+ * The toolkit is the one kscan finds (k_find_cuda: $KFORGE_CUDA_PATH, else
+ * deps/cuda-12.4 next to the program's directory).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -73,39 +75,34 @@ main(int argc, char *argv[])
 	struct k_strv flags = { 0 }, args = { 0 };
 	struct k_parse_conf conf;
 	CXIndex idx;
-	int ch, i, prelude = 0, rc = 0;
+	int ch, i, rc = 0;
 
 	k_msg_init(argv[0]);
-	while ((ch = getopt(argc, argv, "D:I:p")) != -1) {
+	while ((ch = getopt(argc, argv, "D:I:")) != -1) {
 		switch (ch) {
 		case 'D':
 		case 'I':
 			k_strv_push(&flags, ch == 'D' ? "-D" : "-I");
 			k_strv_push(&flags, optarg);
 			break;
-		case 'p':
-			prelude = 1;
-			break;
 		default:
-			fputs("usage: kextract [-p] [-D macro] [-I dir] file ...\n",
+			fputs("usage: kextract [-D macro] [-I dir] file ...\n",
 			    stderr);
 			return K_EXIT_USAGE;
 		}
 	}
+	k_find_cuda(NULL);
 	k_make_prelude("kextract");
 	idx = clang_createIndex(0, 0);
 	for (i = optind; i < argc; i++) {
 		CXTranslationUnit tu = NULL;
 		enum CXErrorCode e;
-		const char *cp = getenv("CUDA_PATH") != NULL ?
-		    getenv("CUDA_PATH") : getenv("CUDA_HOME");
 
 		memset(&conf, 0, sizeof(conf));
 		conf.dialect = strstr(argv[i], ".hip") != NULL ? "hip" : "cuda";
 		conf.device = 0;
-		conf.prelude = prelude;
 		conf.torch = 1;
-		conf.cuda_path = cp != NULL ? cp : "/usr/local/cuda";
+		conf.cuda_path = NULL;
 		k_build_args(&args, &conf, &flags, NULL);
 		e = clang_parseTranslationUnit2(idx, argv[i],
 		    (const char *const *)args.v, (int)args.n, NULL, 0,

@@ -6,10 +6,10 @@
 #	bench/kscan-throughput.sh [-j jobs] CORPUS_DIR...
 #
 # For each directory, in one run: kscan -j jobs (default 2) with an empty
-# parse cache, --timing naming the files it parsed and whether it used the
-# prelude; bench/kextract, one process, parsing exactly those files once
-# each with the same parser arguments (-I DIR, as kscan gives a directory
-# argument, and the prelude when kscan used it); kscan again on the
+# parse cache, --timing naming the files it parsed; bench/kextract, one
+# process, parsing exactly those files once each with the include
+# directories kscan's records name (-I DIR, as kscan gives a directory
+# argument, and those it added to resolve quoted includes); kscan again on the
 # unchanged files, served by the cache.  Prints the wall times, the
 # throughput ratio (extractor time / kscan cold time, both over the same
 # files) and the rerun speed-up (cold / warm), per directory and summed,
@@ -21,6 +21,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=$here/bench/out/throughput
 mkdir -p "$out"
 make -s -C "$here" kscan bench/kextract >/dev/null
+# the toolkit kscan parses with, for bench/kextract too
+if [ -z "${KFORGE_CUDA_PATH:-}" ] && [ -d "$here/deps/cuda-12.4" ]; then
+	KFORGE_CUDA_PATH=$here/deps/cuda-12.4
+	export KFORGE_CUDA_PATH
+fi
 now() { date +%s.%N; }
 
 echo "machine: $(nproc) CPUs, $(uname -sr); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -39,10 +44,12 @@ for dir in "$@"; do
 	t1=$(now)
 	sed -n 's/^kscan: \(.*\): parsed in .*/\1/p' "$out/$name.cold.err" |
 	    sed 's|^\./||' > "$out/$name.files"
-	p=
-	grep -q 'cuda: parsing with the prelude' "$out/$name.cold.err" && p=-p
 	t2=$(now)
-	(cd "$dir" && xargs "$here/bench/kextract" $p -I . < "$out/$name.files") \
+	jq -r '.scan.flags // [] | . as $f | range(0; length) |
+	    select($f[.] == "-I") | "-I\($f[. + 1])"' "$out/$name.cold.ndjson" |
+	    sort -u > "$out/$name.incs"
+	(cd "$dir" && xargs "$here/bench/kextract" $(cat "$out/$name.incs") \
+	    < "$out/$name.files") \
 	    > "$out/$name.kextract" 2> "$out/$name.kextract.err" || true
 	t3=$(now)
 	(cd "$dir" && KFORGE_WORK=$work "$here/kscan" -q -j "$jobs" --timing .) \

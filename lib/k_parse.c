@@ -130,24 +130,10 @@ k_write_file(const char *path, const char *text)
 
 /* ------------------------------------------------------------ prelude */
 
-/* the toolkit's headers as empty files, so that the prelude alone
- * describes the toolkit */
-static const char *toolkit_stubs[] = {
-	"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h",
-	"cuda_bf16.h", "cuda_fp8.h", "device_launch_parameters.h",
-	"device_functions.h", "vector_types.h", "vector_functions.h",
-	"driver_types.h", "math_functions.h", "sm_20_atomic_functions.h",
-	"sm_60_atomic_functions.h", "cooperative_groups.h",
-	"cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
-	"cuda/std/cstdint", "cuda/barrier", "cuda/pipeline", "cuda/atomic",
-	"cuda/annotated_ptr", "hip/hip_runtime.h", "hip/hip_runtime_api.h",
-	"hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_cooperative_groups.h",
-	"texture_fetch_functions.h", "surface_functions.h", "crt/host_defines.h",
-	NULL
-};
-
-/* cuRAND, whose real headers reach past the prelude (library types,
- * deprecation macros): the part kernels and their hosts use */
+/* cuRAND is a library of its own, not in the header tree "make deps" lays
+ * out: when no real curand.h is on the include path (a toolkit's, a
+ * system's), these stand in for the part kernels and their hosts use.
+ * They are searched last, after the toolkit's and the system's headers. */
 static const char curand_host[] =
     "#pragma once\n"
     "typedef enum curandStatus { CURAND_STATUS_SUCCESS = 0 } curandStatus_t;\n"
@@ -305,14 +291,10 @@ k_make_prelude(const char *prog)
 	snprintf(prelude_file, sizeof(prelude_file), "%s/kforge_prelude.h",
 	    prelude_dir);
 	must_write(prelude_file, k_prelude_text);
-	for (i = 0; toolkit_stubs[i] != NULL; i++) {
-		snprintf(path, sizeof(path), "%s/include/%s", prelude_dir,
-		    toolkit_stubs[i]);
-		must_write(path, "#pragma once\n");
-	}
-	snprintf(path, sizeof(path), "%s/include/curand.h", prelude_dir);
+	snprintf(path, sizeof(path), "%s/fallback/curand.h", prelude_dir);
 	must_write(path, curand_host);
-	snprintf(path, sizeof(path), "%s/include/curand_kernel.h", prelude_dir);
+	snprintf(path, sizeof(path), "%s/fallback/curand_kernel.h",
+	    prelude_dir);
 	must_write(path, curand_device);
 	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", prelude_dir);
 	must_write(path, k_prelude_torch_text);
@@ -321,21 +303,81 @@ k_make_prelude(const char *prog)
 		    torch_stubs[i]);
 		must_write(path, "#pragma once\n#include <kforge_torch.h>\n");
 	}
-	snprintf(path, sizeof(path), "%s/include/math_constants.h",
-	    prelude_dir);
-	must_write(path, "#pragma once\n"
-	    "#define CUDART_INF_F __builtin_huge_valf()\n"
-	    "#define CUDART_NAN_F __builtin_nanf(\"\")\n"
-	    "#define CUDART_PI_F 3.141592654f\n"
-	    "#define CUDART_PI 3.1415926535897931e+0\n"
-	    "#define CUDART_INF __builtin_huge_val()\n"
-	    "#define CUDART_NAN __builtin_nan(\"\")\n");
 }
 
 const char *
 k_prelude_dir(void)
 {
 	return prelude_dir;
+}
+
+/* ------------------------------------------------------------ toolkit */
+
+static char cuda_path[PATH_MAX];
+
+/* dir holds a CUDA toolkit's headers: include/cuda_runtime.h and bin/,
+ * which clang needs to take a directory for a toolkit */
+static int
+is_toolkit(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/include/cuda_runtime.h", dir);
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), "%s/bin", dir);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int
+take_toolkit(const char *dir)
+{
+	char real[PATH_MAX];
+
+	if (realpath(dir, real) == NULL || !is_toolkit(real))
+		return 0;
+	snprintf(cuda_path, sizeof(cuda_path), "%s", real);
+	return 1;
+}
+
+const char *
+k_find_cuda(const char *arg)
+{
+	const char *env = getenv(K_CUDA_PATH_ENV);
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (arg != NULL) {
+		if (!take_toolkit(arg))
+			k_fatal(K_EXIT_USAGE, NULL, "--cuda-path: %s: not a "
+			    "CUDA toolkit (no include/cuda_runtime.h and bin/)",
+			    arg);
+		return cuda_path;
+	}
+	if (env != NULL && *env != '\0') {
+		if (!take_toolkit(env))
+			k_fatal(K_EXIT_USAGE, NULL, "%s: %s: not a CUDA "
+			    "toolkit (no include/cuda_runtime.h and bin/)",
+			    K_CUDA_PATH_ENV, env);
+		return cuda_path;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
+	if (n > 0) {
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			strcpy(slash + 1, "deps/" K_CUDA_TREE);
+			if (take_toolkit(exe))
+				return cuda_path;
+			strcpy(slash + 1, "../share/kforge/" K_CUDA_TREE);
+			if (take_toolkit(exe))
+				return cuda_path;
+		}
+	}
+	k_fatal(K_EXIT_SYSTEM, NULL, "no CUDA headers to parse with: run "
+	    "\"make deps\", or name a CUDA 12.x toolkit with --cuda-path or "
+	    "%s", K_CUDA_PATH_ENV);
+	return NULL;
 }
 
 /* ------------------------------------------------------------ parsing */
@@ -359,33 +401,51 @@ k_build_args(struct k_strv *a, const struct k_parse_conf *c,
 	char path[PATH_MAX + 32];
 	size_t i;
 
+#ifdef K_CLANG_RESOURCE_DIR
+	/* without it libclang's driver looks for its resource directory
+	 * next to a program path it does not have, and misses clang's
+	 * CUDA and HIP wrapper headers (device-side <new>, <cmath>,
+	 * <complex>, <algorithm>) */
+	if (access(K_CLANG_RESOURCE_DIR, F_OK) == 0) {
+		k_strv_push(a, "-resource-dir");
+		k_strv_push(a, K_CLANG_RESOURCE_DIR);
+	}
+#endif
 	k_strv_push(a, "-x");
 	k_strv_push(a, hip ? "hip" : "cuda");
 	if (!sets_std(first) && !sets_std(second))
 		k_strv_push(a, "-std=c++17");
-	if (c->prelude) {
-		k_strv_push(a, hip ? "-nogpuinc" : "-nocudainc");
-		k_strv_push(a, hip ? "-nogpulib" : "-nocudalib");
-		k_strv_push(a, "-isystem");
-		snprintf(path, sizeof(path), "%s/include", prelude_dir);
+	if (hip)
+		/* the HIP headers on the system include path (Debian's
+		 * hipcc: /usr/include/hip); no device library is read */
+		k_strv_push(a, "-nogpulib");
+	else {
+		snprintf(path, sizeof(path), "--cuda-path=%s",
+		    c->cuda_path != NULL ? c->cuda_path : cuda_path);
 		k_strv_push(a, path);
+		k_strv_push(a, "-nocudalib");
+	}
+	if (prelude_dir[0] != '\0') {
 		k_strv_push(a, "-include");
 		k_strv_push(a, prelude_file);
-	} else if (!hip && c->cuda_path != NULL) {
-		snprintf(path, sizeof(path), "--cuda-path=%s", c->cuda_path);
-		k_strv_push(a, path);
 	}
 	if (c->device) {
 		k_strv_push(a, "--cuda-device-only");
 		k_strv_push(a, hip ? "--offload-arch=gfx90a" :
-		    "--cuda-gpu-arch=sm_80");
+		    "--cuda-gpu-arch=sm_90");
 	} else
 		k_strv_push(a, "--cuda-host-only");
-	if (c->torch) {
-		/* searched last: a real PyTorch on the include path wins */
-		snprintf(path, sizeof(path), "%s/torch", prelude_dir);
+	if (prelude_dir[0] != '\0') {
+		/* searched last: a real cuRAND or PyTorch on the include
+		 * path wins */
+		snprintf(path, sizeof(path), "%s/fallback", prelude_dir);
 		k_strv_push(a, "-idirafter");
 		k_strv_push(a, path);
+		if (c->torch) {
+			snprintf(path, sizeof(path), "%s/torch", prelude_dir);
+			k_strv_push(a, "-idirafter");
+			k_strv_push(a, path);
+		}
 	}
 	k_strv_push(a, "-Wno-unknown-cuda-version");
 	k_strv_push(a, "-w");

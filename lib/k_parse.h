@@ -1,8 +1,9 @@
 /*
  * Parsing CUDA and HIP with libclang, shared by kscan and kslice: string
- * vectors, the one CXString funnel, the prelude directory (toolkit and
- * PyTorch stand-ins for a libclang that cannot read the real headers), the
- * parser arguments and the parse itself.
+ * vectors, the one CXString funnel, the CUDA toolkit tree the parser reads,
+ * the prelude directory (the little a real toolkit does not declare, and
+ * cuRAND and PyTorch stand-ins searched last), the parser arguments and
+ * the parse itself.
  *
  * Ownership: a k_strv owns its strings; k_take returns a malloc'd string
  * the caller frees; the prelude directory belongs to this module and is
@@ -41,19 +42,33 @@ int k_write_file(const char *path, const char *text);
 
 /*
  * Make the private prelude directory, named after prog, removed at exit:
- * the prelude header, empty stand-ins for the toolkit's headers under
- * include/, and the PyTorch stand-in with its headers under torch/.
- * Fatal on failure.  k_prelude_dir() is "" before.
+ * the prelude header (force-included), cuRAND stand-ins under fallback/
+ * and the PyTorch stand-in with its headers under torch/ (both searched
+ * after every other include directory).  Fatal on failure.
+ * k_prelude_dir() is "" before.
  */
 void k_make_prelude(const char *prog);
 const char *k_prelude_dir(void);
 
+/* The CUDA header tree "make deps" lays out, by its directory name. */
+#define K_CUDA_TREE "cuda-12.4"
+/* The environment variable naming a user's own CUDA 12.x toolkit. */
+#define K_CUDA_PATH_ENV "KFORGE_CUDA_PATH"
+
+/*
+ * The CUDA toolkit the parser reads (a directory with include/ and bin/),
+ * the first of: arg (--cuda-path, may be NULL), $KFORGE_CUDA_PATH,
+ * deps/cuda-12.4 next to the program, ../share/kforge/cuda-12.4 next to
+ * it.  A usage error when arg or the variable names no toolkit, fatal when
+ * none is found.  The path is kept for k_build_args.
+ */
+const char *k_find_cuda(const char *arg);
+
 struct k_parse_conf {
 	const char *dialect;	/* "cuda" or "hip" */
 	int device;		/* device side, else host side */
-	int prelude;		/* the prelude instead of the toolkit */
 	int torch;		/* the torch stand-in, searched last */
-	const char *cuda_path;	/* --cuda-path without the prelude (CUDA) */
+	const char *cuda_path;	/* NULL: the one k_find_cuda found */
 };
 
 /* Parser arguments for c, then the flags of first and second (either may

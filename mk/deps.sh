@@ -1,12 +1,21 @@
 #!/bin/sh
-# Install the Debian packages kforge builds and tests with; a no-op when
-# they are all present.  Used by "make deps".
+# Install what kforge builds, tests and parses with; a no-op when it is all
+# present.  Used by "make deps".
+#
+# 1. Debian packages, libclang 19 among them.
+# 2. The CUDA 12.4 headers libclang parses CUDA with, from NVIDIA's wheels
+#    on PyPI (runtime, nvcc's crt/ and nvvm/libdevice, CCCL's cub, thrust
+#    and libcu++), checked against the sha256 sums below and laid out as
+#    one toolkit tree (include/, nvvm/, bin/) in deps/cuda-12.4, which git
+#    ignores.  The tools find it there or installed under the share
+#    directory; nothing is downloaded at run time.
 set -eu
+cd "$(dirname "$0")/.."
 
-pkgs="gcc make pkg-config perl jq
-libclang-15-dev llvm-15 clang-15
+pkgs="gcc make pkg-config perl jq unzip
+libclang-19-dev llvm-19 clang-19
 libjansson-dev libcurl4-openssl-dev libssl-dev libcmocka-dev
-hipcc mandoc parallel python3 python3-jsonschema chromium"
+hipcc mandoc parallel python3 python3-pip python3-jsonschema chromium"
 
 missing=
 for p in $pkgs; do
@@ -15,13 +24,71 @@ for p in $pkgs; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+if [ -n "$missing" ]; then
+	echo "deps: installing:$missing" >&2
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	# a fresh machine may have never fetched the package lists
+	$sudo apt-get update -qq || true
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >&2
+fi
 
-echo "deps: installing:$missing" >&2
-sudo=
-[ "$(id -u)" -eq 0 ] || sudo=sudo
-export DEBIAN_FRONTEND=noninteractive
-# a fresh machine may have never fetched the package lists
-$sudo apt-get update -qq || true
-# shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >&2
+# ------------------------------------------------------- CUDA header tree
+
+tree=deps/cuda-12.4
+stamp=$tree/.kforge-tree
+# name==version sha256 of its manylinux x86_64 wheel
+wheels="nvidia-cuda-runtime-cu12==12.4.127
+64403288fa2136ee8e467cdc9c9427e0434110899d07c779f25b5c068934faa5
+nvidia-cuda-nvcc-cu12==12.4.131
+e4c9a35435c3b0e36c6397c5696334c9ea6650e524736cbd1c5d345ea099bb04
+nvidia-cuda-cccl-cu12==12.4.127.post1
+2027fa5fc75fbee703bf24e8275a40a605cf94a3e8fef8a7187897d49b34facb"
+
+[ -f "$stamp" ] && exit 0
+
+dl=deps/wheels
+mkdir -p "$dl"
+# shellcheck disable=SC2046
+set -- $(echo "$wheels" | awk 'NR % 2 == 1')
+echo "deps: downloading the CUDA 12.4 header wheels: $*" >&2
+python3 -m pip download -q --no-deps --only-binary=:all: \
+    --platform manylinux2014_x86_64 --python-version 3 -d "$dl" "$@" >&2
+
+echo "$wheels" | while read -r spec; read -r sum; do
+	name=$(echo "$spec" | sed 's/==.*//; s/-/_/g')
+	ver=${spec#*==}
+	whl=$(ls "$dl/$name-$ver-"*.whl 2>/dev/null | head -n 1)
+	if [ -z "$whl" ]; then
+		echo "deps: $spec: no wheel in $dl" >&2
+		exit 1
+	fi
+	got=$(sha256sum "$whl" | cut -d ' ' -f 1)
+	if [ "$got" != "$sum" ]; then
+		echo "deps: $whl: sha256 $got, expected $sum" >&2
+		exit 1
+	fi
+done
+
+tmp=$tree.tmp
+rm -rf "$tmp"
+mkdir -p "$tmp/unpack" "$tmp/include" "$tmp/nvvm" "$tmp/bin"
+for whl in "$dl"/nvidia_cuda_*.whl; do
+	unzip -q -o "$whl" 'nvidia/*' -d "$tmp/unpack"
+done
+u=$tmp/unpack/nvidia
+cp -R "$u/cuda_runtime/include/." "$u/cuda_nvcc/include/." \
+    "$u/cuda_cccl/include/." "$tmp/include/"
+cp -R "$u/cuda_nvcc/nvvm/libdevice" "$tmp/nvvm/"
+rm -f "$tmp/include/__init__.py"
+# clang takes a directory for a toolkit when it has include/ and bin/; the
+# parser runs no tool from it
+echo "CUDA 12.4 headers for parsing (kforge make deps); no tools" \
+    > "$tmp/bin/README"
+rm -rf "$tmp/unpack"
+echo "$wheels" | awk 'NR % 2 == 1' > "$tmp/.kforge-tree"
+rm -rf "$tree"
+mv "$tmp" "$tree"
+echo "deps: CUDA 12.4 headers in $tree" >&2

@@ -30,7 +30,9 @@ UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=87"
 UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$dir/log/ubsan"
 export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 KFORGE_BIN=$dir/src
-export KFORGE_BIN
+# the copy has no deps/ (git ignores it): the tree "make deps" laid out here
+KFORGE_CUDA_PATH=${KFORGE_CUDA_PATH:-$root/deps/cuda-12.4}
+export KFORGE_BIN KFORGE_CUDA_PATH
 # GCC's UBSan ignores log_path: its reports are found in the run's output
 # (tests show a failing command's stderr) as well as by exit status
 { (cd "$dir/src" && sh test/run "$@"); echo $? > "$dir/status"; } 2>&1 |

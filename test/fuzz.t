@@ -9,7 +9,7 @@
 CC=${CC:-cc}
 command -v "$CC" > /dev/null || skip_all "no C compiler ($CC)"
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
-LLVM_CONFIG=${LLVM_CONFIG:-llvm-config-15}
+LLVM_CONFIG=${LLVM_CONFIG:-llvm-config-19}
 [ -f lib/k_prelude.c ] || skip_all "lib/k_prelude.c not generated (make)"
 jflags=$($PKG_CONFIG --cflags jansson libcrypto) || skip_all "no jansson"
 jlibs=$($PKG_CONFIG --libs jansson libcrypto)

@@ -155,7 +155,7 @@ is "$T_STATUS:$(jq -r .scan.name "$T_TMP/out")" "0:survivor" "a file with parse 
 H=test/hostile
 # under make test-asan the crash must stay a SIGSEGV, not a report
 [ -n "${ASAN_OPTIONS:-}" ] && ASAN_OPTIONS=$ASAN_OPTIONS:handle_segv=0
-run "$KSCAN" --timeout 2 $H/crash.cu $H/slow.cu examples/src/conv1d.cu
+run "$KSCAN" --timeout 10 $H/crash.cu $H/slow.cu examples/src/conv1d.cu
 is "$T_STATUS" 1 "crashing and endless files: exit 1"
 is "$(jq -r '[.id, .errors[0].code // .scan.name] | join(" ")' "$T_TMP/out")" \
     "$H/crash.cu parse-crashed
@@ -164,17 +164,17 @@ examples/src/conv1d.cu::conv1d_kernel conv1d_kernel" \
     "an error record for each, in input order, then the next file's kernel"
 is "$(jq -r '.errors[0].message // empty' "$T_TMP/out")" \
     "$H/crash.cu: parse failed: the parsing process was killed by signal 11 (Segmentation fault)
-$H/slow.cu: parse failed: no result after 2 s (--timeout)" \
+$H/slow.cu: parse failed: no result after 10 s (--timeout)" \
     "the records say what happened"
 is "$(cat "$T_TMP/err")" \
     "kscan: $H/crash.cu: parse failed: the parsing process was killed by signal 11 (Segmentation fault)
-kscan: $H/slow.cu: parse failed: no result after 2 s (--timeout)" \
+kscan: $H/slow.cu: parse failed: no result after 10 s (--timeout)" \
     "and so does stderr"
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "crash and timeout records validate"
 cp "$T_TMP/out" "$D/hostile.ndjson"
 t0=$(date +%s)
-run "$KSCAN" -j 2 --timeout 2 $H/slow.cu $H/crash.cu examples/src/conv1d.cu \
+run "$KSCAN" -j 2 --timeout 10 $H/slow.cu $H/crash.cu examples/src/conv1d.cu \
     $H/slow.cu
 t1=$(date +%s)
 is "$(jq -r '.id' "$T_TMP/out" | tr '\n' ' ')" \
@@ -251,12 +251,62 @@ printf '#include "x/one.h"\n__global__ void deep_kernel(float *p) { p[0] = 0; }\
     > "$D/deep/main.cu"
 run sh -c "cd '$D/deep' && '$KSCAN' --no-cache ."
 is "$(jq -r .id "$T_TMP/out")" main.cu::deep_kernel \
-    "a unit still missing includes after three rounds is scanned"
+    "a unit whose includes resolve one directory at a time is scanned"
+is "$(jq -r '[.scan.diagnostics.errors, (.scan.flags | join(" "))] | join(" ")' "$T_TMP/out")" \
+    "0 -I . -I ./a -I ./b -I ./c" \
+    "quoted includes resolved before the parse, nested ones too, in the order met"
 
 run "$KSCAN" -j 0 examples/src
 is "$T_STATUS" 2 "-j 0 is a usage error"
-run "$KSCAN" --prelude sometimes
-is "$T_STATUS" 2 "bad --prelude is a usage error"
+run "$KSCAN" --prelude auto examples/src/conv1d.cu
+is "$T_STATUS" 2 "--prelude is gone: a usage error"
+
+# the CUDA headers: found next to the program (make deps), else named
+run "$KSCAN" --cuda-path "$T_TMP/nowhere" examples/src/conv1d.cu
+is "$T_STATUS" 2 "--cuda-path naming no toolkit is a usage error"
+like "$(cat "$T_TMP/err")" "--cuda-path: .*nowhere: not a CUDA toolkit" \
+    "--cuda-path: the message names the directory"
+KFORGE_CUDA_PATH=$T_TMP/nowhere run "$KSCAN" examples/src/conv1d.cu
+is "$T_STATUS" 2 "KFORGE_CUDA_PATH naming no toolkit is a usage error"
+tree=$(cd "$(dirname "$KSCAN")" && pwd)/deps/cuda-12.4
+if [ -d "$tree" ]; then
+	mkdir -p "$T_TMP/bin"
+	cp "$KSCAN" "$T_TMP/bin/kscan"
+	run env -u KFORGE_CUDA_PATH "$T_TMP/bin/kscan" examples/src/conv1d.cu
+	is "$T_STATUS" 4 "no toolkit next to the program, none named: exit 4"
+	like "$(cat "$T_TMP/err")" 'no CUDA headers to parse with: run "make deps"' \
+	    "the message says how to get them"
+	KFORGE_CUDA_PATH=$tree run "$T_TMP/bin/kscan" examples/src/conv1d.cu
+	is "$T_STATUS:$(jq '.scan.diagnostics.errors' "$T_TMP/out")" "0:0" \
+	    "KFORGE_CUDA_PATH names the toolkit"
+	run env -u KFORGE_CUDA_PATH "$T_TMP/bin/kscan" --cuda-path "$tree" \
+	    examples/src/conv1d.cu
+	is "$T_STATUS:$(jq '.scan.diagnostics.errors' "$T_TMP/out")" "0:0" \
+	    "--cuda-path names the toolkit"
+else
+	for i in 1 2 3 4; do
+		skip "a copied kscan finds no toolkit ($i)" \
+		    "no deps/cuda-12.4 next to kscan"
+	done
+fi
+
+# the toolkit's own headers: what the hand-written prelude lacked
+run "$KSCAN" test/cuda/toolkit.cu
+is "$T_STATUS:$(jq -s '[.[].scan.diagnostics.errors] | add' "$T_TMP/out")" "0:0" \
+    "cub, cooperative groups, bf16/half, the runtime API, a device-side launch, host min, assert, surfaces, placement new parse"
+is "$(jq -r -s '[.[].scan.name] | join(" ")' "$T_TMP/out")" \
+    "tk_kernel parent_kernel surf_kernel" "the toolkit's own kernels (cub's) are not reported"
+
+# HIP: hipcc's own headers; <<<...>>> launches are found
+run "$KSCAN" test/hip/chevron.hip
+is "$(jq -c '[.scan.dialect, .scan.diagnostics.errors]' "$T_TMP/out" | sort -u)" \
+    '["hip",0]' "a HIP chevron source parses with HIP's headers"
+is "$(jq -r 'select(.scan.name=="negate_kernel") | .scan.launches[0] | [.kind, .kernel, .grid, .block, .shared_mem, .stream] | join(";")' "$T_TMP/out")" \
+    "chevron;negate_kernel;(n + 255) / 256;256;0;stream" \
+    "HIP chevron launch: every expression"
+is "$(jq -r 'select(.scan.name=="shift_kernel") | .scan.launches[0] | [.kernel, .template_args[0], .grid] | join(";")' "$T_TMP/out")" \
+    "shift_kernel<T>;T;dim3((n + 127) / 128)" \
+    "HIP chevron launch from a function template"
 run "$KSCAN" --bogus
 is "$T_STATUS" 2 "unknown option is a usage error"
 like "$(cat "$T_TMP/err")" "^usage: kscan " "usage on stderr"

@@ -175,7 +175,7 @@ done > "$T_TMP/hostile.ndjson"
 cat "$T_TMP/conv.ndjson" >> "$T_TMP/hostile.ndjson"
 # under make test-asan the crash must stay a SIGSEGV, not a report
 [ -n "${ASAN_OPTIONS:-}" ] && ASAN_OPTIONS=$ASAN_OPTIONS:handle_segv=0
-run "$KSLICE" --timeout 2 "$T_TMP/hostile.ndjson"
+run "$KSLICE" --timeout 10 "$T_TMP/hostile.ndjson"
 is "$T_STATUS" 1 "crashing and endless records: exit 1"
 is "$(jq -r '[.id, .errors[0].code // "sliced"] | join(" ")' "$T_TMP/out")" \
     "test/hostile/crash.cu::deep_sum slice-crashed
@@ -184,11 +184,11 @@ examples/src/conv1d.cu::conv1d_kernel sliced" \
     "lines in = lines out: two error records, then the next record sliced"
 is "$(jq -r '.errors[0].message // empty' "$T_TMP/out")" \
     "test/hostile/crash.cu::deep_sum: parse failed: the slicing process was killed by signal 11 (Segmentation fault)
-test/hostile/slow.cu::slow_kernel: parse failed: no result after 2 s (--timeout)" \
+test/hostile/slow.cu::slow_kernel: parse failed: no result after 10 s (--timeout)" \
     "the records say what happened"
 like "$(cat "$T_TMP/err")" "^kslice: [^ ]*/hostile.ndjson:1: test/hostile/crash.cu::deep_sum: parse failed: the slicing process was killed by signal 11" \
     "the crash on stderr, with its input line"
-like "$(cat "$T_TMP/err")" "kslice: [^ ]*/hostile.ndjson:2: test/hostile/slow.cu::slow_kernel: parse failed: no result after 2 s" \
+like "$(cat "$T_TMP/err")" "kslice: [^ ]*/hostile.ndjson:2: test/hostile/slow.cu::slow_kernel: parse failed: no result after 10 s" \
     "the timeout on stderr, with its input line"
 is "$(sed -n 3p "$T_TMP/out")" "$("$KSLICE" < "$T_TMP/conv.ndjson")" \
     "the record after them is sliced as it is alone"

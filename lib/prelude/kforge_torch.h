@@ -14,6 +14,16 @@
 #include <stdint.h>
 #include <vector>
 #include <string>
+/* what PyTorch's headers bring in on their way, and extensions use
+ * without including: half and bfloat16 types, limits, assert */
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <algorithm>
+#include <cassert>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <limits>
 
 namespace c10 {
 enum class ScalarType { Byte, Char, Short, Int, Long, Half, Float, Double,
@@ -22,7 +32,9 @@ struct Half {
 	unsigned short x;
 	Half() = default;
 	__host__ __device__ Half(float);
+	__host__ __device__ Half(const __half &);
 	__host__ __device__ operator float() const;
+	__host__ __device__ operator __half() const;
 };
 struct BFloat16 {
 	unsigned short x;
@@ -30,6 +42,24 @@ struct BFloat16 {
 	__host__ __device__ BFloat16(float);
 	__host__ __device__ operator float() const;
 };
+/* arithmetic, as c10's Half-inl.h and BFloat16-inl.h give it (without
+ * it, Half's two conversions, to float and to __half, are ambiguous) */
+#define KFORGE_HALF_OP(H, OP) \
+	__host__ __device__ H operator OP(const H &, const H &); \
+	__host__ __device__ float operator OP(H, float); \
+	__host__ __device__ float operator OP(float, H); \
+	__host__ __device__ double operator OP(H, double); \
+	__host__ __device__ double operator OP(double, H); \
+	__host__ __device__ H operator OP(H, int); \
+	__host__ __device__ H operator OP(int, H); \
+	__host__ __device__ H &operator OP##=(H &, const H &);
+#define KFORGE_HALF_OPS(H) KFORGE_HALF_OP(H, +) KFORGE_HALF_OP(H, -) \
+	KFORGE_HALF_OP(H, *) KFORGE_HALF_OP(H, /) \
+	__host__ __device__ H operator-(const H &);
+KFORGE_HALF_OPS(Half)
+KFORGE_HALF_OPS(BFloat16)
+#undef KFORGE_HALF_OPS
+#undef KFORGE_HALF_OP
 struct Device { int index() const; bool is_cuda() const; };
 struct IntArrayRef { long operator[](size_t) const; size_t size() const;
 	const long *begin() const; const long *end() const;

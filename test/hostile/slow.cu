@@ -1,5 +1,5 @@
 /*
- * Keeps libclang 15 busy for minutes in little memory: 900 nested
+ * Keeps libclang (15 and 19) busy for minutes in little memory: 900 nested
  * instantiations, each with a constant expression that loops 200000 times
  * (below clang's step limit, so nothing stops it).
  */

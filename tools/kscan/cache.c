@@ -83,8 +83,6 @@ unit_key(struct unit *u, char out[K_SHA256_HEX])
 	k_sha256_hex(text, len, sha);
 	dialect = u->dialect = dialect_of(u->path, text);
 	free(text);
-	/* the workers inherit the verdict instead of probing each */
-	prelude_for(dialect);
 	if (opt.no_cache || opt.cache.dir == NULL)
 		return -1;
 	if ((real = realpath(u->path, NULL)) == NULL)
@@ -167,49 +165,4 @@ cache_report(void)
 	fprintf(stderr, "%s: parse cache %s: %lu reused, %lu parsed, "
 	    "%lu changed\n", k_progname(), opt.cache.dir, opt.cache.hits,
 	    opt.cache.misses, opt.cache.stale);
-}
-
-/* The probe of a dialect's toolkit headers (unit.c) is a parse too: its
- * verdict is kept like a unit's, keyed by the probe's text and arguments
- * and checked against the headers it read. */
-int
-cache_probe_get(const char *text, const struct k_strv *args,
-    char key[K_SHA256_HEX])
-{
-	struct k_buf k = { 0 };
-	json_t *v;
-	size_t i;
-	int verdict;
-
-	key[0] = '\0';
-	if (opt.no_cache || opt.cache.dir == NULL)
-		return -1;
-	key_start(&k, "probe");
-	k_pkey_add(&k, text);
-	for (i = 0; i < args->n; i++)
-		add_arg(&k, args->v[i]);
-	k_pkey_end(&k, key);
-	if ((v = k_pcache_get(&opt.cache, key)) == NULL)
-		return -1;
-	verdict = json_is_true(v);
-	json_decref(v);
-	return verdict;
-}
-
-void
-cache_probe_put(const char *key, const struct k_strv *files, int verdict)
-{
-	json_t *paths = json_array(), *deps;
-	size_t i;
-
-	if (key[0] == '\0')
-		return;
-	for (i = 0; i < files->n; i++)
-		if (json_array_append_new(paths, json_string(files->v[i])) != 0)
-			break;
-	deps = i == files->n ? k_pcache_deps(&opt.cache, paths) : NULL;
-	if (deps != NULL)
-		k_pcache_put(&opt.cache, key, deps, json_boolean(verdict));
-	json_decref(paths);
-	json_decref(deps);
 }

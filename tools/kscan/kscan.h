@@ -48,8 +48,6 @@
 #define MAX_DIAG_MESSAGES 5
 #define MAX_DEPTH 64		/* directory recursion */
 
-enum prelude_mode { PRELUDE_AUTO, PRELUDE_ALWAYS, PRELUDE_NEVER };
-
 /* One translation unit to parse. */
 struct unit {
 	char *path;		/* as opened */
@@ -79,10 +77,6 @@ struct options {
 	size_t rootlen;
 	const char *lang;	/* forced dialect or NULL */
 	struct k_strv flags;	/* -I and -D from the command line */
-	enum prelude_mode prelude;
-	int use_prelude[2];	/* per dialect (0 cuda, 1 hip); -1: not yet
-				 * decided */
-	char cuda_path[PATH_MAX];
 	int jobs;
 	int timing;
 	double timeout;		/* per unit, seconds; 0: none */
@@ -175,8 +169,6 @@ int scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
     int *arch);
 void build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u);
-int toolkit_parses(const char *dialect);
-int prelude_for(const char *dialect);
 void prepare_pch(struct unit *u, const char *dialect);
 
 /* recall.c: kernels in branches the preprocessor skipped */
@@ -192,10 +184,7 @@ void run_units(size_t from);
 json_t *cache_lookup(struct unit *u);
 void cache_store(struct unit *u, json_t *reply);
 void cache_report(void);
-int cache_probe_get(const char *text, const struct k_strv *args,
-    char key[K_SHA256_HEX]);
-void cache_probe_put(const char *key, const struct k_strv *files,
-    int verdict);
+
 
 /* emit.c */
 void emit(void);

@@ -140,6 +140,47 @@ first_child(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Break;
 }
 
+/*
+ * Tokens of a macro invocation NAME(...) that starts where the call's
+ * extent does: HIP's own headers make hipLaunchKernelGGL a macro around a
+ * <<<...>>> launch, whose tokens are the macro's, not the file's.
+ */
+static struct tok *
+invocation_tokens(struct ctx *x, CXCursor call, unsigned *n,
+    struct fileinfo **fip)
+{
+	CXSourceRange r = clang_getCursorExtent(call);
+	struct fileinfo *fi;
+	unsigned line, a, b;
+	int depth = 0;
+	char quote = 0;
+
+	fi = where(x, clang_getRangeStart(r), &line, &a);
+	if (fi == NULL || fi->text == NULL)
+		return tokens(x, r, n, fip);
+	for (b = a; b < fi->size; b++) {
+		char c = fi->text[b];
+		if (quote != 0) {
+			if (c == '\\')
+				b++;
+			else if (c == quote)
+				quote = 0;
+		} else if (c == '"' || c == '\'')
+			quote = c;
+		else if (c == '(')
+			depth++;
+		else if (c == ')' && --depth == 0) {
+			b++;
+			break;
+		}
+	}
+	if (b > fi->size)
+		b = (unsigned)fi->size;
+	r = clang_getRange(clang_getLocationForOffset(x->tu, fi->file, a),
+	    clang_getLocationForOffset(x->tu, fi->file, b));
+	return tokens(x, r, n, fip);
+}
+
 void
 check_launch(struct ctx *x, CXCursor call)
 {
@@ -190,6 +231,12 @@ check_launch(struct ctx *x, CXCursor call)
 	}
 
 	t = tokens(x, clang_getCursorExtent(call), &n, &fi);
+	if (strcmp(kind, "chevron") == 0 && n > 0 &&
+	    strcmp(t[0].s, "hipLaunchKernelGGL") == 0) {
+		free_tokens(t, n);
+		t = invocation_tokens(x, call, &n, &fi);
+		kind = "hipLaunchKernelGGL";
+	}
 	if (fi == NULL || !fi->project) {
 		free_tokens(t, n);
 		return;

@@ -53,7 +53,7 @@ add_path(const char *path)
 	}
 }
 
-static const char *builddir, *root = ".";
+static const char *builddir, *root = ".", *cuda;
 
 static void
 option(int ch, const char *arg, void *ctx)
@@ -74,16 +74,8 @@ option(int ch, const char *arg, void *ctx)
 	case 'p':
 		builddir = arg;
 		break;
-	case 'P':
-		if (strcmp(arg, "auto") == 0)
-			opt.prelude = PRELUDE_AUTO;
-		else if (strcmp(arg, "always") == 0)
-			opt.prelude = PRELUDE_ALWAYS;
-		else if (strcmp(arg, "never") == 0)
-			opt.prelude = PRELUDE_NEVER;
-		else
-			k_fatal(K_EXIT_USAGE, NULL, "--prelude: expected auto, "
-			    "always or never: %s", arg);
+	case 'C':
+		cuda = arg;
 		break;
 	case 'R':
 		root = arg;
@@ -113,10 +105,10 @@ option(int ch, const char *arg, void *ctx)
 }
 
 static const struct option longopts[] = {
+	{ "cuda-path", required_argument, NULL, 'C' },
 	{ "mem", required_argument, NULL, 'M' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "no-cache", no_argument, NULL, 'N' },
-	{ "prelude", required_argument, NULL, 'P' },
 	{ "root", required_argument, NULL, 'R' },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "timing", no_argument, NULL, 'T' },
@@ -127,9 +119,9 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-	    "             [-x cuda | hip] [--mem mib] [--no-cache]\n"
-	    "             [--prelude auto | always | never] [--root dir]\n"
-	    "             [--timeout seconds] [--timing] [--work dir] [path ...]\n",
+	    "             [-x cuda | hip] [--cuda-path dir] [--mem mib] [--no-cache]\n"
+	    "             [--root dir] [--timeout seconds] [--timing] [--work dir]\n"
+	    "             [path ...]\n",
 	.shortopts = "D:I:j:p:x:",
 	.longopts = longopts,
 	.option = option,
@@ -158,11 +150,7 @@ main(int argc, char *argv[])
 	opt.rootlen = strlen(opt.root);
 	if (opt.rootlen == 1)
 		opt.rootlen = 0;	/* "/" */
-	if ((cp = getenv("CUDA_PATH")) == NULL &&
-	    (cp = getenv("CUDA_HOME")) == NULL)
-		cp = "/usr/local/cuda";
-	snprintf(opt.cuda_path, sizeof(opt.cuda_path), "%s", cp);
-
+	k_find_cuda(cuda);
 	k_make_prelude("kscan");
 	if (!opt.no_cache && (k_pcache_open(&opt.cache, k_work_dir(opt.work),
 	    "kscan") != 0 || k_pcache_open(&opt.pch, k_work_dir(opt.work),
@@ -172,10 +160,6 @@ main(int argc, char *argv[])
 		    "%s", strerror(errno));
 		k_pcache_close(&opt.cache);
 	}
-	/* decided when a unit of the dialect first needs it (unit.c) */
-	for (hip = 0; hip < 2; hip++)
-		opt.use_prelude[hip] = opt.prelude == PRELUDE_AUTO ? -1 :
-		    opt.prelude == PRELUDE_ALWAYS;
 
 	if (builddir != NULL)
 		read_compdb(builddir);

@@ -26,8 +26,12 @@ file_info(struct ctx *x, CXFile f)
 	if (fi->real == NULL)
 		fi->real = strdup(name);
 	fi->rel = relpath(name);
-	fi->project = strncmp(fi->real, k_prelude_dir(),
-	    strlen(k_prelude_dir())) != 0 || k_prelude_dir()[0] == '\0';
+	/* the toolkit's headers are system headers (--cuda-path): their
+	 * __CUDA_ARCH__ tests do not make a unit need a device-side parse */
+	fi->project = (strncmp(fi->real, k_prelude_dir(),
+	    strlen(k_prelude_dir())) != 0 || k_prelude_dir()[0] == '\0') &&
+	    !clang_Location_isInSystemHeader(clang_getLocationForOffset(x->tu,
+	    f, 0));
 	fi->text = clang_getFileContents(x->tu, f, &fi->size);
 	free(name);
 	return fi;

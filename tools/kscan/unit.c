@@ -1,6 +1,6 @@
 /*
  * One unit: its parser arguments, the parse of each side (host, device),
- * the diagnostics; and the probe of the toolkit's headers.
+ * the diagnostics.
  */
 #include "kscan.h"
 
@@ -41,27 +41,6 @@ diagnostics_json(struct ctx *x)
 	return o;
 }
 
-/* Parser arguments for one side of a unit: the prelude or the toolkit as
- * decided for the dialect, the torch stand-in last, then the command
- * line's flags and the unit's. */
-/* Whether a dialect is parsed with the prelude: with --prelude auto, when
- * its toolkit's headers do not parse, which is checked the first time a
- * unit of the dialect needs it. */
-int
-prelude_for(const char *dialect)
-{
-	int hip = strcmp(dialect, "hip") == 0;
-
-	if (opt.use_prelude[hip] < 0) {
-		opt.use_prelude[hip] = !toolkit_parses(dialect);
-		if (opt.timing)
-			fprintf(stderr, "%s: %s: parsing with %s\n",
-			    k_progname(), dialect, opt.use_prelude[hip] ?
-			    "the prelude" : "the toolkit's headers");
-	}
-	return opt.use_prelude[hip];
-}
-
 void
 build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u)
@@ -70,9 +49,8 @@ build_args(struct k_strv *a, const char *dialect, int device,
 
 	c.dialect = dialect;
 	c.device = device;
-	c.prelude = prelude_for(dialect);
 	c.torch = 1;
-	c.cuda_path = opt.cuda_path;
+	c.cuda_path = NULL;
 	k_build_args(a, &c, &opt.flags, &u->flags);
 }
 
@@ -213,6 +191,121 @@ prepare_pch(struct unit *u, const char *dialect)
 	k_strv_free(&args);
 }
 
+/* The directory under the scanned ones that makes name resolve, by the
+ * rule recover_includes follows (the first file whose path ends with
+ * /name), added to the unit's -I flags unless there; its path, or NULL. */
+static char *
+add_include_dir(struct unit *u, const char *name)
+{
+	size_t j, k, ql = strlen(name);
+
+	for (j = 0; j < allfiles.n; j++) {
+		const char *f = allfiles.v[j];
+		size_t fl = strlen(f);
+		char *dir, *full;
+		int dup = 0;
+		if (fl <= ql || strcmp(f + fl - ql, name) != 0 ||
+		    f[fl - ql - 1] != '/')
+			continue;
+		if ((dir = strndup(f, fl - ql - 1)) == NULL ||
+		    (full = strdup(f)) == NULL)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		for (k = 0; k + 1 < u->flags.n; k++)
+			if (strcmp(u->flags.v[k], "-I") == 0 &&
+			    strcmp(u->flags.v[k + 1], dir) == 0)
+				dup = 1;
+		if (!dup) {
+			k_strv_push(&u->flags, "-I");
+			k_strv_push(&u->flags, dir);
+		}
+		free(dir);
+		return full;
+	}
+	return NULL;
+}
+
+/* name found relative to dir, or in a directory that flags names with -I
+ * or -iquote; a new string, or NULL. */
+static char *
+find_quoted(const char *dir, const char *name, const struct k_strv *flags)
+{
+	char *p;
+	size_t i;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	if (access(p, R_OK) == 0)
+		return p;
+	free(p);
+	for (i = 0; i + 1 < flags->n; i++) {
+		if (strcmp(flags->v[i], "-I") != 0 &&
+		    strcmp(flags->v[i], "-iquote") != 0)
+			continue;
+		if (asprintf(&p, "%s/%s", flags->v[i + 1], name) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/*
+ * Quoted includes that would not be found, resolved before the first
+ * parse by the rule that recovers them after it (recover_includes), in
+ * the order the preprocessor meets them: a tree whose sources include
+ * their headers by a path the build gives with -I is then parsed once,
+ * not once per missing directory.  Includes the text holds in branches
+ * the preprocessor skips are resolved too; what the parse still misses
+ * is recovered as before.
+ */
+static void
+pre_resolve(struct unit *u, const char *path, int depth,
+    struct k_strv *visited)
+{
+	char *text, *line, *next, *dir, *slash;
+	size_t len;
+
+	if (depth > 16 || k_strv_has(visited, path))
+		return;
+	k_strv_push(visited, path);
+	if ((text = slurp(path, &len)) == NULL)
+		return;
+	if ((dir = strdup(path)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		char *p = line, *q, *found;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != '#')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "include", 7) != 0)
+			continue;
+		for (p += 7; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p++ != '"' || (q = strchr(p, '"')) == NULL || q == p)
+			continue;
+		*q = '\0';
+		if ((found = find_quoted(dir, p, &opt.flags)) == NULL &&
+		    (found = find_quoted(dir, p, &u->flags)) == NULL &&
+		    (found = add_include_dir(u, p)) != NULL)
+			u->missing = 1;
+		if (found != NULL)
+			pre_resolve(u, found, depth + 1, visited);
+		free(found);
+	}
+	free(dir);
+	free(text);
+}
+
 /* Parse one side (host or device) of a unit, with the macros it assumes,
  * and walk it. */
 int
@@ -298,6 +391,11 @@ scan_unit(CXIndex idx, struct unit *u)
 	}
 	dialect = dialect_of(u->path, text);
 	free(text);
+	if (allfiles.n > 0) {
+		struct k_strv visited = { 0 };
+		pre_resolve(u, u->path, 0, &visited);
+		k_strv_free(&visited);
+	}
 	if (scan_side(idx, u, dialect, 0, &arch) == 0) {
 		if (arch)
 			scan_side(idx, u, dialect, 1, &arch);
@@ -308,70 +406,4 @@ scan_unit(CXIndex idx, struct unit *u)
 		/* a measurement, not a warning: -q does not hide it */
 		fprintf(stderr, "%s: %s: parsed in %.3f s%s\n", k_progname(),
 		    u->path, u->seconds, arch ? " (host and device)" : "");
-}
-
-/* ------------------------------------------------------------ probe */
-
-/* Whether the toolkit's own headers parse under this libclang; when they
- * do not (clang's CUDA support lags behind new toolkits), the prelude
- * stands in for them. */
-int
-toolkit_parses(const char *dialect)
-{
-	static const char cuda_src[] =
-	    "#include <cuda_runtime.h>\n"
-	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
-	    "void h(float *x) { k<<<1, 1>>>(x); }\n";
-	static const char hip_src[] =
-	    "#include <hip/hip_runtime.h>\n"
-	    "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
-	    "void h(float *x) { hipLaunchKernelGGL(k, 1, 1, 0, 0, x); }\n";
-	int hip = strcmp(dialect, "hip") == 0;
-	const char *src = hip ? hip_src : cuda_src;
-	struct unit u;
-	struct k_strv args = { 0 };
-	struct incl in;
-	CXIndex idx;
-	CXTranslationUnit tu = NULL;
-	unsigned i, errors = 0;
-	int e, save = opt.use_prelude[hip], verdict, missing = 0;
-	char key[K_SHA256_HEX];
-
-	memset(&u, 0, sizeof(u));
-	opt.use_prelude[hip] = 0;
-	build_args(&args, dialect, 0, &u);
-	opt.use_prelude[hip] = save;
-	if ((verdict = cache_probe_get(src, &args, key)) >= 0) {
-		k_strv_free(&args);
-		return verdict;
-	}
-	idx = clang_createIndex(0, 0);
-	e = k_parse(idx, hip ? "/kscan-probe.hip" : "/kscan-probe.cu",
-	    src, strlen(src), &args, &tu);
-	k_strv_free(&args);
-	if (e == 0 && tu != NULL) {
-		for (i = 0; i < clang_getNumDiagnostics(tu); i++) {
-			CXDiagnostic d = clang_getDiagnostic(tu, i);
-			char *m = k_take(clang_getDiagnosticSpelling(d));
-			if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
-				errors++;
-			/* a toolkit installed later is not among the files
-			 * the verdict depends on */
-			if (strstr(m, "cannot find") != NULL)
-				missing = 1;
-			free(m);
-			clang_disposeDiagnostic(d);
-		}
-		in.u = &u;
-		in.device = 0;
-		clang_getInclusions(tu, note_inclusion, &in);
-		clang_disposeTranslationUnit(tu);
-	}
-	clang_disposeIndex(idx);
-	verdict = e == 0 && tu != NULL && errors == 0;
-	if (e == 0 && tu != NULL && !missing)
-		cache_probe_put(key, &u.deps, verdict);
-	k_strv_free(&u.seen);
-	k_strv_free(&u.deps);
-	return verdict;
 }

@@ -394,6 +394,35 @@ add_decl_at(struct closure *cl, CXCursor c)
 /* The declaration a reference stands for, as something a slice can hold:
  * a declaration at namespace scope, templates rather than their implicit
  * instantiations. */
+/*
+ * A builtin function clang declares itself where it is first called
+ * (__syncthreads and the like, which a real toolkit's headers leave to
+ * the compiler): its extent is the name at that call, no declaration
+ * the slice could copy.
+ */
+static int
+implicit_builtin(CXCursor r)
+{
+	CXSourceRange e = clang_getCursorExtent(r);
+	CXFile f1, f2;
+	unsigned a, b, at;
+	char *name;
+	size_t n;
+
+	if (clang_getCursorKind(r) != CXCursor_FunctionDecl)
+		return 0;
+	clang_getSpellingLocation(clang_getRangeStart(e), &f1, NULL, NULL,
+	    &a);
+	clang_getSpellingLocation(clang_getRangeEnd(e), &f2, NULL, NULL, &b);
+	clang_getSpellingLocation(clang_getCursorLocation(r), NULL, NULL,
+	    NULL, &at);
+	name = k_take(clang_getCursorSpelling(r));
+	n = strlen(name);
+	free(name);
+	return f1 != NULL && clang_File_isEqual(f1, f2) && a == at &&
+	    b == a + n;
+}
+
 static void
 add_decl(struct closure *cl, CXCursor r)
 {
@@ -427,7 +456,8 @@ add_decl(struct closure *cl, CXCursor r)
 	    k == CXCursor_NamespaceAlias || k == CXCursor_UsingDirective ||
 	    k == CXCursor_TemplateTypeParameter ||
 	    k == CXCursor_NonTypeTemplateParameter ||
-	    k == CXCursor_ParmDecl || !clang_isDeclaration(k))
+	    k == CXCursor_ParmDecl || !clang_isDeclaration(k) ||
+	    implicit_builtin(r))
 		return;
 	def = clang_getCursorDefinition(r);
 	if (!clang_Cursor_isNull(def) && !clang_equalCursors(def, r))

@@ -178,13 +178,16 @@ default_stubs(void)
 	}
 }
 
-static const char *root = ".";
+static const char *root = ".", *cuda;
 
 static void
 option(int ch, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (ch) {
+	case 'C':
+		cuda = arg;
+		break;
 	case 'R':
 		root = arg;
 		break;
@@ -210,6 +213,7 @@ option(int ch, const char *arg, void *ctx)
 }
 
 static const struct option longopts[] = {
+	{ "cuda-path", required_argument, NULL, 'C' },
 	{ "mem", required_argument, NULL, 'M' },
 	{ "no-cache", no_argument, NULL, 'N' },
 	{ "root", required_argument, NULL, 'R' },
@@ -222,8 +226,9 @@ static const struct option longopts[] = {
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kslice [-hqV] [--mem mib] [--no-cache] [--root dir] [--stubs dir]\n"
-	    "              [--timeout seconds] [--types list] [--work dir] [file ...]\n",
+	    "usage: kslice [-hqV] [--cuda-path dir] [--mem mib] [--no-cache]\n"
+	    "              [--root dir] [--stubs dir] [--timeout seconds] [--types list]\n"
+	    "              [--work dir] [file ...]\n",
 	.longopts = longopts,
 	.option = option,
 	.version = k_clang_version,
@@ -246,6 +251,7 @@ main(int argc, char *argv[])
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
 		    strerror(errno));
 	default_stubs();
+	k_find_cuda(cuda);
 	k_make_prelude("kslice");
 	if (!opt.no_cache && k_pcache_open(&opt.pch, k_work_dir(opt.work),
 	    "pch") != 0)

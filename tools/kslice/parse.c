@@ -5,8 +5,9 @@
  */
 #include "kslice.h"
 
-/* Parser arguments: always the prelude, never the torch stand-in (what a
- * slice takes from PyTorch must come from stubs/, which nvcc reads too);
+/* Parser arguments: the toolkit and the prelude, never the torch stand-in
+ * (what a slice takes from PyTorch must come from stubs/, which nvcc reads
+ * too);
  * the stub directories first, so that they stand in for the headers they
  * are named after, project copies included; then extra (may be NULL), the
  * unit's own flags, already absolute. */
@@ -20,7 +21,6 @@ build_args(struct k_strv *a, const char *dialect, int device,
 
 	c.dialect = dialect;
 	c.device = device;
-	c.prelude = 1;
 	c.torch = 0;
 	c.cuda_path = NULL;
 	for (i = 0; with_stubs && i < opt.stubdirs.n; i++) {
