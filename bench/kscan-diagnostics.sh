@@ -47,6 +47,8 @@ out, incs, names = sys.argv[1], sys.argv[2:4], sys.argv[4:]
 words, files = set(), set()
 for inc in incs:
     for d, _, fs in os.walk(inc):
+        if re.search(r"/system/(omp|tbb|cpp)(/|$)", d):
+            continue	# thrust's host back ends: OpenMP's names
         for f in fs:
             p = os.path.join(d, f)
             files.add(os.path.relpath(p, inc))
