@@ -9,6 +9,10 @@
 # Prints the count, the failures grouped by cause and the timings; keeps
 # every slice, object and compiler log in workdir (default
 # /tmp/kslice-bench).  Needs jq, nvcc and nm; JOBS sets nvcc's parallelism.
+# KSCAN_NDJSON names a kscan output of the same tree to slice instead of
+# scanning again (paths relative to CSRC); SAMPLE=N slices and compiles
+# the kernels of every Nth kscan record only (1, the default: every one),
+# and the rate is of their slices.
 set -eu
 src=${1:?usage: bench/kslice-mmcv.sh CSRC [WORKDIR]}
 work=${2:-/tmp/kslice-bench}
@@ -18,9 +22,18 @@ NVCC=${NVCC:-nvcc}
 rm -rf "$work"
 mkdir -p "$work/slices"
 
+sample=${SAMPLE:-1}
+saved=${KSCAN_NDJSON:-}
+case $saved in ''|/*) ;; *) saved=$(pwd)/$saved ;; esac
 cd "$src"
 t0=$(date +%s.%N)
-"$root/kscan" -q -j "$jobs" . > "$work/kscan.ndjson" || true
+if [ -n "$saved" ]; then
+	cp "$saved" "$work/kscan.all.ndjson"
+else
+	"$root/kscan" -q -j "$jobs" . > "$work/kscan.all.ndjson" || true
+fi
+awk -v s="$sample" 'NR % s == 1 % s' "$work/kscan.all.ndjson" \
+    > "$work/kscan.ndjson"
 t1=$(date +%s.%N)
 "$root/kslice" -q --types float < "$work/kscan.ndjson" > "$work/kslice.ndjson" || true
 t2=$(date +%s.%N)
@@ -64,9 +77,11 @@ export NVCC
 ls slices | sed -n 's/\.cu$//p' | xargs -P "$jobs" -n 1 sh compile.sh > results.txt
 sort -o results.txt results.txt
 ok=$(grep -c ' ok$' results.txt || true)
+tried=$(wc -l < results.txt | tr -d ' ')
 echo "kernels (kscan): $kernels"
 echo "slice records (float instantiations): $records"
-echo "compile with nvcc -c -arch=sm_90 and hold the kernel symbol: $ok / $records ($(echo "scale=1; 100 * $ok / $records" | bc)%)"
+[ "$sample" -gt 1 ] && echo "sampled: every ${sample}th kscan record, $kernels of $(wc -l < kscan.all.ndjson)"
+echo "compile with nvcc -c -arch=sm_90 and hold the kernel symbol: $ok / $tried ($(echo "scale=1; 100 * $ok / $tried" | bc)%)"
 echo "kscan time: $(echo "$t1 - $t0" | bc) s; kslice time: $(echo "$t2 - $t1" | bc) s ($(echo "scale=3; ($t2 - $t1) / $kernels" | bc) s per kernel)"
 echo "failures by cause:"
 grep -v ' ok$' results.txt | cut -d' ' -f2- | sort | uniq -c | sort -rn

@@ -57,6 +57,15 @@ KFORGE_MINMAX(double, double, float)
 #undef KFORGE_MINMAX
 
 /*
+ * cooperative_groups declares the cluster group (this_cluster, sm_90) for
+ * nvcc, or where the cluster intrinsics are known to be available, as
+ * they are in clang 19.
+ */
+#ifndef _CG_CLUSTER_INTRINSICS_AVAILABLE
+#define _CG_CLUSTER_INTRINSICS_AVAILABLE 1
+#endif
+
+/*
  * The surface object functions of surface_indirect_functions.h: clang's
  * wrapper headers implement texture fetches but not surfaces, and that
  * header does not parse under them.  Declarations with the toolkit's

@@ -34,7 +34,6 @@ struct Half {
 	__host__ __device__ Half(float);
 	__host__ __device__ Half(const __half &);
 	__host__ __device__ operator float() const;
-	__host__ __device__ operator __half() const;
 };
 struct BFloat16 {
 	unsigned short x;
@@ -42,8 +41,8 @@ struct BFloat16 {
 	__host__ __device__ BFloat16(float);
 	__host__ __device__ operator float() const;
 };
-/* arithmetic, as c10's Half-inl.h and BFloat16-inl.h give it (without
- * it, Half's two conversions, to float and to __half, are ambiguous) */
+/* arithmetic, as c10's Half-inl.h and BFloat16-inl.h give it: Half + Half
+ * is a Half, not a float */
 #define KFORGE_HALF_OP(H, OP) \
 	__host__ __device__ H operator OP(const H &, const H &); \
 	__host__ __device__ float operator OP(H, float); \

@@ -29,8 +29,8 @@ void tk(float *x, __nv_bfloat162 *b) {
 __global__ void parent_kernel(float *x) { tk_kernel<<<1, 128>>>(x, nullptr); }
 
 // What nvcc accepts and clang's wrapper headers alone do not give: host-side
-// min/max, assert and printf without their headers, surface objects; and
-// device-side placement new (clang's own <new> wrapper).
+// min/max, assert and printf without their headers, surface objects, the
+// cluster group; and device-side placement new (clang's own <new> wrapper).
 int grid_for(int n) { return min((n + 127) / 128, 4096) + max(n, 0) * 0; }
 
 struct Pair {
@@ -42,7 +42,8 @@ __global__ void surf_kernel(cudaSurfaceObject_t s, float *x) {
   assert(x != nullptr);
   __shared__ unsigned char buf[sizeof(Pair)];
   Pair *p = new (buf) Pair(x[0]);
-  surf2Dwrite(p->v, s, 0, 0);
+  cg::cluster_group cluster = cg::this_cluster();
+  surf2Dwrite(p->v + cluster.block_rank(), s, 0, 0);
   float v = surf2Dread<float>(s, 4, 0);
   if (v < 0)
     printf("%f\n", v);
