@@ -50,7 +50,10 @@ causes() {
 		    | gsub("[0-9]+"; "N") | .[0:100];
 		def err($st): [(.errors // [])[] | select(.stage == $st)][0];
 		def firstdiag($u): [($u.diagnostics // [])[] |
-		    select(.severity == "error")][0].message // "no message";
+		    select(.severity == "error")][0].message //
+		    ([($u.log // "") | splits("\n") | select(test("error"))]
+		    | if length > 0 then .[0] | sub("^.*error: "; "") else
+		    null end) // "no message";
 		def idless: sub("^[^ ]*: "; "");
 		if .slice.code == null then
 			(err("kslice") // (.errors // [])[0]) as $e |

@@ -6,7 +6,9 @@
 BUILT is kbuild output; artifacts are found under $KFORGE_WORK (default
 .kforge).  Writes one line per runnable record: id, spec confidence,
 harness exit status, memcheck error count.  Used for the mmcv rows of
-BENCHMARKS.md; needs a GPU and compute-sanitizer.
+BENCHMARKS.md; needs a GPU and compute-sanitizer.  kverify now does this
+itself (memcheck on case 0 by default, in verify.verified); the script
+stays for the figures that were measured with it.
 """
 import concurrent.futures, json, os, re, subprocess, sys, tempfile
 

@@ -128,6 +128,14 @@ is "$(jq -r 'select(.id == "flags:torch") | .build.flags | join(",")' "$T_TMP/ou
 run "$KBUILD" --flag NDEBUG < /dev/null
 is "$T_STATUS" 2 "--flag that is not an option: usage error"
 
+# --- a back end's error without a file (NVVM's broken module, here from a
+# device function template that is declared and never defined) is still
+# a diagnostic
+jq -nc '{id: "broken", scan: {name: "k", dialect: "cuda"}, slice: {code: "namespace { template <typename T, int N> __device__ __inline__ void copy_vector(T *d, const T *s); }\n__global__ void k(float *a, const float *b) { copy_vector<float, 1>(a, b); }\n"}}' > "$T_TMP/broken"
+run "$KBUILD" --arch sm_90 --check < "$T_TMP/broken"
+is "$(jq -r '[.build.reference.ok, ([.build.reference.diagnostics[] | select(.severity == "error") | .message][0])] | map(tostring) | join(" ")' "$T_TMP/out")" \
+    "false Broken module found, compilation aborted!" "an error line without a file is a diagnostic"
+
 # --- kernel symbols: static __global__ kernels are local (nm: t); a
 # kernel that is not in the module is an error that says so
 S=test/kbuild/symbols.ndjson

@@ -170,7 +170,7 @@ done
 { rec hang ref hang; rec crash ref crash; rec fault ref fault;
   rec torn ref torn; rec nomanifest ref nomanifest; rec after ref good; } \
     > "$T_TMP/in"
-run "$KV" --no-time --timeout 1 < "$T_TMP/in"
+run "$KV" --no-time --no-memcheck --timeout 1 < "$T_TMP/in"
 is "$T_STATUS" 0 "candidate faults are verdicts, not errors: exit 0"
 is "$(jq -r '[.id, .verify.fault.kind, .verify.fault.role, .verify.pass_exe] | map(tostring) | join(" ")' "$T_TMP/out")" \
     "$(printf 'hang timeout candidate false\ncrash crash candidate false\nfault runtime candidate false\ntorn harness candidate false\nnomanifest harness candidate false\nafter null null true')" \
@@ -195,9 +195,9 @@ rm -rf "$W/verify"
 t0=$(date +%s)
 if [ -x /usr/bin/time ]; then
 	run /usr/bin/time -f '%M' -o "$T_TMP/rss" "$KV" --keep --no-time \
-	    --timeout 3 < "$T_TMP/in"
+	    --no-memcheck --timeout 3 < "$T_TMP/in"
 else
-	run "$KV" --keep --no-time --timeout 3 < "$T_TMP/in"
+	run "$KV" --keep --no-time --no-memcheck --timeout 3 < "$T_TMP/in"
 fi
 t1=$(date +%s)
 is "$T_STATUS" 0 "oom and floods are candidate verdicts: exit 0"

@@ -226,6 +226,13 @@ parse_diagnostics(const char *log)
 		    &col, sev) == 4) {
 			m = strstr(line, sev);
 			m = m != NULL ? strchr(m, ':') : NULL;
+		} else if (strncmp(line, "error: ", 7) == 0) {
+			/* a back end's own, with no file: NVVM's "error:
+			 * Broken module found, compilation aborted!" */
+			snprintf(file, sizeof(file), "%s", "");
+			snprintf(sev, sizeof(sev), "error");
+			ln = 0;
+			m = line + 5;
 		} else if (sscanf(line, "%511[^: ]: %31[a-z ]:", file, sev) == 2) {
 			/* the driver itself: "clang: error: ..." */
 			ln = 0;

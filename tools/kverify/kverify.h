@@ -3,8 +3,9 @@
  * comparison and a record in progress, and the functions its units share.
  * Units: main (options, workers, child mode), record (one record through
  * the stages), golden (the reference's runs), verdict (verify.verified),
- * candidate, timing, sanitize (compute-sanitizer), run (harness processes and manifests), compare,
- * dtype, blob (the work directory's blob store), util.
+ * candidate, timing, sanitize (compute-sanitizer), run (harness processes
+ * and manifests), compare, dtype, blob (the work directory's blob store),
+ * util.
  *
  * Ownership: a struct run owns its buffers, manifest and tail until
  * run_free(); json_t values returned by functions here are new references.

@@ -249,11 +249,9 @@ main(int argc, char *argv[])
 	if (realpath("/proc/self/exe", opt.self) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
 		    "path: %s", strerror(errno));
-	if ((opt.sanitize || opt.memcheck) &&
-	    (opt.sanitizer = find_sanitizer()) == NULL)
-		k_warn(K_EXIT_OK, NULL, "compute-sanitizer not found "
-		    "($CUDA_PATH/bin, /usr/local/cuda/bin, PATH): no record "
-		    "can be verified without memcheck (--no-memcheck)");
+	/* said when a record first needs it (record.c) */
+	if (opt.sanitize || opt.memcheck)
+		opt.sanitizer = find_sanitizer();
 
 	n = opt.ngpus > 0 ? opt.ngpus : 1;
 	for (i = 0; i < n; i++) {

@@ -154,6 +154,15 @@ process(json_t *rec, const struct worker *w)
 		json_object_set_new(c.v, "sanitize", san);
 		for (i = 0; i < n; i++) {
 			if (opt.sanitizer == NULL) {
+				static int said;
+				pthread_mutex_lock(&msg_lock);
+				if (!said++)
+					k_warn(K_EXIT_OK, NULL, "compute-sanitizer "
+					    "not found ($CUDA_PATH/bin, "
+					    "/usr/local/cuda/bin, PATH): no record "
+					    "can be verified without memcheck "
+					    "(--no-memcheck)");
+				pthread_mutex_unlock(&msg_lock);
 				json_object_set_new(san, "note", json_string(
 				    "compute-sanitizer not found"));
 				break;
