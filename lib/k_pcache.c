@@ -20,18 +20,6 @@
 /* bumped when the layout of an entry changes */
 #define PCACHE_FORMAT "kforge-pcache-1"
 
-const char *
-k_work_dir(const char *dir)
-{
-	const char *e;
-
-	if (dir != NULL && *dir != '\0')
-		return dir;
-	if ((e = getenv("KFORGE_WORK")) != NULL && *e != '\0')
-		return e;
-	return ".kforge";
-}
-
 int
 k_pcache_open(struct k_pcache *c, const char *work, const char *tool)
 {

@@ -33,10 +33,6 @@ struct k_pcache {
 	unsigned long hits, misses, stale;
 };
 
-/* The work directory: dir when not NULL or empty, else $KFORGE_WORK when
- * set and not empty, else ".kforge". */
-const char *k_work_dir(const char *dir);
-
 /* Open (making it) the cache of tool under work; -1 with errno set and
  * the cache off when the directory cannot be made. */
 int k_pcache_open(struct k_pcache *c, const char *work, const char *tool);

@@ -181,14 +181,14 @@ static void
 test_work_dir(void **state)
 {
 	(void)state;
-	assert_string_equal(k_work_dir("given"), "given");
+	assert_string_equal(k_work_name("given"), "given");
 	setenv("KFORGE_WORK", "fromenv", 1);
-	assert_string_equal(k_work_dir(NULL), "fromenv");
-	assert_string_equal(k_work_dir(""), "fromenv");
+	assert_string_equal(k_work_name(NULL), "fromenv");
+	assert_string_equal(k_work_name(""), "fromenv");
 	setenv("KFORGE_WORK", "", 1);
-	assert_string_equal(k_work_dir(NULL), ".kforge");
+	assert_string_equal(k_work_name(NULL), ".kforge");
 	unsetenv("KFORGE_WORK");
-	assert_string_equal(k_work_dir(NULL), ".kforge");
+	assert_string_equal(k_work_name(NULL), ".kforge");
 }
 
 static const struct u_child children[] = {

@@ -133,9 +133,8 @@ static const struct k_tool tool = {
 int
 main(int argc, char *argv[])
 {
-	const char *cp;
 	size_t i, first_header;
-	int hip, first;
+	int first;
 
 	opt.jobs = 1;
 	opt.timeout = K_PARSE_TIMEOUT;
@@ -152,10 +151,10 @@ main(int argc, char *argv[])
 		opt.rootlen = 0;	/* "/" */
 	k_find_cuda(cuda);
 	k_make_prelude("kscan");
-	if (!opt.no_cache && (k_pcache_open(&opt.cache, k_work_dir(opt.work),
-	    "kscan") != 0 || k_pcache_open(&opt.pch, k_work_dir(opt.work),
+	if (!opt.no_cache && (k_pcache_open(&opt.cache, k_work_name(opt.work),
+	    "kscan") != 0 || k_pcache_open(&opt.pch, k_work_name(opt.work),
 	    "pch") != 0)) {
-		k_warn(K_EXIT_OK, k_work_dir(opt.work),
+		k_warn(K_EXIT_OK, k_work_name(opt.work),
 		    "cannot use as work directory, parsing without the cache: "
 		    "%s", strerror(errno));
 		k_pcache_close(&opt.cache);

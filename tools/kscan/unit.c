@@ -269,10 +269,9 @@ pre_resolve(struct unit *u, const char *path, int depth,
 	if (depth > 16 || k_strv_has(visited, path))
 		return;
 	k_strv_push(visited, path);
-	if ((text = slurp(path, &len)) == NULL)
+	if ((text = k_file_read(path, MAX_SOURCE, &len)) == NULL)
 		return;
-	if ((dir = strdup(path)) == NULL)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	dir = k_strdup(path);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
 	else

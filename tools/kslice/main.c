@@ -253,9 +253,9 @@ main(int argc, char *argv[])
 	default_stubs();
 	k_find_cuda(cuda);
 	k_make_prelude("kslice");
-	if (!opt.no_cache && k_pcache_open(&opt.pch, k_work_dir(opt.work),
+	if (!opt.no_cache && k_pcache_open(&opt.pch, k_work_name(opt.work),
 	    "pch") != 0)
-		k_warn(K_EXIT_OK, k_work_dir(opt.work), "cannot use as work "
+		k_warn(K_EXIT_OK, k_work_name(opt.work), "cannot use as work "
 		    "directory, parsing without precompiled headers: %s",
 		    strerror(errno));
 
