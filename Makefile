@@ -202,12 +202,12 @@ FUZZ_LIB = $(LIB_SRCS)
 fuzz: $(FUZZ_TARGETS:%=test/tmp/fuzz/fuzz_%)
 
 test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c $(KSLICE_SRCS) \
-    tools/kslice/kslice.h lib/k_parse.c lib/k_pch.c lib/k_pcache.c \
+    tools/kslice/kslice.h lib/k_parse.c lib/k_pch.c \
     lib/k_prelude.c $(FUZZ_LIB) lib/*.h
 	@mkdir -p test/tmp/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CLANG_CFLAGS) -Itools/kslice -o $@ \
 	    fuzz/fuzz_kslice.c $(KSLICE_SRCS) $(FUZZ_LIB) lib/k_parse.c \
-	    lib/k_pch.c lib/k_pcache.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
+	    lib/k_pch.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
 
 test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
     $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h

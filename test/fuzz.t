@@ -43,7 +43,7 @@ for t in $targets; do
 		d=$($LLVM_CONFIG --libdir)
 		units=$(ls tools/kslice/*.c | grep -v '/main\.c$')
 		extra="-I$($LLVM_CONFIG --includedir) -Itools/kslice $units
-		    lib/k_parse.c lib/k_pch.c lib/k_pcache.c lib/k_buf.c
+		    lib/k_parse.c lib/k_pch.c
 		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
 	fi
 	if [ "$t" = kwrap ]; then
