@@ -171,8 +171,8 @@ void recall(CXIndex idx, struct unit *u, const char *dialect);
 void run_units(size_t from);
 
 /* cache.c: units whose parse is already in the work directory.
- * cache_lookup also settles, before any worker forks, how the unit's
- * dialect is parsed. */
+ * cache_lookup runs in the parent before any worker forks: it sets the
+ * unit's key, and makes the precompiled headers a miss will load. */
 json_t *cache_lookup(struct unit *u);
 void cache_store(struct unit *u, json_t *reply);
 void cache_report(void);
