@@ -165,6 +165,7 @@ void prepare_pch(struct unit *u, const char *dialect);
 
 /* recall.c: kernels in branches the preprocessor skipped */
 void note_skipped(struct ctx *x);
+int skipped_holds_gpu(struct ctx *x);
 void recall(CXIndex idx, struct unit *u, const char *dialect);
 
 /* worker.c */
