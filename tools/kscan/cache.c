@@ -73,7 +73,8 @@ unit_key(struct unit *u, char out[K_SHA256_HEX])
 	size_t len, i;
 	int side;
 
-	if ((text = k_file_read(u->path, MAX_SOURCE, &len)) == NULL)
+	if (opt.no_cache || opt.cache.dir == NULL ||
+	    (text = k_file_read(u->path, MAX_SOURCE, &len)) == NULL)
 		return -1;
 	if (looks_binary(text, len) || (u->header == -1 && !mentions_gpu(text))) {
 		/* nothing to parse: nothing worth keeping */
@@ -83,8 +84,6 @@ unit_key(struct unit *u, char out[K_SHA256_HEX])
 	k_sha256_hex(text, len, sha);
 	dialect = u->dialect = dialect_of(u->path, text);
 	free(text);
-	if (opt.no_cache || opt.cache.dir == NULL)
-		return -1;
 	if ((real = realpath(u->path, NULL)) == NULL)
 		return -1;
 	key_start(&k, "unit");

@@ -173,14 +173,15 @@ void prepare_pch(struct unit *u, const char *dialect);
 
 /* recall.c: kernels in branches the preprocessor skipped */
 void note_skipped(struct ctx *x);
+int skipped_holds_gpu(struct ctx *x);
 void recall(CXIndex idx, struct unit *u, const char *dialect);
 
 /* worker.c */
 void run_units(size_t from);
 
 /* cache.c: units whose parse is already in the work directory.
- * cache_lookup also settles, before any worker forks, how the unit's
- * dialect is parsed. */
+ * cache_lookup runs in the parent before any worker forks: it sets the
+ * unit's key, and makes the precompiled headers a miss will load. */
 json_t *cache_lookup(struct unit *u);
 void cache_store(struct unit *u, json_t *reply);
 void cache_report(void);

@@ -273,3 +273,31 @@ recall(CXIndex idx, struct unit *u, const char *dialect)
 	}
 	k_strv_free(&u->assume);
 }
+
+/* Whether a range the preprocessor skipped in a project file holds a
+ * kernel or a launch: only then can another side's parse find one. */
+int
+skipped_holds_gpu(struct ctx *x)
+{
+	static const char *words[] = { "__global__", "<<<",
+	    "hipLaunchKernelGGL", "cudaLaunchKernel", NULL };
+	CXSourceRangeList *rl = clang_getAllSkippedRanges(x->tu);
+	unsigned i, la, lb, a, b;
+	int found = 0, w;
+
+	if (rl == NULL)
+		return 0;
+	for (i = 0; i < rl->count && !found; i++) {
+		struct fileinfo *fi = where(x,
+		    clang_getRangeStart(rl->ranges[i]), &la, &a);
+		if (fi == NULL || !fi->project || fi->text == NULL ||
+		    where(x, clang_getRangeEnd(rl->ranges[i]), &lb, &b) != fi ||
+		    b > fi->size || a >= b)
+			continue;
+		for (w = 0; words[w] != NULL && !found; w++)
+			found = memmem(fi->text + a, b - a, words[w],
+			    strlen(words[w])) != NULL;
+	}
+	clang_disposeSourceRangeList(rl);
+	return found;
+}

@@ -349,12 +349,15 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	if (!device) {
 		note_skipped(&x);
 		/* a side only the device compiler sees exists when a project
-		 * file tests __CUDA_ARCH__ */
+		 * file tests __CUDA_ARCH__; it can hold a kernel or a launch
+		 * the host side lacks only in what the host side skipped */
 		for (i = 0; i < x.nfiles; i++)
 			if (x.files[i]->project && x.files[i]->text != NULL &&
 			    memmem(x.files[i]->text, x.files[i]->size,
 			    "__CUDA_ARCH__", 13) != NULL)
 				*arch = 1;
+		if (*arch)
+			*arch = skipped_holds_gpu(&x);
 	}
 	json_decref(x.keys);
 	json_decref(x.diagnostics);
