@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "k_flags.h"
+#include "k_fs.h"
 
 #define RSP_MAX (1 << 20)	/* bytes of one response file */
 #define RSP_DEPTH 4		/* response files naming response files */
@@ -182,25 +183,6 @@ split_words(const char *text, int *n)
 	return v;
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *b;
-	size_t n;
-
-	if (fp == NULL)
-		return NULL;
-	if ((b = malloc(RSP_MAX + 1)) == NULL) {
-		fclose(fp);
-		return NULL;
-	}
-	n = fread(b, 1, RSP_MAX, fp);
-	fclose(fp);
-	b[n] = '\0';
-	return b;
-}
-
 /* Append argv's words to the vector, response files expanded. */
 static void
 expand(char ***v, int *n, int *cap, int argc, const char *const *argv,
@@ -223,7 +205,7 @@ expand(char ***v, int *n, int *cap, int argc, const char *const *argv,
 				snprintf(path, sizeof(path), "%s", f);
 			else
 				snprintf(path, sizeof(path), "%s/%s", dir, f);
-			if ((text = slurp(path)) == NULL)
+			if ((text = k_file_read(path, RSP_MAX, NULL)) == NULL)
 				continue;
 			w = split_words(text, &wn);
 			free(text);
