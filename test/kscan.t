@@ -241,6 +241,14 @@ run "$KSCAN" -D KF_DEBUG test/recall/branches.cu
 is "$(jq -r 'select(.scan.name=="debug_kernel") | .scan.assumed_macros' "$T_TMP/out")" null \
     "skipped branches: a macro the command line defines is not assumed"
 
+# a file that tests __CUDA_ARCH__ but hides no kernel or launch from the
+# host side is parsed once
+printf '#ifdef __CUDA_ARCH__\n#define KF_SIDE 1\n#endif\n__global__ void side_kernel(float *x) { x[0] = 0; }\n' \
+    > "$D/side.cu"
+run "$KSCAN" --no-cache --timing "$D/side.cu"
+is "$(jq -r .scan.name "$T_TMP/out"):$(grep -c 'host and device' "$T_TMP/err")" \
+    "side_kernel:0" "__CUDA_ARCH__ with nothing behind it: no device-side parse"
+
 # includes that resolve only one directory at a time: the last round's
 # parse is still walked
 mkdir -p "$D/deep/a/x" "$D/deep/b/y" "$D/deep/c/z"
