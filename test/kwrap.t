@@ -164,6 +164,12 @@ is "$(bspec batch_kernel '[.launch.grid, .confidence.launch, .confidence.overall
 is "$(bspec clamp_kernel '[.confidence.counts, [.params[] | .count // empty]]')" \
     '["high",["width","n","5 * n"]]' \
     "bounds: the one assignment that reaches a use, not the hull; a loop's later assignment"
+is "$(bspec transpose_kernel '[.launch, .params[0].count, .confidence.overall]')" \
+    '[{"grid":["(cols + 15) / 16","(rows + 15) / 16","batch"],"block":[16,16,1],"shared_mem":"0"},"batch * rows * cols","high"]' \
+    "bounds: grid.z and the block from the launch site that spells them, b passed to batch"
+is "$(bspec row_scale_kernel '[.launch.grid, [.params[] | .count // empty], .confidence.overall]')" \
+    '[["rows","1","1"],["rows * cols","cols","rows * cols"],"high"]' \
+    "bounds: a row per block with no guard, the grid the launch site passes as rows"
 check_cases "$T_TMP/b.ndjson" > "$T_TMP/case-problems"
 is "$(cat "$T_TMP/case-problems")" "" \
     "bounds: every count and grid of every case evaluates within budget"

@@ -152,6 +152,26 @@ __global__ void clamp_kernel(const float *in, const float *where, float *out,
   }
 }
 
+// Sizes from the launch sites: the batch index blockIdx.z and the row
+// blockIdx.x have no guard; the grid is the argument passed to batch (b
+// at the site) and to rows.  The first site's grid and block are
+// variables; the second spells them.
+__global__ void transpose_kernel(const float *in, float *out, int batch,
+                                 int rows, int cols) {
+  int z = blockIdx.z;
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows || c >= cols) return;
+  out[(z * cols + c) * rows + r] = in[(z * rows + r) * cols + c];
+}
+
+__global__ void row_scale_kernel(const float *x, const float *gamma,
+                                 float *y, int rows, int cols) {
+  int row = blockIdx.x;
+  for (int j = threadIdx.x; j < cols; j += blockDim.x)
+    y[row * cols + j] = x[row * cols + j] * gamma[j];
+}
+
 void launch(int b, int n, int m, const float *p, float *q, int *r) {
   ball_query_kernel<<<dim3((m + THREADS - 1) / THREADS, b), THREADS>>>(
       b, n, m, 8, p, p, r);
@@ -164,6 +184,11 @@ void launch(int b, int n, int m, const float *p, float *q, int *r) {
   dim3 blocks((n + THREADS - 1) / THREADS, m, b);
   batch_kernel<<<blocks, THREADS>>>(b, m, n, p, q);
   clamp_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, q, n, m);
+  dim3 tb(16, 16), tg((n + 15) / 16, (m + 15) / 16, b);
+  transpose_kernel<<<tg, tb>>>(p, q, b, m, n);
+  transpose_kernel<<<dim3((n + 15) / 16, (m + 15) / 16, b), dim3(16, 16)>>>(
+      p, q, b, m, n);
+  row_scale_kernel<<<b * m, 256>>>(p, p, q, b * m, n);
   unbounded_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, p, r, q,
                                                              n);
 }

@@ -154,6 +154,7 @@ struct kern {
 	int depth;		/* nested evaluations */
 	int calls;		/* nested helpers evaluated for a value */
 	char shared_guess[128];	/* said once shared memory stays a guess */
+	json_t *site;		/* the launch site with its arguments, borrowed */
 };
 
 /* ------------------------------------------------------------ bounds */
@@ -362,6 +363,10 @@ void
 infer_block(struct kern *k, json_t *launch);
 void
 infer_grid(struct kern *k, int say);
+json_t *
+launch_site(json_t *rec, json_t *launch);
+int
+site_grid(struct kern *k, int d, char *out, size_t cap);
 void
 infer_shared(struct kern *k, json_t *launch);
 
