@@ -170,6 +170,11 @@ is "$(bspec transpose_kernel '[.launch, .params[0].count, .confidence.overall]')
 is "$(bspec row_scale_kernel '[.launch.grid, [.params[] | .count // empty], .confidence.overall]')" \
     '[["rows","1","1"],["rows * cols","cols","rows * cols"],"high"]' \
     "bounds: a row per block with no guard, the grid the launch site passes as rows"
+is "$(bspec vec_kernel '[[.params[] | [.role, .count] | select(.[1] != null)], .launch.grid[0], .confidence.overall]')" \
+    '[[["in","n + 3"],["out","n + 3"],["out","4 * m4"]],"(((n + 3) / 4) + 255) / 256","high"]' \
+    "bounds: float4 through (const float4 *)&x[4 * i] under 4 * i < n, stores through reinterpret_cast"
+is "$(spec 'examples/src/elementwise.cu::fill_kernel<int>' '.params[0] | [.role, .fill.kind]')" \
+    '["out","sentinel"]' "golden: fill_kernel's int4 store makes p an output"
 check_cases "$T_TMP/b.ndjson" > "$T_TMP/case-problems"
 is "$(cat "$T_TMP/case-problems")" "" \
     "bounds: every count and grid of every case evaluates within budget"

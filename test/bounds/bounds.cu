@@ -172,6 +172,19 @@ __global__ void row_scale_kernel(const float *x, const float *gamma,
     y[row * cols + j] = x[row * cols + j] * gamma[j];
 }
 
+// Vector accesses: four floats a thread through a C cast of &x[4 * i]
+// under a guard on 4 * i, and a store through reinterpret_cast<float4 *>
+// (y alone is written: kslice sees it as read).
+__global__ void vec_kernel(const float *x, float *y, float *z, int n, int m4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (4 * i < n) {
+    float4 v = *(const float4 *)&x[4 * i];
+    *reinterpret_cast<float4 *>(y + 4 * i) = v;
+  }
+  if (i < m4)
+    reinterpret_cast<float4 *>(z)[i] = make_float4(1, 2, 3, 4);
+}
+
 void launch(int b, int n, int m, const float *p, float *q, int *r) {
   ball_query_kernel<<<dim3((m + THREADS - 1) / THREADS, b), THREADS>>>(
       b, n, m, 8, p, p, r);
@@ -189,6 +202,7 @@ void launch(int b, int n, int m, const float *p, float *q, int *r) {
   transpose_kernel<<<dim3((n + 15) / 16, (m + 15) / 16, b), dim3(16, 16)>>>(
       p, q, b, m, n);
   row_scale_kernel<<<b * m, 256>>>(p, p, q, b * m, n);
+  vec_kernel<<<(n / 4 + 255) / 256, 256>>>(p, q, q, n, n / 4);
   unbounded_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, p, r, q,
                                                              n);
 }

@@ -153,6 +153,26 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 	free(ends);
 }
 
+/* Whether a C cast's closing parenthesis is just before token i:
+ * (const float4 *)&p[j] takes the address, it does not mask. */
+static int
+cast_before(struct fn *f, size_t i)
+{
+	const struct toks *t = f->t;
+	size_t j;
+	int depth = 0;
+
+	if (i < 2 || !is(t, i - 1, ")"))
+		return 0;
+	for (j = i - 1; j > 0; j--) {
+		if (is(t, j, ")"))
+			depth++;
+		else if (is(t, j, "(") && --depth == 0)
+			break;
+	}
+	return depth == 0 && is_cast(f, j, i - 1);
+}
+
 /* One use of the buffer's pointer at token i. */
 static void
 ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
@@ -166,7 +186,8 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 	struct iv off = *base, idx, sc;
 	size_t s = i, e = i + 1, c;
 
-	if (s > 0 && is(t, s - 1, "&") && unary_at(t, s - 1) && is(t, e, "[")) {
+	if (s > 0 && is(t, s - 1, "&") && (unary_at(t, s - 1) ||
+	    cast_before(f, s - 1)) && is(t, e, "[")) {
 		c = skip_group(t, e) - 1;
 		eval_at(f, e + 1, c, &idx);
 		iv_const(&sc, lanes);

@@ -182,6 +182,22 @@ add_guard(struct fn *f, const char *name, int hi, int strict, size_t a,
 	g->e = e;
 }
 
+/* c * name < [a, b) over [s, e), when c is a constant above 1. */
+static void
+scaled_guard(struct fn *f, const char *name, const char *c, int strict,
+    size_t a, size_t b, size_t s, size_t e)
+{
+	long long v;
+
+	if (!eval_str(c, &f->k->c, &v) || v <= 1)
+		return;
+	add_guard(f, name, 1, 0, a, b, s, e);
+	if (f->ng > 0 && strcmp(f->g[f->ng - 1].name, name) == 0) {
+		f->g[f->ng - 1].scale = v;
+		f->g[f->ng - 1].strict = strict && int_var(f, name);
+	}
+}
+
 /* One comparison [a, b) as guards over [s, e); negated when neg.  A
  * clamp [ra, rb) is what the code assigned where the comparison failed. */
 static void
@@ -242,6 +258,20 @@ cmp_guard(struct fn *f, size_t a, size_t b, int neg, size_t s, size_t e,
 			f->g[f->ng - 1].rb = rb;
 		}
 	}
+	/* c * v < E and E > c * v, c a positive constant: an upper bound
+	 * of v, E / c (a vector index: 4 * i < n) */
+	if (only == NULL && !eq && op == a + 3 && is(t, a + 1, "*") &&
+	    lt && is_ident(t->v[a + 2]))
+		scaled_guard(f, t->v[a + 2], t->v[a], *o != '\0', op + 1, b,
+		    s, e);
+	if (only == NULL && !eq && op == a + 3 && is(t, a + 1, "*") &&
+	    lt && is_ident(t->v[a]))
+		scaled_guard(f, t->v[a], t->v[a + 2], *o != '\0', op + 1, b,
+		    s, e);
+	if (only == NULL && !eq && b == op + 4 && is(t, op + 2, "*") &&
+	    !lt && is_ident(t->v[op + 3]))
+		scaled_guard(f, t->v[op + 3], t->v[op + 1], *o != '\0', a, op,
+		    s, e);
 	if (b == op + 2 && is_ident(t->v[op + 1]) && only == NULL) {
 		if (eq || !lt)
 			add_guard(f, t->v[op + 1], 1, *o != '\0' && !eq, a, op, s, e);

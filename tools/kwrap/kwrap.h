@@ -236,6 +236,7 @@ struct guard {
 	size_t a, b;		/* the bound */
 	size_t ra, rb;		/* a clamp: or the value assigned */
 	size_t s, e;		/* where it holds */
+	long long scale;	/* c * name < bound, for c > 1; else 0 */
 	int state;		/* 0, 1 being evaluated, 2 done */
 	struct iv v;
 };

@@ -374,6 +374,48 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 			*rd = *wr = 1;
 			continue;
 		}
+		/* reinterpret_cast<float4 *>(p + j)[i] = v and
+		 * *reinterpret_cast<float4 *>(&p[j]) = v: what follows the
+		 * cast's parentheses is what is done to p */
+		{
+			size_t o = i, c;
+			int depth = 0;
+			while (o > k->body) {
+				o--;
+				if (is(t, o, ")") || is(t, o, "]"))
+					depth++;
+				else if ((is(t, o, "(") || is(t, o, "[")) &&
+				    depth-- == 0)
+					break;
+			}
+			if (is(t, o, "(") && o > 0 && is(t, o - 1, ">") &&
+			    (c = skip_group(t, o)) < t->n) {
+				const char *n = t->v[c];
+				if (strcmp(n, "[") == 0)
+					n = skip_group(t, c) < t->n ?
+					    t->v[skip_group(t, c)] : "";
+				else {
+					size_t q = o - 1;
+					while (q > k->body && !is(t, q, "<"))
+						q--;
+					if (!(q >= 2 && is(t, q - 2, "*") &&
+					    unary_at(t, q - 2)))
+						n = "";
+				}
+				if (strcmp(n, "=") == 0)
+					*wr = 1;
+				else if (strlen(n) == 2 && n[1] == '=' &&
+				    strchr("+-*/%&|^", n[0]) != NULL)
+					*rd = *wr = 1;
+				else
+					*rd = 1;
+				continue;
+			}
+		}
+		/* ((float4 *)p)[i] = v */
+		if (is(t, i + 1, ")") && is(t, i + 2, "[") && i >= 2 &&
+		    is(t, i - 1, ")") && is(t, i - 2, "*"))
+			i++;
 		if (is(t, i + 1, "[")) {
 			size_t e = skip_group(t, i + 1);
 			const char *n = e < t->n ? t->v[e] : "";
