@@ -113,6 +113,11 @@ infer_grid(struct kern *k, int say)
 	for (d = 0; d < 3; d++) {
 		const char *dom = NULL;
 		int kind = -1;
+		/* the grid a launch site spells in the kernel's parameters,
+		 * with the block it spells too, is the project's own */
+		if (k->block_state == 2 && site_grid(k, d, k->grid[d],
+		    sizeof(k->grid[d])))
+			continue;
 		for (n = 0; n < k->nv; n++) {
 			struct var *vv = &k->v[n];
 			if (vv->dim != d || vv->bound[0] == '\0' ||
@@ -272,8 +277,13 @@ grid_at(struct kern *k, json_t *l, int d, char *out, size_t cap)
 		}
 		e = expr_end(&gt, a, comma);
 	} else if (d > 0) {
+		/* a scalar grid (an expression, not a dim3 variable's
+		 * name) launches one block in y and z */
+		ok = gt.n > 1 && !is(&gt, 0, "dim3");
+		if (ok)
+			copy(out, cap, "1");
 		toks_free(&gt);
-		return 0;
+		return ok;
 	}
 	for (i = a; i < e && ok; ) {
 		size_t best = 0;
