@@ -153,10 +153,11 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 	free(ends);
 }
 
-/* Whether a C cast's closing parenthesis is just before token i:
- * (const float4 *)&p[j] takes the address, it does not mask. */
+/* Whether a C cast to a type of whole elements ends just before token
+ * i: (const float4 *)&p[j] takes the address, it does not mask.  A type
+ * kwrap cannot size is left as the access p[j]. */
 static int
-cast_before(struct fn *f, size_t i)
+cast_before(struct fn *f, size_t i, int esz)
 {
 	const struct toks *t = f->t;
 	size_t j;
@@ -170,7 +171,8 @@ cast_before(struct fn *f, size_t i)
 		else if (is(t, j, "(") && --depth == 0)
 			break;
 	}
-	return depth == 0 && is_cast(f, j, i - 1);
+	return depth == 0 && is_cast(f, j, i - 1) &&
+	    cast_lanes(f->k, t, j + 1, i - 1, esz) > 0;
 }
 
 /* One use of the buffer's pointer at token i. */
@@ -187,7 +189,7 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 	size_t s = i, e = i + 1, c;
 
 	if (s > 0 && is(t, s - 1, "&") && (unary_at(t, s - 1) ||
-	    cast_before(f, s - 1)) && is(t, e, "[")) {
+	    cast_before(f, s - 1, esz)) && is(t, e, "[")) {
 		c = skip_group(t, e) - 1;
 		eval_at(f, e + 1, c, &idx);
 		iv_const(&sc, lanes);

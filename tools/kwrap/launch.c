@@ -135,9 +135,6 @@ infer_grid(struct kern *k, int say)
 				if ((k->v[n].kind == V_GLOBAL ||
 				    k->v[n].kind == V_BLOCK) && k->v[n].dim == d)
 					used = 1;
-			for (n = 0; !used && n + 2 < (int)k->t.n; n++)
-				used = is(&k->t, n, "blockIdx") &&
-				    dim_of(&k->t, n) == d;
 			copy(k->grid[d], sizeof(k->grid[d]), "1");
 			if (used && site_grid(k, d, k->grid[d],
 			    sizeof(k->grid[d])))
