@@ -185,6 +185,17 @@ __global__ void vec_kernel(const float *x, float *y, float *z, int n, int m4) {
     reinterpret_cast<float4 *>(z)[i] = make_float4(1, 2, 3, 4);
 }
 
+// A row per thread row of the block (blockIdx.x * blockDim.y +
+// threadIdx.y), its columns by threadIdx.x: grid.x covers rows in steps
+// of blockDim.y; the site's grid is a variable kwrap cannot read.
+__global__ void warp_rows_kernel(const float *x, float *y, int rows,
+                                 int cols) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  if (row < rows)
+    for (int j = threadIdx.x; j < cols; j += blockDim.x)
+      y[row * cols + j] = x[row * cols + j] + 1.0f;
+}
+
 void launch(int b, int n, int m, const float *p, float *q, int *r) {
   ball_query_kernel<<<dim3((m + THREADS - 1) / THREADS, b), THREADS>>>(
       b, n, m, 8, p, p, r);
@@ -203,6 +214,8 @@ void launch(int b, int n, int m, const float *p, float *q, int *r) {
       p, q, b, m, n);
   row_scale_kernel<<<b * m, 256>>>(p, p, q, b * m, n);
   vec_kernel<<<(n / 4 + 255) / 256, 256>>>(p, q, q, n, n / 4);
+  dim3 wg((m + 3) / 4);
+  warp_rows_kernel<<<wg, dim3(32, 4)>>>(p, q, m, n);
   unbounded_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, p, r, q,
                                                              n);
 }

@@ -121,7 +121,8 @@ enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
 struct var {
 	char name[64];
 	enum vkind kind;
-	int dim;
+	int dim;		/* its thread dimension, or its block's */
+	int bdim;		/* a global index: its block dimension */
 	char bound[MAX_EXPR];
 	size_t a, b;		/* its first definition's tokens */
 	int alias;		/* param index it points into, or -1 */

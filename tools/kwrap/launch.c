@@ -112,7 +112,7 @@ infer_grid(struct kern *k, int say)
 	k->grid_state = 2;
 	for (d = 0; d < 3; d++) {
 		const char *dom = NULL;
-		int kind = -1;
+		int kind = -1, td = d;
 		/* the grid a launch site spells in the kernel's parameters,
 		 * with the block it spells too, is the project's own */
 		if (k->block_state == 2 && site_grid(k, d, k->grid[d],
@@ -120,20 +120,21 @@ infer_grid(struct kern *k, int say)
 			continue;
 		for (n = 0; n < k->nv; n++) {
 			struct var *vv = &k->v[n];
-			if (vv->dim != d || vv->bound[0] == '\0' ||
+			if (vv->bdim != d || vv->bound[0] == '\0' ||
 			    (vv->kind != V_GLOBAL && vv->kind != V_BLOCK))
 				continue;
 			if (dom == NULL || (kind == V_BLOCK &&
 			    vv->kind == V_GLOBAL)) {
 				dom = vv->bound;
 				kind = (int)vv->kind;
+				td = vv->dim;
 			}
 		}
 		if (dom == NULL) {
 			int used = 0;
 			for (n = 0; n < k->nv; n++)
 				if ((k->v[n].kind == V_GLOBAL ||
-				    k->v[n].kind == V_BLOCK) && k->v[n].dim == d)
+				    k->v[n].kind == V_BLOCK) && k->v[n].bdim == d)
 					used = 1;
 			copy(k->grid[d], sizeof(k->grid[d]), "1");
 			if (used && site_grid(k, d, k->grid[d],
@@ -150,12 +151,12 @@ infer_grid(struct kern *k, int say)
 		} else {
 			char pd[MAX_EXPR];
 			paren(dom, pd, sizeof(pd));
-			if (k->block[d] == 1)
+			if (k->block[td] == 1)
 				copy(k->grid[d], sizeof(k->grid[d]), dom);
 			else
 				bprintf(k->grid[d], sizeof(k->grid[d]),
-				    "(%s + %lld) / %lld", pd, k->block[d] - 1,
-				    k->block[d]);
+				    "(%s + %lld) / %lld", pd, k->block[td] - 1,
+				    k->block[td]);
 		}
 	}
 	if (k->grid_state == 2 && strcmp(k->grid[0], "1") == 0 &&

@@ -225,15 +225,18 @@ find_vars(struct kern *k)
 					ti = w->dim;
 				if (w != NULL && w != v && (w->kind == V_BLOCK ||
 				    w->kind == V_GLOBAL))
-					bi = w->dim;
+					bi = w->kind == V_GLOBAL ? w->bdim : w->dim;
 			}
 		}
 		if (bi >= 0 && ti >= 0) {
+			/* row = blockIdx.x * blockDim.y + threadIdx.y: thread
+			 * dimension y, block dimension x */
 			v->kind = V_GLOBAL;
 			v->dim = ti;
+			v->bdim = bi;
 		} else if (bi >= 0) {
 			v->kind = V_BLOCK;
-			v->dim = bi;
+			v->dim = v->bdim = bi;
 		} else if (ti >= 0) {
 			v->kind = V_THREAD;
 			v->dim = ti;
@@ -259,7 +262,7 @@ find_vars(struct kern *k)
 			v->alias = -1;
 		}
 		v->kind = V_GLOBAL;
-		v->dim = 0;
+		v->dim = v->bdim = 0;
 		e = expr_end(t, i + 4, stop);
 		if (!param_expr(k, t, i + 4, e, v->bound, sizeof(v->bound)))
 			v->bound[0] = '\0';
