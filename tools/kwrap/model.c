@@ -242,9 +242,28 @@ find_vars(struct kern *k)
 			v->dim = ti;
 		}
 		(void)loop;
-		if (i + 2 < e && (pi = param_index(k, t->v[i + 2])) >= 0 &&
-		    k->p[pi].ptr && (i + 3 == e || is(t, i + 3, "+")))
-			v->alias = pi;
+		{
+			/* q = p + off, q = reinterpret_cast<T *>(p) + off,
+			 * q = (T *)p: q points into p */
+			size_t q = i + 2;
+			if (q + 1 < e && strstr(t->v[q], "_cast") != NULL &&
+			    is(t, q + 1, "<")) {
+				for (q += 2; q < e && !is(t, q, ">"); q++)
+					;
+				if (is(t, q + 1, "(") && is(t, q + 3, ")") &&
+				    (q + 4 == e || is(t, q + 4, "+")))
+					q += 2;
+			} else if (is(t, q, "(") && q + 3 < e) {
+				size_t c = skip_group(t, q) - 1;
+				if (c + 1 < e && is(t, c - 1, "*") &&
+				    (c + 2 == e || is(t, c + 2, "+")))
+					q = c + 1;
+			}
+			if (q < e && (pi = param_index(k, t->v[q])) >= 0 &&
+			    k->p[pi].ptr && (q + 1 == e || is(t, q + 1, "+") ||
+			    (is(t, q + 1, ")") && q > i + 2)))
+				v->alias = pi;
+		}
 	}
 	/* CUDA_1D_KERNEL_LOOP(i, n) declares i as a grid-stride index */
 	for (i = 0; i + 5 < t->n; i++) {
@@ -363,9 +382,16 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 			hit = 1;
 		if (!hit || is(t, i - 1, ".") || is(t, i + 1, "="))
 			continue;
-		/* the definition of an alias: T *y = out + ... */
+		/* the definition of an alias: T *y = out + ...,
+		 * T4 *y = reinterpret_cast<T4 *>(out) */
 		if (is(t, i - 1, "=") && i >= 2 && (v = var_get(k, t->v[i - 2])) !=
 		    NULL && v->alias == pi)
+			continue;
+		for (j = 0; j < k->nv; j++)
+			if (k->v[j].alias == pi && i >= k->v[j].a &&
+			    i < k->v[j].b)
+				break;
+		if (j < k->nv)
 			continue;
 		if (i >= 2 && is(t, i - 1, "&") && is(t, i - 2, "(") &&
 		    i >= 3 && strncmp(t->v[i - 3], "atomic", 6) == 0) {
@@ -430,7 +456,6 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 				*rd = *wr = 1;
 			else
 				*rd = 1;
-			(void)j;
 			continue;
 		}
 		if (is(t, i - 1, "*") && is(t, i + 1, "="))
