@@ -181,6 +181,9 @@ is "$(bspec warp_rows_kernel '[.launch.grid, .launch.block, .confidence.overall]
 is "$(bspec cast_alias_kernel '[[.params[] | .role], .confidence.overall]')" \
     '[["in","out","scalar"],"high"]' \
     "bounds: a pointer cast once (reinterpret_cast, (float4 *)) is an alias: out is written"
+is "$(bspec 'helper_write_kernel<float>' '[[.params[] | .role], .confidence.overall]')" \
+    '[["in","out","scalar"],"high"]' \
+    "bounds: a buffer passed to a device function that writes it is an output"
 # the project's own grid: a grid-stride kernel launched with as many
 # blocks as rows, the y index of a scalar grid
 printf '%s\n' '{"id":"stride","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"},{"name":"w","type":"int"}],"text":"__global__ void k(float *p, int n, int w) { int y = blockIdx.y * blockDim.y + threadIdx.y; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) p[i + y] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"len / 512 + 1","block":"dim3(128, 2)","args":["q","len","4"]}]},"slice":{"code":"","launch":{"grid":"(n / 2 + 1) / 2","block":"dim3(128, 2)","from":"a.cu:3"}}}' \

@@ -366,6 +366,89 @@ in_list(json_t *arr, const char *name)
 	return 0;
 }
 
+/* The argument index of the token at i when it is a whole argument of a
+ * call, with the call's name and number of arguments; -1 otherwise. */
+static int
+call_arg(const struct toks *t, size_t lo, size_t i, const char **fn, int *nargs)
+{
+	size_t j = i, c;
+	int depth = 0, argi = 0, n = 1;
+
+	if (!(is(t, i - 1, "(") || is(t, i - 1, ",")) ||
+	    !(is(t, i + 1, ",") || is(t, i + 1, ")")))
+		return -1;
+	for (j = i - 1; j > lo; j--) {
+		if (is(t, j, ")") || is(t, j, "]"))
+			depth++;
+		else if (is(t, j, "(") || is(t, j, "[")) {
+			if (depth-- == 0)
+				break;
+		} else if (depth == 0 && is(t, j, ","))
+			argi++;
+	}
+	if (j <= lo || !is(t, j, "(") || !is_ident(t->v[j - 1]))
+		return -1;
+	c = skip_group(t, j) - 1;
+	for (i = j + 1, depth = 0; i < c; i++)
+		if (is(t, i, "(") || is(t, i, "[") || is(t, i, "{"))
+			depth++;
+		else if (is(t, i, ")") || is(t, i, "]") || is(t, i, "}"))
+			depth--;
+		else if (depth == 0 && is(t, i, ","))
+			n++;
+	*fn = t->v[j - 1];
+	*nargs = n;
+	return argi;
+}
+
+/* Reads and writes of a helper's pointer parameter argi in its body, and
+ * in the helpers it passes the pointer on to. */
+static void
+helper_access(struct kern *k, const char *fn, int nargs, int argi, int *rd,
+    int *wr, int depth)
+{
+	struct fn *h;
+	const struct toks *t;
+	const char *name, *cf;
+	size_t i;
+	int n, ca;
+
+	if (depth > 3 || (h = find_helper(k, fn, nargs)) == NULL)
+		return;
+	if (argi >= h->np || !h->pptr[argi]) {
+		fn_free(h);
+		return;
+	}
+	t = h->t;
+	name = h->pn[argi];
+	for (i = h->a; i < h->b; i++) {
+		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->"))
+			continue;
+		if (is(t, i + 1, "[")) {
+			size_t e = skip_group(t, i + 1);
+			const char *x = e < t->n ? t->v[e] : "";
+			if (strcmp(x, "=") == 0)
+				*wr = 1;
+			else if (strlen(x) == 2 && x[1] == '=' &&
+			    strchr("+-*/%&|^", x[0]) != NULL)
+				*rd = *wr = 1;
+			else
+				*rd = 1;
+		} else if (is(t, i - 1, "*") && unary_at(t, i - 1) &&
+		    is(t, i + 1, "="))
+			*wr = 1;
+		else if ((ca = call_arg(t, h->a, i, &cf, &n)) >= 0 &&
+		    strncmp(cf, "atomic", 6) == 0)
+			*rd = *wr = 1;
+		else if (ca >= 0)
+			helper_access(k, cf, n, ca, rd, wr, depth + 1);
+		else if (!is(t, i + 1, "+=") && !is(t, i + 1, "-=") &&
+		    !is(t, i + 1, "="))
+			*rd = 1;
+	}
+	fn_free(h);
+}
+
 /* Reads and writes of buffer p found in the text (through aliases too). */
 static void
 text_access(struct kern *k, int pi, int *rd, int *wr)
@@ -460,8 +543,19 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 		}
 		if (is(t, i - 1, "*") && is(t, i + 1, "="))
 			*wr = 1;
-		else
-			*rd = 1;
+		else {
+			/* passed to a helper of the slice: what it does */
+			const char *fn;
+			int n, hr = 0, hw = 0, ca;
+			if ((ca = call_arg(t, k->body, i, &fn, &n)) >= 0 &&
+			    !is_keyword(fn))
+				helper_access(k, fn, n, ca, &hr, &hw, 0);
+			if (hr || hw) {
+				*rd |= hr;
+				*wr |= hw;
+			} else
+				*rd = 1;
+		}
 	}
 }
 
