@@ -264,20 +264,9 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 		}
 		if ((is(t, s - 1, "(") || is(t, s - 1, ",")) &&
 		    (is(t, e, ",") || is(t, e, ")"))) {
-			size_t j = s - 1;
-			int depth = 0, argi = 0;
-			for (;; j--) {
-				if (is(t, j, ")") || is(t, j, "]"))
-					depth++;
-				else if (is(t, j, "(") || is(t, j, "[")) {
-					if (depth-- == 0)
-						break;
-				} else if (depth == 0 && is(t, j, ","))
-					argi++;
-				if (j <= f->a)
-					break;
-			}
-			if (is(t, j, "(") && j > 0 && is_ident(t->v[j - 1])) {
+			int argi;
+			size_t j = call_open(t, f->a, s, &argi);
+			if (j > 0) {
 				pass_to(f, j, argi, &off, lanes, esz, a, hd);
 				return;
 			}

@@ -75,6 +75,34 @@ unary_at(const struct toks *t, size_t j)
 	    strcmp(s, ")") != 0 && strcmp(s, "]") != 0;
 }
 
+/* The ( of the call whose argument list holds token s at depth 0, the
+ * commas before s counted into *argi; 0 when s is in no call's arguments
+ * after token lo. */
+size_t
+call_open(const struct toks *t, size_t lo, size_t s, int *argi)
+{
+	size_t j;
+	int depth = 0;
+
+	*argi = 0;
+	if (s == 0)
+		return 0;
+	for (j = s - 1;; j--) {
+		if (is(t, j, ")") || is(t, j, "]"))
+			depth++;
+		else if (is(t, j, "(") || is(t, j, "[")) {
+			if (depth-- == 0)
+				break;
+		} else if (depth == 0 && is(t, j, ","))
+			(*argi)++;
+		if (j <= lo)
+			break;
+	}
+	if (is(t, j, "(") && j > 0 && is_ident(t->v[j - 1]))
+		return j;
+	return 0;
+}
+
 /* End (exclusive) of the statement at i. */
 static size_t
 stmt_end(const struct toks *t, size_t i, size_t lim)

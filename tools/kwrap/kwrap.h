@@ -438,6 +438,8 @@ is_keyword(const char *s);
 int
 unary_at(const struct toks *t, size_t j);
 size_t
+call_open(const struct toks *t, size_t lo, size_t s, int *argi);
+size_t
 block_end(const struct fn *f, size_t pos);
 int
 int_var(const struct fn *f, const char *name);

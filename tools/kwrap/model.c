@@ -371,22 +371,13 @@ in_list(json_t *arr, const char *name)
 static int
 call_arg(const struct toks *t, size_t lo, size_t i, const char **fn, int *nargs)
 {
-	size_t j = i, c;
-	int depth = 0, argi = 0, n = 1;
+	size_t j, c;
+	int depth, argi, n = 1;
 
 	if (!(is(t, i - 1, "(") || is(t, i - 1, ",")) ||
 	    !(is(t, i + 1, ",") || is(t, i + 1, ")")))
 		return -1;
-	for (j = i - 1; j > lo; j--) {
-		if (is(t, j, ")") || is(t, j, "]"))
-			depth++;
-		else if (is(t, j, "(") || is(t, j, "[")) {
-			if (depth-- == 0)
-				break;
-		} else if (depth == 0 && is(t, j, ","))
-			argi++;
-	}
-	if (j <= lo || !is(t, j, "(") || !is_ident(t->v[j - 1]))
+	if ((j = call_open(t, lo, i, &argi)) == 0)
 		return -1;
 	c = skip_group(t, j) - 1;
 	for (i = j + 1, depth = 0; i < c; i++)
