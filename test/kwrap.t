@@ -164,6 +164,34 @@ is "$(bspec batch_kernel '[.launch.grid, .confidence.launch, .confidence.overall
 is "$(bspec clamp_kernel '[.confidence.counts, [.params[] | .count // empty]]')" \
     '["high",["width","n","5 * n"]]' \
     "bounds: the one assignment that reaches a use, not the hull; a loop's later assignment"
+is "$(bspec transpose_kernel '[.launch, .params[0].count, .confidence.overall]')" \
+    '[{"grid":["(cols + 15) / 16","(rows + 15) / 16","batch"],"block":[16,16,1],"shared_mem":"0"},"batch * rows * cols","high"]' \
+    "bounds: grid.z and the block from the launch site that spells them, b passed to batch"
+is "$(bspec row_scale_kernel '[.launch.grid, [.params[] | .count // empty], .confidence.overall]')" \
+    '[["rows","1","1"],["rows * cols","cols","rows * cols"],"high"]' \
+    "bounds: a row per block with no guard, the grid the launch site passes as rows"
+is "$(bspec vec_kernel '[[.params[] | [.role, .count] | select(.[1] != null)], .launch.grid[0], .confidence.overall]')" \
+    '[[["in","n + 3"],["out","n + 3"],["out","4 * m4"]],"(m4 + 255) / 256","high"]' \
+    "bounds: float4 through (const float4 *)&x[4 * i] under 4 * i < n, stores through reinterpret_cast; the grid is the site's, n / 4 passed as m4"
+is "$(spec 'examples/src/elementwise.cu::fill_kernel<int>' '.params[0] | [.role, .fill.kind]')" \
+    '["out","sentinel"]' "golden: fill_kernel's int4 store makes p an output"
+is "$(bspec warp_rows_kernel '[.launch.grid, .launch.block, .confidence.overall]')" \
+    '[["(rows + 3) / 4","1","1"],[32,4,1],"high"]' \
+    "bounds: blockIdx.x * blockDim.y + threadIdx.y covers rows in grid.x, in steps of block.y"
+is "$(bspec cast_alias_kernel '[[.params[] | .role], .confidence.overall]')" \
+    '[["in","out","scalar"],"high"]' \
+    "bounds: a pointer cast once (reinterpret_cast, (float4 *)) is an alias: out is written"
+is "$(bspec 'helper_write_kernel<float>' '[[.params[] | .role], .confidence.overall]')" \
+    '[["in","out","scalar"],"high"]' \
+    "bounds: a buffer passed to a device function that writes it is an output"
+# the project's own grid: a grid-stride kernel launched with as many
+# blocks as rows, the y index of a scalar grid
+printf '%s\n' '{"id":"stride","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"},{"name":"w","type":"int"}],"text":"__global__ void k(float *p, int n, int w) { int y = blockIdx.y * blockDim.y + threadIdx.y; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) p[i + y] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"len / 512 + 1","block":"dim3(128, 2)","args":["q","len","4"]}]},"slice":{"code":"","launch":{"grid":"(n / 2 + 1) / 2","block":"dim3(128, 2)","from":"a.cu:3"}}}' \
+    > "$T_TMP/stride.ndjson"
+run "$KWRAP" < "$T_TMP/stride.ndjson"
+is "$(jq -c '[.wrap.spec.launch, .wrap.spec.params[0].count, .wrap.spec.confidence.launch]' "$T_TMP/out")" \
+    '[{"grid":["n / 512 + 1","1","1"],"block":[128,2,1],"shared_mem":"0"},"n + 1","high"]' \
+    "launch site: its grid in the parameters it passes (len to n), one block in y"
 check_cases "$T_TMP/b.ndjson" > "$T_TMP/case-problems"
 is "$(cat "$T_TMP/case-problems")" "" \
     "bounds: every count and grid of every case evaluates within budget"

@@ -152,6 +152,69 @@ __global__ void clamp_kernel(const float *in, const float *where, float *out,
   }
 }
 
+// Sizes from the launch sites: the batch index blockIdx.z and the row
+// blockIdx.x have no guard; the grid is the argument passed to batch (b
+// at the site) and to rows.  The first site's grid and block are
+// variables; the second spells them.
+__global__ void transpose_kernel(const float *in, float *out, int batch,
+                                 int rows, int cols) {
+  int z = blockIdx.z;
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows || c >= cols) return;
+  out[(z * cols + c) * rows + r] = in[(z * rows + r) * cols + c];
+}
+
+__global__ void row_scale_kernel(const float *x, const float *gamma,
+                                 float *y, int rows, int cols) {
+  int row = blockIdx.x;
+  for (int j = threadIdx.x; j < cols; j += blockDim.x)
+    y[row * cols + j] = x[row * cols + j] * gamma[j];
+}
+
+// Vector accesses: four floats a thread through a C cast of &x[4 * i]
+// under a guard on 4 * i, and a store through reinterpret_cast<float4 *>
+// (y alone is written: kslice sees it as read).
+__global__ void vec_kernel(const float *x, float *y, float *z, int n, int m4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (4 * i < n) {
+    float4 v = *(const float4 *)&x[4 * i];
+    *reinterpret_cast<float4 *>(y + 4 * i) = v;
+  }
+  if (i < m4)
+    reinterpret_cast<float4 *>(z)[i] = make_float4(1, 2, 3, 4);
+}
+
+// A row per thread row of the block (blockIdx.x * blockDim.y +
+// threadIdx.y), its columns by threadIdx.x: grid.x covers rows in steps
+// of blockDim.y; the site's grid is a variable kwrap cannot read.
+__global__ void warp_rows_kernel(const float *x, float *y, int rows,
+                                 int cols) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  if (row < rows)
+    for (int j = threadIdx.x; j < cols; j += blockDim.x)
+      y[row * cols + j] = x[row * cols + j] + 1.0f;
+}
+
+// Pointers cast once and used through the cast: out4 writes out.
+__global__ void cast_alias_kernel(const float *in, float *out, int n4) {
+  const float4 *in4 = reinterpret_cast<const float4 *>(in);
+  float4 *out4 = (float4 *)out;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) out4[i] = in4[i];
+}
+
+// A buffer written by a device function it is passed to: out is written
+// there, in is read.
+__device__ void scale_into(float *dst, const float *src, int j) {
+  dst[j] = src[j] * 2.0f;
+}
+template <typename T>
+__global__ void helper_write_kernel(const T *in, T *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) scale_into(out, in, i);
+}
+
 void launch(int b, int n, int m, const float *p, float *q, int *r) {
   ball_query_kernel<<<dim3((m + THREADS - 1) / THREADS, b), THREADS>>>(
       b, n, m, 8, p, p, r);
@@ -164,6 +227,16 @@ void launch(int b, int n, int m, const float *p, float *q, int *r) {
   dim3 blocks((n + THREADS - 1) / THREADS, m, b);
   batch_kernel<<<blocks, THREADS>>>(b, m, n, p, q);
   clamp_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, q, n, m);
+  dim3 tb(16, 16), tg((n + 15) / 16, (m + 15) / 16, b);
+  transpose_kernel<<<tg, tb>>>(p, q, b, m, n);
+  transpose_kernel<<<dim3((n + 15) / 16, (m + 15) / 16, b), dim3(16, 16)>>>(
+      p, q, b, m, n);
+  row_scale_kernel<<<b * m, 256>>>(p, p, q, b * m, n);
+  vec_kernel<<<(n / 4 + 255) / 256, 256>>>(p, q, q, n, n / 4);
+  dim3 wg((m + 3) / 4);
+  warp_rows_kernel<<<wg, dim3(32, 4)>>>(p, q, m, n);
+  cast_alias_kernel<<<(n + 255) / 256, 256>>>(p, q, n);
+  helper_write_kernel<float><<<(n + 255) / 256, 256>>>(p, q, n);
   unbounded_kernel<<<(n + THREADS - 1) / THREADS, THREADS>>>(p, p, p, r, q,
                                                              n);
 }

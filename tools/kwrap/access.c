@@ -153,6 +153,28 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 	free(ends);
 }
 
+/* Whether a C cast to a type of whole elements ends just before token
+ * i: (const float4 *)&p[j] takes the address, it does not mask.  A type
+ * kwrap cannot size is left as the access p[j]. */
+static int
+cast_before(struct fn *f, size_t i, int esz)
+{
+	const struct toks *t = f->t;
+	size_t j;
+	int depth = 0;
+
+	if (i < 2 || !is(t, i - 1, ")"))
+		return 0;
+	for (j = i - 1; j > 0; j--) {
+		if (is(t, j, ")"))
+			depth++;
+		else if (is(t, j, "(") && --depth == 0)
+			break;
+	}
+	return depth == 0 && is_cast(f, j, i - 1) &&
+	    cast_lanes(f->k, t, j + 1, i - 1, esz) > 0;
+}
+
 /* One use of the buffer's pointer at token i. */
 static void
 ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
@@ -166,7 +188,8 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 	struct iv off = *base, idx, sc;
 	size_t s = i, e = i + 1, c;
 
-	if (s > 0 && is(t, s - 1, "&") && unary_at(t, s - 1) && is(t, e, "[")) {
+	if (s > 0 && is(t, s - 1, "&") && (unary_at(t, s - 1) ||
+	    cast_before(f, s - 1, esz)) && is(t, e, "[")) {
 		c = skip_group(t, e) - 1;
 		eval_at(f, e + 1, c, &idx);
 		iv_const(&sc, lanes);
@@ -241,20 +264,9 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 		}
 		if ((is(t, s - 1, "(") || is(t, s - 1, ",")) &&
 		    (is(t, e, ",") || is(t, e, ")"))) {
-			size_t j = s - 1;
-			int depth = 0, argi = 0;
-			for (;; j--) {
-				if (is(t, j, ")") || is(t, j, "]"))
-					depth++;
-				else if (is(t, j, "(") || is(t, j, "[")) {
-					if (depth-- == 0)
-						break;
-				} else if (depth == 0 && is(t, j, ","))
-					argi++;
-				if (j <= f->a)
-					break;
-			}
-			if (is(t, j, "(") && j > 0 && is_ident(t->v[j - 1])) {
+			int argi;
+			size_t j = call_open(t, f->a, s, &argi);
+			if (j > 0) {
 				pass_to(f, j, argi, &off, lanes, esz, a, hd);
 				return;
 			}

@@ -75,6 +75,34 @@ unary_at(const struct toks *t, size_t j)
 	    strcmp(s, ")") != 0 && strcmp(s, "]") != 0;
 }
 
+/* The ( of the call whose argument list holds token s at depth 0, the
+ * commas before s counted into *argi; 0 when s is in no call's arguments
+ * after token lo. */
+size_t
+call_open(const struct toks *t, size_t lo, size_t s, int *argi)
+{
+	size_t j;
+	int depth = 0;
+
+	*argi = 0;
+	if (s == 0)
+		return 0;
+	for (j = s - 1;; j--) {
+		if (is(t, j, ")") || is(t, j, "]"))
+			depth++;
+		else if (is(t, j, "(") || is(t, j, "[")) {
+			if (depth-- == 0)
+				break;
+		} else if (depth == 0 && is(t, j, ","))
+			(*argi)++;
+		if (j <= lo)
+			break;
+	}
+	if (is(t, j, "(") && j > 0 && is_ident(t->v[j - 1]))
+		return j;
+	return 0;
+}
+
 /* End (exclusive) of the statement at i. */
 static size_t
 stmt_end(const struct toks *t, size_t i, size_t lim)
@@ -182,6 +210,22 @@ add_guard(struct fn *f, const char *name, int hi, int strict, size_t a,
 	g->e = e;
 }
 
+/* c * name < [a, b) over [s, e), when c is a constant above 1. */
+static void
+scaled_guard(struct fn *f, const char *name, const char *c, int strict,
+    size_t a, size_t b, size_t s, size_t e)
+{
+	long long v;
+
+	if (!eval_str(c, &f->k->c, &v) || v <= 1)
+		return;
+	add_guard(f, name, 1, 0, a, b, s, e);
+	if (f->ng > 0 && strcmp(f->g[f->ng - 1].name, name) == 0) {
+		f->g[f->ng - 1].scale = v;
+		f->g[f->ng - 1].strict = strict && int_var(f, name);
+	}
+}
+
 /* One comparison [a, b) as guards over [s, e); negated when neg.  A
  * clamp [ra, rb) is what the code assigned where the comparison failed. */
 static void
@@ -242,6 +286,20 @@ cmp_guard(struct fn *f, size_t a, size_t b, int neg, size_t s, size_t e,
 			f->g[f->ng - 1].rb = rb;
 		}
 	}
+	/* c * v < E and E > c * v, c a positive constant: an upper bound
+	 * of v, E / c (a vector index: 4 * i < n) */
+	if (only == NULL && !eq && op == a + 3 && is(t, a + 1, "*") &&
+	    lt && is_ident(t->v[a + 2]))
+		scaled_guard(f, t->v[a + 2], t->v[a], *o != '\0', op + 1, b,
+		    s, e);
+	if (only == NULL && !eq && op == a + 3 && is(t, a + 1, "*") &&
+	    lt && is_ident(t->v[a]))
+		scaled_guard(f, t->v[a], t->v[a + 2], *o != '\0', op + 1, b,
+		    s, e);
+	if (only == NULL && !eq && b == op + 4 && is(t, op + 2, "*") &&
+	    !lt && is_ident(t->v[op + 3]))
+		scaled_guard(f, t->v[op + 3], t->v[op + 1], *o != '\0', a, op,
+		    s, e);
 	if (b == op + 2 && is_ident(t->v[op + 1]) && only == NULL) {
 		if (eq || !lt)
 			add_guard(f, t->v[op + 1], 1, *o != '\0' && !eq, a, op, s, e);

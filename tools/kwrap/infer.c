@@ -44,6 +44,7 @@ kern_infer(json_t *rec)
 	launch = json_object_get(slice, "launch");
 	if (!json_is_object(launch))
 		launch = json_array_get(json_object_get(scan, "launches"), 0);
+	k->site = launch_site(rec, launch);
 	infer_block(k, launch);
 	/* a guard's bound may name gridDim, and the grid is the bounds'
 	 * range: rounds until no new bound comes */

@@ -221,6 +221,12 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 			b = g->v.hi;
 			if (g->strict)
 				p_add(&b, &b, &one, -1);
+			if (g->scale > 1) {
+				/* c * v <= b: v <= b / c, b at least 0 */
+				struct poly c;
+				p_const(&c, g->scale);
+				p_div(at, &b, &b, &c);
+			}
 			if (g->rb > g->ra) {
 				eval_at(f, g->ra, g->rb, &rv);
 				p_max(at, &b, &b, &rv.hi);

@@ -121,7 +121,8 @@ enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
 struct var {
 	char name[64];
 	enum vkind kind;
-	int dim;
+	int dim;		/* its thread dimension, or its block's */
+	int bdim;		/* a global index: its block dimension */
 	char bound[MAX_EXPR];
 	size_t a, b;		/* its first definition's tokens */
 	int alias;		/* param index it points into, or -1 */
@@ -154,6 +155,7 @@ struct kern {
 	int depth;		/* nested evaluations */
 	int calls;		/* nested helpers evaluated for a value */
 	char shared_guess[128];	/* said once shared memory stays a guess */
+	json_t *site;		/* the launch site with its arguments, borrowed */
 };
 
 /* ------------------------------------------------------------ bounds */
@@ -235,6 +237,7 @@ struct guard {
 	size_t a, b;		/* the bound */
 	size_t ra, rb;		/* a clamp: or the value assigned */
 	size_t s, e;		/* where it holds */
+	long long scale;	/* c * name < bound, for c > 1; else 0 */
 	int state;		/* 0, 1 being evaluated, 2 done */
 	struct iv v;
 };
@@ -362,6 +365,10 @@ void
 infer_block(struct kern *k, json_t *launch);
 void
 infer_grid(struct kern *k, int say);
+json_t *
+launch_site(json_t *rec, json_t *launch);
+int
+site_grid(struct kern *k, int d, char *out, size_t cap);
 void
 infer_shared(struct kern *k, json_t *launch);
 
@@ -430,6 +437,8 @@ int
 is_keyword(const char *s);
 int
 unary_at(const struct toks *t, size_t j);
+size_t
+call_open(const struct toks *t, size_t lo, size_t s, int *argi);
 size_t
 block_end(const struct fn *f, size_t pos);
 int

@@ -3,6 +3,36 @@
  */
 #include "kwrap.h"
 
+/* The block as bexpr spells it when it is constant, else block[0] 0. */
+static void
+block_at(struct kern *k, const char *bexpr)
+{
+	struct toks bt = { 0 };
+	static const char *const comma[] = { ",", NULL };
+	size_t a = 0, e;
+	long long v;
+	int d;
+
+	k->block[0] = 0;
+	k->block[1] = k->block[2] = 1;
+	if (bexpr == NULL)
+		return;
+	tokenize(bexpr, &bt);
+	if (is(&bt, 0, "dim3") && is(&bt, 1, "("))
+		a = 2;
+	for (d = 0; d < 3 && a < bt.n; d++) {
+		e = expr_end(&bt, a, comma);
+		if (!eval_range(&bt, a, e, &k->c, &v) || v <= 0 || v > 1024) {
+			k->block[0] = 0;
+			k->block[1] = k->block[2] = 1;
+			break;
+		}
+		k->block[d] = v;
+		a = e + 1;
+	}
+	toks_free(&bt);
+}
+
 /* The block: from the launch site when its expression is a constant,
  * else __launch_bounds__, else a default; a shared array sized N and
  * indexed by thread caps it.  It depends on no bound, so it is found
@@ -10,11 +40,10 @@
 void
 infer_block(struct kern *k, json_t *launch)
 {
-	struct toks *t = &k->t, bt = { 0 };
+	struct toks *t = &k->t;
 	const char *bexpr = k_get_str(launch, "block");
 	long long v;
 	size_t i;
-	int d;
 
 	k->block[0] = k->block[1] = k->block[2] = 1;
 	k->dims = 1;
@@ -23,24 +52,17 @@ infer_block(struct kern *k, json_t *launch)
 		    dim_of(t, i) >= 1)
 			k->dims = 2;
 	k->block_state = 2;
-	if (bexpr != NULL) {
-		size_t a = 0, e;
-		static const char *const comma[] = { ",", NULL };
-		tokenize(bexpr, &bt);
-		if (is(&bt, 0, "dim3") && is(&bt, 1, "("))
-			a = 2;
-		for (d = 0; d < 3 && a < bt.n; d++) {
-			e = expr_end(&bt, a, comma);
-			if (!eval_range(&bt, a, e, &k->c, &v) || v <= 0 ||
-			    v > 1024) {
-				k->block[0] = 0;
+	block_at(k, bexpr);
+	if (k->block[0] == 0) {
+		/* another launch site of the kernel that spells it */
+		json_t *all = json_object_get(json_object_get(k->rec, "scan"),
+		    "launches"), *l;
+		json_array_foreach(all, i, l) {
+			block_at(k, k_get_str(l, "block"));
+			if (k->block[0] != 0)
 				break;
-			}
-			k->block[d] = v;
-			a = e + 1;
 		}
-	} else
-		k->block[0] = 0;
+	}
 	if (k->block[0] == 0) {
 		k->block[0] = k->block[1] = k->block[2] = 1;
 		for (i = 0; i + 2 < k->all.n; i++)
@@ -61,7 +83,6 @@ infer_block(struct kern *k, json_t *launch)
 			k->block_state = 1;
 		}
 	}
-	toks_free(&bt);
 	/* a shared array sized N and indexed by thread caps the block */
 	for (i = 0; i + 4 < t->n; i++)
 		if (is(t, i, "__shared__") && !is(t, i - 1, "extern")) {
@@ -91,25 +112,34 @@ infer_grid(struct kern *k, int say)
 	k->grid_state = 2;
 	for (d = 0; d < 3; d++) {
 		const char *dom = NULL;
-		int kind = -1;
+		int kind = -1, td = d;
+		/* the grid a launch site spells in the kernel's parameters,
+		 * with the block it spells too, is the project's own */
+		if (k->block_state == 2 && site_grid(k, d, k->grid[d],
+		    sizeof(k->grid[d])))
+			continue;
 		for (n = 0; n < k->nv; n++) {
 			struct var *vv = &k->v[n];
-			if (vv->dim != d || vv->bound[0] == '\0' ||
+			if (vv->bdim != d || vv->bound[0] == '\0' ||
 			    (vv->kind != V_GLOBAL && vv->kind != V_BLOCK))
 				continue;
 			if (dom == NULL || (kind == V_BLOCK &&
 			    vv->kind == V_GLOBAL)) {
 				dom = vv->bound;
 				kind = (int)vv->kind;
+				td = vv->dim;
 			}
 		}
 		if (dom == NULL) {
 			int used = 0;
 			for (n = 0; n < k->nv; n++)
 				if ((k->v[n].kind == V_GLOBAL ||
-				    k->v[n].kind == V_BLOCK) && k->v[n].dim == d)
+				    k->v[n].kind == V_BLOCK) && k->v[n].bdim == d)
 					used = 1;
 			copy(k->grid[d], sizeof(k->grid[d]), "1");
+			if (used && site_grid(k, d, k->grid[d],
+			    sizeof(k->grid[d])))
+				continue;
 			if (used) {
 				k->grid_state = 1;
 				if (say)
@@ -121,12 +151,12 @@ infer_grid(struct kern *k, int say)
 		} else {
 			char pd[MAX_EXPR];
 			paren(dom, pd, sizeof(pd));
-			if (k->block[d] == 1)
+			if (k->block[td] == 1)
 				copy(k->grid[d], sizeof(k->grid[d]), dom);
 			else
 				bprintf(k->grid[d], sizeof(k->grid[d]),
-				    "(%s + %lld) / %lld", pd, k->block[d] - 1,
-				    k->block[d]);
+				    "(%s + %lld) / %lld", pd, k->block[td] - 1,
+				    k->block[td]);
 		}
 	}
 	if (k->grid_state == 2 && strcmp(k->grid[0], "1") == 0 &&
@@ -187,4 +217,126 @@ infer_shared(struct kern *k, json_t *launch)
 			    dt != NULL ? t->v[i + 2] : "8-byte word");
 		}
 	}
+}
+
+/* The launch site that carries the arguments: scan.launches' entry at
+ * slice.launch's "from" (file:line), else the one slice.launch is. */
+json_t *
+launch_site(json_t *rec, json_t *launch)
+{
+	json_t *all = json_object_get(json_object_get(rec, "scan"), "launches");
+	const char *from = k_get_str(launch, "from");
+	json_t *l;
+	size_t i;
+	char at[600];
+
+	if (json_is_array(json_object_get(launch, "args")))
+		return launch;
+	json_array_foreach(all, i, l) {
+		const char *f = k_get_str(l, "file");
+		json_int_t line = json_integer_value(json_object_get(l, "line"));
+		if (f == NULL || from == NULL)
+			continue;
+		snprintf(at, sizeof(at), "%s:%lld", f, (long long)line);
+		if (strcmp(at, from) == 0)
+			return l;
+	}
+	return NULL;
+}
+
+/* Grid dimension d as launch site l spells it, its terms replaced by
+ * the parameters their argument expressions are passed to: in
+ * k<<<dim3(w, r), 256>>>(x, r) with k(float *x, int rows) grid.y is
+ * rows.  A term that is no argument and no constant makes no grid. */
+static int
+grid_at(struct kern *k, json_t *l, int d, char *out, size_t cap)
+{
+	json_t *args = json_object_get(l, "args");
+	const char *g = k_get_str(l, "grid");
+	static const char *const comma[] = { ",", NULL };
+	struct toks gt = { 0 }, at = { 0 }, mt = { 0 };
+	size_t a = 0, e, i, j;
+	long long v;
+	int ok = 1, n, dd;
+
+	if (g == NULL || !json_is_array(args) ||
+	    json_array_size(args) != (size_t)k->np)
+		return 0;
+	tokenize(g, &gt);
+	e = gt.n;
+	if (is(&gt, 0, "dim3") && is(&gt, 1, "(")) {
+		a = 2;
+		e = skip_group(&gt, 1) - 1;
+		for (dd = 0; dd < d && a < e; dd++)
+			a = expr_end(&gt, a, comma) + 1;
+		if (a >= e) {
+			toks_free(&gt);
+			return 0;	/* 1 by default: no term to read */
+		}
+		e = expr_end(&gt, a, comma);
+	} else if (d > 0) {
+		/* a scalar grid (an expression, not a dim3 variable's
+		 * name) launches one block in y and z */
+		ok = gt.n > 1 && !is(&gt, 0, "dim3");
+		if (ok)
+			copy(out, cap, "1");
+		toks_free(&gt);
+		return ok;
+	}
+	for (i = a; i < e && ok; ) {
+		size_t best = 0;
+		int bp = -1;
+		for (n = 0; n < k->np; n++) {
+			const char *s = json_string_value(json_array_get(args,
+			    (size_t)n));
+			if (s == NULL || k->p[n].ptr || k->p[n].is_struct)
+				continue;
+			tokenize(s, &at);
+			for (j = 0; j < at.n && i + j < e &&
+			    strcmp(at.v[j], gt.v[i + j]) == 0; j++)
+				;
+			if (j == at.n && j > best) {
+				best = j;
+				bp = n;
+			}
+			toks_free(&at);
+		}
+		if (bp >= 0) {
+			/* the argument, a term of its own */
+			tok_push(&mt, k->p[bp].name, strlen(k->p[bp].name));
+			i += best;
+			continue;
+		}
+		if (is_ident(gt.v[i]) && !const_get(&k->c, gt.v[i], &v))
+			ok = 0;
+		else
+			tok_push(&mt, gt.v[i], strlen(gt.v[i]));
+		i++;
+	}
+	if (ok && mt.n > 0)
+		ok = param_expr(k, &mt, 0, mt.n, out, cap);
+	else
+		ok = 0;
+	if (ok)
+		mark_size_str(k, out);
+	toks_free(&gt);
+	toks_free(&mt);
+	return ok;
+}
+
+/* Grid dimension d from the launch site kwrap follows, else from any
+ * other launch site of the kernel that spells it. */
+int
+site_grid(struct kern *k, int d, char *out, size_t cap)
+{
+	json_t *all = json_object_get(json_object_get(k->rec, "scan"),
+	    "launches"), *l;
+	size_t i;
+
+	if (k->site != NULL && grid_at(k, k->site, d, out, cap))
+		return 1;
+	json_array_foreach(all, i, l)
+		if (l != k->site && grid_at(k, l, d, out, cap))
+			return 1;
+	return 0;
 }

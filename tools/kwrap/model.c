@@ -225,23 +225,45 @@ find_vars(struct kern *k)
 					ti = w->dim;
 				if (w != NULL && w != v && (w->kind == V_BLOCK ||
 				    w->kind == V_GLOBAL))
-					bi = w->dim;
+					bi = w->kind == V_GLOBAL ? w->bdim : w->dim;
 			}
 		}
 		if (bi >= 0 && ti >= 0) {
+			/* row = blockIdx.x * blockDim.y + threadIdx.y: thread
+			 * dimension y, block dimension x */
 			v->kind = V_GLOBAL;
 			v->dim = ti;
+			v->bdim = bi;
 		} else if (bi >= 0) {
 			v->kind = V_BLOCK;
-			v->dim = bi;
+			v->dim = v->bdim = bi;
 		} else if (ti >= 0) {
 			v->kind = V_THREAD;
 			v->dim = ti;
 		}
 		(void)loop;
-		if (i + 2 < e && (pi = param_index(k, t->v[i + 2])) >= 0 &&
-		    k->p[pi].ptr && (i + 3 == e || is(t, i + 3, "+")))
-			v->alias = pi;
+		{
+			/* q = p + off, q = reinterpret_cast<T *>(p) + off,
+			 * q = (T *)p: q points into p */
+			size_t q = i + 2;
+			if (q + 1 < e && strstr(t->v[q], "_cast") != NULL &&
+			    is(t, q + 1, "<")) {
+				for (q += 2; q < e && !is(t, q, ">"); q++)
+					;
+				if (is(t, q + 1, "(") && is(t, q + 3, ")") &&
+				    (q + 4 == e || is(t, q + 4, "+")))
+					q += 2;
+			} else if (is(t, q, "(") && q + 3 < e) {
+				size_t c = skip_group(t, q) - 1;
+				if (c + 1 < e && is(t, c - 1, "*") &&
+				    (c + 2 == e || is(t, c + 2, "+")))
+					q = c + 1;
+			}
+			if (q < e && (pi = param_index(k, t->v[q])) >= 0 &&
+			    k->p[pi].ptr && (q + 1 == e || is(t, q + 1, "+") ||
+			    (is(t, q + 1, ")") && q > i + 2)))
+				v->alias = pi;
+		}
 	}
 	/* CUDA_1D_KERNEL_LOOP(i, n) declares i as a grid-stride index */
 	for (i = 0; i + 5 < t->n; i++) {
@@ -259,7 +281,7 @@ find_vars(struct kern *k)
 			v->alias = -1;
 		}
 		v->kind = V_GLOBAL;
-		v->dim = 0;
+		v->dim = v->bdim = 0;
 		e = expr_end(t, i + 4, stop);
 		if (!param_expr(k, t, i + 4, e, v->bound, sizeof(v->bound)))
 			v->bound[0] = '\0';
@@ -344,6 +366,80 @@ in_list(json_t *arr, const char *name)
 	return 0;
 }
 
+/* The argument index of the token at i when it is a whole argument of a
+ * call, with the call's name and number of arguments; -1 otherwise. */
+static int
+call_arg(const struct toks *t, size_t lo, size_t i, const char **fn, int *nargs)
+{
+	size_t j, c;
+	int depth, argi, n = 1;
+
+	if (!(is(t, i - 1, "(") || is(t, i - 1, ",")) ||
+	    !(is(t, i + 1, ",") || is(t, i + 1, ")")))
+		return -1;
+	if ((j = call_open(t, lo, i, &argi)) == 0)
+		return -1;
+	c = skip_group(t, j) - 1;
+	for (i = j + 1, depth = 0; i < c; i++)
+		if (is(t, i, "(") || is(t, i, "[") || is(t, i, "{"))
+			depth++;
+		else if (is(t, i, ")") || is(t, i, "]") || is(t, i, "}"))
+			depth--;
+		else if (depth == 0 && is(t, i, ","))
+			n++;
+	*fn = t->v[j - 1];
+	*nargs = n;
+	return argi;
+}
+
+/* Reads and writes of a helper's pointer parameter argi in its body, and
+ * in the helpers it passes the pointer on to. */
+static void
+helper_access(struct kern *k, const char *fn, int nargs, int argi, int *rd,
+    int *wr, int depth)
+{
+	struct fn *h;
+	const struct toks *t;
+	const char *name, *cf;
+	size_t i;
+	int n, ca;
+
+	if (depth > 3 || (h = find_helper(k, fn, nargs)) == NULL)
+		return;
+	if (argi >= h->np || !h->pptr[argi]) {
+		fn_free(h);
+		return;
+	}
+	t = h->t;
+	name = h->pn[argi];
+	for (i = h->a; i < h->b; i++) {
+		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->"))
+			continue;
+		if (is(t, i + 1, "[")) {
+			size_t e = skip_group(t, i + 1);
+			const char *x = e < t->n ? t->v[e] : "";
+			if (strcmp(x, "=") == 0)
+				*wr = 1;
+			else if (strlen(x) == 2 && x[1] == '=' &&
+			    strchr("+-*/%&|^", x[0]) != NULL)
+				*rd = *wr = 1;
+			else
+				*rd = 1;
+		} else if (is(t, i - 1, "*") && unary_at(t, i - 1) &&
+		    is(t, i + 1, "="))
+			*wr = 1;
+		else if ((ca = call_arg(t, h->a, i, &cf, &n)) >= 0 &&
+		    strncmp(cf, "atomic", 6) == 0)
+			*rd = *wr = 1;
+		else if (ca >= 0)
+			helper_access(k, cf, n, ca, rd, wr, depth + 1);
+		else if (!is(t, i + 1, "+=") && !is(t, i + 1, "-=") &&
+		    !is(t, i + 1, "="))
+			*rd = 1;
+	}
+	fn_free(h);
+}
+
 /* Reads and writes of buffer p found in the text (through aliases too). */
 static void
 text_access(struct kern *k, int pi, int *rd, int *wr)
@@ -360,9 +456,16 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 			hit = 1;
 		if (!hit || is(t, i - 1, ".") || is(t, i + 1, "="))
 			continue;
-		/* the definition of an alias: T *y = out + ... */
+		/* the definition of an alias: T *y = out + ...,
+		 * T4 *y = reinterpret_cast<T4 *>(out) */
 		if (is(t, i - 1, "=") && i >= 2 && (v = var_get(k, t->v[i - 2])) !=
 		    NULL && v->alias == pi)
+			continue;
+		for (j = 0; j < k->nv; j++)
+			if (k->v[j].alias == pi && i >= k->v[j].a &&
+			    i < k->v[j].b)
+				break;
+		if (j < k->nv)
 			continue;
 		if (i >= 2 && is(t, i - 1, "&") && is(t, i - 2, "(") &&
 		    i >= 3 && strncmp(t->v[i - 3], "atomic", 6) == 0) {
@@ -374,6 +477,48 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 			*rd = *wr = 1;
 			continue;
 		}
+		/* reinterpret_cast<float4 *>(p + j)[i] = v and
+		 * *reinterpret_cast<float4 *>(&p[j]) = v: what follows the
+		 * cast's parentheses is what is done to p */
+		{
+			size_t o = i, c;
+			int depth = 0;
+			while (o > k->body) {
+				o--;
+				if (is(t, o, ")") || is(t, o, "]"))
+					depth++;
+				else if ((is(t, o, "(") || is(t, o, "[")) &&
+				    depth-- == 0)
+					break;
+			}
+			if (is(t, o, "(") && o > 0 && is(t, o - 1, ">") &&
+			    (c = skip_group(t, o)) < t->n) {
+				const char *n = t->v[c];
+				if (strcmp(n, "[") == 0)
+					n = skip_group(t, c) < t->n ?
+					    t->v[skip_group(t, c)] : "";
+				else {
+					size_t q = o - 1;
+					while (q > k->body && !is(t, q, "<"))
+						q--;
+					if (!(q >= 2 && is(t, q - 2, "*") &&
+					    unary_at(t, q - 2)))
+						n = "";
+				}
+				if (strcmp(n, "=") == 0)
+					*wr = 1;
+				else if (strlen(n) == 2 && n[1] == '=' &&
+				    strchr("+-*/%&|^", n[0]) != NULL)
+					*rd = *wr = 1;
+				else
+					*rd = 1;
+				continue;
+			}
+		}
+		/* ((float4 *)p)[i] = v */
+		if (is(t, i + 1, ")") && is(t, i + 2, "[") && i >= 2 &&
+		    is(t, i - 1, ")") && is(t, i - 2, "*"))
+			i++;
 		if (is(t, i + 1, "[")) {
 			size_t e = skip_group(t, i + 1);
 			const char *n = e < t->n ? t->v[e] : "";
@@ -385,13 +530,23 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 				*rd = *wr = 1;
 			else
 				*rd = 1;
-			(void)j;
 			continue;
 		}
 		if (is(t, i - 1, "*") && is(t, i + 1, "="))
 			*wr = 1;
-		else
-			*rd = 1;
+		else {
+			/* passed to a helper of the slice: what it does */
+			const char *fn;
+			int n, hr = 0, hw = 0, ca;
+			if ((ca = call_arg(t, k->body, i, &fn, &n)) >= 0 &&
+			    !is_keyword(fn))
+				helper_access(k, fn, n, ca, &hr, &hw, 0);
+			if (hr || hw) {
+				*rd |= hr;
+				*wr |= hw;
+			} else
+				*rd = 1;
+		}
 	}
 }
 

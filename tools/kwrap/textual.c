@@ -63,7 +63,27 @@ find_bounds(struct kern *k)
 		if (!is_ident(t->v[i]) || (v = var_get(k, t->v[i])) == NULL ||
 		    v->bound[0] != '\0' || is(t, i - 1, "."))
 			continue;
-		if (is(t, i + 1, "<") || is(t, i + 1, "<=")) {
+		if (i > 0 && strchr("*/%+-&|^", t->v[i - 1][0]) != NULL &&
+		    !is(t, i - 1, "&&") && !is(t, i - 1, "||") &&
+		    !unary_at(t, i - 1)) {
+			/* c * v < E bounds v by E / c; x + v < E is no bound */
+			long long c;
+			size_t o = i - 2;
+			if (!is(t, i - 1, "*") || i < 2 ||
+			    !eval_str(t->v[o], &k->c, &c) || c <= 1 ||
+			    (o > 0 && !unary_at(t, o - 1) &&
+			    strchr("(,;!", t->v[o - 1][0]) == NULL &&
+			    !is(t, o - 1, "&&") && !is(t, o - 1, "||")) ||
+			    !is(t, i + 1, "<"))
+				continue;
+			e = expr_end(t, i + 2, stop);
+			if (param_expr(k, t, i + 2, e, buf, sizeof(buf))) {
+				paren(buf, pb, sizeof(pb));
+				bprintf(v->bound, sizeof(v->bound),
+				    "(%s + %lld) / %lld", pb, c - 1, c);
+				mark_size_use(k, t, i + 2, e);
+			}
+		} else if (is(t, i + 1, "<") || is(t, i + 1, "<=")) {
 			e = expr_end(t, i + 2, stop);
 			if (param_expr(k, t, i + 2, e, buf, sizeof(buf))) {
 				if (is(t, i + 1, "<="))
@@ -98,7 +118,6 @@ find_bounds(struct kern *k)
 			mark_size_use(k, t, i + 1, v->b - 3);
 		}
 	}
-	(void)pb;
 	for (n = 0; n < k->nv; n++)
 		after += k->v[n].bound[0] != '\0';
 	return after - before;
