@@ -235,10 +235,12 @@ child_work(const char *arg)
 	if (strcmp(k_work_name(NULL), ".kforge") != 0)
 		return 10;
 	setenv("KFORGE_WORK", "", 1);
-	if (strcmp(k_work_name(""), ".kforge") != 0)
+	if (strcmp(k_work_name(""), ".kforge") != 0 ||
+	    strcmp(k_work_name(NULL), ".kforge") != 0)
 		return 11;
 	setenv("KFORGE_WORK", "/w/env", 1);
-	if (strcmp(k_work_name(NULL), "/w/env") != 0)
+	if (strcmp(k_work_name(NULL), "/w/env") != 0 ||
+	    strcmp(k_work_name(""), "/w/env") != 0)
 		return 12;
 	/* --work wins over the environment */
 	if (strcmp(k_work_name("given"), "given") != 0)

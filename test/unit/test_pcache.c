@@ -177,20 +177,6 @@ test_off(void **state)
 	k_pcache_close(&c);
 }
 
-static void
-test_work_dir(void **state)
-{
-	(void)state;
-	assert_string_equal(k_work_name("given"), "given");
-	setenv("KFORGE_WORK", "fromenv", 1);
-	assert_string_equal(k_work_name(NULL), "fromenv");
-	assert_string_equal(k_work_name(""), "fromenv");
-	setenv("KFORGE_WORK", "", 1);
-	assert_string_equal(k_work_name(NULL), ".kforge");
-	unsetenv("KFORGE_WORK");
-	assert_string_equal(k_work_name(NULL), ".kforge");
-}
-
 static const struct u_child children[] = {
 	{ NULL, NULL }
 };
@@ -205,7 +191,6 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_unreadable_dep),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_off),
-		cmocka_unit_test(test_work_dir),
 	};
 	int rc;
 
