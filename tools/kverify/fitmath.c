@@ -26,12 +26,25 @@ det(wide a[FIT_UNKNOWNS][FIT_UNKNOWNS], int k)
 	    a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
 }
 
-/* Whether a term's text needs parentheses inside a product. */
+/* Whether a term's text needs no parentheses inside a product. */
 static int
 simple(const char *e)
 {
 	return strspn(e, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "0123456789_.") == strlen(e);
+}
+
+/* Whether a term's text needs no parentheses as an operand of + (or of
+ * -): a product of names and numbers. */
+static int
+additive_ok(const char *e, int minus)
+{
+	if (strstr(e, "<<") != NULL || strstr(e, ">>") != NULL)
+		return 0;
+	if (minus && (strchr(e, '+') != NULL || strchr(e, '-') != NULL ||
+	    strchr(e, '/') != NULL || strchr(e, '%') != NULL))
+		return 0;
+	return strchr(e, '(') == NULL || !minus;
 }
 
 /* The formula sum of coef[i] * term[idx[i]], as a harness expression. */
@@ -56,8 +69,8 @@ formula(const struct fit_term *t, const int *idx, const long long *coef,
 		if (one)
 			w = snprintf(out + n, len - n, "%s%llu", sign, a);
 		else if (a == 1)
-			w = snprintf(out + n, len - n, simple(e) ? "%s%s" :
-			    "%s(%s)", sign, e);
+			w = snprintf(out + n, len - n, additive_ok(e, c < 0) ?
+			    "%s%s" : "%s(%s)", sign, e);
 		else
 			w = snprintf(out + n, len - n, simple(e) ? "%s%llu * %s" :
 			    "%s%llu * (%s)", sign, a, e);

@@ -16,7 +16,8 @@
  *	    Address 0x7f2a00000402 is misaligned
  *	    Access at 0x... / Access to 0x... (other tool versions)
  *	Program hit CUDA_ERROR_... / Warp Illegal Address / ... (not an access)
- *	ERROR SUMMARY: 3 errors
+ *	ERROR SUMMARY: 51,913 errors
+ *	ERROR SUMMARY: 51,909 errors were not printed. Use --print-limit ...
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -117,14 +118,18 @@ detail(struct san_finding *f, const char *p)
 		if (strstr(p, "out of bounds") != NULL)
 			f->out_of_bounds = 1;
 	} else if (strncmp(p, "and is ", 7) == 0 &&
-	    (q = strstr(p, " bytes ")) != NULL &&
 	    strstr(p, "nearest allocation at 0x") != NULL) {
-		v = grouped(p + 7, &e);
-		if (v < 0)
-			return;
-		f->dist = v;
-		f->rel = strncmp(q + 7, "after", 5) == 0 ? 1 :
-		    strncmp(q + 7, "before", 6) == 0 ? -1 : 0;
+		/* "and is N bytes after|before the nearest allocation at
+		 * 0x... of size M bytes", or "and is inside the nearest
+		 * allocation at ..." */
+		if (strncmp(p + 7, "inside ", 7) != 0) {
+			v = grouped(p + 7, &e);
+			if (v < 0 || strncmp(e, " bytes ", 7) != 0)
+				return;
+			f->dist = v;
+			f->rel = strncmp(e + 7, "after", 5) == 0 ? 1 :
+			    strncmp(e + 7, "before", 6) == 0 ? -1 : 0;
+		}
 		q = strstr(p, "nearest allocation at 0x");
 		f->have_alloc = hex_after(q, &f->alloc);
 		if ((q = strstr(q, " of size ")) != NULL)
@@ -172,12 +177,17 @@ san_parse(const char *text, struct san_finding *out, size_t max, size_t *n,
 			continue;
 		}
 		cur = NULL;
+		/* the tool's own status lines are not findings */
 		if (*p == '\0' || strncmp(p, "COMPUTE-SANITIZER", 17) == 0 ||
-		    strncmp(p, "LEAK SUMMARY", 12) == 0)
+		    strncmp(p, "LEAK SUMMARY", 12) == 0 ||
+		    strncmp(p, "Target application", 18) == 0 ||
+		    strncmp(p, "Error: ", 7) == 0)
 			continue;
 		if (strncmp(p, "ERROR SUMMARY: ", 15) == 0) {
+			/* the count, not the line after it that says how
+			 * many of them "were not printed" */
 			long long v = grouped(p + 15, NULL);
-			if (v >= 0)
+			if (v >= 0 && strstr(p, "not printed") == NULL)
 				*errors = v > LONG_MAX ? LONG_MAX : (long)v;
 			continue;
 		}
