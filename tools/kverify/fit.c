@@ -24,7 +24,8 @@
 #define FIT_ROUNDS 12		/* sanitizer runs per sample, at most */
 #define FIT_MAX_SAMPLES 4	/* scalar settings sampled, at most */
 #define FIT_BUFS 64
-#define FIT_FINDINGS 20000	/* findings read from one report */
+#define FIT_FINDINGS 20000	/* findings read from one report: more
+				 * than two MiB of log hold */
 #define FIT_EVIDENCE 3		/* findings kept per round in the record */
 #define FIT_BYTES_MAX (16LL << 30)	/* all buffers of a trial together */
 #define FIT_SHARED_MAX (48 * 1024)	/* dynamic shared memory, no opt-in */
@@ -90,8 +91,10 @@ fexec(struct fctx *f, const char *dir, int k, const long long *cnt,
 		argv[n++] = opt.sanitizer;
 		argv[n++] = "--tool";
 		argv[n++] = "memcheck";
+		/* many findings: the log keeps the first and the last MiB,
+		 * and the last ones printed reach furthest */
 		argv[n++] = "--print-limit";
-		argv[n++] = "20000";
+		argv[n++] = "100000";
 		argv[n++] = "--show-backtrace";
 		argv[n++] = "no";
 	}
@@ -746,6 +749,16 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 		dir_for(c, "fit-plan", k, dir, sizeof(dir));
 		if (fexec(f, dir, k, NULL, -1, "--plan", 0, &p) != 0 ||
 		    !p.exited || p.status != 0 || (text = log_of(dir)) == NULL) {
+			text = log_of(dir);
+			if (k == 0 && text != NULL && strstr(text, "error while "
+			    "loading shared libraries") != NULL) {
+				/* the harness cannot even start: no driver */
+				free(text);
+				status = "skipped";
+				snprintf(f->why, sizeof(f->why), "no GPU");
+				goto done;
+			}
+			free(text);
 			if (k == 0) {
 				status = "failed";
 				snprintf(f->why, sizeof(f->why), "the harness "
