@@ -276,6 +276,40 @@ test_fit_terms(void **state)
 	assert_string_equal(r.how, "bound");
 }
 
+static void
+test_fit_grammar(void **state)
+{
+	static const long long n[] = { 10, 20, 30 };
+	long long y[3];
+	struct fit_term t[2];
+	struct fit_result r;
+	int s;
+
+	(void)state;
+	assert_true(fit_expr_ok("n"));
+	assert_true(fit_expr_ok("2 * (p.rows + 1) - -3 % 7 << 2"));
+	assert_true(fit_expr_ok("1024ULL * (n >> 1)"));
+	assert_false(fit_expr_ok("(long long)n * 2"));
+	assert_false(fit_expr_ok("n > 0 ? n : 1"));
+	assert_false(fit_expr_ok("max(n, 4)"));
+	assert_false(fit_expr_ok("n *"));
+	assert_false(fit_expr_ok("(n + 1"));
+	assert_false(fit_expr_ok("n n"));
+	assert_false(fit_expr_ok(""));
+	/* a term outside the grammar never reaches a formula */
+	for (s = 0; s < 3; s++)
+		y[s] = 2 * n[s];
+	term(&t[0], "(int)n", n, 3);
+	t[0].unusable = 1;
+	term(&t[1], "m", n, 3);
+	fit_formula(t, 2, y, 3, 0, &r);
+	assert_string_equal(r.how, "exact");
+	assert_string_equal(r.formula, "2 * m");
+	/* but it is still confirmed as the spec's own count */
+	fit_formula(t, 2, n, 3, 0, &r);
+	assert_string_equal(r.how, "static");
+}
+
 int
 main(void)
 {
@@ -285,6 +319,7 @@ main(void)
 		cmocka_unit_test(test_report_odd),
 		cmocka_unit_test(test_fit_formula),
 		cmocka_unit_test(test_fit_terms),
+		cmocka_unit_test(test_fit_grammar),
 	};
 
 	return cmocka_run_group_tests_name("fit", tests, NULL, NULL);

@@ -57,6 +57,7 @@ struct fctx {
 	long long device_bytes;
 	long long shared_need;			/* -1: none */
 	int ncases, nrounds, nodev;
+	double deadline;		/* k_now() after which no trial starts */
 	char why[512];
 };
 
@@ -374,6 +375,13 @@ sample(struct fctx *f, int s, int k)
 			json_decref(fj);
 			goto out;
 		}
+		if (k_now() > f->deadline) {
+			snprintf(f->why, sizeof(f->why), "case %d: out of time "
+			    "after %d memcheck runs", k, f->nrounds);
+			json_decref(ev);
+			json_decref(fj);
+			goto out;
+		}
 		dir_for(f->c, "fit", k, dir, sizeof(dir));
 		if (fexec(f, dir, k, cur, sh, "--layout", 1, &p) != 0) {
 			snprintf(f->why, sizeof(f->why), "cannot run "
@@ -671,7 +679,7 @@ terms(struct fctx *f, json_t **plans, size_t m, size_t bi,
 		    snprintf(t[nt + 1].expr, sizeof(t[nt + 1].expr),
 		    "(%s) * (%s) * (%s) * (%s) * (%s) * (%s)", ge[0], ge[1],
 		    ge[2], be[0], be[1], be[2]) >= (int)sizeof(t[nt].expr))
-			return nt;	/* too long to be a term */
+			goto checked;	/* too long to be a term */
 		for (s = 0; s < m; s++) {
 			json_t *pg = json_object_get(plans[s], "grid");
 			json_t *pb = json_object_get(plans[s], "block");
@@ -697,6 +705,9 @@ terms(struct fctx *f, json_t **plans, size_t m, size_t bi,
 			t[nt].v[s] = f->b[i].spec[s];
 		nt++;
 	}
+checked:
+	for (i = 0; i < nt; i++)
+		t[i].unusable = !fit_expr_ok(t[i].expr);
 	return nt;
 }
 
@@ -724,6 +735,8 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 	f->h = h;
 	f->ref = ref;
 	f->shared_need = -1;
+	/* the whole fit: as long as thirty cases may take */
+	f->deadline = t0 + 30 * opt.timeout;
 	f->spec = json_object_get(json_object_get(c->rec, "wrap"), "spec");
 	f->sec = json_object();
 	f->rounds = json_array();

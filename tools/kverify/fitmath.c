@@ -85,6 +85,46 @@ formula(const struct fit_term *t, const int *idx, const long long *coef,
 		snprintf(out, len, "0");
 }
 
+/*
+ * Whether e is in the grammar of the harness's override expressions
+ * (tools/kwrap/harness.in, kw_eval): integers (C suffixes allowed), names
+ * (p.field), + - * / % << >>, unary minus and parentheses.  A spec count
+ * with a cast, a ternary or a call is not, and must not reach --count.
+ */
+int
+fit_expr_ok(const char *e)
+{
+	int operand = 1, depth = 0;	/* operand: one is expected next */
+
+	while (*e != '\0') {
+		if (*e == ' ' || *e == '\t') {
+			e++;
+		} else if (*e == '(' && operand) {
+			depth++;
+			e++;
+		} else if (*e == ')' && !operand && depth > 0) {
+			depth--;
+			e++;
+		} else if ((*e == '-' || *e == '+') && operand) {
+			e++;
+		} else if (operand && ((*e >= '0' && *e <= '9') || *e == '_' ||
+		    (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z'))) {
+			e += strspn(e, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
+			    "NOPQRSTUVWXYZ0123456789_.");
+			operand = 0;
+		} else if (!operand && strchr("+-*/%", *e) != NULL) {
+			e++;
+			operand = 1;
+		} else if (!operand && (strncmp(e, "<<", 2) == 0 ||
+		    strncmp(e, ">>", 2) == 0)) {
+			e += 2;
+			operand = 1;
+		} else
+			return 0;
+	}
+	return !operand && depth == 0;
+}
+
 /* Solve the subset idx[0..k) exactly on the samples; 1 with r filled. */
 static int
 solve(const struct fit_term *t, const int *idx, int k, const long long *y,
@@ -95,6 +135,9 @@ solve(const struct fit_term *t, const int *idx, int k, const long long *y,
 	long long coef[FIT_UNKNOWNS];
 	int i, j, c, found = 0;
 
+	for (i = 0; i < k; i++)
+		if (t[idx[i]].unusable)
+			return 0;
 	/* values this large could overflow the determinants */
 	for (i = 0; i < k; i++)
 		for (s = 0; s < m; s++)
@@ -243,7 +286,7 @@ fit_formula(const struct fit_term *t, size_t nt, const long long *y,
 	}
 	/* an upper bound: never too small for a sample, maybe too large */
 	r->how = "bound";
-	if (stat >= 0 && (size_t)stat < nt) {
+	if (stat >= 0 && (size_t)stat < nt && !t[stat].unusable) {
 		long long c = 1;
 		for (s = 0; s < m; s++) {
 			long long v = t[stat].v[s];

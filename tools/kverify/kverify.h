@@ -176,6 +176,7 @@ long long san_need(const struct san_finding *f, unsigned long long base);
 struct fit_term {
 	char expr[256];		/* a harness expression */
 	long long v[FIT_SAMPLES];	/* its value in each sample */
+	int unusable;		/* not in the harness's override grammar */
 };
 
 struct fit_result {
@@ -188,6 +189,7 @@ struct fit_result {
 
 int fit_formula(const struct fit_term *t, size_t nt, const long long *y,
     size_t m, int stat, struct fit_result *r);
+int fit_expr_ok(const char *e);
 
 /* fit.c: kverify --fit, and the harness arguments a fit gives */
 #define FIT_ARGS_MAX 160	/* harness arguments a fit may add */
