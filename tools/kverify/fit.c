@@ -56,6 +56,7 @@ struct fctx {
 	size_t nb;
 	long long device_bytes;
 	long long shared_need;			/* -1: none */
+	long long plan_sh[FIT_MAX_SAMPLES];	/* the spec's shared memory */
 	int ncases, nrounds, nodev;
 	double deadline;		/* k_now() after which no trial starts */
 	char why[512];
@@ -441,6 +442,7 @@ sample(struct fctx *f, int s, int k)
 					lo[bi] = el - 1;
 				fixable++;
 			} else if (strcmp(x->space, "shared") == 0 &&
+			    f->plan_sh[s] > 0 &&
 			    x->out_of_bounds && x->have_addr && x->size > 0 &&
 			    x->addr < (unsigned long long)FIT_SHARED_MAX) {
 				need = (long long)x->addr + x->size;
@@ -797,6 +799,7 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 			continue;
 		}
 		snprintf(keys[m], sizeof(keys[m]), "%s", key);
+		f->plan_sh[m] = k_get_int(plan, "shared_mem", 0);
 		plans[m] = plan;
 		cases[m++] = k;
 	}
