@@ -22,7 +22,8 @@
 #include "kverify.h"
 
 #define FIT_ROUNDS 12		/* sanitizer runs per sample, at most */
-#define FIT_MAX_SAMPLES 4	/* scalar settings sampled, at most */
+#define FIT_MAX_SAMPLES 6	/* scalar settings sampled, at most */
+#define FIT_POOL 32		/* distinct settings looked at */
 #define FIT_BUFS 64
 #define FIT_FINDINGS 20000	/* findings read from one report: more
 				 * than two MiB of log hold */
@@ -726,8 +727,14 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 	struct fctx *f = k_calloc(1, sizeof(*f));
 	json_t *plans[FIT_MAX_SAMPLES], *samples = json_array();
 	json_t *bufs = json_array(), *args = json_array(), *counts;
-	int cases[FIT_MAX_SAMPLES], m = 0, k, ncases;
-	char keys[FIT_MAX_SAMPLES][512], key[512], dir[PATH_MAX + 64];
+	int cases[FIT_MAX_SAMPLES], m = 0, k, ncases, npool = 0, j;
+	struct pooled {
+		json_t *plan;
+		int k;
+		long long bytes;
+		char key[512];
+	} *pool = k_calloc(FIT_POOL, sizeof(*pool));
+	char key[512], dir[PATH_MAX + 64];
 	const char *status = "confirmed";
 	double t0 = k_now();
 	struct k_proc p;
@@ -738,7 +745,7 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 	f->ref = ref;
 	f->shared_need = -1;
 	/* the whole fit: as long as thirty cases may take */
-	f->deadline = t0 + 30 * opt.timeout;
+	f->deadline = t0 + 10 * opt.timeout;
 	f->spec = json_object_get(json_object_get(c->rec, "wrap"), "spec");
 	f->sec = json_object();
 	f->rounds = json_array();
@@ -757,10 +764,10 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 	}
 	/* each case's plan (no GPU): its sizes, counts and launch */
 	ncases = (int)json_array_size(json_object_get(f->spec, "cases"));
-	for (k = 0; k < ncases && k < MAX_CASES && m < FIT_MAX_SAMPLES; k++) {
-		json_t *plan;
+	for (k = 0; k < ncases && k < MAX_CASES; k++) {
+		json_t *plan, *e;
 		char *text;
-		int same = 0, j;
+		int same = 0;
 		dir_for(c, "fit-plan", k, dir, sizeof(dir));
 		if (fexec(f, dir, k, NULL, -1, "--plan", 0, &p) != 0 ||
 		    !p.exited || p.status != 0 || (text = log_of(dir)) == NULL) {
@@ -791,17 +798,42 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 			continue;
 		}
 		size_key(f->spec, plan, key, sizeof(key));
-		for (j = 0; j < m; j++)
-			if (strcmp(keys[j], key) == 0)
+		for (j = 0; j < npool; j++)
+			if (strcmp(pool[j].key, key) == 0)
 				same = 1;
-		if (same || take_plan(f, plan, m) != 0) {
+		if (same || npool == FIT_POOL) {
 			json_decref(plan);
 			continue;
 		}
-		snprintf(keys[m], sizeof(keys[m]), "%s", key);
-		f->plan_sh[m] = k_get_int(plan, "shared_mem", 0);
-		plans[m] = plan;
-		cases[m++] = k;
+		snprintf(pool[npool].key, sizeof(pool[npool].key), "%s", key);
+		pool[npool].plan = plan;
+		pool[npool].k = k;
+		pool[npool].bytes = 0;
+		json_array_foreach(json_object_get(plan, "buffers"), i, e)
+			pool[npool].bytes += k_get_int(e, "bytes", 0);
+		npool++;
+	}
+	/* case 0 (when it planned), then the cheapest other sizes: memcheck
+	 * is slow on large cases, and small ones fit the same formula */
+	for (j = 1; j < npool; j++) {
+		struct pooled x = pool[j];
+		int q = j;
+		if (pool[0].k == 0 && j == 1)
+			continue;
+		while (q > (pool[0].k == 0 ? 1 : 0) && pool[q - 1].bytes >
+		    x.bytes) {
+			pool[q] = pool[q - 1];
+			q--;
+		}
+		pool[q] = x;
+	}
+	for (j = 0; j < npool; j++) {
+		if (m < FIT_MAX_SAMPLES && take_plan(f, pool[j].plan, m) == 0) {
+			f->plan_sh[m] = k_get_int(pool[j].plan, "shared_mem", 0);
+			plans[m] = pool[j].plan;
+			cases[m++] = pool[j].k;
+		} else
+			json_decref(pool[j].plan);
 	}
 	if (m == 0) {
 		status = "failed";
@@ -903,6 +935,7 @@ done:
 	json_object_set_new(f->sec, "memcheck_runs", json_integer(f->nrounds));
 	json_object_set_new(f->sec, "seconds", jround(k_now() - t0, 1e-3));
 	fit_args_from(c->rec);
+	free(pool);
 	free(f);
 	return 0;
 }
