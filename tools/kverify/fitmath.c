@@ -15,7 +15,7 @@
 typedef __int128 wide;
 
 static wide
-det(wide a[FIT_UNKNOWNS][FIT_UNKNOWNS], int k)
+det_k(wide a[FIT_UNKNOWNS][FIT_UNKNOWNS], int k)
 {
 	if (k == 1)
 		return a[0][0];
@@ -159,7 +159,7 @@ solve(const struct fit_term *t, const int *idx, int k, const long long *y,
 					a[0][i] = t[idx[i]].v[p];
 					a[1][i] = t[idx[i]].v[q];
 				}
-				if (det(a, 2) != 0) {
+				if (det_k(a, 2) != 0) {
 					rows[0] = p;
 					rows[1] = q;
 					found = 1;
@@ -175,7 +175,7 @@ solve(const struct fit_term *t, const int *idx, int k, const long long *y,
 						a[1][i] = t[idx[i]].v[q];
 						a[2][i] = t[idx[i]].v[u];
 					}
-					if (det(a, 3) != 0) {
+					if (det_k(a, 3) != 0) {
 						rows[0] = p;
 						rows[1] = q;
 						rows[2] = u;
@@ -188,14 +188,14 @@ solve(const struct fit_term *t, const int *idx, int k, const long long *y,
 	for (i = 0; i < k; i++)
 		for (j = 0; j < k; j++)
 			a[i][j] = t[idx[j]].v[rows[i]];
-	d = det(a, k);
+	d = det_k(a, k);
 	/* Cramer's rule; a coefficient that is not an integer is no fit */
 	for (c = 0; c < k; c++) {
 		wide x;
 		memcpy(b, a, sizeof(a));
 		for (i = 0; i < k; i++)
 			b[i][c] = y[rows[i]];
-		x = det(b, k);
+		x = det_k(b, k);
 		if (x % d != 0)
 			return 0;
 		x /= d;

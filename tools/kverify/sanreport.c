@@ -63,7 +63,7 @@ hex_after(const char *s, unsigned long long *v)
 }
 
 static void
-begin(struct san_finding *f, const char *line)
+san_begin(struct san_finding *f, const char *line)
 {
 	size_t n = strlen(line);
 
@@ -104,7 +104,7 @@ access_line(struct san_finding *f, const char *p)
 
 /* An indented detail line of the finding f. */
 static void
-detail(struct san_finding *f, const char *p)
+san_detail(struct san_finding *f, const char *p)
 {
 	const char *q, *e;
 	long long v;
@@ -173,7 +173,7 @@ san_parse(const char *text, struct san_finding *out, size_t max, size_t *n,
 			while (*p == ' ')
 				p++;
 			if (cur != NULL)
-				detail(cur, p);
+				san_detail(cur, p);
 			continue;
 		}
 		cur = NULL;
@@ -194,7 +194,7 @@ san_parse(const char *text, struct san_finding *out, size_t max, size_t *n,
 		if (*n >= max)
 			continue;
 		cur = &out[(*n)++];
-		begin(cur, p);
+		san_begin(cur, p);
 		if (!access_line(cur, p))
 			snprintf(cur->kind, sizeof(cur->kind), "other");
 	}
