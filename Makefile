@@ -129,7 +129,8 @@ KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
 	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
-	tools/kverify/util.o
+	tools/kverify/util.o tools/kverify/fit.o tools/kverify/fitmath.o \
+	tools/kverify/sanreport.o
 
 tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -151,7 +152,8 @@ kreport: $(KREPORT_OBJS) lib/libkforge.a
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
-	test/unit/test_pcache test/unit/test_flags test/unit/test_kwrap
+	test/unit/test_pcache test/unit/test_flags test/unit/test_kwrap \
+	test/unit/test_fit
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -163,6 +165,14 @@ test/unit/test_kwrap: test/unit/test_kwrap.c test/unit/unit.h \
     tools/kwrap/kwrap.h $(KWRAP_UNIT_OBJS) lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kwrap $(LDFLAGS) -o $@ \
 	    $< $(KWRAP_UNIT_OBJS) lib/libkforge.a $(LIBS) $(CMOCKA_LIBS) -lm
+
+# kverify --fit's pure units: the memcheck report reader, the formula fit
+test/unit/test_fit: test/unit/test_fit.c test/unit/unit.h \
+    tools/kverify/kverify.h tools/kverify/sanreport.o tools/kverify/fitmath.o \
+    lib/libkforge.a lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kverify $(LDFLAGS) -o $@ \
+	    $< tools/kverify/sanreport.o tools/kverify/fitmath.o lib/libkforge.a \
+	    $(LIBS) $(CMOCKA_LIBS) -lm
 
 test/unit/test_%: test/unit/test_%.c test/unit/unit.h lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \

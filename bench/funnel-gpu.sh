@@ -6,8 +6,12 @@
 # on case 0, every output element written, not degenerate), then print
 # the Markdown table and the causes (bench/funnel-table.sh).
 #
-#	sh bench/funnel-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT...
+#	sh bench/funnel-gpu.sh [-F] [-d seconds] [-j jobs] [-t seconds] OUT...
 #
+# -F: kverify --fit, the GPU sizing step before the verdict (a spec's
+# counts grown under compute-sanitizer memcheck until clean, outputs shrunk
+# to what is written, fitted across the cases); the fit statuses are
+# counted after the table, and table.md gets them too.
 # -j: kverify processes at once (default: the number of CPUs); every
 # process shares the one GPU, records are dealt to them four at a time.
 # -t: kverify's --timeout per test case (default 10; memcheck gets ten
@@ -26,17 +30,19 @@ bin=${KFORGE_BIN:-$k}
 jobs=$(nproc 2> /dev/null || echo 4)
 tmo=10
 deadline=
-while getopts d:j:t: o; do
+fit=
+while getopts Fd:j:t: o; do
 	case $o in
+	F) fit=--fit ;;
 	d) deadline=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	*) echo "usage: bench/funnel-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT..." >&2
+	*) echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-j jobs] [-t seconds] OUT..." >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -44,7 +50,7 @@ fi
 export KFORGE_BIN=$bin
 echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1)"
 echo "# nvcc: $(nvcc --version 2> /dev/null | grep -o 'release [0-9.]*' | head -n 1)"
-echo "# $(nproc) CPUs, $jobs kverify processes, --timeout $tmo"
+echo "# $(nproc) CPUs, $jobs kverify processes, --timeout $tmo${fit:+, --fit}"
 
 for out in "$@"; do
 	out=$(cd "$out" && pwd)
@@ -77,7 +83,7 @@ done
 t0=$(date +%s)
 # each: KFORGE_WORK is the chunk's corpus's work directory
 ${deadline:+timeout -s KILL "$deadline"} xargs -P "$jobs" -n 1 sh -c 'd=$(dirname "$(dirname "$1")");
-    KFORGE_WORK=$d/work "$KFORGE_BIN/kverify" -q --no-time --timeout "'"$tmo"'" \
+    KFORGE_WORK=$d/work "$KFORGE_BIN/kverify" -q --no-time '"$fit"' --timeout "'"$tmo"'" \
     < "$1" > "${1%.in}.part" 2> /dev/null; mv "${1%.in}.part" "${1%.in}.out"' \
     sh < "$q/list" || echo "# kverify: stopped after ${deadline:-?} s"
 echo "# kverify: $(($(date +%s) - t0)) s for $(wc -l < "$q/list") chunks"
@@ -97,4 +103,30 @@ for out in "$@"; do
 	done
 	rm -rf "$out/chunks"
 done
-sh "$k/bench/funnel-table.sh" "$@" | tee "$(cd "$1" && pwd)/../table.md"
+{
+	sh "$k/bench/funnel-table.sh" "$@"
+	if [ -n "$fit" ]; then
+		# what the sizing step did, per corpus
+		echo
+		echo "| corpus | fit confirmed | fitted | bound | failed | skipped | memcheck runs | fitted and verified |"
+		echo "|---|---|---|---|---|---|---|---|"
+		for out in "$@"; do
+			out=$(cd "$out" && pwd)
+			jq -s -r --arg c "$(basename "$out")" '
+			    def n($s): map(select(.fit.status == $s)) | length;
+			    "| \($c) | \(n("confirmed")) | \(n("fitted")) | " +
+			    "\(n("bound")) | \(n("failed")) | \(n("skipped")) | " +
+			    "\(map(.fit.memcheck_runs // 0) | add // 0) | " +
+			    "\(map(select((.fit.status == "fitted" or .fit.status == "bound") and .verify.verified.value == true)) | length) |"' \
+			    "$out/kverify.ndjson"
+		done
+		echo
+		echo "Why fits failed, largest first:"
+		echo
+		for out in "$@"; do
+			jq -r 'select(.fit.status == "failed") | .fit.why |
+			    sub("^case [0-9]+: "; "") | gsub("[0-9]+"; "N") | .[0:90]' \
+			    "$(cd "$out" && pwd)/kverify.ndjson"
+		done | sort | uniq -c | sort -rn | head -n 15 | sed 's/^/    /'
+	fi
+} | tee "$(cd "$1" && pwd)/../table.md"

@@ -24,6 +24,9 @@ int kverify_main(int argc, char *argv[]);
 #include "../tools/kverify/candidate.c"
 #include "../tools/kverify/record.c"
 #include "../tools/kverify/main.c"
+#include "../tools/kverify/sanreport.c"
+#include "../tools/kverify/fitmath.c"
+#include "../tools/kverify/fit.c"
 #undef main
 
 int

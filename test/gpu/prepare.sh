@@ -60,9 +60,20 @@ grep -q '10000000000LL, \\"count of out' "$g/hostile.in" ||
     { echo "prepare.sh: the oom harness edit did not apply" >&2; exit 2; }
 ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" < "$g/hostile.in" > "$g/hostile.ndjson" || true
 
+# kverify --fit: a kernel of its own (test/gpu/fitsize.cu) under a user
+# spec whose counts are wrong (fitsize.spec.ndjson); the GPU must fix them
+if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
+	./kscan -q test/gpu/fitsize.cu | ./kslice -q |
+	    ./kwrap -q --spec test/gpu/fitsize.spec.ndjson |
+	    ./kbuild -q --arch "${ARCH:-sm_90}" > "$g/fit.ndjson"
+	grep -q '"harness":{"ok":true' "$g/fit.ndjson" ||
+	    { echo "prepare.sh: the fit record did not build" >&2; exit 2; }
+fi
+
 # kverify's shared libraries other than libc, for machines without them
 ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
     while read -r lib; do cp -L "$lib" "$g/lib/"; done
 echo "prepare.sh: ready in $g ($(wc -l < "$g/built.ndjson") examples," \
+    "$(cat "$g/fit.ndjson" 2> /dev/null | wc -l) fit record," \
     "$(wc -l < "$g/hostile.ndjson") hostile records," \
     "$(wc -l < "$g/cands.ndjson") candidates)"

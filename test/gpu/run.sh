@@ -154,6 +154,42 @@ if [ -f "$g/oracle.ndjson" ]; then
 	line "$O" gpu-test:oracle-bad | grep -o '"oracle":{[^]]*' | cut -c1-300 | sed 's/^/# /'
 fi
 
+# --- kverify --fit: a spec whose counts are wrong (test/gpu/fitsize.cu:
+# in holds 2n, out n; the spec says n and n + 7) is sized by the GPU and
+# then verifies with the fitted counts, without a rebuild
+if [ -f "$g/fit.ndjson" ]; then
+	F=$out/fit.ndjson
+	./kverify --no-time < "$g/fit.ndjson" > "$out/nofit.ndjson" 2> "$out/nofit.err"
+	ID=test/gpu/fitsize.cu::pairsum_kernel
+	echo "# without --fit: verified=$(line "$out/nofit.ndjson" "$ID" | grep -o '"verified":{[^}]*}')"
+	has "$out/nofit.ndjson" "$ID" '"verified":{"value":false'
+	ok $? "fit: the wrong spec is no verified task without --fit"
+	has "$out/nofit.ndjson" "$ID" '"memcheck":{"errors":[1-9]'
+	ok $? "fit: its reference fails memcheck on its own case"
+	t0=$(date +%s)
+	./kverify --no-time --fit < "$g/fit.ndjson" > "$F" 2> "$out/fit.err"
+	rc=$?
+	echo "# --fit: exit $rc in $(($(date +%s) - t0)) s"
+	sed 's/^/# /' "$out/fit.err" | head -n 5
+	line "$F" "$ID" | grep -o '"fit":{"status":"[a-z]*"\|"counts":{[^}]*}\|"why":"[^"]*"\|"memcheck_runs":[0-9]*' | sed 's/^/# /'
+	ok "$rc" "fit: kverify --fit exits 0"
+	ok "$([ "$(val "$F" "$ID" status)" = fitted ] && echo 0 || echo 1)" \
+	    "fit: status fitted"
+	has "$F" "$ID" '"counts":{"in":"2 \* n","out":"n"}'
+	ok $? "fit: in is 2 * n (memcheck), out is n (written), fitted over the cases"
+	has "$F" "$ID" '"args":\["--count","in=2 \* n","--count","out=n"\]'
+	ok $? "fit: the harness arguments"
+	has "$F" "$ID" '"verified":{"value":true'
+	ok $? "fit: then the record is a verified task with the fitted counts"
+	has "$F" "$ID" '"memcheck":{"errors":0'
+	ok $? "fit: the verdict's memcheck run is clean"
+	has "$F" "$ID" '"buffers":\[{"name":"in","spec":"n","formula":"2 \* n","how":"exact"'
+	ok $? "fit: the evidence: in's formula is exact over the samples"
+	./kverify --no-time < "$F" > "$out/refit.ndjson" 2> /dev/null
+	has "$out/refit.ndjson" "$ID" '"verified":{"value":true'
+	ok $? "fit: the saved fitted record verifies again without --fit"
+fi
+
 # --- hostile records (prepare.sh): output without end, more device memory
 # than there is; each fails alone, within --timeout, with bounded logs
 rm -rf "$KFORGE_WORK/verify"

@@ -48,6 +48,7 @@ struct kv_opt {
 	double threshold, suspicious;
 	int sanitize;
 	int memcheck;		/* 0: --no-memcheck */
+	int fit;		/* --fit: the GPU sizes the spec first */
 	int keep;
 	long mem_mb;		/* 0: no data size limit */
 	char work[PATH_MAX];
@@ -150,6 +151,54 @@ json_t *stats(struct samples *s, double *median);
 json_t *sanitize_one(const struct worker *w, const char *tool,
     const char *harness, const char *module, const char *symbol,
     const char *dir);
+
+/* sanreport.c: compute-sanitizer memcheck's findings */
+struct san_finding {
+	char space[16];		/* "global", "shared", "local"; "" if none */
+	char kind[16];		/* "read", "write", "atomic"...; "other" */
+	long long size;		/* bytes accessed; -1 unknown */
+	unsigned long long addr, alloc;
+	int have_addr, have_alloc, out_of_bounds, misaligned;
+	int rel;		/* 1: after the allocation, -1: before, 0 */
+	long long dist, alloc_size;
+	char where[96];		/* "thread (x,y,z) in block (a,b,c)" */
+	char text[160];		/* the finding's first line */
+};
+
+void san_parse(const char *text, struct san_finding *out, size_t max,
+    size_t *n, long *errors);
+long long san_need(const struct san_finding *f, unsigned long long base);
+
+/* fitmath.c: a count as a formula over the samples */
+#define FIT_SAMPLES 16		/* scalar settings a fit can use */
+#define FIT_UNKNOWNS 3		/* terms in a fitted formula, at most */
+#define FIT_VALUE_MAX 1000000000000LL
+struct fit_term {
+	char expr[256];		/* a harness expression */
+	long long v[FIT_SAMPLES];	/* its value in each sample */
+	int unusable;		/* not in the harness's override grammar */
+};
+
+struct fit_result {
+	const char *how;	/* static, exact, single, bound */
+	int nterms;
+	int idx[FIT_UNKNOWNS];
+	long long coef[FIT_UNKNOWNS];
+	char formula[1024];
+};
+
+int fit_formula(const struct fit_term *t, size_t nt, const long long *y,
+    size_t m, int stat, struct fit_result *r);
+int fit_expr_ok(const char *e);
+
+/* fit.c: kverify --fit, and the harness arguments a fit gives */
+#define FIT_ARGS_MAX 160	/* harness arguments a fit may add */
+struct ctx;
+struct unit;
+int fit_record(struct ctx *c, const struct unit *h, const struct unit *ref);
+void fit_args_set(json_t *args);
+void fit_args_from(json_t *rec);
+void fit_args_append(char **argv, int *n, int max);
 
 /* record.c */
 struct unit {

@@ -155,6 +155,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'a':
 		opt.atol = number("--atol", arg, 0, 1e300);
 		break;
+	case 'F':
+		opt.fit = 1;
+		break;
 	case 'g':
 		parse_gpus(arg);
 		break;
@@ -197,6 +200,7 @@ option(int ch, const char *arg, void *ctx)
 
 static const struct option longopts[] = {
 	{ "atol", required_argument, NULL, 'a' },
+	{ "fit", no_argument, NULL, 'F' },
 	{ "gpus", required_argument, NULL, 'g' },
 	{ "keep", no_argument, NULL, 'k' },
 	{ "mem", required_argument, NULL, 'm' },
@@ -214,7 +218,7 @@ static const struct option longopts[] = {
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
+	    "usage: kverify [-hqV] [--atol x] [--fit] [--gpus list] [--keep] [--mem mb]\n"
 	    "               [--no-memcheck] [--no-time | --time reps] [--rtol x]\n"
 	    "               [--sanitize] [--suspicious x] [--threshold x]\n"
 	    "               [--timeout seconds] [--work dir]\n",
@@ -250,7 +254,7 @@ main(int argc, char *argv[])
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
 		    "path: %s", strerror(errno));
 	/* said when a record first needs it (record.c) */
-	if (opt.sanitize || opt.memcheck)
+	if (opt.sanitize || opt.memcheck || opt.fit)
 		opt.sanitizer = find_sanitizer();
 
 	n = opt.ngpus > 0 ? opt.ngpus : 1;

@@ -139,6 +139,12 @@ process(json_t *rec, const struct worker *w)
 		cand_ok = unit_of(build, "candidate", &cand, &runnable) &&
 		    runnable && cand.symbol != NULL;
 
+	/* the GPU sizes the spec first (--fit), or an earlier fit's
+	 * counts apply: every harness run below takes them */
+	if (opt.fit)
+		fit_record(&c, &h, &ref);
+	else
+		fit_args_from(rec);
 	ncases = golden(&c, &h, &ref, &gold);
 	if (ncases > 0 && json_is_true(json_object_get(json_object_get(
 	    json_object_get(rec, "wrap"), "harness"), "oracle")))
@@ -216,6 +222,7 @@ process(json_t *rec, const struct worker *w)
 		json_object_set_new(c.v, "overhead_seconds",
 		    jround(secs - c.kernel_ms / 1000, 1e-3));
 	}
+	fit_args_set(NULL);
 	if (!opt.keep)
 		k_remove_tree(c.tmp);
 	if (c.nodev) {

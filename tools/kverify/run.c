@@ -142,7 +142,8 @@ run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
     const char *san_tool, double timeout, struct run *r)
 {
-	char *argv[24], mem[32], gpu[16], cs[16], rs[16], log[PATH_MAX + 16];
+	char *argv[24 + FIT_ARGS_MAX], mem[32], gpu[16], cs[16], rs[16];
+	char log[PATH_MAX + 16];
 	char ct[32];
 	int n = 0;
 
@@ -189,6 +190,8 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 			argv[n++] = "--time";
 			argv[n++] = rs;
 		}
+		/* the counts the GPU fitted (kverify --fit), if any */
+		fit_args_append(argv, &n, 23 + FIT_ARGS_MAX);
 	} else
 		argv[n++] = "--cases";
 	argv[n] = NULL;

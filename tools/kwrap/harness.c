@@ -315,7 +315,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	k_buf_add(&b,
 	    "// one case: its scalars, buffers and launch, then kw_run\n"
 	    "static int kw_case_main(const char **kw_pos, int kw_case)\n{\n"
-	    "\tkw_overflow = 0;\n");
+	    "\tkw_overflow = 0;\n\tkw_scalar_refs.clear();\n");
 	/* scalars */
 	json_array_foreach(params, i, prm) {
 		const char *name = k_get_str(prm, "name");
@@ -366,7 +366,29 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		}
 		k_buf_add(&b, "\t\tbreak;\n");
 	}
-	k_buf_add(&b, "\t}\n\n\tkw_buf kw_b[KW_NB]{};\n\tint kw_nb = 0;\n");
+	k_buf_add(&b, "\t}\n");
+	/* each scalar by name: --set applies, override expressions name it */
+	json_array_foreach(params, i, prm) {
+		const char *name = k_get_str(prm, "name");
+		const char *dt = k_get_str(prm, "dtype");
+		json_t *fields = json_object_get(prm, "fields");
+		if (name == NULL || strcmp(k_get_str(prm, "role") ?
+		    k_get_str(prm, "role") : "", "scalar") != 0)
+			continue;
+		if (json_is_array(fields))
+			json_array_foreach(fields, j, v) {
+				const char *fn = k_get_str(v, "name");
+				const char *fdt = k_get_str(v, "dtype");
+				if (fn != NULL)
+					k_buf_printf(&b, "\tkw_scalar(\"%s.%s\", "
+					    "&%s.%s, %s);\n", name, fn, name, fn,
+					    dtype_enum(fdt ? fdt : ""));
+			}
+		else
+			k_buf_printf(&b, "\tkw_scalar(\"%s\", &%s, %s);\n", name,
+			    name, dtype_enum(dt ? dt : ""));
+	}
+	k_buf_add(&b, "\tkw_scalars_done();\n\n\tkw_buf kw_b[KW_NB]{};\n\tint kw_nb = 0;\n");
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
 		const char *dt = k_get_str(prm, "dtype");
