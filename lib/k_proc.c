@@ -21,6 +21,7 @@
 #include "k_mem.h"
 #include "k_msg.h"
 #include "k_proc.h"
+#include "k_record.h"
 
 double
 k_now(void)
@@ -143,7 +144,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	struct capture c;
 	struct pollfd pf;
 	pid_t pid, w;
-	int st, fd, in, p[2], open_pipe = 1, err;
+	int st, fd, in, p[2], open_pipe = 1, err, slot;
 	double t0 = k_now();
 	int nap = 2;		/* ms between looks at the child */
 
@@ -187,6 +188,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	slot = k_child_track(pid);
 	close(in);
 	close(p[1]);
 	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
@@ -212,6 +214,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 			break;
 		if (w < 0 && errno != EINTR) {
 			err = errno;
+			k_child_untrack(slot);
 			close(p[0]);
 			close(fd);
 			free(c.ring);
@@ -228,6 +231,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	}
 	/* whatever it left behind in its group goes too */
 	kill(-pid, SIGKILL);
+	k_child_untrack(slot);
 	if (open_pipe)
 		drain(p[0], &c);
 	close(p[0]);

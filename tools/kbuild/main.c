@@ -70,8 +70,11 @@ run_window(void)
 		if (k_has_errors(rec))
 			k_exit_raise(K_EXIT_RECORDS);
 		if (k_write(rec) != 0) {
+			/* the window is spent either way: nothing in it may be
+			 * built or written again */
 			for (; j < wn; j++)
 				json_decref(window[j].rec);
+			wn = 0;
 			return -1;
 		}
 		json_decref(rec);
@@ -205,7 +208,7 @@ main(int argc, char *argv[])
 			break;
 	}
 	if (rc != -1 && wn > 0)
-		run_window();
+		(void)run_window();
 	k_reader_free(&r);
 	free(window);
 	free(opt.nvcc.path);
