@@ -141,6 +141,35 @@ int
 k_run(char *const argv[], const char *cwd, const char *out_path,
     double timeout_s, struct k_proc *r)
 {
+	return k_run_limited(argv, cwd, out_path, timeout_s, NULL, r);
+}
+
+/* In the child, between fork and exec: setrlimit only. */
+static void
+set_limits(const struct k_limits *lim)
+{
+	struct rlimit rl;
+
+	if (lim == NULL)
+		return;
+	if (lim->mem_mb > 0) {
+		/* RLIMIT_DATA: the heap and private writable mappings,
+		 * not the address space a GPU driver maps */
+		rl.rlim_cur = rl.rlim_max = (rlim_t)lim->mem_mb << 20;
+		setrlimit(RLIMIT_DATA, &rl);
+	}
+	if (lim->fsize_mb > 0) {
+		rl.rlim_cur = rl.rlim_max = (rlim_t)lim->fsize_mb << 20;
+		setrlimit(RLIMIT_FSIZE, &rl);
+	}
+	rl.rlim_cur = rl.rlim_max = 0;
+	setrlimit(RLIMIT_CORE, &rl);
+}
+
+int
+k_run_limited(char *const argv[], const char *cwd, const char *out_path,
+    double timeout_s, const struct k_limits *lim, struct k_proc *r)
+{
 	struct capture c;
 	struct pollfd pf;
 	pid_t pid, w;
@@ -180,6 +209,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	if (pid == 0) {
 		/* only async-signal-safe calls between fork and exec */
 		setpgid(0, 0);
+		set_limits(lim);
 		if (cwd != NULL && chdir(cwd) != 0)
 			_exit(126);
 		if (dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
@@ -239,7 +269,9 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	r->output = c.total;
 	capture_end(&c);
 	free(c.ring);
-	close(fd);
+	if (close(fd) != 0 && c.werr == 0)
+		c.werr = errno;
+	r->log_error = c.werr;
 	if (WIFEXITED(st)) {
 		r->exited = 1;
 		r->status = WEXITSTATUS(st);

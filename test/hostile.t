@@ -80,4 +80,117 @@ else
 	skip "signals" "kwrap not built"
 fi
 
+# --- kbuild: what a candidate's code may read, and how much memory and
+# disk its compile may take
+if have_tool kbuild && command -v nvcc > /dev/null; then
+	KB=$(tool kbuild)
+	head -n 1 examples/kwrap.ndjson | jq -c '{id, scan,
+	    slice: {code: "__global__ void k(float *x) { x[0] = 1; }\n"}}' \
+	    > "$T_TMP/base.ndjson"
+	cand() {	# cand NAME CODE: a record with that candidate
+		jq -c --arg c "$2" '.candidate = {code: $c}' "$T_TMP/base.ndjson" \
+		    > "$T_TMP/$1.ndjson"
+	}
+	k='__global__ void k(float *x) {}'
+	cand passwd "#include \"/etc/passwd\"
+$k"
+	cand zero "#include </dev/zero>
+$k"
+	cand parent "#include \"../../../../../../etc/passwd\"
+$k"
+	cand hasinc "#if __has_include(\"/etc/shadow\")
+#endif
+$k"
+	cand spliced "#inc\\
+lude \"/etc/passwd\"
+$k"
+	cand fine "#include <cuda_fp16.h>
+// #include \"/etc/passwd\" in a comment is no include
+const char *s = \"#include </etc/passwd>\";
+$k"
+	for c in passwd zero parent hasinc spliced; do
+		run "$KB" --check --work "$T_TMP/w" < "$T_TMP/$c.ndjson"
+		is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" 1:bad-include \
+		    "kbuild: candidate $c: refused before any compiler starts"
+		! grep -q 'root:' "$T_TMP/out" "$T_TMP/err"
+		ok $? "kbuild: candidate $c: nothing of the file in the output"
+	done
+	like "$(cat "$T_TMP/err")" 'candidate: line 1: #include of /etc/passwd, a path outside the toolkit' \
+	    "kbuild: the refusal names the line and the path"
+	run "$KB" --check --work "$T_TMP/w" < "$T_TMP/fine.ndjson"
+	is "$T_STATUS:$(jq -r '.build.candidate.ok' "$T_TMP/out")" 0:true \
+	    "kbuild: a toolkit header, and include text in a comment and a string, build"
+	! grep -rqs 'root:' "$T_TMP/w"
+	ok $? "kbuild: nothing of /etc/passwd in the work directory (cache, logs)"
+
+	# a path the preprocessor builds from a macro: past the textual
+	# check, stopped by the sandbox (no /etc there) and the memory limit
+	zmac="#define Z </dev/zero>
+#include Z
+$k"
+	pmac="#define P \"/etc/passwd\"
+#include P
+$k"
+	cand zmac "$zmac"
+	cand pmac "$pmac"
+	if bwrap --unshare-all --ro-bind / / true 2> /dev/null; then
+		run "$KB" --check --work "$T_TMP/w" < "$T_TMP/pmac.ndjson"
+		is "$T_STATUS:$(jq -r '.build.candidate.ok' "$T_TMP/out")" 0:false \
+		    "kbuild, sandboxed: a macro-built /etc/passwd is not found"
+		! grep -rqs 'root:' "$T_TMP/out" "$T_TMP/w"
+		ok $? "kbuild, sandboxed: nothing of /etc/passwd anywhere"
+		run "$KB" --check --mem 256 --work "$T_TMP/w" < "$T_TMP/zmac.ndjson"
+		is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" 4:resource \
+		    "kbuild, sandboxed: a macro-built /dev/zero ends at --mem, exit 4"
+		! grep -qi 'sandbox' "$T_TMP/err"
+		ok $? "kbuild, sandboxed: no warning"
+	else
+		skip "kbuild sandboxed" "bwrap cannot make namespaces here"
+	fi
+	KFORGE_BWRAP=none run "$KB" --check --mem 256 --work "$T_TMP/w" \
+	    < "$T_TMP/zmac.ndjson"
+	is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" 4:resource \
+	    "kbuild, no sandbox: /dev/zero still ends at --mem, exit 4"
+	like "$(jq -r '.errors[0].message' "$T_TMP/out")" 'out of memory \(--mem 256 MiB\)' \
+	    "kbuild: the resource error says which limit"
+	is "$(grep -c 'no sandbox for compilers' "$T_TMP/err")" 1 \
+	    "kbuild, no sandbox: one warning for the run"
+	is "$(ls "$T_TMP/w/build" | grep -c '^tmp\.')" 0 \
+	    "kbuild: no temporary directory left after resource errors"
+
+	# a full disk: an error of the run (exit 3), nothing cached, nothing
+	# left behind, and the build succeeds once there is space
+	if unshare -rm true 2> /dev/null; then
+		mkdir "$T_TMP/full"
+		unshare -rm sh -c '
+		    mount -t tmpfs -o size=96k none "$2" || exit 99
+		    "$1" --check --work "$2" < "$3" > "$4.out1" 2> "$4.err1"
+		    echo $? > "$4.st1"
+		    ls "$2/build" > "$4.ls1"
+		    mount -o remount,size=64m "$2"
+		    "$1" --check --work "$2" < "$3" > "$4.out2" 2> "$4.err2"
+		    echo $? > "$4.st2"
+		    # the disk full before the source is written
+		    mount -o remount,size=32k "$2"
+		    rm -rf "$2/build"
+		    dd if=/dev/zero of="$2/fill" bs=1k 2> /dev/null
+		    "$1" --check --work "$2" < "$3" > "$4.out3" 2> "$4.err3"
+		    echo $? > "$4.st3"
+		    ls "$2/build" | grep -c "^tmp\." > "$4.ls3"' sh "$KB" \
+		    "$T_TMP/full" "$T_TMP/base.ndjson" "$T_TMP/f"
+		is "$(cat "$T_TMP/f.st1"):$(jq -r '.errors[0].code' "$T_TMP/f.out1")" \
+		    3:no-space "kbuild, disk full: exit 3, a no-space error"
+		is "$(grep -c . "$T_TMP/f.ls1")" 0 \
+		    "kbuild, disk full: nothing cached, no temporary directory"
+		is "$(cat "$T_TMP/f.st2"):$(jq -r '[.build.reference.ok, .build.reference.cached] | join(" ")' "$T_TMP/f.out2")" \
+		    "0:true false" "kbuild, space again: built, not served from the cache"
+		is "$(cat "$T_TMP/f.st3"):$(jq -r '.errors[0].code' "$T_TMP/f.out3"):$(cat "$T_TMP/f.ls3")" \
+		    3:no-space:0 "kbuild, disk full before the source: exit 3, no-space, nothing left"
+	else
+		skip "kbuild disk full" "no user namespaces (unshare -rm)"
+	fi
+else
+	skip "kbuild includes and limits" "kbuild or nvcc missing"
+fi
+
 done_testing

@@ -1,5 +1,8 @@
 /* kbuild: one build unit: its command, the compiler run, the cache. */
+#include <signal.h>
+
 #include "kbuild.h"
+#include "k_jail.h"
 
 
 /* The command for a build, with SRC and OUT standing for the files. */
@@ -88,6 +91,80 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 	return n;
 }
 
+/* Run argv in the sandbox (k_jail) with dir as its scratch directory,
+ * the toolkits read-only, under --mem and the file-size limit. */
+static int
+jail_run(char *const argv[], const char *dir, const char *log,
+    double timeout, struct k_proc *r)
+{
+	struct k_jail j;
+	int n = 0;
+
+	memset(&j, 0, sizeof(j));
+	j.scratch = dir;
+	j.why = "compilers";
+	if (opt.cuda_root[0] != '\0')
+		j.ro[n++] = opt.cuda_root;
+	if (opt.hip_root[0] != '\0')
+		j.ro[n++] = opt.hip_root;
+	j.lim.mem_mb = opt.mem_mb;
+	j.lim.fsize_mb = FSIZE_MB;
+	return k_jail_run(argv, &j, log, timeout, r);
+}
+
+/*
+ * Whether a compiler run ended for want of a resource rather than with a
+ * verdict on the code: *code and the message say which; 0 when it ran to
+ * a verdict (success, compile errors, a timeout).
+ */
+static int
+resource_failure(const struct k_proc *r, const char *log, int *status,
+    char *msg, size_t len)
+{
+	static const char *const oom[] = { "out of memory",
+	    "virtual memory exhausted", "memory exhausted", "std::bad_alloc",
+	    "Cannot allocate memory", "cannot allocate memory", NULL };
+	size_t i;
+
+	if (r->log_error == ENOSPC || (log != NULL &&
+	    strstr(log, "No space left on device") != NULL)) {
+		*status = K_EXIT_IO;
+		snprintf(msg, len, "no space left on device");
+		return 1;
+	}
+	if (r->log_error != 0) {
+		/* the messages are lost: no verdict can be told */
+		*status = K_EXIT_IO;
+		snprintf(msg, len, "cannot write its log: %s",
+		    strerror(r->log_error));
+		return 1;
+	}
+	if (r->timed_out || r->overflow)
+		return 0;
+	if (r->signal == SIGXFSZ) {
+		*status = K_EXIT_SYSTEM;
+		snprintf(msg, len, "a file over the %d MiB limit", FSIZE_MB);
+		return 1;
+	}
+	for (i = 0; log != NULL && oom[i] != NULL; i++)
+		if (strstr(log, oom[i]) != NULL) {
+			*status = K_EXIT_SYSTEM;
+			snprintf(msg, len, "out of memory (--mem %ld MiB)",
+			    opt.mem_mb);
+			return 1;
+		}
+	if (r->signal == SIGKILL || r->signal == SIGSEGV ||
+	    r->signal == SIGABRT || r->signal == SIGBUS) {
+		/* killed from outside (the OOM killer), or a compiler that
+		 * crashed on a failed allocation */
+		*status = K_EXIT_SYSTEM;
+		snprintf(msg, len, "the compiler was killed by signal %d "
+		    "(memory? --mem %ld MiB)", r->signal, opt.mem_mb);
+		return 1;
+	}
+	return 0;
+}
+
 /* The kernel's mangled name among the module's defined functions, global
  * or local; the only function when the name is not found in any. */
 static json_t *
@@ -107,7 +184,8 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 	argv[1] = "--defined-only";
 	argv[2] = path;
 	argv[3] = NULL;
-	if (k_run(argv, NULL, out, 60, &r) != 0 || !r.exited || r.status != 0)
+	if (jail_run(argv, dir, out, 60, &r) != 0 || !r.exited ||
+	    r.status != 0)
 		return found;
 	if ((text = k_file_head(out, 1 << 20, NULL, NULL)) == NULL)
 		return found;
@@ -159,8 +237,10 @@ find_symbol(const char *dir, const char *module, const char *kernel)
  * attempted (no compiler, no work directory).
  */
 json_t *
-build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
+build_unit(const struct unitspec *u, struct unit_fail *fail)
 {
+	char *sys_error = fail->msg;
+	size_t errlen = sizeof(fail->msg);
 	struct compiler *cc = NULL;
 	char *argv[32 + FLAGS_MAX], store[16384], key_in[20480];
 	char key[K_SHA256_HEX];
@@ -174,12 +254,24 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	char *log, *keytext;
 
 	sys_error[0] = '\0';
+	fail->code = "compiler-missing";
+	fail->status = K_EXIT_RECORDS;
 	n = command(u, &cc, argv, store, sizeof(store), &src, &out);
 	if (n < 0) {
 		snprintf(sys_error, errlen, "%s not found (PATH, or $%s)",
 		    cc != NULL ? cc->name : "compiler",
 		    cc == &opt.hipcc ? "HIPCC" : "NVCC");
 		return NULL;
+	}
+	{
+		const char *roots[] = { opt.cuda_root, opt.hip_root, NULL };
+		char why[512];
+		if (include_check(u->code, roots, why, sizeof(why)) != 0) {
+			fail->code = "bad-include";
+			snprintf(sys_error, errlen, "%s (refused, nothing "
+			    "compiled)", why);
+			return NULL;
+		}
 	}
 	/* the command as recorded: the compiler by name, not by path */
 	snprintf(cmdline, sizeof(cmdline), "%s", cc->name);
@@ -208,23 +300,45 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	snprintf(tmp, sizeof(tmp), "%s/build/tmp.XXXXXX", opt.work);
 	if (mkdirs_of(tmp) != 0 ||
 	    mkdtemp(tmp) == NULL) {
+		fail->code = "system";
+		fail->status = K_EXIT_IO;
 		snprintf(sys_error, errlen, "%.900s: cannot create: %s", tmp,
 		    strerror(errno));
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/%s", tmp, src);
 	if (write_text(path, u->code) != 0) {
+		fail->code = errno == ENOSPC ? "no-space" : "system";
+		fail->status = K_EXIT_IO;
 		snprintf(sys_error, errlen, "%.900s: cannot write: %s", path,
 		    strerror(errno));
+		k_remove_tree(tmp);
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/log.txt", tmp);
-	if (k_run(argv, tmp, path, opt.timeout, &r) != 0) {
+	if (jail_run(argv, tmp, path, opt.timeout, &r) != 0) {
+		fail->code = errno == ENOSPC ? "no-space" : "system";
+		fail->status = errno == ENOSPC ? K_EXIT_IO : K_EXIT_SYSTEM;
 		snprintf(sys_error, errlen, "cannot run %s: %s", cc->name,
 		    strerror(errno));
+		k_remove_tree(tmp);
 		return NULL;
 	}
 	log = k_file_head(path, LOG_MAX, NULL, &truncated);
+	{
+		/* no verdict on the code: an error of the run, never
+		 * cached */
+		char why[256];
+		int st;
+		if (resource_failure(&r, log, &st, why, sizeof(why))) {
+			fail->code = st == K_EXIT_IO ? "no-space" : "resource";
+			fail->status = st;
+			snprintf(sys_error, errlen, "%s: %s", cc->name, why);
+			free(log);
+			k_remove_tree(tmp);
+			return NULL;
+		}
+	}
 	res = json_object();
 	json_object_set_new(res, "ok", json_boolean(r.exited &&
 	    r.status == 0 && !r.timed_out));
@@ -288,6 +402,12 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 		    mkdirs_of(dir) == 0 &&
 		    rename(tmp, dir) == 0)
 			return res;
+		if (errno == ENOSPC) {
+			/* the verdict stands, the cache just lacks it; the
+			 * run says so by its status */
+			k_warn(K_EXIT_IO, NULL, "%.900s: cannot cache: %s",
+			    dir, strerror(errno));
+		}
 	}
 	/* someone else put the same entry in place first, or we keep
 	 * nothing: either way the temporary directory goes */

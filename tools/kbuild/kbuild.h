@@ -36,6 +36,8 @@
 #define DIAG_MAX 50		/* diagnostics kept per build */
 #define CACHE_VERSION "kbuild-1"
 #define FLAGS_MAX 64		/* slice.flags and --flag together */
+#define MEM_MB_DEFAULT 4096	/* --mem */
+#define FSIZE_MB 1024		/* the largest file a compiler may write */
 
 struct compiler {
 	const char *name;
@@ -53,6 +55,8 @@ struct kbuild_opt {
 	struct compiler nvcc, hipcc;
 	char *nm;
 	char cuda_root[PATH_MAX];
+	char hip_root[PATH_MAX];	/* <root>/bin/hipcc; "" for /usr */
+	long mem_mb;		/* --mem: each compiler's data limit */
 	json_t *flags;		/* --flag, in order */
 };
 extern struct kbuild_opt opt;
@@ -81,8 +85,20 @@ void hip_targets(void);
 /* diag.c */
 json_t *parse_diagnostics(const char *log);
 
-/* build.c */
-json_t *build_unit(const struct unitspec *u, char *sys_error, size_t errlen);
+/* build.c: one unit, or NULL and why not: the error code for the
+ * record, the exit status it raises (1, or 3 and 4 for want of space or
+ * memory) and the message */
+struct unit_fail {
+	const char *code;
+	int status;
+	char msg[1024];
+};
+json_t *build_unit(const struct unitspec *u, struct unit_fail *fail);
+
+/* include.c: 0 when code names no file outside roots (NULL-ended) for
+ * the preprocessor; -1 and why in err otherwise */
+int include_check(const char *code, const char *const *roots, char *err,
+    size_t len);
 
 /* record.c */
 json_t *process(json_t *rec, void *ctx);

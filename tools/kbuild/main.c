@@ -119,6 +119,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'j':
 		opt.jobs = (int)k_opt_ll("-j", arg, 1, 256);
 		break;
+	case 'm':
+		opt.mem_mb = (long)k_opt_ll("--mem", arg, 64, 1 << 24);
+		break;
 	case 't':
 		opt.timeout = k_opt_double("--timeout", arg, DBL_MIN, 86400,
 		    "a number of seconds");
@@ -135,6 +138,7 @@ static const struct option longopts[] = {
 	{ "flag", required_argument, NULL, 'f' },
 	{ "hip-arch", required_argument, NULL, 'H' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "mem", required_argument, NULL, 'm' },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "work", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
@@ -143,8 +147,8 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check] [--flag flag]\n"
-	    "              [--hip-arch gfxNNN[,gfxNNN ...]] [--timeout seconds]\n"
-	    "              [--work dir]\n",
+	    "              [--hip-arch gfxNNN[,gfxNNN ...]] [--mem mb]\n"
+	    "              [--timeout seconds] [--work dir]\n",
 	.shortopts = "j:",
 	.longopts = longopts,
 	.option = option,
@@ -163,6 +167,7 @@ main(int argc, char *argv[])
 	opt.flags = json_array();
 	opt.jobs = 1;
 	opt.timeout = 300;
+	opt.mem_mb = MEM_MB_DEFAULT;
 	snprintf(opt.hip_arch, sizeof(opt.hip_arch), "gfx90a,gfx942");
 	k_main(argc, argv, &tool, NULL);
 	k_work_dir(work, opt.work);
@@ -188,6 +193,16 @@ main(int argc, char *argv[])
 		bin = k_dirname(real);
 		root = k_dirname(bin);
 		snprintf(opt.cuda_root, sizeof(opt.cuda_root), "%s", root);
+		free(bin);
+		free(root);
+	}
+	if (opt.hipcc.path != NULL) {
+		char real[PATH_MAX], *bin, *root;
+		if (realpath(opt.hipcc.path, real) == NULL)
+			snprintf(real, sizeof(real), "%s", opt.hipcc.path);
+		bin = k_dirname(real);
+		root = k_dirname(bin);
+		snprintf(opt.hip_root, sizeof(opt.hip_root), "%s", root);
 		free(bin);
 		free(root);
 	}

@@ -62,6 +62,16 @@ device_flags(json_t *slice, char *err, size_t len)
 	return out;
 }
 
+/* A unit that was not built: an error of the record, and of the run when
+ * a resource (space, memory) ran out. */
+static void
+unit_failed(json_t *rec, const char *role, const struct unit_fail *uf)
+{
+	k_fail(rec, STAGE, uf->code, "%s: %s: %s", k_id_text(rec), role,
+	    uf->msg);
+	k_exit_raise(uf->status);
+}
+
 /* Build what rec holds; returns rec with a build section (steals rec). */
 json_t *
 process(json_t *rec, void *ctx)
@@ -73,6 +83,7 @@ process(json_t *rec, void *ctx)
 	json_t *build, *res, *flags;
 	struct unitspec u;
 	char err[1024];
+	struct unit_fail uf;
 	const char *code, *kernel, *dialect;
 
 	(void)ctx;
@@ -110,13 +121,12 @@ process(json_t *rec, void *ctx)
 	u.code = code;
 	u.kernel = kernel;
 	u.flags = flags;
-	res = build_unit(&u, err, sizeof(err));
+	res = build_unit(&u, &uf);
 	/* after the first HIP build, which settles the HIP targets */
 	json_object_set_new(build, "arch", json_string(
 	    strcmp(dialect, "hip") == 0 ? opt.hip_arch : opt.arch));
 	if (res == NULL)
-		k_fail(rec, STAGE, "compiler-missing", "%s: reference: %s",
-		    k_id_text(rec), err);
+		unit_failed(rec, "reference", &uf);
 	else {
 		json_t *sym = json_object_get(res, "symbol");
 		json_object_set_new(build, "reference", res);
@@ -145,9 +155,8 @@ process(json_t *rec, void *ctx)
 			    "hip" : "cuda";
 			u.role = "candidate";
 			u.code = cc;
-			if ((res = build_unit(&u, err, sizeof(err))) == NULL)
-				k_fail(rec, STAGE, "compiler-missing",
-				    "%s: candidate: %s", k_id_text(rec), err);
+			if ((res = build_unit(&u, &uf)) == NULL)
+				unit_failed(rec, "candidate", &uf);
 			else
 				json_object_set_new(build, "candidate", res);
 		}
@@ -163,9 +172,8 @@ process(json_t *rec, void *ctx)
 			    "hip" : "cuda";
 			u.role = "harness";
 			u.code = hc;
-			if ((res = build_unit(&u, err, sizeof(err))) == NULL)
-				k_fail(rec, STAGE, "compiler-missing",
-				    "%s: harness: %s", k_id_text(rec), err);
+			if ((res = build_unit(&u, &uf)) == NULL)
+				unit_failed(rec, "harness", &uf);
 			else
 				json_object_set_new(build, "harness", res);
 		} else
