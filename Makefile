@@ -121,9 +121,18 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 
 # kbuild: tools/kbuild/, one internal header; every unit but main.c is
 # shared with its fuzz target
+# trust.c links kwrap's harness generator (KBUILD_KWRAP) to check a
+# record's harness against it
 KBUILD_UNITS = util compiler diag include build record
-KBUILD_OBJS = $(KBUILD_UNITS:%=tools/kbuild/%.o)
-KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c)
+KBUILD_KWRAP = tools/kwrap/harness.o tools/kwrap/instruction.o \
+	tools/kwrap/vocab.o tools/kwrap/tok.o tools/kwrap/harness_text.o
+KBUILD_OBJS = $(KBUILD_UNITS:%=tools/kbuild/%.o) tools/kbuild/trust.o \
+	$(KBUILD_KWRAP)
+KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c) tools/kbuild/trust.c \
+	$(KBUILD_KWRAP:.o=.c)
+
+tools/kbuild/trust.o: tools/kbuild/trust.c tools/kwrap/kwrap.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -Itools/kwrap -c -o $@ tools/kbuild/trust.c
 
 tools/kbuild/%.o: tools/kbuild/%.c tools/kbuild/kbuild.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -225,9 +234,9 @@ test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
 	    $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_kbuild: fuzz/fuzz_kbuild.c $(KBUILD_SRCS) \
-    tools/kbuild/kbuild.h $(FUZZ_LIB) lib/*.h
+    tools/kbuild/kbuild.h tools/kwrap/kwrap.h $(FUZZ_LIB) lib/*.h
 	@mkdir -p test/tmp/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kbuild -o $@ fuzz/fuzz_kbuild.c \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kbuild -Itools/kwrap -o $@ fuzz/fuzz_kbuild.c \
 	    $(KBUILD_SRCS) $(FUZZ_LIB) $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c

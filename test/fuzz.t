@@ -47,7 +47,16 @@ for t in $targets; do
 		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
 	fi
 	if [ "$t" = kbuild ]; then
-		extra="-Itools/kbuild $(ls tools/kbuild/*.c | grep -v '/main\.c$')"
+		# and kwrap's harness generator, which trust.c links
+		if [ ! -f tools/kwrap/harness_text.c ]; then
+			skip "fuzz_$t: replay" "tools/kwrap/harness_text.c not generated (make)"
+			continue
+		fi
+		extra="-Itools/kbuild -Itools/kwrap
+		    $(ls tools/kbuild/*.c | grep -v '/main\.c$')
+		    tools/kwrap/harness.c tools/kwrap/instruction.c
+		    tools/kwrap/vocab.c tools/kwrap/tok.c
+		    tools/kwrap/harness_text.c"
 	fi
 	if [ "$t" = kwrap ]; then
 		# the other units of tools/kwrap/, and --llm's client

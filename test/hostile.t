@@ -193,4 +193,34 @@ else
 	skip "kbuild includes and limits" "kbuild or nvcc missing"
 fi
 
+# --- the harness a record carries: kbuild builds the one kwrap generates
+# from wrap.spec, never the record's text (a foreign main() once ran on the
+# host through kverify)
+if have_tool kbuild && command -v nvcc > /dev/null; then
+	KB=$(tool kbuild)
+	head -n 1 examples/kwrap.ndjson | jq -c '.wrap.harness.code =
+	    "#include <stdio.h>\nint main(void) { FILE *f = fopen(\"/tmp/kforge-pwned\", \"w\"); return f == NULL; }\n"' \
+	    > "$T_TMP/foreign.ndjson"
+	run "$KB" --work "$T_TMP/wh" < "$T_TMP/foreign.ndjson"
+	is "$T_STATUS:$(jq -r '.build.harness | [.ok, .regenerated, .record_code_differs] | join(" ")' "$T_TMP/out")" \
+	    "0:true true true" "kbuild: a foreign harness: the generated one is built instead"
+	like "$(cat "$T_TMP/err")" "harness: wrap.harness.code is not what kwrap generates from wrap.spec" \
+	    "kbuild: a foreign harness: a warning says so"
+	! grep -rqs 'kforge-pwned' "$T_TMP/wh/build"
+	ok $? "kbuild: the foreign harness text was never compiled"
+	jq -c 'del(.wrap.spec)' "$T_TMP/foreign.ndjson" > "$T_TMP/nospec.ndjson"
+	run "$KB" --work "$T_TMP/wh" < "$T_TMP/nospec.ndjson"
+	is "$T_STATUS:$(jq -r '[.errors[0].code, .build.harness] | join(" ")' "$T_TMP/out")" \
+	    "1:foreign-harness " "kbuild: a harness with no spec to generate it from is refused"
+	run "$KB" --trust-records --work "$T_TMP/wh" < "$T_TMP/foreign.ndjson"
+	is "$T_STATUS:$(jq -r '.build.harness | [.ok, .regenerated] | join(" ")' "$T_TMP/out")" \
+	    "0:true false" "kbuild --trust-records: the record's harness, as it is"
+	head -n 3 examples/kwrap.ndjson > "$T_TMP/three.ndjson"
+	run "$KB" --work "$T_TMP/wh" < "$T_TMP/three.ndjson"
+	is "$(jq -r '.build.harness.record_code_differs' "$T_TMP/out" | sort -u)" false \
+	    "kbuild: kwrap's own harnesses are what the generator gives"
+else
+	skip "kbuild harness" "kbuild or nvcc missing"
+fi
+
 done_testing

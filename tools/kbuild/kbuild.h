@@ -57,6 +57,7 @@ struct kbuild_opt {
 	char cuda_root[PATH_MAX];
 	char hip_root[PATH_MAX];	/* <root>/bin/hipcc; "" for /usr */
 	long mem_mb;		/* --mem: each compiler's data limit */
+	int trust_records;	/* --trust-records: build any harness */
 	json_t *flags;		/* --flag, in order */
 };
 extern struct kbuild_opt opt;
@@ -99,6 +100,13 @@ json_t *build_unit(const struct unitspec *u, struct unit_fail *fail);
  * the preprocessor; -1 and why in err otherwise */
 int include_check(const char *code, const char *const *roots, char *err,
     size_t len);
+
+/* trust.c: the harness kwrap generates for rec's wrap.spec: 0 and a
+ * malloc'd *code, or -1 and why */
+int harness_regenerated(json_t *rec, char **code, const char **why);
+/* ... and whether a record's harness is it, the comment naming the
+ * record's id aside */
+int harness_same(const char *record, const char *generated);
 
 /* record.c */
 json_t *process(json_t *rec, void *ctx);

@@ -126,6 +126,9 @@ option(int ch, const char *arg, void *ctx)
 		opt.timeout = k_opt_double("--timeout", arg, DBL_MIN, 86400,
 		    "a number of seconds");
 		break;
+	case 'T':
+		opt.trust_records = 1;
+		break;
 	case 'w':
 		work = arg;
 		break;
@@ -140,6 +143,7 @@ static const struct option longopts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "mem", required_argument, NULL, 'm' },
 	{ "timeout", required_argument, NULL, 't' },
+	{ "trust-records", no_argument, NULL, 'T' },
 	{ "work", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -148,7 +152,7 @@ static const struct k_tool tool = {
 	.usage =
 	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check] [--flag flag]\n"
 	    "              [--hip-arch gfxNNN[,gfxNNN ...]] [--mem mb]\n"
-	    "              [--timeout seconds] [--work dir]\n",
+	    "              [--timeout seconds] [--trust-records] [--work dir]\n",
 	.shortopts = "j:",
 	.longopts = longopts,
 	.option = option,

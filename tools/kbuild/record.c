@@ -165,19 +165,50 @@ process(json_t *rec, void *ctx)
 	if (!opt.check) {
 		json_t *h = json_object_get(wrap, "harness");
 		const char *hc = k_get_str(h, "code");
-		if (hc != NULL && *hc != '\0') {
-			const char *hd = k_get_str(h, "dialect");
-			u.what = HARNESS;
-			u.dialect = hd != NULL && strcmp(hd, "hip") == 0 ?
-			    "hip" : "cuda";
-			u.role = "harness";
-			u.code = hc;
-			if ((res = build_unit(&u, &uf)) == NULL)
-				unit_failed(rec, "harness", &uf);
-			else
-				json_object_set_new(build, "harness", res);
-		} else
+		const char *hd = k_get_str(h, "dialect");
+		char *gen = NULL;
+		const char *why = NULL;
+		int differs = 0;
+
+		u.what = HARNESS;
+		u.dialect = hd != NULL && strcmp(hd, "hip") == 0 ? "hip" :
+		    "cuda";
+		u.role = "harness";
+		u.code = hc;
+		if (hc == NULL || *hc == '\0')
+			u.code = NULL;
+		else if (!opt.trust_records) {
+			/* the harness runs on the host: build the one kwrap
+			 * generates from the record's spec, never the
+			 * record's own text */
+			if (harness_regenerated(rec, &gen, &why) != 0) {
+				k_fail(rec, STAGE, "foreign-harness", "%s: "
+				    "harness: cannot generate it from "
+				    "wrap.spec: %s; not built (kbuild "
+				    "--trust-records builds the record's)",
+				    k_id_text(rec), why);
+				u.code = NULL;
+			} else {
+				differs = !harness_same(hc, gen);
+				u.code = gen;
+			}
+		}
+		if (differs)
+			k_warn(K_EXIT_OK, NULL, "%s: harness: wrap.harness.code "
+			    "is not what kwrap generates from wrap.spec; "
+			    "building the generated one", k_id_text(rec));
+		if (u.code == NULL)
 			json_object_set_new(build, "harness", json_null());
+		else if ((res = build_unit(&u, &uf)) == NULL)
+			unit_failed(rec, "harness", &uf);
+		else {
+			json_object_set_new(res, "regenerated",
+			    json_boolean(gen != NULL));
+			json_object_set_new(res, "record_code_differs",
+			    json_boolean(differs));
+			json_object_set_new(build, "harness", res);
+		}
+		free(gen);
 	}
 	json_decref(flags);
 	k_set_section(rec, "build", build);
