@@ -106,7 +106,7 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval access \
-	spec fit harness instruction llm kwrap
+	spec fit harness instruction llm validate kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
 tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh
@@ -125,7 +125,8 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 # record's harness against it
 KBUILD_UNITS = util compiler diag include build record
 KBUILD_KWRAP = tools/kwrap/harness.o tools/kwrap/instruction.o \
-	tools/kwrap/vocab.o tools/kwrap/tok.o tools/kwrap/harness_text.o
+	tools/kwrap/vocab.o tools/kwrap/tok.o tools/kwrap/harness_text.o \
+	tools/kwrap/validate.o tools/kwrap/eval.o
 KBUILD_OBJS = $(KBUILD_UNITS:%=tools/kbuild/%.o) tools/kbuild/trust.o \
 	$(KBUILD_KWRAP)
 KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c) tools/kbuild/trust.c \

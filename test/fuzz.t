@@ -56,7 +56,8 @@ for t in $targets; do
 		    $(ls tools/kbuild/*.c | grep -v '/main\.c$')
 		    tools/kwrap/harness.c tools/kwrap/instruction.c
 		    tools/kwrap/vocab.c tools/kwrap/tok.c
-		    tools/kwrap/harness_text.c"
+		    tools/kwrap/harness_text.c tools/kwrap/validate.c
+		    tools/kwrap/eval.c"
 	fi
 	if [ "$t" = kwrap ]; then
 		# the other units of tools/kwrap/, and --llm's client

@@ -69,8 +69,10 @@ if have_tool kwrap; then
 		sleep 1
 		kill -s "$sig" "$(cat "$T_TMP/pid")"
 		wait
-		is "$(tail -c 1 "$T_TMP/sig.out" | od -An -c | tr -d ' ')" '\n' \
-		    "kwrap, SIG$sig while writing: the last line is whole"
+		# (empty when the signal came before the first write)
+		[ ! -s "$T_TMP/sig.out" ] ||
+		    [ "$(tail -c 1 "$T_TMP/sig.out" | od -An -c | tr -d ' ')" = '\n' ]
+		ok $? "kwrap, SIG$sig while writing: the last line is whole"
 		jq -c .id "$T_TMP/sig.out" > /dev/null 2>&1
 		ok $? "kwrap, SIG$sig while writing: every line is a record"
 		[ "$(cat "$T_TMP/st")" -gt 128 ]
@@ -221,6 +223,51 @@ if have_tool kbuild && command -v nvcc > /dev/null; then
 	    "kbuild: kwrap's own harnesses are what the generator gives"
 else
 	skip "kbuild harness" "kbuild or nvcc missing"
+fi
+
+# --- kwrap: impossible or hostile specs are refused, the field named
+if have_tool kwrap; then
+	R='examples/src/elementwise.cu::relu_kernel'
+	spec() {	# spec NAME JSON: a --spec file for relu_kernel
+		printf '{"id":"%s","spec":%s}\n' "$R" "$2" > "$T_TMP/$1.spec"
+	}
+	spec neg '{"params":[{"name":"out","count":"-5"}]}'
+	spec huge '{"params":[{"name":"out","count":"1000000000000000"}]}'
+	spec grid0 '{"launch":{"grid":["0","1","1"]}}'
+	spec block '{"launch":{"block":[2048,1,1]}}'
+	spec shared '{"launch":{"shared_mem":"1048576"}}'
+	spec call '{"params":[{"name":"out","count":"exit(0)"}]}'
+	spec inject '{"params":[{"name":"out","count":"n); kill(-1, 9); (n"}]}'
+	spec name '{"params":[{"name":"out\"; system(\"id\"); \"","role":"out"}]}'
+	for c in "neg:params\[[0-9]+\]\.count: -5 in case" \
+	    "huge:params\[[0-9]+\]\.count: 1000000000000000 in case" \
+	    "grid0:launch\.grid\[0\]: 0 in case" \
+	    "block:launch\.block\[0\]: 2048 in case" \
+	    "shared:launch\.shared_mem: 1048576 in case" \
+	    "call:params\[[0-9]+\]\.count: exit\(\.\.\.\): no calls" \
+	    "inject:params\[[0-9]+\]\.count: (kill\(\.\.\.\)|; )" \
+	    "name:params\[[0-9]+\]\.name: not a C identifier"; do
+		n=${c%%:*}
+		"$(tool kwrap)" --spec "$T_TMP/$n.spec" < examples/kslice.ndjson \
+		    > "$T_TMP/out" 2> "$T_TMP/err"
+		st=$?
+		m=$(jq -r --arg id "$R" 'select(.id == $id) | [.errors[]?.message] | join(";")' "$T_TMP/out")
+		like "$st:$m" "^1:.*${c#*:}" "kwrap --spec $n: bad-spec, naming the field"
+		is "$(jq -r --arg id "$R" 'select(.id == $id) | .wrap.harness // "none"' "$T_TMP/out")" none \
+		    "kwrap --spec $n: no harness"
+	done
+	if have_tool kbuild && command -v nvcc > /dev/null; then
+		# kbuild generates the harness from wrap.spec: a spec edited
+		# in the record is checked the same way first
+		jq -c --arg id "$R" 'select(.id == $id) |
+		    .wrap.spec.params[1].count = "n); kill(-1, 9); (n"' \
+		    examples/kwrap.ndjson > "$T_TMP/inj.ndjson"
+		run "$(tool kbuild)" --work "$T_TMP/wv" < "$T_TMP/inj.ndjson"
+		is "$T_STATUS:$(jq -r '[.errors[0].code, .build.harness] | join(" ")' "$T_TMP/out")" \
+		    "1:foreign-harness " "kbuild: a record's spec with code in an expression: no harness"
+	fi
+else
+	skip "kwrap spec validation" "kwrap not built"
 fi
 
 done_testing

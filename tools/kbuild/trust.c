@@ -60,6 +60,15 @@ harness_regenerated(json_t *rec, char **code, const char **why)
 		*why = "the record has no wrap.spec to generate it from";
 		return -1;
 	}
+	/* the generator compiles the spec's names and expressions into
+	 * host code: they must be kwrap's kind first */
+	{
+		static _Thread_local char verr[512];
+		if (spec_validate(spec, verr, sizeof(verr)) != 0) {
+			*why = verr;
+			return -1;
+		}
+	}
 	dialect = k_get_str(json_object_get(wrap, "harness"), "dialect");
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)
 		dialect = "cuda";
