@@ -270,4 +270,54 @@ else
 	skip "kwrap spec validation" "kwrap not built"
 fi
 
+# --- the API key in a server's answer, in every shape it may take: as
+# \uXXXX escapes in a body that is stored (record, cache), and cut in two
+# by --max-response; nothing of it lands anywhere
+if have_tool kwrap && "$(tool kwrap)" -h | grep -q -- --llm &&
+    command -v python3 > /dev/null; then
+	KEY="sk-SECRET-CANARY-$$-key"
+	ESC=$(printf '%s' "$KEY" | od -An -tx1 | tr -s ' \n' ' ' |
+	    sed 's/ \([0-9a-f][0-9a-f]\)/\\u00\1/g; s/ //g')
+	PRE=$(printf '%s' "$KEY" | cut -c1-12)
+	unset KFORGE_LLM_URL KFORGE_LLM_MODEL KFORGE_LLM_MAX_RESPONSE \
+	    OPENAI_API_KEY http_proxy https_proxy HTTP_PROXY HTTPS_PROXY \
+	    ALL_PROXY all_proxy
+	jq -c 'select(.scan.name == "relu_kernel")' examples/kwrap.ndjson \
+	    > "$T_TMP/relu.ndjson"
+	for shape in escaped error cut notjson; do
+		rm -f "$T_TMP/port"
+		python3 test/hostile/echo.py "$shape" "$T_TMP/port" &
+		srv=$!
+		i=0
+		while [ ! -s "$T_TMP/port" ] && [ $i -lt 100 ]; do
+			sleep 0.1; i=$((i + 1)); done
+		NO_PROXY=127.0.0.1 no_proxy=127.0.0.1 \
+		    KFORGE_LLM_API_KEY=$KEY KFORGE_LLM_MODEL=m \
+		    KFORGE_LLM_URL=http://127.0.0.1:$(cat "$T_TMP/port")/v1 \
+		    KFORGE_WORK=$T_TMP/llm-$shape \
+		    "$(tool kwrap)" --llm candidate --retries 0 --timeout 10 \
+		    --max-response 2000 < "$T_TMP/relu.ndjson" \
+		    > "$T_TMP/$shape.out" 2> "$T_TMP/$shape.err"
+		kill "$srv" 2> /dev/null
+		wait "$srv" 2> /dev/null
+		is "$(wc -l < "$T_TMP/$shape.out" | tr -d ' ')" 1 \
+		    "key, $shape: one line out"
+		# every stored text, decoded once more where it is JSON text
+		{ cat "$T_TMP/$shape.out" "$T_TMP/$shape.err"
+		  jq -r '.. | strings' "$T_TMP/$shape.out"
+		  find "$T_TMP/llm-$shape" -type f -exec cat {} + 2> /dev/null
+		  find "$T_TMP/llm-$shape" -type f -name '*.json' \
+		      -exec jq -r '.. | strings' {} + 2> /dev/null
+		  jq -r '.. | strings' "$T_TMP/$shape.out" |
+		      jq -Rr 'fromjson? | .. | strings' 2> /dev/null
+		} > "$T_TMP/$shape.all"
+		! grep -qF -e "$PRE" -e "$ESC" "$T_TMP/$shape.all"
+		ok $? "key, $shape: not a piece of the key anywhere (output, stderr, cache)"
+	done
+	grep -q '\[redacted\]' "$T_TMP/error.out"
+	ok $? "key, error: the echoed key is redacted in the error's raw"
+else
+	skip "key redaction" "kwrap without --llm, or no python3"
+fi
+
 done_testing
