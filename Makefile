@@ -26,7 +26,7 @@ TOOLS = kscan kslice kwrap kbuild kverify kreport
 # "make print-LIB_SRCS"), the ASan build and the unit tests all use it.
 LIB_SRCS = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c \
 	lib/k_fs.c lib/k_buf.c lib/k_mem.c lib/k_num.c lib/k_dtype.c \
-	lib/k_main.c lib/k_pcache.c lib/k_flags.c
+	lib/k_main.c lib/k_pcache.c lib/k_flags.c lib/k_jail.c
 LIB_OBJS = $(LIB_SRCS:.c=.o) lib/k_prelude.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1
@@ -106,7 +106,7 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval access \
-	spec fit harness instruction llm kwrap
+	spec fit harness instruction llm validate kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
 tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh
@@ -119,11 +119,28 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a \
 	    $(CURL_LIBS) $(LIBS) -lm
 
-tools/kbuild.o: tools/kbuild.c lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kbuild.c
+# kbuild: tools/kbuild/, one internal header; every unit but main.c is
+# shared with its fuzz target
+# trust.c links kwrap's harness generator (KBUILD_KWRAP) to check a
+# record's harness against it
+KBUILD_UNITS = util compiler diag include build record
+KBUILD_KWRAP = tools/kwrap/harness.o tools/kwrap/instruction.o \
+	tools/kwrap/vocab.o tools/kwrap/tok.o tools/kwrap/harness_text.o \
+	tools/kwrap/validate.o tools/kwrap/eval.o
+KBUILD_OBJS = $(KBUILD_UNITS:%=tools/kbuild/%.o) tools/kbuild/trust.o \
+	$(KBUILD_KWRAP)
+KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c) tools/kbuild/trust.c \
+	$(KBUILD_KWRAP:.o=.c)
 
-kbuild: tools/kbuild.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
+tools/kbuild/trust.o: tools/kbuild/trust.c tools/kwrap/kwrap.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -Itools/kwrap -c -o $@ tools/kbuild/trust.c
+
+tools/kbuild/%.o: tools/kbuild/%.c tools/kbuild/kbuild.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+kbuild: $(KBUILD_OBJS) tools/kbuild/main.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KBUILD_OBJS) tools/kbuild/main.o \
+	    lib/libkforge.a $(LIBS)
 
 KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
@@ -226,6 +243,12 @@ test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
 	    fuzz/fuzz_kwrap.c $(filter-out tools/kwrap/kwrap.c, \
 	    $(KWRAP_OBJS:.o=.c)) $(FUZZ_LIB) $(LLM_OBJS:.o=.c) $(CURL_LIBS) \
 	    $(LIBS) -lm
+
+test/tmp/fuzz/fuzz_kbuild: fuzz/fuzz_kbuild.c $(KBUILD_SRCS) \
+    tools/kbuild/kbuild.h tools/kwrap/kwrap.h $(FUZZ_LIB) lib/*.h
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kbuild -Itools/kwrap -o $@ fuzz/fuzz_kbuild.c \
+	    $(KBUILD_SRCS) $(FUZZ_LIB) $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz

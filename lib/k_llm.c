@@ -41,6 +41,8 @@ struct xfer {
 	char *post;
 	char *buf;
 	size_t len, cap, max;
+	size_t margin;		/* bytes kept past max, so that a key the cut
+				 * would split is redacted whole first */
 	int over;
 	double retry_after;	/* seconds, < 0 when absent */
 	char errbuf[CURL_ERROR_SIZE];
@@ -191,31 +193,129 @@ k_llm_req_clear(struct k_llm_req *req)
 	req->content = req->raw = NULL;
 }
 
-/* A malloc'd copy of s[0..n) with every occurrence of the API key replaced:
- * a server (or a proxy) that echoes the request must not leak it into a
- * record or the cache. */
+/* The code point of the \\uXXXX escape at s (6 bytes), or -1. */
+static long
+hex4(const char *s, size_t n)
+{
+	long v = 0;
+	size_t i;
+
+	if (n < 6 || s[0] != '\\' || s[1] != 'u')
+		return -1;
+	for (i = 2; i < 6; i++) {
+		int c = (unsigned char)s[i], d = c >= '0' && c <= '9' ? c - '0' :
+		    c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ?
+		    c - 'A' + 10 : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/*
+ * A malloc'd copy of s[0..n) with the API key replaced wherever it shows,
+ * in the bytes as they are or after JSON string escapes are decoded
+ * (\\u0073k-... is the key too, once a reader decodes it); a text that
+ * ends in the key's first 4 or more bytes loses them too (a body cut short
+ * mid-key).  A server or a proxy that echoes the request must not leak the
+ * key into a record, the cache or a message.
+ */
 static char *
 redact(const struct k_llm *llm, const char *s, size_t n)
 {
-	size_t kl = llm->key != NULL ? strlen(llm->key) : 0, i, o, cnt = 0;
-	char *out;
+	size_t kl = llm->key != NULL ? strlen(llm->key) : 0, i, o, m, dn = 0;
+	unsigned char *d;
+	size_t *from, *to;
+	char *mark, *out;
 
-	if (kl >= 4)
-		for (i = 0; i + kl <= n; i++)
-			if (memcmp(s + i, llm->key, kl) == 0) {
-				cnt++;
-				i += kl - 1;
+	if (kl < 4) {
+		out = k_malloc(n + 1);
+		memcpy(out, s, n);
+		out[n] = '\0';
+		return out;
+	}
+	/* the decoded view: each byte with the span of s it came from */
+	d = k_malloc(n + 1);
+	from = k_malloc((n + 1) * sizeof(*from));
+	to = k_malloc((n + 1) * sizeof(*to));
+	for (i = 0; i < n; ) {
+		long cp = hex4(s + i, n - i);
+		size_t span = 6;
+		unsigned char u[4];
+		int ul = 0, k;
+		if (cp >= 0xD800 && cp <= 0xDBFF) {
+			long lo = hex4(s + i + 6, n - i - 6);
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				cp = 0x10000 + ((cp - 0xD800) << 10) +
+				    (lo - 0xDC00);
+				span = 12;
 			}
-	out = k_malloc(n + cnt * sizeof(REDACTED) + 1);
+		}
+		if (cp >= 0 && cp < 0x80)
+			u[ul++] = (unsigned char)cp;
+		else if (cp >= 0x80 && cp < 0x800) {
+			u[ul++] = (unsigned char)(0xC0 | (cp >> 6));
+			u[ul++] = (unsigned char)(0x80 | (cp & 0x3F));
+		} else if (cp >= 0x800 && cp < 0x10000) {
+			u[ul++] = (unsigned char)(0xE0 | (cp >> 12));
+			u[ul++] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+			u[ul++] = (unsigned char)(0x80 | (cp & 0x3F));
+		} else if (cp >= 0x10000) {
+			u[ul++] = (unsigned char)(0xF0 | (cp >> 18));
+			u[ul++] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+			u[ul++] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+			u[ul++] = (unsigned char)(0x80 | (cp & 0x3F));
+		}
+		if (ul == 0 && s[i] == '\\' && i + 1 < n &&
+		    strchr("\"\\/bfnrt", s[i + 1]) != NULL && s[i + 1] != '\0') {
+			static const char esc[] = "\"\\/bfnrt";
+			static const char val[] = "\"\\/\b\f\n\r\t";
+			u[ul++] = (unsigned char)val[strchr(esc, s[i + 1]) - esc];
+			span = 2;
+		}
+		if (ul == 0) {
+			u[ul++] = (unsigned char)s[i];
+			span = 1;
+		}
+		/* a mid-sequence byte maps to its whole escape */
+		for (k = 0; k < ul; k++) {
+			d[dn] = u[k];
+			from[dn] = i;
+			to[dn] = i + span;
+			dn++;
+		}
+		i += span;
+	}
+	mark = calloc(n + 1, 1);
+	if (mark == NULL)
+		k_oom();
+	for (i = 0; i + kl <= dn; i++)
+		if (memcmp(d + i, llm->key, kl) == 0)
+			for (m = from[i]; m < to[i + kl - 1]; m++)
+				mark[m] = 1;
+	/* a key cut short at the end of the text */
+	for (m = kl - 1; m >= 4; m--)
+		if (dn >= m && memcmp(d + dn - m, llm->key, m) == 0) {
+			for (i = from[dn - m]; i < n; i++)
+				mark[i] = 1;
+			break;
+		}
+	out = k_malloc(n + (n / kl + 2) * sizeof(REDACTED) + 1);
 	for (i = o = 0; i < n; ) {
-		if (cnt > 0 && i + kl <= n && memcmp(s + i, llm->key, kl) == 0) {
+		if (mark[i]) {
 			memcpy(out + o, REDACTED, sizeof(REDACTED) - 1);
 			o += sizeof(REDACTED) - 1;
-			i += kl;
+			while (i < n && mark[i])
+				i++;
 		} else
 			out[o++] = s[i++];
 	}
 	out[o] = '\0';
+	free(mark);
+	free(d);
+	free(from);
+	free(to);
 	return out;
 }
 
@@ -321,23 +421,28 @@ on_body(char *p, size_t size, size_t nmemb, void *ud)
 	struct xfer *x = ud;
 	size_t n = size * nmemb;
 
+	size_t limit = x->max + x->margin;
+	int over = 0;
+
 	if (n > x->max - x->len) {
-		x->over = 1;
-		return 0;	/* aborts the transfer: CURLE_WRITE_ERROR */
+		/* keep up to the margin past the limit: the cut is made
+		 * after redaction (finish) */
+		x->over = over = 1;
+		n = limit - x->len < n ? limit - x->len : n;
 	}
 	if (x->len + n + 1 > x->cap) {
 		size_t cap = x->cap ? x->cap : 16384;
 		while (cap < x->len + n + 1)
 			cap *= 2;
-		if (cap > x->max + 1)
-			cap = x->max + 1;
+		if (cap > limit + 1)
+			cap = limit + 1;
 		x->buf = k_realloc(x->buf, cap);
 		x->cap = cap;
 	}
 	memcpy(x->buf + x->len, p, n);
 	x->len += n;
 	x->buf[x->len] = '\0';
-	return n;
+	return over ? 0 : n;	/* 0 aborts the transfer */
 }
 
 static size_t
@@ -462,9 +567,12 @@ parse_answer(struct k_llm *llm, struct k_llm_req *req,
 	    "message"), "content"));
 	if (c == NULL)
 		c = json_string_value(json_object_get(choice, "text"));
-	if (j == NULL)
-		fail(req, "response is not JSON: %s", err.text);
-	else if (c == NULL)
+	if (j == NULL) {
+		/* not err.text: jansson quotes the server's text near the
+		 * error, which may be a piece of an echoed key */
+		fail(req, "response is not JSON (line %d, column %d)",
+		    err.line, err.column);
+	} else if (c == NULL)
 		fail(req, "response has no choices[0].message.content");
 	else {
 		req->content = redact(llm, c, strlen(c));
@@ -490,7 +598,10 @@ finish(struct k_llm *llm, struct k_llm_req *req, CURLcode rc,
 	x->h = NULL;
 	req->http_status = status;
 	free(req->raw);
+	/* redacted first, then cut to the limit */
 	req->raw = redact(llm, x->buf != NULL ? x->buf : "", x->len);
+	if (x->over && strlen(req->raw) > x->max)
+		req->raw[x->max] = '\0';
 	if (x->over || rc == CURLE_FILESIZE_EXCEEDED) {
 		fail(req, "response larger than %zu bytes "
 		    "(KFORGE_LLM_MAX_RESPONSE)", x->max);
@@ -564,6 +675,9 @@ k_llm_run(struct k_llm *llm, struct k_llm_req *reqs, size_t n)
 		r->priv = &xs[i];
 		xs[i].hdrs = hdrs;
 		xs[i].max = llm->conf.max_response;
+		/* an escaped key is 6 bytes a character */
+		xs[i].margin = (llm->key != NULL ? 6 * strlen(llm->key) : 0) +
+		    16;
 		cache_key(llm, r, hashes[i]);
 		if (cache_get(llm, r)) {
 			xs[i].state = DONE;

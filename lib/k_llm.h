@@ -10,7 +10,8 @@
  * the outputs of a request (content, raw) are malloc'd and freed by
  * k_llm_req_clear.  The API key is read from the environment by
  * k_llm_new and kept only in the client: nothing here prints it, logs it
- * or writes it to a file, and a response that echoes it has it redacted.
+ * or writes it to a file, and a response that echoes it has it redacted,
+ * as it came or JSON-escaped, before any cut.
  *
  * This code links libcurl; it lives in lib/libkllm.a so that the tools
  * that never talk to a model do not.

@@ -8,6 +8,7 @@
 #include "k_mem.h"
 #include "k_msg.h"
 #include "k_num.h"
+#include "k_record.h"
 
 void
 k_usage(const struct k_tool *t)
@@ -45,6 +46,7 @@ k_main(int argc, char *argv[], const struct k_tool *t, void *ctx)
 	int ch, nop;
 
 	k_msg_init(argv[0]);
+	k_signals_init();
 	while (t->longopts != NULL && t->longopts[n].name != NULL)
 		n++;
 	lo = k_calloc(n + 4, sizeof(*lo));

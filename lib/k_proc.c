@@ -21,6 +21,7 @@
 #include "k_mem.h"
 #include "k_msg.h"
 #include "k_proc.h"
+#include "k_record.h"
 
 double
 k_now(void)
@@ -140,10 +141,39 @@ int
 k_run(char *const argv[], const char *cwd, const char *out_path,
     double timeout_s, struct k_proc *r)
 {
+	return k_run_limited(argv, cwd, out_path, timeout_s, NULL, r);
+}
+
+/* In the child, between fork and exec: setrlimit only. */
+static void
+set_limits(const struct k_limits *lim)
+{
+	struct rlimit rl;
+
+	if (lim == NULL)
+		return;
+	if (lim->mem_mb > 0) {
+		/* RLIMIT_DATA: the heap and private writable mappings,
+		 * not the address space a GPU driver maps */
+		rl.rlim_cur = rl.rlim_max = (rlim_t)lim->mem_mb << 20;
+		setrlimit(RLIMIT_DATA, &rl);
+	}
+	if (lim->fsize_mb > 0) {
+		rl.rlim_cur = rl.rlim_max = (rlim_t)lim->fsize_mb << 20;
+		setrlimit(RLIMIT_FSIZE, &rl);
+	}
+	rl.rlim_cur = rl.rlim_max = 0;
+	setrlimit(RLIMIT_CORE, &rl);
+}
+
+int
+k_run_limited(char *const argv[], const char *cwd, const char *out_path,
+    double timeout_s, const struct k_limits *lim, struct k_proc *r)
+{
 	struct capture c;
 	struct pollfd pf;
 	pid_t pid, w;
-	int st, fd, in, p[2], open_pipe = 1, err;
+	int st, fd, in, p[2], open_pipe = 1, err, slot;
 	double t0 = k_now();
 	int nap = 2;		/* ms between looks at the child */
 
@@ -179,6 +209,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	if (pid == 0) {
 		/* only async-signal-safe calls between fork and exec */
 		setpgid(0, 0);
+		set_limits(lim);
 		if (cwd != NULL && chdir(cwd) != 0)
 			_exit(126);
 		if (dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
@@ -187,6 +218,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	slot = k_child_track(pid);
 	close(in);
 	close(p[1]);
 	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
@@ -212,6 +244,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 			break;
 		if (w < 0 && errno != EINTR) {
 			err = errno;
+			k_child_untrack(slot);
 			close(p[0]);
 			close(fd);
 			free(c.ring);
@@ -228,6 +261,7 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	}
 	/* whatever it left behind in its group goes too */
 	kill(-pid, SIGKILL);
+	k_child_untrack(slot);
 	if (open_pipe)
 		drain(p[0], &c);
 	close(p[0]);
@@ -235,7 +269,9 @@ k_run(char *const argv[], const char *cwd, const char *out_path,
 	r->output = c.total;
 	capture_end(&c);
 	free(c.ring);
-	close(fd);
+	if (close(fd) != 0 && c.werr == 0)
+		c.werr = errno;
+	r->log_error = c.werr;
 	if (WIFEXITED(st)) {
 		r->exited = 1;
 		r->status = WEXITSTATUS(st);

@@ -16,6 +16,8 @@ struct k_proc {
 	int timed_out;
 	int overflow;		/* killed for writing over K_RUN_OUTPUT_MAX */
 	size_t output;		/* bytes it wrote to stdout and stderr */
+	int log_error;		/* errno of a failed write of the log, or 0:
+				 * then the log lacks what followed */
 	double seconds;
 };
 
@@ -34,6 +36,18 @@ struct k_proc {
  */
 int k_run(char *const argv[], const char *cwd, const char *out_path,
     double timeout_s, struct k_proc *r);
+
+/* Limits of a child: MiB of data (RLIMIT_DATA: heap and private
+ * mappings) and of any one file it writes (RLIMIT_FSIZE); 0: none.  No
+ * core files either way. */
+struct k_limits {
+	long mem_mb;
+	long fsize_mb;
+};
+
+/* k_run with lim set in the child before it starts (NULL: none). */
+int k_run_limited(char *const argv[], const char *cwd, const char *out_path,
+    double timeout_s, const struct k_limits *lim, struct k_proc *r);
 
 /* Seconds on the monotonic clock: for durations and deadlines, never for
  * dates. */

@@ -1,7 +1,9 @@
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "k_exit.h"
 #include "k_mem.h"
@@ -182,12 +184,136 @@ k_read(struct k_reader *r, json_t **rec, int *bad)
 	return 1;
 }
 
+/*
+ * Stopping on a signal.  SIGTERM, SIGINT and SIGHUP end the run at once,
+ * unless a record is being written: then its line is finished first, and
+ * the signal takes effect when it is.  Either way a line on stdout is
+ * never left half written by a signal that can be caught, and the process
+ * ends by the signal, as its parent expects.  Children started by k_run
+ * (in process groups of their own, which a terminal's signals do not
+ * reach) are killed first.
+ */
+static volatile sig_atomic_t writing, stop_sig;
+static volatile sig_atomic_t children[K_CHILDREN_MAX];
+
+static void
+kill_children(void)
+{
+	size_t i;
+
+	for (i = 0; i < K_CHILDREN_MAX; i++)
+		if (children[i] > 0)
+			kill(-(pid_t)children[i], SIGKILL);
+}
+
+static void
+die_by(int sig)
+{
+	kill_children();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+on_stop(int sig)
+{
+	if (writing) {
+		stop_sig = sig;
+		return;
+	}
+	/* delivered when the handler returns */
+	die_by(sig);
+}
+
+void
+k_signals_init(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+		/* a signal the caller ignores (nohup, a background job of a
+		 * shell without job control) stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int
+k_child_track(long pid)
+{
+	size_t i;
+
+	for (i = 0; i < K_CHILDREN_MAX; i++)
+		if (__sync_bool_compare_and_swap(&children[i], 0,
+		    (sig_atomic_t)pid))
+			return (int)i;
+	return -1;
+}
+
+void
+k_child_untrack(int slot)
+{
+	if (slot >= 0 && slot < K_CHILDREN_MAX)
+		children[slot] = 0;
+}
+
+/* All of p[0..n) to fd, through interruptions and short writes. */
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int
 k_write(json_t *rec)
 {
-	if (json_dumpf(rec, stdout, JSON_COMPACT) != 0 ||
-	    putchar('\n') == EOF || fflush(stdout) != 0) {
+	char *text;
+	size_t n;
+	int rc, err;
+
+	/* what stdio holds goes first, so lines keep their order */
+	if (fflush(stdout) != 0) {
 		k_write_error(errno);
+		return -1;
+	}
+	if ((text = json_dumps(rec, JSON_COMPACT)) == NULL)
+		k_oom();
+	n = strlen(text);
+	text[n] = '\n';	/* over the NUL: one write, one line */
+	writing = 1;
+	rc = write_all(fileno(stdout), text, n + 1);
+	err = errno;
+	writing = 0;
+	free(text);
+	if (stop_sig != 0)
+		die_by(stop_sig);
+	if (rc != 0) {
+		k_write_error(err);
 		return -1;
 	}
 	return 0;

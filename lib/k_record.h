@@ -34,8 +34,21 @@ void k_reader_free(struct k_reader *r);
  */
 int k_read(struct k_reader *r, json_t **rec, int *bad);
 
-/* Write rec compactly plus a newline and flush; -1 on a write error. */
+/* Write rec compactly plus a newline and flush; -1 on a write error.
+ * A stop signal (k_signals_init) that arrives meanwhile takes effect
+ * once the line is whole. */
 int k_write(json_t *rec);
+/*
+ * SIGTERM, SIGINT and SIGHUP: the run stops at once, or, during k_write,
+ * once the line is written, killing the children k_run started; the
+ * process then ends by the signal.  k_main calls it.
+ */
+void k_signals_init(void);
+/* Children to kill on a stop signal (their process groups): a slot for
+ * k_child_untrack, or -1 when every slot is taken. */
+#define K_CHILDREN_MAX 512
+int k_child_track(long pid);
+void k_child_untrack(int slot);
 
 /* The record's "id", or NULL (borrowed). */
 const char *k_id_borrowed(json_t *rec);

@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 pkgs="gcc make pkg-config perl jq unzip
 libclang-19-dev llvm-19 clang-19
 libjansson-dev libcurl4-openssl-dev libssl-dev libcmocka-dev
-hipcc mandoc parallel python3 python3-pip python3-jsonschema chromium"
+hipcc mandoc parallel python3 python3-pip python3-jsonschema chromium
+bubblewrap"
 
 missing=
 for p in $pkgs; do

@@ -46,6 +46,19 @@ for t in $targets; do
 		    lib/k_parse.c lib/k_pch.c
 		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
 	fi
+	if [ "$t" = kbuild ]; then
+		# and kwrap's harness generator, which trust.c links
+		if [ ! -f tools/kwrap/harness_text.c ]; then
+			skip "fuzz_$t: replay" "tools/kwrap/harness_text.c not generated (make)"
+			continue
+		fi
+		extra="-Itools/kbuild -Itools/kwrap
+		    $(ls tools/kbuild/*.c | grep -v '/main\.c$')
+		    tools/kwrap/harness.c tools/kwrap/instruction.c
+		    tools/kwrap/vocab.c tools/kwrap/tok.c
+		    tools/kwrap/harness_text.c tools/kwrap/validate.c
+		    tools/kwrap/eval.c"
+	fi
 	if [ "$t" = kwrap ]; then
 		# the other units of tools/kwrap/, and --llm's client
 		curl=$($PKG_CONFIG --cflags --libs libcurl 2> /dev/null)

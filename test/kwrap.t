@@ -331,9 +331,20 @@ if [ -x "$NVCC" ] && [ -f "$STUB" ]; then
 	ln -sf "$STUB" "$T_TMP/stub/libcuda.so.1"
 	printf '%s\n' "{\"id\":\"$CAUSAL\",\"spec\":{\"params\":[{\"name\":\"masked\",\"count\":\"seq * seq * seq\"}],\"cases\":[{\"name\":\"wide\",\"seed\":1,\"scalars\":{\"seq\":65536,\"fill\":0}},{\"name\":\"empty\",\"seed\":2,\"scalars\":{\"seq\":0,\"fill\":0}},{\"name\":\"cube\",\"seed\":3,\"scalars\":{\"seq\":3000000,\"fill\":0}}]}}" \
 	    > "$T_TMP/wide.ndjson"
-	"$KWRAP" --spec "$T_TMP/wide.ndjson" < examples/kslice.ndjson |
-	    jq -r --arg id "$CAUSAL" 'select(.id == $id) | .wrap.harness.code' \
-	    > "$T_TMP/stub/harness.cu"
+	# kwrap refuses such a spec (tools/kwrap/validate.c); the harness's
+	# own checks are seen on one made from sizes that pass, edited after
+	"$KWRAP" --spec "$T_TMP/wide.ndjson" < examples/kslice.ndjson \
+	    2> /dev/null | jq -r --arg id "$CAUSAL" \
+	    'select(.id == $id) | .errors[0].message' > "$T_TMP/wide.err"
+	like "$(cat "$T_TMP/wide.err")" 'params\[[0-9]+\]\.count: [0-9]+ in case wide, outside 0 to' \
+	    "--spec: a count past the device's memory is refused, the field named"
+	sed -e 's/65536,/11,/' -e 's/"seq":0,/"seq":7,/' -e 's/3000000,/13,/' \
+	    "$T_TMP/wide.ndjson" > "$T_TMP/small.ndjson"
+	"$KWRAP" --spec "$T_TMP/small.ndjson" < examples/kslice.ndjson |
+	    jq -r --arg id "$CAUSAL" 'select(.id == $id) | .wrap.harness.code' |
+	    sed -e 's/(int32_t)11LL;/(int32_t)65536LL;/' \
+	    -e 's/(int32_t)7LL;/(int32_t)0LL;/' \
+	    -e 's/(int32_t)13LL;/(int32_t)3000000LL;/' > "$T_TMP/stub/harness.cu"
 	if (cd "$T_TMP/stub" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none harness.cu \
 	    -o harness -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/stub/err"; then
 		H=$T_TMP/stub/harness

@@ -11,7 +11,9 @@
 
 #include <jansson.h>
 
+#include "k_exit.h"
 #include "k_mem.h"
+#include "k_msg.h"
 #include "k_record.h"
 #include "kreport.h"
 
@@ -93,18 +95,24 @@ add_class(struct info *in, const char *fmt, ...)
 static void
 add_class(struct info *in, const char *fmt, ...)
 {
-	char buf[512];
+	char *buf;
 	size_t i;
 	va_list ap;
 
+	/* the class names input-derived text (a stage, a code): no fixed
+	 * buffer */
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (vasprintf(&buf, fmt, ap) < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
 	va_end(ap);
 	for (i = 0; i < json_array_size(in->classes); i++)
 		if (strcmp(json_string_value(json_array_get(in->classes, i)),
-		    buf) == 0)
+		    buf) == 0) {
+			free(buf);
 			return;
+		}
 	json_array_append_new(in->classes, k_string_lossy(buf, strlen(buf)));
+	free(buf);
 }
 
 /*
@@ -315,12 +323,17 @@ digest(struct info *in)
 		json_t *e = json_array_get(errs, i);
 		const char *st = k_get_str(e, "stage"), *co = k_get_str(e,
 		    "code");
-		char ek[512];
+		char *ek;
 		struct agg *a;
-		snprintf(ek, sizeof(ek), "%s\t%s", st ? st : "?",
-		    co ? co : "?");
-		add_class(in, "error:%s/%s", st ? st : "?", co ? co : "?");
+		/* the key is the stage, the code and the stage's length:
+		 * either may hold any character, a tab too, and be of any
+		 * length (summary.c takes it apart) */
+		if (st == NULL)
+			st = "?";
+		ek = k_asprintf("%s\t%s\t%zu", st, co ? co : "?", strlen(st));
+		add_class(in, "error:%s/%s", st, co ? co : "?");
 		a = agg_get(&t_err, ek);
+		free(ek);
 		if (a->example == NULL) {
 			a->example = k_strdup(in->id);
 			a->message = k_strdup(k_get_str(e, "message") != NULL ?
@@ -372,12 +385,10 @@ digest(struct info *in)
 		for (i = 0; i < json_array_size(dg); i++) {
 			const char *r = k_get_str(json_array_get(dg, i),
 			    "reason");
-			char buf[64];
 			if (r == NULL)
 				continue;
-			snprintf(buf, sizeof(buf), "%s", r);
-			buf[strcspn(buf, ":")] = '\0';
-			add_class(in, "degenerate:%s", buf);
+			add_class(in, "degenerate:%.*s", (int)strcspn(r, ":"),
+			    r);
 		}
 		for (i = 0; i < json_array_size(rs); i++) {
 			const char *r = json_string_value(json_array_get(rs,
@@ -450,9 +461,7 @@ digest(struct info *in)
 	if (dia == NULL)
 		dia = cdia != NULL ? cdia : "(unknown)";
 	if (cdia != NULL && strcmp(cdia, dia) != 0) {
-		char buf[128];
-		snprintf(buf, sizeof(buf), "%s->%s", dia, cdia);
-		in->dialect = k_strdup(buf);
+		in->dialect = k_asprintf("%s->%s", dia, cdia);
 	} else
 		in->dialect = k_strdup(dia);
 

@@ -152,6 +152,8 @@ const char *speed(json_t *v, char *buf, size_t len);
  * its hash; malloc'd. */
 char *dir_name(const char *id);
 void write_debug(struct info *in);
+/* Forget the folder names write_debug gave this run. */
+void debug_names_free(void);
 void export_row(struct info *in);
 
 #endif

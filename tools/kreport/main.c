@@ -127,6 +127,7 @@ main(int argc, char *argv[])
 		for (i = 0; i < nrecs; i++)
 			if (json_array_size(recs[i].classes) > 0)
 				write_debug(&recs[i]);
+	debug_names_free();
 	if (opt.export != X_NONE) {
 		for (i = 0; i < nrecs; i++)
 			export_row(&recs[i]);

@@ -200,14 +200,16 @@ summary(void)
 	if (t_err.n > 0)
 		qsort(t_err.v, t_err.n, sizeof(*t_err.v), by_count);
 	for (i = 0; i < t_err.n; i++) {
-		char *tab = strchr(t_err.v[i].key, '\t');
-		*tab = '\0';
-		json_array_append_new(arr, json_pack("{ss ss sI ss ss}",
-		    "stage", t_err.v[i].key, "code", tab + 1,
+		/* "<stage>\t<code>\t<length of stage>" (digest.c) */
+		const char *key = t_err.v[i].key;
+		const char *last = strrchr(key, '\t');
+		size_t len = strtoul(last + 1, NULL, 10);
+		json_array_append_new(arr, json_pack("{ss% ss% sI ss ss}",
+		    "stage", key, len, "code", key + len + 1,
+		    (size_t)(last - (key + len + 1)),
 		    "records", (json_int_t)t_err.v[i].records,
 		    "example", t_err.v[i].example,
 		    "message", t_err.v[i].message));
-		*tab = '\t';
 	}
 	json_object_set_new(s, "errors", arr);
 

@@ -33,6 +33,7 @@ process(json_t *rec, void *ctx)
 	json_t *spec, *user = NULL, *wrap, *ref;
 	struct kern *k;
 	const char *dialect, *why, *id = k_id_borrowed(rec);
+	char verr[512];
 
 	(void)ctx;
 	if (!json_is_object(scan) || !json_is_object(slice) ||
@@ -54,7 +55,10 @@ process(json_t *rec, void *ctx)
 	if ((ref = json_object_get(json_object_get(rec, "wrap"),
 	    "reference_cpu")) != NULL)
 		json_object_set(wrap, "reference_cpu", ref);
-	if (wrap_harness(rec, wrap, spec, dialect, &why) != 0)
+	/* a spec with a cut expression is the too-long error below */
+	if (text_cuts(0) == 0 && spec_validate(spec, verr, sizeof(verr)) != 0)
+		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), verr);
+	else if (wrap_harness(rec, wrap, spec, dialect, &why) != 0)
 		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), why);
 	if (text_cuts(1) > 0) {
 		/* a cut expression would be a wrong one: no wrap at all */
@@ -78,6 +82,8 @@ rewrap(json_t *rec, json_t *spec, char *why, size_t cap)
 	    k_get_str(json_object_get(rec, "scan"), "dialect");
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)
 		dialect = "cuda";
+	if (spec_validate(spec, why, cap) != 0)
+		return -1;
 	/* wrap_harness changes wrap only when the spec gives a harness */
 	if (wrap_harness(rec, wrap, spec, dialect, &w) != 0) {
 		snprintf(why, cap, "%s", w);

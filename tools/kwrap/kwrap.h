@@ -495,6 +495,11 @@ wrap_harness(json_t *rec, json_t *wrap, json_t *spec, const char *dialect,
 const char *
 oracle_unsupported(json_t *spec);
 
+/* validate.c: 0 when spec's names, expressions and per-case sizes are
+ * fit for a harness; -1 and why, naming the field, otherwise */
+int
+spec_validate(json_t *spec, char *why, size_t len);
+
 /* instruction.c */
 json_t *
 gen_instruction(json_t *rec, json_t *spec, const char *dialect);
