@@ -121,9 +121,24 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 
 # kbuild: tools/kbuild/, one internal header; every unit but main.c is
 # shared with its fuzz target
-KBUILD_UNITS = util compiler diag build record
+KBUILD_UNITS = util compiler diag build record hip wavefront hipnv_text
 KBUILD_OBJS = $(KBUILD_UNITS:%=tools/kbuild/%.o)
 KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c)
+
+# the HIP-on-NVIDIA mapping's headers, embedded in kbuild as {path, text}
+HIPNV_HDRS = lib/hipnv/hip/hip_runtime.h lib/hipnv/hip/hip_runtime_api.h \
+	lib/hipnv/hip/hip_fp16.h lib/hipnv/hip/hip_bf16.h \
+	lib/hipnv/hip/hip_bfloat16.h lib/hipnv/hipcub/hipcub.hpp
+
+tools/kbuild/hipnv_text.c: $(HIPNV_HDRS) mk/embed.sh
+	{ i=0; for f in $(HIPNV_HDRS); do \
+	    sh mk/embed.sh hipnv_$$i $$f || exit 1; i=$$((i + 1)); done; \
+	  echo '#include <stddef.h>'; \
+	  echo 'extern const char *const hipnv_files[][2];'; \
+	  echo 'const char *const hipnv_files[][2] = {'; i=0; \
+	  for f in $(HIPNV_HDRS); do \
+	    echo "{ \"$${f#lib/hipnv/}\", hipnv_$$i },"; i=$$((i + 1)); done; \
+	  echo '{ NULL, NULL } };'; } > $@
 
 tools/kbuild/%.o: tools/kbuild/%.c tools/kbuild/kbuild.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -252,7 +267,8 @@ install: all deps
 
 clean:
 	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
-	    lib/libkllm.a lib/k_prelude.c tools/kwrap/harness_text.c
+	    lib/libkllm.a lib/k_prelude.c tools/kwrap/harness_text.c \
+	    tools/kbuild/hipnv_text.c
 	rm -f $(UNIT) bench/kextract
 	rm -rf test/tmp
 

@@ -8,6 +8,7 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
     char *store, size_t storelen, const char **src, const char **out)
 {
 	int hip = strcmp(u->dialect, "hip") == 0, n = 0;
+	int mapped = hip && opt.hip_platform == HIP_NVIDIA;
 	size_t used = 0;
 
 #define ARG(s) do { \
@@ -16,10 +17,10 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 	memcpy(store + used, (s), l_); argv[n++] = store + used; \
 	used += l_; } while (0)
 
-	*cc = hip ? &opt.hipcc : &opt.nvcc;
+	*cc = hip && !mapped ? &opt.hipcc : &opt.nvcc;
 	if ((*cc)->path == NULL)
 		return -1;
-	if (hip)
+	if (hip && !mapped)
 		hip_targets();
 	ARG((*cc)->path);
 	if (u->what == DEVICE) {
@@ -35,7 +36,7 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 		json_array_foreach(u->flags, i, f) {
 			const char *s = json_string_value(f);
 			/* hipcc (clang) shares macros and -std only */
-			if (!hip || s[1] == 'D' || s[1] == 'U' ||
+			if (!hip || mapped || s[1] == 'D' || s[1] == 'U' ||
 			    strncmp(s, "-std=", 5) == 0)
 				ARG(s);
 		}
@@ -43,7 +44,13 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 		ARG("-std=c++17");
 	if (u->what == DEVICE) {
 		*src = hip ? "kernel.hip" : "kernel.cu";
-		if (hip) {
+		if (mapped) {
+			/* HIP as CUDA, through the mapping's headers, which
+			 * hipcc's own implicit include stands for */
+			ARG("-x");
+			ARG("cu");
+		}
+		if (hip && !mapped) {
 			char a[160];
 			char *p, *save = NULL, list[128];
 			ARG("--genco");
@@ -60,12 +67,19 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 			snprintf(a, sizeof(a), "-arch=%s", opt.arch);
 			ARG(a);
 			*out = "module.cubin";
+			if (mapped) {
+				ARG("-Ihipnv");
+				ARG("-include");
+				ARG("hip/hip_runtime.h");
+			}
 		}
 	} else {
 		*src = hip ? "harness.hip" : "harness.cu";
 		*out = "harness";
 		ARG("-O2");
-		if (!hip) {
+		if (mapped)
+			ARG("-Ihipnv");
+		if (!hip || mapped) {
 			char a[PATH_MAX + 32];
 			/* host code only: plain C++ against the driver
 			 * API, without the runtime nvcc links by default */
@@ -82,7 +96,7 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 	ARG(*out);
 	ARG(*src);
 	if (u->what == HARNESS)
-		ARG(hip ? "-lamdhip64" : "-lcuda");
+		ARG(hip && !mapped ? "-lamdhip64" : "-lcuda");
 	argv[n] = NULL;
 #undef ARG
 	return n;
@@ -153,6 +167,32 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 }
 
 /*
+ * The fields that depend on this machine and this run, not on the build:
+ * set on a fresh and a cached result alike.
+ */
+static void
+finish_unit(json_t *res, const struct unitspec *u, int mapped)
+{
+	int ok = json_is_true(json_object_get(res, "ok"));
+	int hip = strcmp(u->dialect, "hip") == 0;
+
+	json_object_set_new(res, "platform", json_string(!hip ? "nvidia" :
+	    hip_platform_name()));
+	if (hip && !mapped) {
+		int here = amd_gpu_here();
+		json_object_set_new(res, "runnable", json_boolean(ok && here &&
+		    (u->what == HARNESS || !json_is_null(json_object_get(res,
+		    "symbol")))));
+		if (!here)
+			json_object_set_new(res, "note", json_string(
+			    "compile-checked only: AMD targets cannot run here"));
+	} else
+		json_object_set_new(res, "runnable", json_boolean(ok));
+	if (hip && u->what == DEVICE)
+		json_object_set_new(res, "wavefront", wavefront_scan(u->code));
+}
+
+/*
  * Build one unit, from the cache when the same source was built with the
  * same compiler, version and flags before.  Returns the section to put
  * under build.<role>; sets *sys_error when the build could not even be
@@ -171,6 +211,8 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	json_error_t jerr;
 	struct k_proc r;
 	int n, i, truncated;
+	int mapped = strcmp(u->dialect, "hip") == 0 &&
+	    opt.hip_platform == HIP_NVIDIA;
 	char *log, *keytext;
 
 	sys_error[0] = '\0';
@@ -187,8 +229,8 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 		strncat(cmdline, " ", sizeof(cmdline) - strlen(cmdline) - 1);
 		strncat(cmdline, argv[i], sizeof(cmdline) - strlen(cmdline) - 1);
 	}
-	snprintf(key_in, sizeof(key_in), "%s\n%s\n%s\n%s\n", CACHE_VERSION,
-	    cc->path, cc->version, cmdline);
+	snprintf(key_in, sizeof(key_in), "%s\n%s\n%s\n%s\n%s\n", CACHE_VERSION,
+	    cc->path, cc->version, cmdline, mapped ? hipnv_key() : "");
 	keytext = k_asprintf("%s%s", key_in, u->code);
 	k_sha256_hex(keytext, strlen(keytext), key);
 	free(keytext);
@@ -198,6 +240,7 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	if ((meta = json_load_file(path, 0, &jerr)) != NULL &&
 	    json_is_object(meta)) {
 		json_object_set_new(meta, "cached", json_true());
+		finish_unit(meta, u, mapped);
 		return meta;
 	}
 	json_decref(meta);
@@ -213,7 +256,7 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/%s", tmp, src);
-	if (write_text(path, u->code) != 0) {
+	if ((mapped && hipnv_write(tmp) != 0) || write_text(path, u->code) != 0) {
 		snprintf(sys_error, errlen, "%.900s: cannot write: %s", path,
 		    strerror(errno));
 		return NULL;
@@ -236,19 +279,13 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	json_object_set_new(res, "cached", json_false());
 	json_object_set_new(res, "artifact", json_string(key));
 	json_object_set_new(res, "file", json_string(out));
-	if (u->what == DEVICE && strcmp(u->dialect, "cuda") == 0 &&
-	    json_is_true(json_object_get(res, "ok")))
+	if (u->what == DEVICE && (strcmp(u->dialect, "cuda") == 0 || mapped ||
+	    amd_gpu_here()) && json_is_true(json_object_get(res, "ok")))
 		json_object_set_new(res, "symbol", find_symbol(tmp, out,
 		    u->kernel));
 	else
 		json_object_set_new(res, "symbol", json_null());
-	if (strcmp(u->dialect, "hip") == 0) {
-		json_object_set_new(res, "runnable", json_false());
-		json_object_set_new(res, "note", json_string(
-		    "compile-checked only: AMD targets cannot run here"));
-	} else
-		json_object_set_new(res, "runnable", json_boolean(
-		    json_is_true(json_object_get(res, "ok"))));
+	finish_unit(res, u, mapped);
 	{
 		json_t *d = parse_diagnostics(log != NULL ? log : "");
 		if (r.timed_out) {

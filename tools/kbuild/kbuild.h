@@ -43,6 +43,8 @@ struct compiler {
 	char *version;		/* last line of --version */
 };
 
+enum hip_platform { HIP_AUTO, HIP_AMD, HIP_NVIDIA };
+
 struct kbuild_opt {
 	int jobs;
 	char arch[32];
@@ -54,6 +56,7 @@ struct kbuild_opt {
 	char *nm;
 	char cuda_root[PATH_MAX];
 	json_t *flags;		/* --flag, in order */
+	enum hip_platform hip_platform;	/* settled before the first build */
 };
 extern struct kbuild_opt opt;
 
@@ -77,6 +80,16 @@ extern int hip_arch_given;
 void version_of(struct compiler *c);
 void default_arch(void);
 void hip_targets(void);
+
+/* hip.c: the platform HIP code is built for, the mapping onto CUDA */
+const char *hipnv_key(void);
+int hipnv_write(const char *dir);
+int amd_gpu_here(void);
+void hip_platform_settle(void);
+const char *hip_platform_name(void);
+
+/* wavefront.c: what in HIP code depends on the wavefront width */
+json_t *wavefront_scan(const char *code);
 
 /* diag.c */
 json_t *parse_diagnostics(const char *log);

@@ -1,0 +1,128 @@
+#!/bin/sh
+# HIP on NVIDIA without a GPU: kforge's mapping headers (lib/hipnv/) compile
+# the HIP examples, the test kernels and the HIP harness with nvcc; kbuild's
+# platforms and its wavefront-width report on small kernels of test/hip/;
+# kverify's verify.hip on fake builds.  test/gpu/hip.sh runs them.
+. "$(dirname "$0")/lib.sh"
+
+have_tool kbuild || skip_all "kbuild not built"
+command -v jq > /dev/null || skip_all "jq not installed (make deps)"
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+[ -x "$NVCC" ] || skip_all "nvcc not installed"
+KB=$(tool kbuild)
+W=$T_TMP/work
+export KFORGE_WORK=$W
+
+# --- the mapping alone, as a user would use it: nvcc -I lib/hipnv
+for f in examples/src/hip/saxpy.hip test/hip/chevron.hip test/hip/wave64.hip \
+    test/hip/warp32.hip test/hip/portable.hip; do
+	"$NVCC" -std=c++17 -x cu -cubin -arch=sm_90 -Ilib/hipnv -o "$T_TMP/m.cubin" \
+	    "$f" > "$T_TMP/log" 2>&1
+	ok $? "mapping: $f compiles with nvcc" || diag_file "$T_TMP/log"
+done
+nm "$T_TMP/m.cubin" 2> /dev/null | grep -q ' T _Z12warp_sum_anyPKfPfi$'
+ok $? "mapping: the kernel is in the cubin under its mangled name"
+# the mask-less warp functions become the _sync forms (PTX shfl.sync and
+# vote.sync), the half and bfloat16 headers come through hip_fp16/hip_bf16
+cat > "$T_TMP/warp.hip" <<'EOF2'
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#include <hip/hip_bf16.h>
+__global__ void k(float *x, __half *h, __hip_bfloat16 *b, unsigned long long *m) {
+  HIP_DYNAMIC_SHARED(float, s)
+  float v = x[hipThreadIdx_x];
+  v += __shfl_down(v, 1) + __shfl_xor(v, 2) + __shfl_up(v, 1) + __shfl(v, 0);
+  s[threadIdx.x] = v;
+  m[0] = __ballot(v > 0) + __any(v > 1) + __all(v < 2) + __lane_id();
+  h[0] = __float2half(v) + __shfl_xor(h[1], 1);
+  b[0] = __float2bfloat16(s[0]);
+}
+EOF2
+"$NVCC" -std=c++17 -x cu -ptx -arch=sm_90 -Ilib/hipnv -o "$T_TMP/warp.ptx" \
+    "$T_TMP/warp.hip" > "$T_TMP/log" 2>&1
+ok $? "mapping: shuffles, votes, lane id, dynamic shared memory, half, bfloat16" ||
+    diag_file "$T_TMP/log"
+is "$(grep -c 'shfl.sync' "$T_TMP/warp.ptx" 2> /dev/null | awk '{ print ($1 >= 5) }')" 1 \
+    "mask-less shuffles are shfl.sync"
+is "$(grep -c 'vote.sync' "$T_TMP/warp.ptx" 2> /dev/null | awk '{ print ($1 >= 3) }')" 1 \
+    "__ballot, __any, __all are vote.sync"
+grep -q 'activemask' "$T_TMP/warp.ptx"
+ok $? "over the active lanes (activemask), as HIP's mask-less forms are"
+
+# --- kbuild --hip-platform nvidia: the HIP examples and their harnesses
+jq -c 'select(.scan.dialect == "hip")' examples/kwrap.ndjson > "$T_TMP/hip.in"
+is "$(wc -l < "$T_TMP/hip.in" | tr -d ' ')" 2 "the examples hold two HIP kernels"
+run "$KB" -j 2 --arch sm_90 --hip-platform nvidia < "$T_TMP/hip.in"
+is "$T_STATUS" 0 "kbuild --hip-platform nvidia: exit 0"
+diag_file "$T_TMP/err"
+cp "$T_TMP/out" "$T_TMP/built"
+is "$(jq -r '[.build.arch, .build.reference.ok, .build.reference.runnable, .build.reference.platform, .build.reference.file, .build.reference.compiler] | join(" ")' "$T_TMP/built" | sort -u)" \
+    "sm_90 true true nvidia-through-hip-mapping module.cubin nvcc" \
+    "HIP references: cubins through the mapping, runnable"
+is "$(jq -r '.build.reference.symbol' "$T_TMP/built" | tr '\n' ' ')" \
+    "_Z12saxpy_kernelifPKfS0_Pf _Z16scale_add_kernelIfEvPKT_S2_PS0_S0_i " \
+    "the kernels' mangled names, for the harness to launch"
+is "$(jq -r '[.build.harness.ok, .build.harness.runnable, .build.harness.platform] | join(" ")' "$T_TMP/built" | sort -u)" \
+    "true true nvidia-through-hip-mapping" "kforge's HIP harness (KW_HIP) compiles with nvcc"
+like "$(jq -r '.build.harness.command' "$T_TMP/built" | head -n 1)" \
+    '^nvcc .*-Ihipnv .*-cudart none .*harness.hip -lcuda$' \
+    "the harness is plain C++ over the driver API"
+like "$(jq -r '.build.reference.command' "$T_TMP/built" | head -n 1)" \
+    '^nvcc .*-x cu -cubin -arch=sm_90 -Ihipnv -include hip/hip_runtime.h' \
+    "the kernel sees the mapping as hipcc's implicit include"
+a=$(jq -r '.build.reference.artifact' "$T_TMP/built" | head -n 1)
+[ -f "$W/build/$(echo "$a" | cut -c1-2)/$a/hipnv/hip/hip_runtime.h" ]
+ok $? "the mapping's headers are kept in the entry"
+is "$(jq -r '.build.reference.wavefront.sensitive' "$T_TMP/built" | sort -u)" false \
+    "the examples do not depend on the wavefront width"
+run test/validate "$T_TMP/built"
+ok "$T_STATUS" "output validates against schemas/"
+run "$KB" --arch sm_90 --hip-platform nvidia < "$T_TMP/hip.in"
+is "$(jq -r '[.build.reference.cached, .build.reference.platform, .build.reference.runnable] | join(" ")' "$T_TMP/out" | sort -u)" \
+    "true nvidia-through-hip-mapping true" "a cached entry keeps its platform"
+
+# a HIP candidate of a CUDA reference: both cubins, one CUDA harness
+rec=$(jq -c 'select(.id == "examples/src/elementwise.cu::relu_kernel")' examples/kwrap.ndjson)
+printf '%s\n' "$rec" | jq -c --rawfile c test/gpu/hip/relu.hip \
+    '.candidate = {code: $c, dialect: "hip"}' > "$T_TMP/cand.in"
+run "$KB" --check --arch sm_90 --hip-platform nvidia < "$T_TMP/cand.in"
+is "$(jq -r '[.build.reference.platform, .build.candidate.platform, .build.candidate.ok, .build.candidate.symbol] | join(" ")' "$T_TMP/out")" \
+    "nvidia nvidia-through-hip-mapping true _Z11relu_kernelPKfPfi" \
+    "a HIP translation of a CUDA kernel: a cubin with the same symbol"
+
+# --- the AMD path stays: hipcc for gfx targets, compile-checked here
+if command -v hipcc > /dev/null && [ ! -e /dev/kfd ]; then
+	run "$KB" --check --hip-platform amd < "$T_TMP/hip.in"
+	is "$(jq -r '[.build.reference.compiler, .build.reference.platform, .build.reference.file, .build.reference.runnable, .build.reference.note] | join(" ")' "$T_TMP/out" | sort -u)" \
+	    "hipcc amd module.hsaco false compile-checked only: AMD targets cannot run here" \
+	    "--hip-platform amd: hipcc code objects, not runnable without an AMD GPU"
+	like "$(jq -r '.build.arch' "$T_TMP/out" | head -n 1)" '^gfx' "build.arch names the gfx targets"
+else
+	skip "hipcc not installed, or an AMD GPU is here" 2
+fi
+run "$KB" --hip-platform intel < /dev/null
+is "$T_STATUS:$(cat "$T_TMP/err")" \
+    "2:kbuild: --hip-platform: expected amd, nvidia or auto: intel" "a platform kbuild does not know"
+
+# --- the wavefront width: what each test kernel assumes
+# kinds FILE: "kind/assumes@line" per reason
+kinds() {
+	jq -cn --rawfile c "$1" --arg f "$1" \
+	    '{id: $f, scan: {name: "k", dialect: "hip"}, slice: {code: $c}}' |
+	    "$KB" -q --check --hip-platform nvidia |
+	    jq -r '.build.reference.wavefront | [.sensitive] + [.reasons[] | "\(.kind)/\(.assumes)@\(.line)"] | join(" ")'
+}
+is "$(kinds test/hip/wave64.hip)" \
+    "true shuffle-width/64@7 lane-arithmetic/64@10 lane-mask/64@12 lane-id/null@14" \
+    "64-lane code: the reduction from offset 32, % 64, a ballot counted in 64 bits, __lane_id"
+is "$(kinds test/hip/warp32.hip)" \
+    "true warpsize-constant/32@4 shuffle-width/32@9 lane-mask/32@10 lane-arithmetic/32@11" \
+    "32-lane code: WARP_SIZE 32, the reduction from 16, 0xffffffff, & 31"
+is "$(kinds test/hip/constant.hip)" \
+    "true block-size/64@5 warpsize-constant/null@6 shuffle-width/64@9" \
+    "a block of one wavefront, warpSize as an array size, a shuffle of width 64"
+is "$(kinds test/hip/portable.hip)" "false" \
+    "width from warpSize at run time (and 64 only in a comment or a string): nothing"
+is "$(kinds test/hip/chevron.hip)" "false" "plain element-wise HIP: nothing"
+
+done_testing
