@@ -151,7 +151,7 @@ KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
 	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
-	tools/kverify/util.o
+	tools/kverify/util.o tools/kverify/hip.o
 
 tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<

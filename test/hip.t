@@ -6,10 +6,12 @@
 . "$(dirname "$0")/lib.sh"
 
 have_tool kbuild || skip_all "kbuild not built"
+have_tool kverify || skip_all "kverify not built"
 command -v jq > /dev/null || skip_all "jq not installed (make deps)"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 [ -x "$NVCC" ] || skip_all "nvcc not installed"
 KB=$(tool kbuild)
+KV=$(tool kverify)
 W=$T_TMP/work
 export KFORGE_WORK=$W
 
@@ -124,5 +126,25 @@ is "$(kinds test/hip/constant.hip)" \
 is "$(kinds test/hip/portable.hip)" "false" \
     "width from warpSize at run time (and 64 only in a comment or a string): nothing"
 is "$(kinds test/hip/chevron.hip)" "false" "plain element-wise HIP: nothing"
+
+# --- kverify: verify.hip on fake builds (no GPU: the reference is an AMD
+# code object, so nothing runs, or the record names nothing buildable)
+mkdir -p "$W"
+jq -c '.build.reference.runnable = false | .build.reference.platform = "amd" |
+    .build.reference.file = "module.hsaco" |
+    .build.reference.wavefront = {sensitive: true, reasons: [{kind: "lane-id",
+        assumes: null, line: 3, why: "w", text: "t"}]}' \
+    "$T_TMP/built" | head -n 1 > "$T_TMP/v.in"
+run "$KV" < "$T_TMP/v.in"
+is "$T_STATUS" 0 "kverify on an AMD module here: exit 0 (skipped)"
+is "$(jq -c '.verify.hip' "$T_TMP/out")" \
+    '{"platform":"amd","judged":false,"wavefront_sensitive":true,"reasons":[{"kind":"lane-id","assumes":null,"line":3,"why":"w","text":"t","role":"reference"}],"transferable":false}' \
+    "verify.hip: platform, not judged, wavefront-sensitive with the reasons, not transferable"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "kverify's verify.hip validates against schemas/"
+printf '%s\n' "$rec" | jq -c '.build = {reference: {ok: true, runnable: false,
+    platform: "nvidia", file: "module.hsaco"}}' > "$T_TMP/v.in"
+run "$KV" < "$T_TMP/v.in"
+is "$(jq -c '.verify.hip // "none"' "$T_TMP/out")" '"none"' "no verify.hip for a CUDA record"
 
 done_testing
