@@ -60,6 +60,9 @@ grep -q '10000000000LL, \\"count of out' "$g/hostile.in" ||
     { echo "prepare.sh: the oom harness edit did not apply" >&2; exit 2; }
 ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" < "$g/hostile.in" > "$g/hostile.ndjson" || true
 
+# HIP examples, their CUDA twins and HIP candidates (test/gpu/hip.sh)
+sh test/gpu/hip-prepare.sh
+
 # kverify's shared libraries other than libc, for machines without them
 ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
     while read -r lib; do cp -L "$lib" "$g/lib/"; done
