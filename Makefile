@@ -128,7 +128,8 @@ KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c)
 # the HIP-on-NVIDIA mapping's headers, embedded in kbuild as {path, text}
 HIPNV_HDRS = lib/hipnv/hip/hip_runtime.h lib/hipnv/hip/hip_runtime_api.h \
 	lib/hipnv/hip/hip_fp16.h lib/hipnv/hip/hip_bf16.h \
-	lib/hipnv/hip/hip_bfloat16.h lib/hipnv/hipcub/hipcub.hpp
+	lib/hipnv/hip/hip_bfloat16.h lib/hipnv/hip/hip_math_constants.h \
+	lib/hipnv/hip/hip_cooperative_groups.h lib/hipnv/hipcub/hipcub.hpp
 
 tools/kbuild/hipnv_text.c: $(HIPNV_HDRS) mk/embed.sh
 	{ i=0; for f in $(HIPNV_HDRS); do \

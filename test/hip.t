@@ -30,7 +30,14 @@ cat > "$T_TMP/warp.hip" <<'EOF2'
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_bf16.h>
+#include <hip/hip_math_constants.h>
+#include <hip/hip_cooperative_groups.h>
+#include <hipcub/hipcub.hpp>
 __global__ void k(float *x, __half *h, __hip_bfloat16 *b, unsigned long long *m) {
+  typedef hipcub::WarpReduce<float> R;
+  __shared__ typename R::TempStorage t;
+  cooperative_groups::this_thread_block().sync();
+  x[1] = R(t).Sum(x[0]) + HIPRT_INF_F;
   HIP_DYNAMIC_SHARED(float, s)
   float v = x[hipThreadIdx_x];
   v += __shfl_down(v, 1) + __shfl_xor(v, 2) + __shfl_up(v, 1) + __shfl(v, 0);
@@ -42,7 +49,7 @@ __global__ void k(float *x, __half *h, __hip_bfloat16 *b, unsigned long long *m)
 EOF2
 "$NVCC" -std=c++17 -x cu -ptx -arch=sm_90 -Ilib/hipnv -o "$T_TMP/warp.ptx" \
     "$T_TMP/warp.hip" > "$T_TMP/log" 2>&1
-ok $? "mapping: shuffles, votes, lane id, dynamic shared memory, half, bfloat16" ||
+ok $? "mapping: shuffles, votes, lane id, dynamic shared memory, half, bfloat16, math constants, cooperative groups, hipCUB" ||
     diag_file "$T_TMP/log"
 is "$(grep -c 'shfl.sync' "$T_TMP/warp.ptx" 2> /dev/null | awk '{ print ($1 >= 5) }')" 1 \
     "mask-less shuffles are shfl.sync"

@@ -79,13 +79,15 @@ __device__ inline unsigned long long
 __hipnv_ballot(int p) { return (unsigned long long)__ballot_sync(__activemask(), p); }
 __device__ inline int __hipnv_any(int p) { return __any_sync(__activemask(), p); }
 __device__ inline int __hipnv_all(int p) { return __all_sync(__activemask(), p); }
-#define __shfl(...) __hipnv_shfl(__VA_ARGS__)
-#define __shfl_up(...) __hipnv_shfl_up(__VA_ARGS__)
-#define __shfl_down(...) __hipnv_shfl_down(__VA_ARGS__)
-#define __shfl_xor(...) __hipnv_shfl_xor(__VA_ARGS__)
-#define __ballot(p) __hipnv_ballot(p)
-#define __any(p) __hipnv_any(p)
-#define __all(p) __hipnv_all(p)
+/* object-like, so that a library's own entity of the same name (CCCL
+ * has a struct __any) is renamed whole rather than half */
+#define __shfl __hipnv_shfl
+#define __shfl_up __hipnv_shfl_up
+#define __shfl_down __hipnv_shfl_down
+#define __shfl_xor __hipnv_shfl_xor
+#define __ballot __hipnv_ballot
+#define __any __hipnv_any
+#define __all __hipnv_all
 
 __device__ inline unsigned int
 __lane_id(void) { unsigned int r; asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
