@@ -106,8 +106,11 @@ if command -v hipcc > /dev/null && [ ! -e /dev/kfd ]; then
 	    "hipcc amd module.hsaco false compile-checked only: AMD targets cannot run here" \
 	    "--hip-platform amd: hipcc code objects, not runnable without an AMD GPU"
 	like "$(jq -r '.build.arch' "$T_TMP/out" | head -n 1)" '^gfx' "build.arch names the gfx targets"
+	is "$(jq -r '.build.reference.symbol' "$T_TMP/out" | tr '\n' ' ')" \
+	    "_Z12saxpy_kernelifPKfS0_Pf _Z16scale_add_kernelIfEvPKT_S2_PS0_S0_i " \
+	    "the mangled names read from the code object bundle, for HIP's own module loader on AMD"
 else
-	skip "hipcc not installed, or an AMD GPU is here" 2
+	skip "hipcc not installed, or an AMD GPU is here" 3
 fi
 run "$KB" --hip-platform intel < /dev/null
 is "$T_STATUS:$(cat "$T_TMP/err")" \

@@ -279,11 +279,17 @@ build_unit(const struct unitspec *u, char *sys_error, size_t errlen)
 	json_object_set_new(res, "cached", json_false());
 	json_object_set_new(res, "artifact", json_string(key));
 	json_object_set_new(res, "file", json_string(out));
-	if (u->what == DEVICE && (strcmp(u->dialect, "cuda") == 0 || mapped ||
-	    amd_gpu_here()) && json_is_true(json_object_get(res, "ok")))
+	if (u->what == DEVICE && (strcmp(u->dialect, "cuda") == 0 || mapped) &&
+	    json_is_true(json_object_get(res, "ok")))
 		json_object_set_new(res, "symbol", find_symbol(tmp, out,
 		    u->kernel));
-	else
+	else if (u->what == DEVICE && json_is_true(json_object_get(res, "ok"))) {
+		/* an AMD code object: the harness loads it through HIP
+		 * itself where an AMD GPU is */
+		snprintf(path, sizeof(path), "%s/%s", tmp, out);
+		json_object_set_new(res, "symbol", find_symbol_bytes(path,
+		    u->kernel));
+	} else
 		json_object_set_new(res, "symbol", json_null());
 	finish_unit(res, u, mapped);
 	{

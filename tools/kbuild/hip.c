@@ -9,6 +9,8 @@
 #include "kbuild.h"
 #include "k_buf.h"
 
+#include <ctype.h>
+
 /* generated from lib/hipnv/ by the Makefile: {path, text} pairs */
 extern const char *const hipnv_files[][2];
 
@@ -83,4 +85,49 @@ hip_platform_name(void)
 {
 	return opt.hip_platform == HIP_NVIDIA ? "nvidia-through-hip-mapping" :
 	    "amd";
+}
+
+/*
+ * The kernel's mangled name in an AMD code object, which hipcc --genco
+ * writes as a clang offload bundle that nm cannot read: the symbol
+ * tables of the ELF objects inside hold the name as plain bytes, so look
+ * for Itanium's spelling of it ("_Z" ... "<length><name>" ... NUL), and
+ * leave out the kernel descriptor ("<symbol>.kd").  JSON null when the
+ * name is not there.  New reference.
+ */
+json_t *
+find_symbol_bytes(const char *path, const char *kernel)
+{
+	char want[300], *data;
+	size_t len, i, wl;
+	json_t *found = json_null();
+
+	if (kernel == NULL || *kernel == '\0' ||
+	    (data = k_file_read(path, 1UL << 28, &len)) == NULL)
+		return found;
+	snprintf(want, sizeof(want), "%zu%s", strlen(kernel), kernel);
+	wl = strlen(want);
+	for (i = 0; i + wl <= len; i++) {
+		size_t b, e;
+		if (memcmp(data + i, want, wl) != 0)
+			continue;
+		/* back to the "_Z" that starts this name */
+		for (b = i; b >= 2 && (isalnum((unsigned char)data[b - 1]) ||
+		    data[b - 1] == '_') && !(data[b - 2] == '\0' &&
+		    data[b - 1] == '_'); b--)
+			;
+		if (b > 0 && data[b - 1] == '_' && (b < 2 || data[b - 2] == '\0'))
+			b--;
+		for (e = i + wl; e < len && (isalnum((unsigned char)data[e]) ||
+		    data[e] == '_'); e++)
+			;
+		if (e >= len || data[e] != '\0' || e - b < 3 || e - b > 1000 ||
+		    strncmp(data + b, "_Z", 2) != 0)
+			continue;
+		json_decref(found);
+		found = json_stringn(data + b, e - b);
+		break;
+	}
+	free(data);
+	return found;
 }

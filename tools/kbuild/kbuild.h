@@ -87,6 +87,7 @@ int hipnv_write(const char *dir);
 int amd_gpu_here(void);
 void hip_platform_settle(void);
 const char *hip_platform_name(void);
+json_t *find_symbol_bytes(const char *path, const char *kernel);
 
 /* wavefront.c: what in HIP code depends on the wavefront width */
 json_t *wavefront_scan(const char *code);
