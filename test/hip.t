@@ -157,4 +157,45 @@ printf '%s\n' "$rec" | jq -c '.build = {reference: {ok: true, runnable: false,
 run "$KV" < "$T_TMP/v.in"
 is "$(jq -c '.verify.hip // "none"' "$T_TMP/out")" '"none"' "no verify.hip for a CUDA record"
 
+# a judged HIP candidate: the fake harness of test/kverify.t stands for
+# the GPU (module "ref" and "good" compute the same, "far" does not)
+CC=${CC:-cc}
+if $CC -std=c11 -D_GNU_SOURCE -O1 -o "$T_TMP/fake" test/kverify/fake_harness.c -lm; then
+	entry() {
+		key=$(printf 'hip:%s:%s' "$1" "$2" | sha256sum | cut -c1-64)
+		d=$W/build/$(echo "$key" | cut -c1-2)/$key
+		mkdir -p "$d"
+		if [ "$1" = harness ]; then cp "$T_TMP/fake" "$d/harness"
+		else printf '%s\n' "$2" > "$d/module.cubin"; fi
+		echo "$key"
+	}
+	h=$(entry harness fake) r=$(entry reference ref)
+	for c in good far; do
+		jq -cn --arg id "hip-$c" --arg h "$h" --arg r "$r" --arg c "$(entry candidate $c)" '
+		def unit($key; $file; $sym; $p): {ok: true, compiler: "nvcc",
+		    version: "fake", command: "nvcc", seconds: 0, cached: false,
+		    artifact: $key, file: $file, symbol: $sym, runnable: true,
+		    platform: $p, diagnostics: [], log: "", log_truncated: false,
+		    pass_call: true};
+		{id: $id, build: {arch: "sm_90",
+		    reference: unit($r; "module.cubin"; "_Z4fakev"; "nvidia"),
+		    harness: unit($h; "harness"; null; "nvidia"),
+		    candidate: (unit($c; "module.cubin"; "_Z4fakev";
+		        "nvidia-through-hip-mapping") + {wavefront: {sensitive: true,
+		        reasons: [{kind: "lane-arithmetic", assumes: 32, line: 7,
+		        why: "w", text: "t"}]}})}}'
+	done > "$T_TMP/j.in"
+	run "$KV" --no-time --no-memcheck < "$T_TMP/j.in"
+	is "$(jq -r '[.id, .verify.pass_exe, (.verify.candidate.reasons // [] | join(","))] | join(" ")' "$T_TMP/out" | tr '\n' ';')" \
+	    "hip-good true ;hip-far false mismatch;" \
+	    "HIP candidates judged against the CUDA golden: the right one passes, the wrong one mismatches"
+	is "$(jq -c '.verify.hip' "$T_TMP/out" | sort -u)" \
+	    '{"platform":"nvidia-through-hip-mapping","judged":true,"wavefront_sensitive":true,"reasons":[{"kind":"lane-arithmetic","assumes":32,"line":7,"why":"w","text":"t","role":"candidate"}],"transferable":false}' \
+	    "verify.hip of a judged candidate: judged through the mapping, the candidate's reasons, not transferable"
+	run test/validate "$T_TMP/out"
+	ok "$T_STATUS" "judged records validate against schemas/"
+else
+	skip "cannot compile the fake harness" 3
+fi
+
 done_testing

@@ -27,7 +27,7 @@ else
 	sed 's/^/# /' "$out/hip-cands.err" | head -n 10
 	for c in relu relu-wrong relu-lanes; do
 		echo "# hip-$c: pass_exe=$(val "$C" "gpu-test:hip-$c" pass_exe)" \
-		    "reasons=$(line "$C" "gpu-test:hip-$c" | grep -o '"candidate":{[^]]*"reasons":\[[^]]*\]' | grep -o '"reasons":\[[^]]*\]')" \
+		    "reasons=$(line "$C" "gpu-test:hip-$c" | grep -o '"reasons":\["[^]]*\]' | head -n 1)" \
 		    "$(line "$C" "gpu-test:hip-$c" | grep -o '"transferable":[a-z]*')"
 	done
 	ok "$([ "$(val "$C" gpu-test:hip-relu pass_exe)" = true ] && echo 0 || echo 1)" \
