@@ -136,6 +136,13 @@ is "$(kinds test/hip/constant.hip)" \
 is "$(kinds test/hip/portable.hip)" "false" \
     "width from warpSize at run time (and 64 only in a comment or a string): nothing"
 is "$(kinds test/hip/chevron.hip)" "false" "plain element-wise HIP: nothing"
+# a reason on every one of 5000 lines: 32 listed, the rest counted
+awk 'BEGIN { print "__global__ void k(int *x) {"; for (i = 0; i < 5000; i++)
+    print "  x[__lane_id()] = threadIdx.x % 64;"; print "}" }' > "$T_TMP/many.hip"
+jq -cn --rawfile c "$T_TMP/many.hip" '{id: "many", scan: {name: "k", dialect: "hip"},
+    slice: {code: $c}}' | NVCC=/bin/false "$KB" -q --check --hip-platform nvidia > "$T_TMP/out"
+is "$(jq -r '.build.reference.wavefront | [(.reasons | length), .note] | join(" ")' "$T_TMP/out")" \
+    "32 9968 more reasons not listed" "reasons are bounded; the count of the rest is kept"
 
 # --- kverify: verify.hip on fake builds (no GPU: the reference is an AMD
 # code object, so nothing runs, or the record names nothing buildable)

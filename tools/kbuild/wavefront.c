@@ -14,6 +14,7 @@
 #include "kbuild.h"
 
 #define TOK_MAX 200000		/* tokens looked at; the rest is not */
+#define REASONS_MAX 32		/* reasons listed; the count goes on */
 
 struct tok {
 	const char *s;
@@ -26,6 +27,7 @@ struct scan {
 	size_t n, cap;
 	const char *code;
 	json_t *reasons;
+	size_t more;		/* reasons found beyond REASONS_MAX */
 };
 
 static int
@@ -165,6 +167,12 @@ reason(struct scan *sc, const char *kind, int assumes, size_t at,
 		if (strcmp(k_get_str(e, "kind"), kind) == 0 &&
 		    k_get_int(e, "line", 0) == line)
 			return;
+	/* bounded: a hostile source with a reason on every line costs a
+	 * count, not quadratic time */
+	if (json_array_size(sc->reasons) >= REASONS_MAX) {
+		sc->more++;
+		return;
+	}
 	for (i = 1; i < (size_t)line && p != NULL; i++)
 		if ((p = strchr(p, '\n')) != NULL)
 			p++;
@@ -386,8 +394,10 @@ wavefront_scan(const char *code)
 	json_object_set_new(w, "sensitive", json_boolean(
 	    json_array_size(sc.reasons) > 0));
 	json_object_set_new(w, "reasons", sc.reasons);
-	if (sc.n >= TOK_MAX)
-		json_object_set_new(w, "note", json_string(
-		    "only the first 200000 tokens were looked at"));
+	if (sc.n >= TOK_MAX || sc.more > 0)
+		json_object_set_new(w, "note", sc.more > 0 ? json_sprintf(
+		    "%zu more reasons not listed%s", sc.more, sc.n >= TOK_MAX ?
+		    "; only the first 200000 tokens were looked at" : "") :
+		    json_string("only the first 200000 tokens were looked at"));
 	return w;
 }
