@@ -123,7 +123,7 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 # shared with its fuzz target
 # trust.c links kwrap's harness generator (KBUILD_KWRAP) to check a
 # record's harness against it
-KBUILD_UNITS = util compiler diag include build record
+KBUILD_UNITS = util compiler diag include build record hip wavefront hipnv_text
 KBUILD_KWRAP = tools/kwrap/harness.o tools/kwrap/instruction.o \
 	tools/kwrap/vocab.o tools/kwrap/tok.o tools/kwrap/harness_text.o \
 	tools/kwrap/validate.o tools/kwrap/eval.o
@@ -134,6 +134,22 @@ KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c) tools/kbuild/trust.c \
 
 tools/kbuild/trust.o: tools/kbuild/trust.c tools/kwrap/kwrap.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -Itools/kwrap -c -o $@ tools/kbuild/trust.c
+
+# the HIP-on-NVIDIA mapping's headers, embedded in kbuild as {path, text}
+HIPNV_HDRS = lib/hipnv/hip/hip_runtime.h lib/hipnv/hip/hip_runtime_api.h \
+	lib/hipnv/hip/hip_fp16.h lib/hipnv/hip/hip_bf16.h \
+	lib/hipnv/hip/hip_bfloat16.h lib/hipnv/hip/hip_math_constants.h \
+	lib/hipnv/hip/hip_cooperative_groups.h lib/hipnv/hipcub/hipcub.hpp
+
+tools/kbuild/hipnv_text.c: $(HIPNV_HDRS) mk/embed.sh
+	{ i=0; for f in $(HIPNV_HDRS); do \
+	    sh mk/embed.sh hipnv_$$i $$f || exit 1; i=$$((i + 1)); done; \
+	  echo '#include <stddef.h>'; \
+	  echo 'extern const char *const hipnv_files[][2];'; \
+	  echo 'const char *const hipnv_files[][2] = {'; i=0; \
+	  for f in $(HIPNV_HDRS); do \
+	    echo "{ \"$${f#lib/hipnv/}\", hipnv_$$i },"; i=$$((i + 1)); done; \
+	  echo '{ NULL, NULL } };'; } > $@
 
 tools/kbuild/%.o: tools/kbuild/%.c tools/kbuild/kbuild.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -147,7 +163,7 @@ KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o tools/kverify/fit.o tools/kverify/fitmath.o \
-	tools/kverify/sanreport.o
+	tools/kverify/sanreport.o tools/kverify/hip.o
 
 tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -272,7 +288,8 @@ install: all deps
 
 clean:
 	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
-	    lib/libkllm.a lib/k_prelude.c tools/kwrap/harness_text.c
+	    lib/libkllm.a lib/k_prelude.c tools/kwrap/harness_text.c \
+	    tools/kbuild/hipnv_text.c
 	rm -f $(UNIT) bench/kextract
 	rm -rf test/tmp
 

@@ -72,6 +72,9 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    { echo "prepare.sh: the fit record did not build" >&2; exit 2; }
 fi
 
+# HIP examples, their CUDA twins and HIP candidates (test/gpu/hip.sh)
+sh test/gpu/hip-prepare.sh
+
 # kverify's shared libraries other than libc, for machines without them
 ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
     while read -r lib; do cp -L "$lib" "$g/lib/"; done

@@ -220,6 +220,9 @@ ok "$([ "$(val "$H" gpu-test:after pass_exe)" = true ] && echo 0 || echo 1)" \
     "the good candidate after them passes"
 rm -rf "$KFORGE_WORK/verify"
 
+# --- HIP through kforge's mapping onto CUDA (test/gpu/hip.sh)
+. "$root/test/gpu/hip.sh"
+
 echo "1..$n"
 echo "# test-gpu: $n tests, $failed failed; outputs in $out"
 exit "$failed"

@@ -11,6 +11,7 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
     char *store, size_t storelen, const char **src, const char **out)
 {
 	int hip = strcmp(u->dialect, "hip") == 0, n = 0;
+	int mapped = hip && opt.hip_platform == HIP_NVIDIA;
 	size_t used = 0;
 
 #define ARG(s) do { \
@@ -19,10 +20,10 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 	memcpy(store + used, (s), l_); argv[n++] = store + used; \
 	used += l_; } while (0)
 
-	*cc = hip ? &opt.hipcc : &opt.nvcc;
+	*cc = hip && !mapped ? &opt.hipcc : &opt.nvcc;
 	if ((*cc)->path == NULL)
 		return -1;
-	if (hip)
+	if (hip && !mapped)
 		hip_targets();
 	ARG((*cc)->path);
 	if (u->what == DEVICE) {
@@ -38,7 +39,7 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 		json_array_foreach(u->flags, i, f) {
 			const char *s = json_string_value(f);
 			/* hipcc (clang) shares macros and -std only */
-			if (!hip || s[1] == 'D' || s[1] == 'U' ||
+			if (!hip || mapped || s[1] == 'D' || s[1] == 'U' ||
 			    strncmp(s, "-std=", 5) == 0)
 				ARG(s);
 		}
@@ -46,7 +47,13 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 		ARG("-std=c++17");
 	if (u->what == DEVICE) {
 		*src = hip ? "kernel.hip" : "kernel.cu";
-		if (hip) {
+		if (mapped) {
+			/* HIP as CUDA, through the mapping's headers, which
+			 * hipcc's own implicit include stands for */
+			ARG("-x");
+			ARG("cu");
+		}
+		if (hip && !mapped) {
 			char a[160];
 			char *p, *save = NULL, list[128];
 			ARG("--genco");
@@ -63,12 +70,19 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 			snprintf(a, sizeof(a), "-arch=%s", opt.arch);
 			ARG(a);
 			*out = "module.cubin";
+			if (mapped) {
+				ARG("-Ihipnv");
+				ARG("-include");
+				ARG("hip/hip_runtime.h");
+			}
 		}
 	} else {
 		*src = hip ? "harness.hip" : "harness.cu";
 		*out = "harness";
 		ARG("-O2");
-		if (!hip) {
+		if (mapped)
+			ARG("-Ihipnv");
+		if (!hip || mapped) {
 			char a[PATH_MAX + 32];
 			/* host code only: plain C++ against the driver
 			 * API, without the runtime nvcc links by default */
@@ -85,7 +99,7 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 	ARG(*out);
 	ARG(*src);
 	if (u->what == HARNESS)
-		ARG(hip ? "-lamdhip64" : "-lcuda");
+		ARG(hip && !mapped ? "-lamdhip64" : "-lcuda");
 	argv[n] = NULL;
 #undef ARG
 	return n;
@@ -231,6 +245,32 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 }
 
 /*
+ * The fields that depend on this machine and this run, not on the build:
+ * set on a fresh and a cached result alike.
+ */
+static void
+finish_unit(json_t *res, const struct unitspec *u, int mapped)
+{
+	int ok = json_is_true(json_object_get(res, "ok"));
+	int hip = strcmp(u->dialect, "hip") == 0;
+
+	json_object_set_new(res, "platform", json_string(!hip ? "nvidia" :
+	    hip_platform_name()));
+	if (hip && !mapped) {
+		int here = amd_gpu_here();
+		json_object_set_new(res, "runnable", json_boolean(ok && here &&
+		    (u->what == HARNESS || !json_is_null(json_object_get(res,
+		    "symbol")))));
+		if (!here)
+			json_object_set_new(res, "note", json_string(
+			    "compile-checked only: AMD targets cannot run here"));
+	} else
+		json_object_set_new(res, "runnable", json_boolean(ok));
+	if (hip && u->what == DEVICE)
+		json_object_set_new(res, "wavefront", wavefront_scan(u->code));
+}
+
+/*
  * Build one unit, from the cache when the same source was built with the
  * same compiler, version and flags before.  Returns the section to put
  * under build.<role>; sets *sys_error when the build could not even be
@@ -251,6 +291,8 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 	json_error_t jerr;
 	struct k_proc r;
 	int n, i, truncated;
+	int mapped = strcmp(u->dialect, "hip") == 0 &&
+	    opt.hip_platform == HIP_NVIDIA;
 	char *log, *keytext;
 
 	sys_error[0] = '\0';
@@ -279,8 +321,8 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 		strncat(cmdline, " ", sizeof(cmdline) - strlen(cmdline) - 1);
 		strncat(cmdline, argv[i], sizeof(cmdline) - strlen(cmdline) - 1);
 	}
-	snprintf(key_in, sizeof(key_in), "%s\n%s\n%s\n%s\n", CACHE_VERSION,
-	    cc->path, cc->version, cmdline);
+	snprintf(key_in, sizeof(key_in), "%s\n%s\n%s\n%s\n%s\n", CACHE_VERSION,
+	    cc->path, cc->version, cmdline, mapped ? hipnv_key() : "");
 	keytext = k_asprintf("%s%s", key_in, u->code);
 	k_sha256_hex(keytext, strlen(keytext), key);
 	free(keytext);
@@ -290,6 +332,7 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 	if ((meta = json_load_file(path, 0, &jerr)) != NULL &&
 	    json_is_object(meta)) {
 		json_object_set_new(meta, "cached", json_true());
+		finish_unit(meta, u, mapped);
 		return meta;
 	}
 	json_decref(meta);
@@ -307,7 +350,7 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/%s", tmp, src);
-	if (write_text(path, u->code) != 0) {
+	if ((mapped && hipnv_write(tmp) != 0) || write_text(path, u->code) != 0) {
 		fail->code = errno == ENOSPC ? "no-space" : "system";
 		fail->status = K_EXIT_IO;
 		snprintf(sys_error, errlen, "%.900s: cannot write: %s", path,
@@ -350,19 +393,19 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 	json_object_set_new(res, "cached", json_false());
 	json_object_set_new(res, "artifact", json_string(key));
 	json_object_set_new(res, "file", json_string(out));
-	if (u->what == DEVICE && strcmp(u->dialect, "cuda") == 0 &&
+	if (u->what == DEVICE && (strcmp(u->dialect, "cuda") == 0 || mapped) &&
 	    json_is_true(json_object_get(res, "ok")))
 		json_object_set_new(res, "symbol", find_symbol(tmp, out,
 		    u->kernel));
-	else
-		json_object_set_new(res, "symbol", json_null());
-	if (strcmp(u->dialect, "hip") == 0) {
-		json_object_set_new(res, "runnable", json_false());
-		json_object_set_new(res, "note", json_string(
-		    "compile-checked only: AMD targets cannot run here"));
+	else if (u->what == DEVICE && json_is_true(json_object_get(res, "ok"))) {
+		/* an AMD code object: the harness loads it through HIP
+		 * itself where an AMD GPU is */
+		snprintf(path, sizeof(path), "%s/%s", tmp, out);
+		json_object_set_new(res, "symbol", find_symbol_bytes(path,
+		    u->kernel));
 	} else
-		json_object_set_new(res, "runnable", json_boolean(
-		    json_is_true(json_object_get(res, "ok"))));
+		json_object_set_new(res, "symbol", json_null());
+	finish_unit(res, u, mapped);
 	{
 		json_t *d = parse_diagnostics(log != NULL ? log : "");
 		if (r.timed_out) {

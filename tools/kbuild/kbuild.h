@@ -45,6 +45,8 @@ struct compiler {
 	char *version;		/* last line of --version */
 };
 
+enum hip_platform { HIP_AUTO, HIP_AMD, HIP_NVIDIA };
+
 struct kbuild_opt {
 	int jobs;
 	char arch[32];
@@ -59,6 +61,7 @@ struct kbuild_opt {
 	long mem_mb;		/* --mem: each compiler's data limit */
 	int trust_records;	/* --trust-records: build any harness */
 	json_t *flags;		/* --flag, in order */
+	enum hip_platform hip_platform;	/* settled before the first build */
 };
 extern struct kbuild_opt opt;
 
@@ -82,6 +85,17 @@ extern int hip_arch_given;
 void version_of(struct compiler *c);
 void default_arch(void);
 void hip_targets(void);
+
+/* hip.c: the platform HIP code is built for, the mapping onto CUDA */
+const char *hipnv_key(void);
+int hipnv_write(const char *dir);
+int amd_gpu_here(void);
+void hip_platform_settle(void);
+const char *hip_platform_name(void);
+json_t *find_symbol_bytes(const char *path, const char *kernel);
+
+/* wavefront.c: what in HIP code depends on the wavefront width */
+json_t *wavefront_scan(const char *code);
 
 /* diag.c */
 json_t *parse_diagnostics(const char *log);

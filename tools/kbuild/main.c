@@ -116,6 +116,17 @@ option(int ch, const char *arg, void *ctx)
 		snprintf(opt.hip_arch, sizeof(opt.hip_arch), "%s", arg);
 		hip_arch_given = 1;
 		break;
+	case 'P':
+		if (strcmp(arg, "amd") == 0)
+			opt.hip_platform = HIP_AMD;
+		else if (strcmp(arg, "nvidia") == 0)
+			opt.hip_platform = HIP_NVIDIA;
+		else if (strcmp(arg, "auto") == 0)
+			opt.hip_platform = HIP_AUTO;
+		else
+			k_fatal(K_EXIT_USAGE, NULL, "--hip-platform: expected "
+			    "amd, nvidia or auto: %s", arg);
+		break;
 	case 'j':
 		opt.jobs = (int)k_opt_ll("-j", arg, 1, 256);
 		break;
@@ -140,6 +151,7 @@ static const struct option longopts[] = {
 	{ "check", no_argument, NULL, 'c' },
 	{ "flag", required_argument, NULL, 'f' },
 	{ "hip-arch", required_argument, NULL, 'H' },
+	{ "hip-platform", required_argument, NULL, 'P' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "mem", required_argument, NULL, 'm' },
 	{ "timeout", required_argument, NULL, 't' },
@@ -151,7 +163,8 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check] [--flag flag]\n"
-	    "              [--hip-arch gfxNNN[,gfxNNN ...]] [--mem mb]\n"
+	    "              [--hip-arch gfxNNN[,gfxNNN ...]]\n"
+	    "              [--hip-platform amd | nvidia | auto] [--mem mb]\n"
 	    "              [--timeout seconds] [--trust-records] [--work dir]\n",
 	.shortopts = "j:",
 	.longopts = longopts,
@@ -214,6 +227,7 @@ main(int argc, char *argv[])
 		snprintf(opt.arch, sizeof(opt.arch), "%s", arch);
 	else
 		default_arch();
+	hip_platform_settle();
 
 	cap = (size_t)opt.jobs * 4;
 	window = k_calloc(cap, sizeof(*window));

@@ -124,14 +124,16 @@ process(json_t *rec, void *ctx)
 	res = build_unit(&u, &uf);
 	/* after the first HIP build, which settles the HIP targets */
 	json_object_set_new(build, "arch", json_string(
-	    strcmp(dialect, "hip") == 0 ? opt.hip_arch : opt.arch));
+	    strcmp(dialect, "hip") == 0 && opt.hip_platform == HIP_AMD ?
+	    opt.hip_arch : opt.arch));
 	if (res == NULL)
 		unit_failed(rec, "reference", &uf);
 	else {
 		json_t *sym = json_object_get(res, "symbol");
 		json_object_set_new(build, "reference", res);
 		if (json_is_true(json_object_get(res, "ok")) &&
-		    strcmp(dialect, "cuda") == 0 && json_is_null(sym))
+		    (strcmp(dialect, "cuda") == 0 ||
+		    opt.hip_platform == HIP_NVIDIA) && json_is_null(sym))
 			k_fail(rec, STAGE, "no-symbol", "%s: reference: no "
 			    "function for kernel %s among the module's "
 			    "symbols%s", k_id_text(rec), kernel,

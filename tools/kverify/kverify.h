@@ -5,7 +5,7 @@
  * the stages), golden (the reference's runs), verdict (verify.verified),
  * candidate, timing, sanitize (compute-sanitizer), run (harness processes
  * and manifests), compare, dtype, blob (the work directory's blob store),
- * util.
+ * hip (verify.hip: the platform and the wavefront width), util.
  *
  * Ownership: a struct run owns its buffers, manifest and tail until
  * run_free(); json_t values returned by functions here are new references.
@@ -238,5 +238,8 @@ int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 /* timing.c */
 void timing(struct ctx *c, const struct unit *h, const struct unit *ref,
     const struct unit *cand);
+
+/* hip.c */
+void hip_section(json_t *rec, json_t *v);
 
 #endif

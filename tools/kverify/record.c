@@ -110,6 +110,7 @@ process(json_t *rec, const struct worker *w)
 		    "{s:b,s:s,s:s,s:b}", "value", 0, "reason", "not-runnable",
 		    "detail", "reference is not runnable on this machine",
 		    "memcheck", opt.memcheck));
+		hip_section(rec, c.v);
 		k_set_section(rec, "verify", c.v);
 		return rec;
 	}
@@ -230,6 +231,7 @@ process(json_t *rec, const struct worker *w)
 		json_decref(c.v);
 		return rec;
 	}
+	hip_section(rec, c.v);
 	k_set_section(rec, "verify", c.v);
 	return rec;
 }

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""The translation loop's Python half (bench/hipify-gpu.sh runs it).
+
+  hipify.py translate IN OUT   verified CUDA tasks of IN (kverify output)
+                               -> OUT: each with its reference translated to
+                               HIP by PyTorch's torch.utils.hipify, attached
+                               as a HIP candidate (build and verify dropped)
+  hipify.py report NAME VERIFY verified translations: counts and causes as
+                               Markdown, plus one JSON line on stderr
+
+The translator is the one users have (torch.utils.hipify); nothing here
+rewrites code itself.
+"""
+import inspect
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections import Counter
+from contextlib import redirect_stderr, redirect_stdout
+
+
+def verified_cuda(rec):
+    v = rec.get("verify") or {}
+    scan = rec.get("scan") or {}
+    return (scan.get("dialect", "cuda") == "cuda" and
+            (v.get("verified") or {}).get("value") is True and
+            isinstance((rec.get("slice") or {}).get("code"), str))
+
+
+def hipify_all(codes):
+    """Translate each text with torch.utils.hipify; returns
+    [(text or None, status)] where status is changed, unchanged or an
+    error."""
+    import torch
+    from torch.utils.hipify import hipify_python
+    top = tempfile.mkdtemp(prefix="kforge-hipify.")
+    src, dst = os.path.join(top, "src"), os.path.join(top, "out")
+    os.makedirs(src)
+    for i, c in enumerate(codes):
+        with open(os.path.join(src, "t%d.cu" % i), "w") as f:
+            f.write(c)
+    want = dict(project_directory=src, output_directory=dst,
+                includes=[os.path.join(dst, "*")], show_detailed=False,
+                is_pytorch_extension=True, show_progress=False)
+    have = inspect.signature(hipify_python.hipify).parameters
+    kw = {k: v for k, v in want.items() if k in have}
+    out = []
+    try:
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            hipify_python.hipify(**kw)
+    except BaseException as e:  # the translator's failure is a result
+        msg = "hipify failed: %s" % (str(e).splitlines() or [type(e).__name__])[0]
+        shutil.rmtree(top, ignore_errors=True)
+        return [(None, msg[:200])] * len(codes), torch.__version__
+    for i, c in enumerate(codes):
+        h = os.path.join(dst, "t%d.hip" % i)
+        if os.path.exists(h):
+            text = open(h).read()
+            out.append((text, "changed" if text != c else "unchanged"))
+        elif os.path.exists(os.path.join(dst, "t%d.cu" % i)):
+            text = open(os.path.join(dst, "t%d.cu" % i)).read()
+            out.append((text, "changed" if text != c else "unchanged"))
+        else:
+            out.append((None, "hipify wrote no output"))
+    shutil.rmtree(top, ignore_errors=True)
+    return out, torch.__version__
+
+
+def translate(inp, outp):
+    recs = []
+    with open(inp) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(r, dict) and verified_cuda(r):
+                recs.append(r)
+    res, version = hipify_all([r["slice"]["code"] for r in recs]) if recs else ([], "")
+    n = Counter()
+    with open(outp, "w") as f:
+        for r, (text, status) in zip(recs, res):
+            n[status if text is not None else "failed"] += 1
+            for k in ("build", "verify", "candidate", "errors"):
+                r.pop(k, None)
+            r["candidate"] = {
+                "code": text if text is not None else "",
+                "dialect": "hip",
+                "source": "torch.utils.hipify (PyTorch %s)" % version,
+                "translation": status}
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+    sys.stderr.write("hipify.py: %s: %d verified CUDA tasks translated (%s)\n" %
+                     (inp, len(recs), ", ".join("%s %d" % kv for kv in sorted(n.items()))))
+
+
+def first_error(unit):
+    for d in (unit or {}).get("diagnostics") or []:
+        if d.get("severity") == "error":
+            m = d.get("message", "")
+            # names and numbers vary; the kind of error does not
+            m = re.sub(r'"[^"]*"', '"…"', m)
+            m = re.sub(r"'[^']*'", "'…'", m)
+            return m[:120]
+    return "no error message" if unit else "not built"
+
+
+def cause(rec):
+    """(compiled, passed, cause) of one translated record."""
+    b = rec.get("build") or {}
+    c = b.get("candidate")
+    errs = rec.get("errors") or []
+    if not (rec.get("candidate") or {}).get("code"):
+        return False, False, "translation: " + (rec.get("candidate") or {}).get("translation", "none")
+    if c is None or not c.get("ok"):
+        if c is None and errs:
+            return False, False, "kbuild: " + errs[0].get("code", "?")
+        return False, False, "compile: " + first_error(c)
+    if c.get("symbol") is None:
+        return True, False, "compile: kernel symbol not in the module"
+    v = rec.get("verify")
+    if v is None:
+        return True, False, "kverify: " + (errs[0].get("code", "?") if errs else "no verify section")
+    if v.get("pass_exe") is True:
+        return True, True, "pass"
+    if (v.get("verified") or {}).get("value") is not True:
+        return True, False, "reference not verified again: " + str((v.get("verified") or {}).get("reason"))
+    cv = v.get("candidate") or {}
+    rs = cv.get("reasons") or []
+    fault = (cv.get("fault") or {}).get("kind")
+    return True, False, "verify: " + (",".join(rs) if rs else "failed") + (" (%s)" % fault if fault else "")
+
+
+def report(name, path):
+    n = Counter()
+    causes = Counter()
+    examples = {}
+    wf = Counter()
+    wf_kinds = Counter()
+    with open(path) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                n["bad line"] += 1
+                continue
+            n["tasks"] += 1
+            compiled, passed, why = cause(r)
+            n["compiled"] += compiled
+            n["passed"] += passed
+            if (r.get("candidate") or {}).get("translation") == "changed":
+                n["changed"] += 1
+            w = ((r.get("build") or {}).get("candidate") or {}).get("wavefront") or {}
+            if w.get("sensitive"):
+                wf["sensitive"] += 1
+                wf["sensitive and passed"] += passed
+                for k in {x.get("kind") for x in w.get("reasons") or []}:
+                    wf_kinds[k] += 1
+            if not passed:
+                causes[why] += 1
+                examples.setdefault(why, r.get("id"))
+    rate = 100.0 * n["passed"] / n["compiled"] if n["compiled"] else 0.0
+    print("| %s | %d | %d | %d | %d | %.1f%% | %d |" % (
+        name, n["tasks"], n["changed"], n["compiled"], n["passed"], rate, wf["sensitive"]))
+    for why, k in causes.most_common():
+        print("|   | cause: %s | %d | e.g. `%s` | | | |" % (why.replace("|", "\\|"), k, examples[why]))
+    if wf_kinds:
+        print("|   | wavefront-sensitive kinds: %s | | | | | |" % ", ".join(
+            "%s %d" % kv for kv in wf_kinds.most_common()))
+    sys.stderr.write(json.dumps({"corpus": name, "tasks": n["tasks"],
+                                 "changed": n["changed"], "compiled": n["compiled"],
+                                 "passed": n["passed"], "pass_of_compiled": round(rate, 1),
+                                 "wavefront_sensitive": wf["sensitive"],
+                                 "wavefront_sensitive_passed": wf["sensitive and passed"],
+                                 "causes": dict(causes)}) + "\n")
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "translate":
+        translate(argv[2], argv[3])
+    elif len(argv) == 4 and argv[1] == "report":
+        report(argv[2], argv[3])
+    else:
+        sys.stderr.write("usage: hipify.py translate IN OUT | report NAME VERIFY\n")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
