@@ -188,24 +188,28 @@ is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .verify.fault.role]
 
 # --- out of device memory, and output without end: the capture is bounded
 # (K_RUN_OUTPUT_MAX, 64 MiB, kills a flood; the log keeps 1 MiB from each
-# end), the record fails, the next one is fine
-{ rec oom ref oom; rec flood ref flood; rec drip ref drip;
-  rec after2 ref good; } > "$T_TMP/in"
+# end), the record fails, the next one is fine.  The flood runs under a
+# timeout long enough for 64 MiB on a loaded machine (it is the byte limit
+# that must stop it, not the clock); the endless drip under a short one.
+{ rec oom ref oom; rec flood ref flood; rec after2 ref good; } > "$T_TMP/in"
 rm -rf "$W/verify"
-t0=$(date +%s)
 if [ -x /usr/bin/time ]; then
 	run /usr/bin/time -f '%M' -o "$T_TMP/rss" "$KV" --keep --no-time \
-	    --no-memcheck --timeout 3 < "$T_TMP/in"
+	    --no-memcheck --timeout 300 < "$T_TMP/in"
 else
-	run "$KV" --keep --no-time --no-memcheck --timeout 3 < "$T_TMP/in"
+	run "$KV" --keep --no-time --no-memcheck --timeout 300 < "$T_TMP/in"
 fi
-t1=$(date +%s)
-is "$T_STATUS" 0 "oom and floods are candidate verdicts: exit 0"
+s1=$T_STATUS
+cp "$T_TMP/out" "$T_TMP/out1"
+rec drip ref drip > "$T_TMP/in"
+run "$KV" --keep --no-time --no-memcheck --timeout 3 < "$T_TMP/in"
+cat "$T_TMP/out1" "$T_TMP/out" > "$T_TMP/out2" && mv "$T_TMP/out2" "$T_TMP/out"
+is "$s1:$T_STATUS" "0:0" "oom, floods and drips are candidate verdicts: exit 0"
 is "$(jq -r '[.id, .verify.fault.kind, .verify.pass_exe] | map(tostring) | join(" ")' "$T_TMP/out")" \
     "oom alloc false
 flood output false
-drip timeout false
-after2 null true" "out of memory, a flood and an endless drip each fail one record"
+after2 null true
+drip timeout false" "out of memory, a flood and an endless drip each fail one record"
 is "$(jq -r '.verify.fault.message // empty' "$T_TMP/out")" \
     "harness exited 3: out of memory
 killed after writing more than 64 MiB to standard output and error
@@ -222,8 +226,6 @@ is "$big" "" "no log on disk over 2 MiB (1 MiB head, 1 MiB tail)"
 flog=$(grep -l 'bytes of output left out' $(find "$W/verify" -name '*.log') |
     head -1)
 ok "$([ -n "$flog" ] && echo 0 || echo 1)" "the flood's log says what was left out"
-ok "$([ $((t1 - t0)) -lt 20 ] && echo 0 || echo 1)" \
-    "all within their timeouts ($((t1 - t0)) s)"
 if [ -s "$T_TMP/rss" ]; then
 	ok "$([ "$(tail -1 "$T_TMP/rss")" -lt 65536 ] && echo 0 || echo 1)" \
 	    "kverify stays under 64 MiB resident through a 64 MiB flood ($(tail -1 "$T_TMP/rss") KiB)"
