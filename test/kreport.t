@@ -98,6 +98,14 @@ printf '%s\n' '{"id":"a/b<c>"}' '{"id":"a/b_c_"}' |
     sed 's/}$/,"errors":[{"stage":"x","code":"y","message":"z"}]}/' |
     "$KREPORT" --debug-dir "$T_TMP/coll" > /dev/null 2>&1
 is "$(ls "$T_TMP/coll" | wc -l | tr -d ' ')" 2 "ids that sanitize alike get distinct folders"
+long=mmcv/ops/csrc/common/cuda/a_rather_long_directory_name/another_one/sync_bn_cuda_kernel.cuh
+printf '%s\n' "{\"id\":\"$long::sync_bn_forward_mean_cuda_kernel<float>\"}" \
+    "{\"id\":\"$long::sync_bn_backward_reduce_cuda_kernel<float>\"}" |
+    sed 's/}$/,"errors":[{"stage":"x","code":"y","message":"z"}]}/' |
+    "$KREPORT" --debug-dir "$T_TMP/long" > /dev/null 2>&1
+is "$(ls "$T_TMP/long" | sed 's/-[0-9a-f]*$//' | tr '\n' ' ')" \
+    "sync_bn_cuda_kernel.cuh_sync_bn_backward_reduce_cuda_kernel_float_ sync_bn_cuda_kernel.cuh_sync_bn_forward_mean_cuda_kernel_float_ " \
+    "long ids: folder names keep the file and kernel names, not the directories"
 
 # --- exports
 run "$KREPORT" --export kforge "$IN"

@@ -178,7 +178,7 @@ default_stubs(void)
 	}
 }
 
-static const char *root = ".", *cuda;
+static const char *root, *cuda;
 
 static void
 option(int ch, const char *arg, void *ctx)
@@ -247,7 +247,11 @@ main(int argc, char *argv[])
 	i = k_main(argc, argv, &tool, NULL);
 	argc -= i;
 	argv += i;
-	if (realpath(root, opt.root) == NULL)
+	opt.root_given = root != NULL;
+	if (getcwd(opt.cwd, sizeof(opt.cwd)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "cannot tell the current "
+		    "directory: %s", strerror(errno));
+	if (realpath(root != NULL ? root : ".", opt.root) == NULL)
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
 		    strerror(errno));
 	default_stubs();

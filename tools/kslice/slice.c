@@ -453,6 +453,30 @@ scan_problem(json_t *scan)
 	return NULL;
 }
 
+/* The record's root: --root where given, else the scan.root kscan
+ * recorded (a relative one from where kslice runs), else the current
+ * directory. */
+static void
+use_root(json_t *scan)
+{
+	const char *r = k_get_str(scan, "root");
+	char *path;
+
+	if (opt.root_given)
+		return;
+	if (r == NULL)
+		r = "";
+	opt.root_recorded = r[0] != '\0';
+	if (r[0] == '\0' || r[0] == '/')
+		path = k_strdup(r[0] == '\0' ? opt.cwd : r);
+	else
+		path = k_asprintf("%s/%s", opt.cwd, r);
+	/* a root that is gone stays as recorded: the error names it */
+	if (realpath(path, opt.root) == NULL)
+		snprintf(opt.root, sizeof(opt.root), "%s", path);
+	free(path);
+}
+
 json_t *
 process(json_t *rec, void *ctx)
 {
@@ -481,6 +505,7 @@ process(json_t *rec, void *ctx)
 		return rec;
 	}
 	memset(&s, 0, sizeof(s));
+	use_root(scan);
 	if (slice_kernel(&s, scan, &why) != 0) {
 		k_error(rec, STAGE, "cannot-slice", "%s: %s",
 		    k_id_text(rec), why);

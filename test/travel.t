@@ -1,0 +1,104 @@
+#!/bin/sh
+# A root that travels: kscan run from a directory that is neither the tree
+# nor the work directory, the tree named by an absolute path; the saved
+# output rerun elsewhere, and again once the tree has moved.
+. "$(dirname "$0")/lib.sh"
+
+have_tool kscan && have_tool kslice || skip_all "kscan or kslice not built"
+KSCAN=$(tool kscan)
+KSLICE=$(tool kslice)
+# outside this repository's git work tree: a tree of its own
+X=$(mktemp -d "${TMPDIR:-/tmp}/kforge-travel.XXXXXX") || exit 255
+trap 'rm -rf "$X"; t_end' EXIT
+export KFORGE_WORK=$X/work
+mkdir -p "$X/tree/src/inc" "$X/run" "$X/other"
+cat > "$X/tree/src/inc/scale.cuh" <<'EOF2'
+template <typename T> __device__ T twice(T v) { return v + v; }
+EOF2
+cat > "$X/tree/src/scale.cu" <<'EOF2'
+#include "inc/scale.cuh"
+template <typename T>
+__global__ void scale(T *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] = twice(x[i]);
+}
+__global__ void scale(double *x, long n) { x[0] = n; }
+void run_scale(float *x, int n) { scale<float><<<(n + 127) / 128, 128>>>(x, n); }
+EOF2
+
+# --- kscan from elsewhere, the tree by its absolute path
+cd "$X/run" || exit 255
+run "$KSCAN" "$X/tree"
+is "$T_STATUS" 0 "kscan of an absolute path from elsewhere: exit 0"
+cp "$T_TMP/out" "$X/scan.ndjson"
+is "$(jq -r .id "$X/scan.ndjson" | tr '\n' ' ')" \
+    "src/scale.cu::scale(T *, int) src/scale.cu::scale(double *, long) " \
+    "ids relative to the directory given, overloads in the source's spelling"
+is "$(jq -r .scan.root "$X/scan.ndjson" | sort -u)" "$X/tree" \
+    "scan.root records the root kscan chose"
+is "$(jq -r '.scan.flags | join(" ")' "$X/scan.ndjson" | sort -u)" "-I ." \
+    "flags relative to the root"
+ok "$([ ! -e "$X/run/.kforge" ] && echo 0 || echo 1)" \
+    "no work directory made where kscan ran"
+run "$KSCAN" "$X/tree/src/scale.cu"
+is "$(jq -r .id "$T_TMP/out" | head -n 1)" "scale.cu::scale(T *, int)" \
+    "a file operand: ids relative to its directory"
+
+# a git work tree: the root is its top
+mkdir -p "$X/repo/a/b"
+cp "$X/tree/src/scale.cu" "$X/repo/a/b/k.cu"
+cp -r "$X/tree/src/inc" "$X/repo/a/b/inc"
+mkdir "$X/repo/.git"
+run "$KSCAN" "$X/repo/a/b"
+is "$(jq -r .id "$T_TMP/out" | head -n 1)" "a/b/k.cu::scale(T *, int)" \
+    "a directory inside a git work tree: ids relative to its top"
+is "$(jq -r .scan.root "$T_TMP/out" | sort -u)" "$X/repo" \
+    "scan.root is the top of the work tree"
+run "$KSCAN" --root "$X/repo/a" "$X/repo/a/b"
+is "$(jq -r .id "$T_TMP/out" | head -n 1)" "b/k.cu::scale(T *, int)" \
+    "--root wins over the default"
+
+# --- kslice on the saved output, from a third directory
+cd "$X/other" || exit 255
+run "$KSLICE" "$X/scan.ndjson"
+is "$T_STATUS" 0 "kslice elsewhere on saved records: exit 0"
+is "$(jq -r .id "$T_TMP/out" | tr '\n' ' ')" \
+    "src/scale.cu::scale(T *, int)<float> src/scale.cu::scale(double *, long) " \
+    "kslice finds the sources through scan.root"
+ok "$(jq -e -s 'all(.[]; .errors == null)' "$T_TMP/out" > /dev/null; echo $?)" \
+    "no errors without --root while the tree stays put"
+
+# --- the tree moves: --root says where it is now
+mv "$X/tree" "$X/moved"
+run "$KSLICE" "$X/scan.ndjson"
+is "$T_STATUS" 1 "tree moved, no --root: exit 1"
+like "$(cat "$T_TMP/err")" "looked under $X/tree, the root kscan recorded in scan.root; --root names where the tree is now" \
+    "the error says where it looked and that --root exists"
+run "$KSLICE" --root "$X/moved" "$X/scan.ndjson"
+is "$T_STATUS" 0 "tree moved, --root given: exit 0"
+is "$(jq -r .id "$T_TMP/out" | head -n 1)" "src/scale.cu::scale(T *, int)<float>" \
+    "--root finds the moved tree; ids unchanged"
+
+# a relative --root makes records that resolve where the later stage runs
+cd "$X/moved" || exit 255
+"$KSCAN" --root . src > "$X/rel.ndjson" 2> /dev/null
+is "$(jq -r .scan.root "$X/rel.ndjson" | sort -u)" . "--root as given is recorded"
+cp -r "$X/moved" "$X/copy"
+cd "$X/copy" || exit 255
+run "$KSLICE" "$X/rel.ndjson"
+is "$T_STATUS" 0 "a relative scan.root resolves in the directory kslice runs in"
+
+# --- -p: a missing build directory is an error record
+cd "$X/run" || exit 255
+run "$KSCAN" -p "$X/nowhere"
+is "$T_STATUS" 1 "-p missing: exit 1"
+is "$(jq -r '.errors[0].code' "$T_TMP/out")" no-compdb "-p missing: one error record"
+ok "$(grep -c 'LIBCLANG' "$T_TMP/err")" "-p missing: no raw libclang message"
+mkdir "$X/build"
+run "$KSCAN" -p "$X/build"
+like "$(jq -r '.errors[0].message' "$T_TMP/out")" "compile_commands.json: No such file or directory [(]CMake writes it" \
+    "-p without compile_commands.json: the message says how to make one"
+
+done_testing
