@@ -101,4 +101,21 @@ run "$KSCAN" -p "$X/build"
 like "$(jq -r '.errors[0].message' "$T_TMP/out")" "compile_commands.json: No such file or directory [(]CMake writes it" \
     "-p without compile_commands.json: the message says how to make one"
 
+# --- kverify where no work directory is: it says where it looked, makes none
+have_tool kverify && {
+KVERIFY=$(tool kverify)
+key=$(printf %064d 0 | tr 0 a)
+rec='{"id":"a.cu::k","build":{"harness":{"ok":true,"artifact":"'$key'","file":"harness","runnable":true},"reference":{"ok":true,"artifact":"'$key'","file":"module.cubin","runnable":true,"symbol":"k"}}}'
+cd "$X/other" || exit 255
+echo "$rec" | KFORGE_WORK= run "$KVERIFY"
+is "$T_STATUS" 1 "kverify, artifact not in the work directory: exit 1"
+is "$(jq -r '.errors[0].code' "$T_TMP/out")" no-artifact "an error record says what is missing"
+like "$(cat "$T_TMP/err")" "$X/other/.kforge/build/aa/$key/harness: No such file or directory .*from the default .kforge in the current directory.*--work or KFORGE_WORK" \
+    "the message says where it looked and how to point it"
+ok "$([ ! -e "$X/other/.kforge" ] && echo 0 || echo 1)" "no stray work directory made"
+echo "$rec" | KFORGE_WORK=$X/w2 run "$KVERIFY"
+like "$(cat "$T_TMP/err")" "$X/w2/build/.*from KFORGE_WORK" "KFORGE_WORK named in the message"
+ok "$([ ! -e "$X/w2" ] && echo 0 || echo 1)" "a KFORGE_WORK that does not exist is not made either"
+}
+
 done_testing

@@ -50,7 +50,8 @@ struct kv_opt {
 	int memcheck;		/* 0: --no-memcheck */
 	int keep;
 	long mem_mb;		/* 0: no data size limit */
-	char work[PATH_MAX];
+	char work[PATH_MAX];	/* absolute; it may not exist */
+	const char *work_from;	/* what named it, for messages */
 	char self[PATH_MAX];
 	char *sanitizer;
 	int gpus[MAX_GPUS];

@@ -245,7 +245,24 @@ main(int argc, char *argv[])
 		    "each other");
 	if (no_time)
 		opt.reps = 0;
-	k_work_dir(work, opt.work);
+	/* found, never made: kbuild makes it; a missing one is said per
+	 * record, with where it was looked for */
+	if (realpath(k_work_name(work), opt.work) == NULL) {
+		char cwd[PATH_MAX];
+		if (errno != ENOENT)
+			k_fatal(K_EXIT_IO, k_work_name(work), "cannot use as "
+			    "work directory: %s", strerror(errno));
+		if (k_work_name(work)[0] == '/' ||
+		    getcwd(cwd, sizeof(cwd)) == NULL)
+			snprintf(opt.work, sizeof(opt.work), "%s",
+			    k_work_name(work));
+		else
+			snprintf(opt.work, sizeof(opt.work), "%.2000s/%.2000s", cwd,
+			    k_work_name(work));
+	}
+	opt.work_from = work != NULL ? "--work" : getenv("KFORGE_WORK") !=
+	    NULL && *getenv("KFORGE_WORK") != '\0' ? "KFORGE_WORK" :
+	    "the default .kforge in the current directory";
 	if (realpath("/proc/self/exe", opt.self) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
 		    "path: %s", strerror(errno));
