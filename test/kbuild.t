@@ -174,7 +174,11 @@ NVCC=/nonexistent/nvcc KFORGE_WORK=$T_TMP/w5 run "$KBUILD" < "$T_TMP/one"
 is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:compiler-missing" "missing compiler is an error record"
 run "$KBUILD" --arch 90
 is "$T_STATUS" 2 "bad --arch is a usage error"
-run "$KBUILD" extra-arg
-is "$T_STATUS" 2 "operands are a usage error"
+run "$KBUILD" no-such-file
+is "$T_STATUS:$(cat "$T_TMP/err")" "3:kbuild: no-such-file: No such file or directory" \
+    "a file operand that cannot be read: reported, exit 3"
+NVCC=/nonexistent/nvcc KFORGE_WORK=$T_TMP/w5 run "$KBUILD" "$T_TMP/one" - "$T_TMP/one" < "$T_TMP/one"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 3 "file operands and - read in order"
+like "$(sed -n 3p "$T_TMP/err")" "^kbuild: $T_TMP/one:1: " "messages name the file and line"
 
 done_testing

@@ -84,6 +84,14 @@ json_t *parse_diagnostics(const char *log);
 /* build.c */
 json_t *build_unit(const struct unitspec *u, char *sys_error, size_t errlen);
 
+int module_defines(json_t *res, const char *symbol);
+
+/* attach.c: --candidates */
+char *task_name(const char *id);
+void attach_open(const char *path);
+void attach(json_t *rec);
+void attach_close(void);
+
 /* record.c */
 json_t *process(json_t *rec, void *ctx);
 

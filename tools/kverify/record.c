@@ -195,8 +195,15 @@ process(json_t *rec, const struct worker *w)
 	if (ncases > 0 && has_cand) {
 		if (!cand_ok) {
 			json_t *cv = json_object(), *rs = json_array();
-			json_array_append_new(rs, json_string("not-built"));
+			json_t *bc = json_object_get(build, "candidate");
+			const char *why = k_get_str(bc, "pass_call_reason");
+			/* built, but not the task's kernel: kbuild says why */
+			json_array_append_new(rs, json_string(why != NULL ?
+			    "wrong-kernel" : "not-built"));
 			json_object_set_new(cv, "reasons", rs);
+			if (why != NULL)
+				json_object_set_new(cv, "detail",
+				    json_string(why));
 			json_object_set_new(c.v, "candidate", cv);
 			pass_exe = 0;
 		} else
