@@ -44,6 +44,16 @@ like "$(q examples/src/elementwise.cu::square_kernel .build.candidate.pass_call_
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "records with attached candidates validate (schemas/candidate.schema.json)"
 
+# the file names are jq's spelling, even where '_' meets other bytes
+rm -rf "$D/dir2" && mkdir "$D/dir2"
+jq -c '.id = "a_/b.cu::k_<float>"' "$D/in.ndjson" | head -n 1 > "$D/odd.ndjson"
+name=$(jq -r '.id | gsub("[^A-Za-z0-9._-]+"; "_")' "$D/odd.ndjson")
+is "$name" "a__b.cu_k__float_" "jq's spelling of an odd id"
+printf '__global__ void q() {}\n' > "$D/dir2/$name.cu"
+run "$KBUILD" --check --candidates "$D/dir2" "$D/odd.ndjson"
+is "$(jq -r .candidate.source "$T_TMP/out")" "$D/dir2/$name.cu" \
+    "kbuild finds the file by that name"
+
 # --- a JSONL of {id, code}
 code examples/src/elementwise.cu::relu_kernel |
     jq -Rsc '{id: "examples/src/elementwise.cu::relu_kernel", code: ., model: "by hand"}' \

@@ -14,8 +14,8 @@
 static json_t *index_;		/* name or id -> path string or object */
 
 /*
- * A task's file name: the id with every byte outside [A-Za-z0-9._-]
- * turned into '_', runs of '_' squeezed, then .cu or .hip.
+ * A task's file name: the id with every run of bytes outside
+ * [A-Za-z0-9._-] turned into one '_', then .cu or .hip.
  * "examples/src/elementwise.cu::scale_kernel<float>" is
  * "examples_src_elementwise.cu_scale_kernel_float_".
  */
@@ -24,16 +24,20 @@ task_name(const char *id)
 {
 	char *out = k_malloc(strlen(id) + 1);
 	size_t i, n = 0;
+	int run = 0;
 
+	/* as jq's gsub("[^A-Za-z0-9._-]+"; "_") spells it */
 	for (i = 0; id[i] != '\0'; i++) {
 		unsigned char ch = (unsigned char)id[i];
 		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 		    (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' ||
 		    ch == '_')) {
-			if (n > 0 && out[n - 1] == '_')
+			if (run)
 				continue;
+			run = 1;
 			ch = '_';
-		}
+		} else
+			run = 0;
 		out[n++] = (char)ch;
 	}
 	out[n] = '\0';
