@@ -77,6 +77,7 @@ extern int hip_arch_given;
 void version_of(struct compiler *c);
 void default_arch(void);
 void hip_targets(void);
+void check_targets(int arch_given);
 
 /* diag.c */
 json_t *parse_diagnostics(const char *log);

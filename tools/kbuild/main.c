@@ -201,6 +201,7 @@ main(int argc, char *argv[])
 		snprintf(opt.arch, sizeof(opt.arch), "%s", arch);
 	else
 		default_arch();
+	check_targets(arch != NULL);
 
 	cap = (size_t)opt.jobs * 4;
 	window = k_calloc(cap, sizeof(*window));
