@@ -115,6 +115,12 @@ like "$(cat "$T_TMP/err")" "$X/other/.kforge/build/aa/$key/harness: No such file
 ok "$([ ! -e "$X/other/.kforge" ] && echo 0 || echo 1)" "no stray work directory made"
 echo "$rec" | KFORGE_WORK=$X/w2 run "$KVERIFY"
 like "$(cat "$T_TMP/err")" "$X/w2/build/.*from KFORGE_WORK" "KFORGE_WORK named in the message"
+echo "$rec" > "$X/rec.ndjson"
+KFORGE_WORK=$X/w2 run "$KVERIFY" "$X/rec.ndjson" - "$X/nope.ndjson" "$X/rec.ndjson" < "$X/rec.ndjson"
+is "$T_STATUS:$(wc -l < "$T_TMP/out" | tr -d ' ')" 3:3 \
+    "kverify reads file operands and - in order; an unreadable one is exit 3"
+like "$(tr "\n" " " < "$T_TMP/err")" "kverify: $X/rec.ndjson:1: a.cu::k: .*kverify: <stdin>:1: .*kverify: $X/nope.ndjson: No such file" \
+    "messages name each file and line"
 ok "$([ ! -e "$X/w2" ] && echo 0 || echo 1)" "a KFORGE_WORK that does not exist is not made either"
 }
 
