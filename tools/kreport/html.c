@@ -152,11 +152,13 @@ overview(json_t *s)
 	int k;
 
 	printf("<div class=\"cards\">\n"
-	    "<div class=\"card\"><b>%ld</b>records</div>\n"
-	    "<div class=\"card\"><b>%ld</b>bad input lines</div>\n"
-	    "<div class=\"card\"><b>%ld</b>candidates</div>\n"
-	    "<div class=\"card\"><b>%ld</b>tasks</div>\n",
-	    inum(s, "records"), inum(s, "bad_lines"), nc, inum(c, "tasks"));
+	    "<div class=\"card\"><b>%ld</b>record%s</div>\n"
+	    "<div class=\"card\"><b>%ld</b>bad input line%s</div>\n"
+	    "<div class=\"card\"><b>%ld</b>candidate%s</div>\n"
+	    "<div class=\"card\"><b>%ld</b>task%s</div>\n",
+	    inum(s, "records"), plural(inum(s, "records")),
+	    inum(s, "bad_lines"), plural(inum(s, "bad_lines")), nc,
+	    plural(nc), inum(c, "tasks"), plural(inum(c, "tasks")));
 	for (k = 0; k < 3; k++)
 		printf("<div class=\"card\"><b>%s</b>%s</div>\n",
 		    nc > 0 ? pct(num(json_object_get(c, verdicts[k]), "rate"),

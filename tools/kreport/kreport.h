@@ -33,6 +33,9 @@ struct kreport_opts {
 };
 extern struct kreport_opts opt;
 
+/* "s" unless n is 1: "1 task", "2 tasks" (render.c) */
+const char *plural(long n);
+
 /* ------------------------------------------------------ digest.c */
 
 /* One row of a count table: a failure class, a project, a task. */
@@ -43,6 +46,7 @@ struct agg {
 	long records, built, cands, call, exe, perf, sp_n;
 	double sp_log;
 	long fast[4];		/* candidates correct and faster than p */
+	long judged;		/* candidates with a pass_exe verdict */
 };
 
 struct table {

@@ -81,6 +81,12 @@ stages(json_t *s, const struct backend *b)
 	b->table_end();
 }
 
+const char *
+plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static void
 candidates(json_t *s, const struct backend *b)
 {
@@ -121,7 +127,12 @@ candidates(json_t *s, const struct backend *b)
 			struct span row[] = { TXT(t1), TXT(t2), TXT(t3) };
 			snprintf(t1, sizeof(t1), "%ld", inum(r, "k"));
 			snprintf(t2, sizeof(t2), "%ld", inum(r, "tasks"));
-			snprintf(t3, sizeof(t3), "%.4f", num(r, "value"));
+			/* none: no candidate of k or more was judged */
+			if (json_is_number(json_object_get(r, "value")))
+				snprintf(t3, sizeof(t3), "%.4f", num(r,
+				    "value"));
+			else
+				snprintf(t3, sizeof(t3), "none");
 			b->row(row, 3);
 		}
 		b->table_end();
@@ -142,7 +153,10 @@ candidates(json_t *s, const struct backend *b)
 	json_array_foreach(json_object_get(s, "fast_p"), i, r) {
 		struct span row[] = { TXT(t1), TXT(t2) };
 		snprintf(t1, sizeof(t1), "%g", num(r, "p"));
-		snprintf(t2, sizeof(t2), "%.4f", num(r, "value"));
+		if (json_is_number(json_object_get(r, "value")))
+			snprintf(t2, sizeof(t2), "%.4f", num(r, "value"));
+		else
+			snprintf(t2, sizeof(t2), "none");
 		b->row(row, 2);
 	}
 	b->table_end();

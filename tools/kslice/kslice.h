@@ -159,6 +159,8 @@ struct slicer {
 	json_t *stubs;
 	struct k_strv includes;
 	char *body;		/* everything but the instantiation */
+	char *own;		/* the kernel's and its project dependencies'
+				 * text, no stub: what the tags look at */
 	char *ns;		/* the kernel's namespace */
 	json_t *writes, *reads;
 	json_t *guessed;	/* value parameters bound by a guess */
