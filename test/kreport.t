@@ -148,7 +148,9 @@ for b in chromium chromium-browser; do
 	command -v "$b" > /dev/null && { browser=$b; break; }
 done
 if [ -z "$browser" ]; then
-	skip "the HTML report renders in a browser" "chromium not installed"
+	# make deps installs it: missing is a failure, not a skip
+	fail "the HTML report renders in a browser"
+	diag "chromium is not installed (make deps)"
 else
 	P=$T_TMP/report.png
 	HOME=$T_TMP timeout 120 "$browser" --headless --disable-gpu --no-sandbox \

@@ -35,6 +35,11 @@ extern struct kreport_opts opt;
 
 /* "s" unless n is 1: "1 task", "2 tasks" (render.c) */
 const char *plural(long n);
+/* The stages that never ran on these records, in words, or NULL: a
+ * stage whose section no record has while the one before ran, and
+ * verification where every record that reached it says no-device.
+ * buf holds the text (render.c). */
+const char *never_ran(json_t *s, char *buf, size_t len);
 
 /* ------------------------------------------------------ digest.c */
 
@@ -109,10 +114,12 @@ struct col {
 	char align;
 };
 
-/* A piece of a table cell or list item: plain text or code. */
+/* A piece of a table cell or list item: plain text or code, a link to
+ * href where a format has links (NULL: none). */
 struct span {
 	int code;
 	const char *s;
+	const char *href;
 };
 
 /*

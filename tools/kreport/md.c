@@ -68,7 +68,12 @@ static void
 overview(json_t *s)
 {
 	json_t *c = json_object_get(s, "candidates");
+	char banner[512];
 
+	if (never_ran(s, banner, sizeof(banner)) != NULL) {
+		block();
+		printf("> **%s**\n", banner);
+	}
 	block();
 	printf("%ld record%s (%ld bad input line%s), %ld candidate%s for "
 	    "%ld task%s.\n", inum(s, "records"), plural(inum(s, "records")),
