@@ -70,6 +70,30 @@ is "$(jq -r .id "$T_TMP/out" | tr '\n' ' ')" \
 ok "$(jq -e -s 'all(.[]; .errors == null)' "$T_TMP/out" > /dev/null; echo $?)" \
     "no errors without --root while the tree stays put"
 
+# --- the whole pipeline from here, its work directory elsewhere
+if have_tool kwrap && have_tool kbuild && have_tool kverify &&
+    have_tool kreport && { command -v nvcc > /dev/null ||
+    [ -x /usr/local/cuda/bin/nvcc ]; }; then
+	"$KSLICE" "$X/scan.ndjson" 2> /dev/null | "$(tool kwrap)" 2> /dev/null |
+	    "$(tool kbuild)" --arch sm_90 2> /dev/null > "$X/built.ndjson"
+	is "$(jq -r '[.id, .build.reference.ok, .build.harness.ok] | join(" ")' "$X/built.ndjson" | head -n 1)" \
+	    "src/scale.cu::scale(T *, int)<float> true true" \
+	    "kslice | kwrap | kbuild from elsewhere: built, ids relative"
+	run "$(tool kverify)" "$X/built.ndjson"
+	is "$(jq -r '.errors[0].code' "$T_TMP/out" | sort -u | tr '\n' ' ')" \
+	    "$(if nvidia-smi > /dev/null 2>&1; then echo "null "; else echo "no-device "; fi)" \
+	    "kverify finds kbuild's work directory through KFORGE_WORK"
+	"$(tool kreport)" --format json "$T_TMP/out" > "$X/report.json" 2> /dev/null
+	is "$(jq -r '[.breakdown.project[].key] | join(" ")' "$X/report.json")" src \
+	    "kreport's projects come from relative ids, not the machine's paths"
+	ok "$([ ! -e "$X/other/.kforge" ] && echo 0 || echo 1)" \
+	    "no work directory made where the pipeline ran"
+else
+	for t in 1 2 3 4; do
+		skip "the whole pipeline from elsewhere" "a stage or nvcc is missing"
+	done
+fi
+
 # --- the tree moves: --root says where it is now
 mv "$X/tree" "$X/moved"
 run "$KSLICE" "$X/scan.ndjson"
