@@ -70,6 +70,10 @@ is "$(jq -r .id "$T_TMP/out" | tr '\n' ' ')" \
 ok "$(jq -e -s 'all(.[]; .errors == null)' "$T_TMP/out" > /dev/null; echo $?)" \
     "no errors without --root while the tree stays put"
 
+run "$KSLICE" -j 3 "$X/scan.ndjson" "$X/scan.ndjson"
+"$KSLICE" "$X/scan.ndjson" "$X/scan.ndjson" > "$X/j1.ndjson" 2> /dev/null
+is_file "$T_TMP/out" "$X/j1.ndjson" "kslice -j 3 writes what -j 1 does, in input order"
+
 # --- the whole pipeline from here, its work directory elsewhere
 if have_tool kwrap && have_tool kbuild && have_tool kverify &&
     have_tool kreport && { command -v nvcc > /dev/null ||
