@@ -64,4 +64,12 @@ else
 	skip "tags from the kernel's own code" "kscan or kslice not built"
 fi
 
+# --- kscan's man page spells its messages whole ("No" is an mdoc macro)
+if command -v mandoc > /dev/null; then
+	like "$(mandoc -Tascii man/kscan.1 | col -b)" "kscan: nosuch.cu: No such file or directory" \
+	    "kscan.1 DIAGNOSTICS: the message as kscan prints it"
+else
+	skip "kscan.1 DIAGNOSTICS" "no mandoc"
+fi
+
 done_testing
