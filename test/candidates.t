@@ -26,7 +26,7 @@ printf '__global__ void conv1d(const float *in, float *out, int n) { }\n' \
     > "$D/dir/examples_src_conv1d.cu_conv1d_kernel.cu"
 printf '__global__ void square_kernel(const double *in, double *out, int n) { }\n' \
     > "$D/dir/examples_src_elementwise.cu_square_kernel.cu"
-run "$KBUILD" --check --candidates "$D/dir" "$D/in.ndjson"
+run "$KBUILD" --check --candidates "$D/dir/" "$D/in.ndjson"
 is "$T_STATUS" 0 "--candidates dir: exit 0"
 q() { jq -r "select(.id == \"$1\") | $2" "$T_TMP/out"; }
 is "$(q examples/src/elementwise.cu::relu_kernel '[.candidate.source, .build.candidate.pass_call] | join(" ")')" \

@@ -57,7 +57,11 @@ open_dir(const char *path)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
+	size_t plen = strlen(path);
 
+	/* "mine/" and "mine" name the same files */
+	while (plen > 1 && path[plen - 1] == '/')
+		plen--;
 	if (d == NULL)
 		k_fatal(K_EXIT_USAGE, path, "--candidates: %s",
 		    strerror(errno));
@@ -68,8 +72,8 @@ open_dir(const char *path)
 		if (ext == NULL || e->d_name[0] == '.')
 			continue;
 		name = k_strndup(e->d_name, strlen(e->d_name) - strlen(ext));
-		json_object_set_new(index_, name, json_sprintf("%s/%s", path,
-		    e->d_name));
+		json_object_set_new(index_, name, json_sprintf("%.*s/%s",
+		    (int)plen, path, e->d_name));
 		free(name);
 	}
 	closedir(d);
