@@ -123,7 +123,8 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 # shared with its fuzz target
 # trust.c links kwrap's harness generator (KBUILD_KWRAP) to check a
 # record's harness against it
-KBUILD_UNITS = util compiler diag include build record hip wavefront hipnv_text
+KBUILD_UNITS = util compiler diag include build record attach hip wavefront \
+	hipnv_text
 KBUILD_KWRAP = tools/kwrap/harness.o tools/kwrap/instruction.o \
 	tools/kwrap/vocab.o tools/kwrap/tok.o tools/kwrap/harness_text.o \
 	tools/kwrap/validate.o tools/kwrap/eval.o

@@ -178,7 +178,29 @@ NVCC=/nonexistent/nvcc KFORGE_WORK=$T_TMP/w5 run "$KBUILD" < "$T_TMP/one"
 is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:compiler-missing" "missing compiler is an error record"
 run "$KBUILD" --arch 90
 is "$T_STATUS" 2 "bad --arch is a usage error"
-run "$KBUILD" extra-arg
-is "$T_STATUS" 2 "operands are a usage error"
+KFORGE_WORK=$T_TMP/w6 run "$KBUILD" --arch sm_1000 < "$T_TMP/one"
+is "$T_STATUS:$(wc -l < "$T_TMP/out" | tr -d ' ')" 2:0 \
+    "an --arch nvcc does not build for: usage error before any record"
+like "$(cat "$T_TMP/err")" "^kbuild: --arch sm_1000: nvcc .* does not build for it; it builds for: sm_[0-9]+ .*sm_90" \
+    "and the message lists what nvcc builds for"
+if command -v hipcc > /dev/null; then
+	KFORGE_WORK=$T_TMP/w6 run "$KBUILD" --hip-arch gfx90a,gfx9999 < "$T_TMP/one"
+	is "$T_STATUS" 2 "a --hip-arch hipcc does not build for: usage error"
+	like "$(cat "$T_TMP/err")" "^kbuild: --hip-arch gfx9999: hipcc .* it builds for: gfx.* gfx90a" \
+	    "and the message lists what hipcc builds for"
+else
+	skip "--hip-arch checked against hipcc" "no hipcc"
+	skip "--hip-arch message" "no hipcc"
+fi
+printf '#!/bin/sh\nexit 1\n' > "$T_TMP/bin/mute"
+chmod +x "$T_TMP/bin/mute"
+NVCC=$T_TMP/bin/mute KFORGE_WORK=$T_TMP/w7 run "$KBUILD" --arch sm_1000 < /dev/null
+is "$T_STATUS" 0 "a compiler that lists no targets: nothing is checked"
+run "$KBUILD" no-such-file
+is "$T_STATUS:$(cat "$T_TMP/err")" "3:kbuild: no-such-file: No such file or directory" \
+    "a file operand that cannot be read: reported, exit 3"
+NVCC=/nonexistent/nvcc KFORGE_WORK=$T_TMP/w5 run "$KBUILD" "$T_TMP/one" - "$T_TMP/one" < "$T_TMP/one"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 3 "file operands and - read in order"
+like "$(sed -n 3p "$T_TMP/err")" "^kbuild: $T_TMP/one:1: " "messages name the file and line"
 
 done_testing

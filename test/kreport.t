@@ -29,16 +29,17 @@ is "$(jq -r '[.errors[] | select(.stage == "kreport") | .code] | join(" ")' "$J"
     "invalid-json not-an-object" "bad lines are error records of kreport"
 is "$(jq -r '.candidates | [.records, .tasks, .pass_call.n, .pass_exe.n, .pass_perf.n] | join(" ")' "$J")" \
     "10 4 8 4 3" "candidates, tasks and verdict counts"
-# task A: n=5, c=2; task B: n=3, c=2; two tasks of one failed candidate
-# pass@1 = (2/5 + 2/3 + 0 + 0) / 4 = 0.266667
+# task A: n=5, c=2; task B: n=3, c=2; a task of one failed candidate, and
+# one whose only candidate never ran (no GPU): not judged, not counted
+# pass@1 = (2/5 + 2/3 + 0) / 3 = 0.355556
 # pass@2 = (1 - C(3,2)/C(5,2) + 1 - C(1,2)/C(3,2)) / 2 = (0.7 + 1) / 2
 # pass@5 = 1 - C(3,5)/C(5,5) = 1, over task A alone
 is "$(jq -r '[.pass_at_k[] | "\(.k):\(.tasks):\(.value)"] | join(" ")' "$J")" \
-    "1:4:0.266667 2:2:0.85 5:1:1" "pass@k by hand"
+    "1:3:0.355556 2:2:0.85 5:1:1" "pass@k by hand, over candidates that got a verdict"
 # correct speedups: A 2.5, 0.8; B 1.2, 1.6
-# fast_1 = (1/5 + 2/3) / 4; fast_1.5 = (1/5 + 1/3) / 4; fast_2 = (1/5) / 4
+# fast_1 = (1/5 + 2/3) / 3; fast_1.5 = (1/5 + 1/3) / 3; fast_2 = (1/5) / 3
 is "$(jq -r '[.fast_p[] | "\(.p):\(.value)"] | join(" ")' "$J")" \
-    "0:0.266667 1:0.216667 1.5:0.133333 2:0.05" "fast_p by hand"
+    "0:0.355556 1:0.288889 1.5:0.177778 2:0.0666667" "fast_p by hand"
 is "$(jq -r '.speedup | [.n, .geomean, .median, .min, .max] | join(" ")' "$J")" \
     "4 1.39985 1.4 0.8 2.5" "geometric mean (2.5*0.8*1.2*1.6)^(1/4), median"
 is "$(jq -r '[.speedup.histogram[].n] | join(" ")' "$J")" "0 1 0 1 1 1 0" \
@@ -98,6 +99,14 @@ printf '%s\n' '{"id":"a/b<c>"}' '{"id":"a/b_c_"}' |
     sed 's/}$/,"errors":[{"stage":"x","code":"y","message":"z"}]}/' |
     "$KREPORT" --debug-dir "$T_TMP/coll" > /dev/null 2>&1
 is "$(ls "$T_TMP/coll" | wc -l | tr -d ' ')" 2 "ids that sanitize alike get distinct folders"
+long=mmcv/ops/csrc/common/cuda/a_rather_long_directory_name/another_one/sync_bn_cuda_kernel.cuh
+printf '%s\n' "{\"id\":\"$long::sync_bn_forward_mean_cuda_kernel<float>\"}" \
+    "{\"id\":\"$long::sync_bn_backward_reduce_cuda_kernel<float>\"}" |
+    sed 's/}$/,"errors":[{"stage":"x","code":"y","message":"z"}]}/' |
+    "$KREPORT" --debug-dir "$T_TMP/long" > /dev/null 2>&1
+is "$(ls "$T_TMP/long" | sed 's/-[0-9a-f]*$//' | tr '\n' ' ')" \
+    "sync_bn_cuda_kernel.cuh_sync_bn_backward_reduce_cuda_kernel_float_ sync_bn_cuda_kernel.cuh_sync_bn_forward_mean_cuda_kernel_float_ " \
+    "long ids: folder names keep the file and kernel names, not the directories"
 
 # --- exports
 run "$KREPORT" --export kforge "$IN"
@@ -139,7 +148,9 @@ for b in chromium chromium-browser; do
 	command -v "$b" > /dev/null && { browser=$b; break; }
 done
 if [ -z "$browser" ]; then
-	skip "the HTML report renders in a browser" "chromium not installed"
+	# make deps installs it: missing is a failure, not a skip
+	fail "the HTML report renders in a browser"
+	diag "chromium is not installed (make deps)"
 else
 	P=$T_TMP/report.png
 	HOME=$T_TMP timeout 120 "$browser" --headless --disable-gpu --no-sandbox \

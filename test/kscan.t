@@ -10,7 +10,7 @@ D=$T_TMP
 export KFORGE_WORK=$D/work
 
 # --- the example project: the saved intermediate later stages test on
-run "$KSCAN" examples/src
+run "$KSCAN" --root . examples/src
 is "$T_STATUS" 0 "examples: exit 0"
 is_file "$T_TMP/out" examples/kscan.ndjson "examples: output equals examples/kscan.ndjson"
 cp "$T_TMP/out" "$D/ex.ndjson"
@@ -51,7 +51,7 @@ is "$(q 'select(.scan.name=="scale_kernel") | .scan.params[0] | [.pointee_type, 
 is "$(jq -s '[.[].scan.diagnostics.errors] | add' "$D/ex.ndjson")" 0 "examples parse without errors"
 
 # --- parallel parsing gives the same bytes
-run "$KSCAN" -j 2 examples/src
+run "$KSCAN" --root . -j 2 examples/src
 is_file "$T_TMP/out" "$D/ex.ndjson" "-j 2 output equals -j 1"
 
 # --- paths on stdin
@@ -70,7 +70,7 @@ run "$KSCAN" -p "$D/build"
 is "$T_STATUS" 0 "-p: exit 0"
 is "$(jq -r .id "$T_TMP/out" | wc -l | tr -d ' ')" 16 "-p: the five units' 16 CUDA kernels"
 is "$(jq -r '.scan.flags | join(" ")' "$T_TMP/out" | sort -u)" \
-    "-I $T_ROOT/examples/src -D KF_TEST=1" "-p: include paths and macros kept, nvcc options dropped"
+    "-I examples/src -D KF_TEST=1" "-p: include paths and macros kept (relative to the root), nvcc options dropped"
 is "$(jq -r '.scan.build_flags | join(" ")' "$T_TMP/out" | sort -u)" \
     "-DKF_TEST=1 --expt-relaxed-constexpr" "-p: the nvcc flags that change device code kept for slice.flags"
 # CMake's CUDA rules: include paths and macros in a response file
@@ -81,7 +81,7 @@ printf '[{"directory":"%s","file":"%s/examples/src/conv1d.cu","command":"nvcc --
     "$D/cmake" "$T_ROOT" "$T_ROOT" > "$D/cmake/compile_commands.json"
 run "$KSCAN" -p "$D/cmake"
 is "$(jq -c '[.scan.flags, .scan.build_flags]' "$T_TMP/out" | sort -u)" \
-    "[[\"-I\",\"$T_ROOT/examples/src\",\"-D\",\"KF_NAME=\\\"a b\\\"\"],[\"-DKF_NAME=\\\"a b\\\"\",\"--use_fast_math\"]]" \
+    "[[\"-I\",\"examples/src\",\"-D\",\"KF_NAME=\\\"a b\\\"\"],[\"-DKF_NAME=\\\"a b\\\"\",\"--use_fast_math\"]]" \
     "-p: --options-file response files read, for the parser and for slice.flags"
 
 # --- shapes of real code
@@ -257,11 +257,11 @@ echo '#include "z/three.h"' > "$D/deep/b/y/two.h"
 echo '#define K 1' > "$D/deep/c/z/three.h"
 printf '#include "x/one.h"\n__global__ void deep_kernel(float *p) { p[0] = 0; }\n' \
     > "$D/deep/main.cu"
-run sh -c "cd '$D/deep' && '$KSCAN' --no-cache ."
+run sh -c "cd '$D/deep' && '$KSCAN' --root . --no-cache ."
 is "$(jq -r .id "$T_TMP/out")" main.cu::deep_kernel \
     "a unit whose includes resolve one directory at a time is scanned"
 is "$(jq -r '[.scan.diagnostics.errors, (.scan.flags | join(" "))] | join(" ")' "$T_TMP/out")" \
-    "0 -I . -I ./a -I ./b -I ./c" \
+    "0 -I . -I a -I b -I c" \
     "quoted includes resolved before the parse, nested ones too, in the order met"
 
 run "$KSCAN" -j 0 examples/src

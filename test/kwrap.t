@@ -125,6 +125,13 @@ is "$(jq -c 'select(.id == "examples/src/elementwise.cu::fill_kernel<float>") |
     [(.wrap.spec.cases | length), (.wrap.spec.confidence.guesses |
     map(select(test("dropped"))) | length), (.errors // [] | length)]' \
     "$T_TMP/out")" '[0,9,1]' "cases: a case that cannot get a block is dropped"
+is "$(jq -c 'select(.id == "examples/src/elementwise.cu::fill_kernel<float>") |
+    [.wrap.spec.confidence.cases, .wrap.spec.confidence.overall]' "$T_TMP/out")" \
+    '["low","low"]' "cases dropped: confidence never says high about them"
+like "$(jq -r 'select(.id == "examples/src/elementwise.cu::fill_kernel<float>") |
+    .errors[0].message' "$T_TMP/out")" \
+    "spec has no cases: case typical dropped: no sizes give every grid dimension a block; case smallest dropped" \
+    "the error says which cases were dropped and why"
 
 # Counts from the bounds of every access (test/bounds/bounds.cu): each
 # count checked against the kernel's text by hand.

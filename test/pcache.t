@@ -14,17 +14,18 @@ export KFORGE_WORK=$W
 mkdir -p "$D/p"
 cp -R examples/src/common examples/src/kernels examples/src/reduce.cu \
     examples/src/softmax.cu examples/src/attention.cu "$D/p/"
+# ids relative to this directory, as the expectations below spell them
 cd "$D" || exit 1
 stats() { grep 'parse cache' "$T_TMP/err"; }
 
-run "$KSCAN" --timing p
+run "$KSCAN" --root . --timing p
 is "$T_STATUS" 0 "cold: exit 0"
 cp "$T_TMP/out" cold.ndjson
 like "$(stats)" ": 0 reused, [1-9][0-9]* parsed, 0 changed$" "cold: every unit parsed"
 ok "$(find "$W/pcache/kscan" -name '*.json' | grep -q . && echo 0 || echo 1)" \
     "cold: entries under \$KFORGE_WORK/pcache/kscan"
 
-run "$KSCAN" --timing p
+run "$KSCAN" --root . --timing p
 is_file "$T_TMP/out" cold.ndjson "warm: the same records"
 like "$(stats)" ": [1-9][0-9]* reused, 0 parsed, 0 changed$" "warm: no unit parsed"
 is "$(grep -c 'parsed in' "$T_TMP/err")" 0 "warm: no parse timed"
@@ -32,28 +33,28 @@ is "$(grep -c 'parsed in' "$T_TMP/err")" 0 "warm: no parse timed"
 # an included header changes: the units that include it parse again
 printf '__global__ void added_kernel(float *x) { x[0] = 1; }\n' \
     >> p/kernels/softmax_kernels.cuh
-run "$KSCAN" --timing p
+run "$KSCAN" --root . --timing p
 like "$(stats)" ", 2 changed$" "an edited header: its two includers parse again"
 is "$(jq -r 'select(.scan.name=="added_kernel") | .scan.file' "$T_TMP/out")" \
     p/kernels/softmax_kernels.cuh "an edited header: its new kernel is found"
-run "$KSCAN" --timing p
+run "$KSCAN" --root . --timing p
 cp "$T_TMP/out" edited.ndjson
 like "$(stats)" ", 0 parsed, 0 changed$" "an edited header: kept again"
 
 # the unit's own text, and the parser's arguments, are in the key
 printf '// a comment\n' >> p/reduce.cu
-run "$KSCAN" --timing p
+run "$KSCAN" --root . --timing p
 like "$(stats)" ": [1-9][0-9]* reused, 1 parsed, 0 changed$" "an edited unit parses again"
-run "$KSCAN" --timing -D KF_BLOCK_THREADS=128 p
+run "$KSCAN" --root . --timing -D KF_BLOCK_THREADS=128 p
 like "$(stats)" ": [0-9]+ reused, [1-9][0-9]* parsed" "a new -D parses again"
 
 # runs sharing the work directory at once: same records, no temporary
 # files left behind
 rm -rf "$W"
-"$KSCAN" -q -j 2 p > par1.ndjson 2>/dev/null &
-"$KSCAN" -q -j 2 p > par2.ndjson 2>/dev/null
+"$KSCAN" --root . -q -j 2 p > par1.ndjson 2>/dev/null &
+"$KSCAN" --root . -q -j 2 p > par2.ndjson 2>/dev/null
 wait
-"$KSCAN" -q --no-cache p > nocache.ndjson
+"$KSCAN" --root . -q --no-cache p > nocache.ndjson
 is_file par1.ndjson nocache.ndjson "concurrent runs: the first has the uncached records"
 is_file par2.ndjson nocache.ndjson "concurrent runs: the second too"
 is "$(find "$W" -name '*.tmp.*' | wc -l | tr -d ' ')" 0 "concurrent runs: no temporary files left"
@@ -62,24 +63,24 @@ is "$(find "$W" -name '*.tmp.*' | wc -l | tr -d ' ')" 0 "concurrent runs: no tem
 for f in $(find "$W/pcache/kscan" -name '*.json'); do
 	printf '{"format":' > "$f"
 done
-run "$KSCAN" --timing p
+run "$KSCAN" --root . --timing p
 is "$T_STATUS" 0 "damaged entries: exit 0"
 is_file "$T_TMP/out" nocache.ndjson "damaged entries: parsed again, same records"
 
 # the toolkit's headers, precompiled once
-run "$KSCAN" --work "$D/wp" p
+run "$KSCAN" --root . --work "$D/wp" p
 is_file "$T_TMP/out" nocache.ndjson "precompiled toolkit headers: the same records"
 ok "$(find "$D/wp/pcache/pch" -name '*.pch' | grep -q . && echo 0 || echo 1)" \
     "precompiled toolkit headers: kept under pcache/pch"
 
 # --no-cache and --work
-run "$KSCAN" --no-cache --work "$D/w2" p
+run "$KSCAN" --root . --no-cache --work "$D/w2" p
 ok "$([ ! -e "$D/w2" ] && echo 0 || echo 1)" "--no-cache: no work directory made"
-run "$KSCAN" --work "$D/w3" p
+run "$KSCAN" --root . --work "$D/w3" p
 ok "$(find "$D/w3/pcache/kscan" -name '*.json' | grep -q . && echo 0 || echo 1)" \
     "--work: entries under the directory given"
 : > notadir
-run "$KSCAN" --work notadir/w p
+run "$KSCAN" --root . --work notadir/w p
 is "$T_STATUS" 0 "a work directory that cannot be made: exit 0"
 is_file "$T_TMP/out" nocache.ndjson "a work directory that cannot be made: same records"
 like "$(cat "$T_TMP/err")" "notadir/w: cannot use as work directory" \

@@ -19,7 +19,7 @@ cat > "$T_TMP/good" <<'EOF'
 {"id":"a"}
 {"id":"src/x.cu:k<float>","parent":"src/x.cu:k","unknown":{"kept":[1]}}
 {"id":"<stdin>:2","raw":"","errors":[{"stage":"kslice","code":"empty-line","message":"empty line","line":2}]}
-{"id":"b","errors":[],"unknown_stage":{"kept":true},"verify":{},"candidate":{}}
+{"id":"b","errors":[],"unknown_stage":{"kept":true},"verify":{},"candidate":{"code":"__global__ void k() {}","model":"m","extra":1}}
 {"id":"c","errors":[{"stage":"kwrap","code":"x","message":"","extra":true}]}
 EOF
 run $v "$T_TMP/good"
@@ -37,6 +37,7 @@ cat > "$T_TMP/bad" <<'EOF'
 {"id":"a","errors":[{"stage":"","code":"c","message":"m"}]}
 {"id":"a","errors":[{"stage":"s","code":"c","message":"m","line":"3"}]}
 {"id":"a","slice":[]}
+{"id":"a","candidate":"__global__ void k() {}"}
 
 not json
 [1]
@@ -55,10 +56,11 @@ $b:7: \$.errors[0]: 'message' is a required property
 $b:8: \$.errors[0].stage: '' is too short
 $b:9: \$.errors[0].line: '3' is not of type 'integer'
 $b:10: \$.slice: [] is not of type 'object'
-$b:11: empty line
-$b:12: invalid JSON: Expecting value: line 1 column 1 (char 0)
-$b:13: [1] is not of type 'object'
-$b:14: invalid JSON: duplicate object key 'id'" "invalid records: one message each"
+$b:11: \$.candidate: '__global__ void k() {}' is not of type 'object'
+$b:12: empty line
+$b:13: invalid JSON: Expecting value: line 1 column 1 (char 0)
+$b:14: [1] is not of type 'object'
+$b:15: invalid JSON: duplicate object key 'id'" "invalid records: one message each"
 
 printf '{"id":"a"}\n{"id":"b"}' > "$T_TMP/in"
 run $v < "$T_TMP/in"

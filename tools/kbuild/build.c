@@ -244,6 +244,49 @@ find_symbol(const char *dir, const char *module, const char *kernel)
 	return found;
 }
 
+/* Does the module of a built unit (build.<role>) define symbol, global or
+ * local?  1 yes, 0 no, -1 when it cannot tell (no nm, no module). */
+int
+module_defines(json_t *res, const char *symbol)
+{
+	const char *key = k_get_str(res, "artifact");
+	const char *file = k_get_str(res, "file");
+	char path[PATH_MAX + 160], out[PATH_MAX + 32], *text, *line;
+	char *save = NULL, *argv[4];
+	struct k_proc r;
+	int fd, found = 0;
+
+	if (opt.nm == NULL || key == NULL || file == NULL ||
+	    strlen(key) < 2)
+		return -1;
+	snprintf(path, sizeof(path), "%s/build/%.2s/%s/%s", opt.work, key,
+	    key, file);
+	snprintf(out, sizeof(out), "%s/build/nm.XXXXXX", opt.work);
+	if ((fd = mkstemp(out)) < 0)
+		return -1;
+	close(fd);
+	argv[0] = opt.nm;
+	argv[1] = "--defined-only";
+	argv[2] = path;
+	argv[3] = NULL;
+	if (k_run(argv, NULL, out, 60, &r) != 0 || !r.exited ||
+	    r.status != 0 || (text = k_file_head(out, 1 << 20, NULL,
+	    NULL)) == NULL) {
+		unlink(out);
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line != NULL && !found;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char type, name[1024];
+		if (sscanf(line, "%*s %c %1023s", &type, name) == 2 &&
+		    (type == 'T' || type == 't') && strcmp(name, symbol) == 0)
+			found = 1;
+	}
+	free(text);
+	unlink(out);
+	return found;
+}
+
 /*
  * The fields that depend on this machine and this run, not on the build:
  * set on a fresh and a cached result alike.

@@ -207,3 +207,91 @@ hip_targets(void)
 {
 	pthread_once(&hip_once, probe_hip_arch);
 }
+
+/* The targets compiler c lists (argv after the compiler), as one line of
+ * space-separated names that start with prefix; remembered per compiler;
+ * "" when it lists none (a wrapper, an old compiler): then nothing is
+ * checked. */
+static char *
+listed_targets(struct compiler *c, const char *what, char *const args[],
+    const char *prefix)
+{
+	char out[PATH_MAX + 32], *text, *tok, *save = NULL, *argv[8];
+	char list[4096] = "", *memo;
+	struct k_proc r;
+	int i;
+
+	memo = memo_path(what, c, NULL);
+	if ((text = memo_get(memo)) != NULL) {
+		free(memo);
+		return text;
+	}
+	snprintf(out, sizeof(out), "%s/%s.%d", opt.work, what, (int)getpid());
+	argv[0] = c->path;
+	for (i = 0; args[i] != NULL && i < 6; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	if (k_run(argv, NULL, out, 60, &r) == 0 && r.exited &&
+	    (text = k_file_head(out, 65536, NULL, NULL)) != NULL) {
+		for (tok = strtok_r(text, " \t\r\n,", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \t\r\n,", &save)) {
+			char want[64];
+			if (strncmp(tok, prefix, strlen(prefix)) != 0 ||
+			    strlen(tok) > 40)
+				continue;
+			snprintf(want, sizeof(want), " %s ", tok);
+			if (strstr(list, want) != NULL || strlen(list) +
+			    strlen(tok) + 2 >= sizeof(list))
+				continue;
+			if (list[0] == '\0')
+				strcat(list, " ");
+			strcat(list, tok);
+			strcat(list, " ");
+		}
+		free(text);
+	}
+	unlink(out);
+	memo_put(memo, list);
+	free(memo);
+	return k_strdup(list);
+}
+
+/*
+ * --arch and --hip-arch as given, against what the installed compilers
+ * build for, once per run (the lists are remembered with the version): a
+ * target they do not take is a usage error that lists those they do,
+ * before any record is read.
+ */
+void
+check_targets(int arch_given)
+{
+	static char *const nv[] = { "--list-gpu-code", NULL };
+	static char *const amd[] = { "-nogpulib", "--target=amdgcn-amd-amdhsa",
+	    "-print-supported-cpus", NULL };
+	char want[64], *list, tmp[128], *p, *save = NULL;
+
+	if (arch_given && opt.nvcc.path != NULL) {
+		list = listed_targets(&opt.nvcc, "gpu-codes", nv, "sm_");
+		snprintf(want, sizeof(want), " %s ", opt.arch);
+		if (list[0] != '\0' && strstr(list, want) == NULL)
+			k_fatal(K_EXIT_USAGE, NULL, "--arch %s: nvcc (%s) does "
+			    "not build for it; it builds for:%.*s", opt.arch,
+			    opt.nvcc.version, (int)strlen(list) - 1, list);
+		free(list);
+	}
+	if (!hip_arch_given || opt.hipcc.path == NULL)
+		return;
+	list = listed_targets(&opt.hipcc, "gpu-targets", amd, "gfx");
+	snprintf(tmp, sizeof(tmp), "%s", opt.hip_arch);
+	for (p = strtok_r(tmp, ",", &save); p != NULL && list[0] != '\0';
+	    p = strtok_r(NULL, ",", &save)) {
+		/* gfx90a:xnack+ is gfx90a with a feature */
+		snprintf(want, sizeof(want), " %.*s ", (int)strcspn(p, ":"),
+		    p);
+		if (strstr(list, want) == NULL)
+			k_fatal(K_EXIT_USAGE, NULL, "--hip-arch %s: hipcc (%s) "
+			    "does not build for it; it builds for:%.*s", p,
+			    opt.hipcc.version, (int)strlen(list) - 1, list);
+	}
+	free(list);
+}

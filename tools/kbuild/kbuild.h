@@ -85,6 +85,7 @@ extern int hip_arch_given;
 void version_of(struct compiler *c);
 void default_arch(void);
 void hip_targets(void);
+void check_targets(int arch_given);
 
 /* hip.c: the platform HIP code is built for, the mapping onto CUDA */
 const char *hipnv_key(void);
@@ -121,6 +122,14 @@ int harness_regenerated(json_t *rec, char **code, const char **why);
 /* ... and whether a record's harness is it, the comment naming the
  * record's id aside */
 int harness_same(const char *record, const char *generated);
+
+int module_defines(json_t *res, const char *symbol);
+
+/* attach.c: --candidates */
+char *task_name(const char *id);
+void attach_open(const char *path);
+void attach(json_t *rec);
+void attach_close(void);
 
 /* record.c */
 json_t *process(json_t *rec, void *ctx);

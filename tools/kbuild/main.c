@@ -23,6 +23,7 @@ struct slot {
 
 static struct slot *window;
 static size_t wn, wnext;
+static const char *wname = "<stdin>";	/* the input the window is from */
 static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *
@@ -39,7 +40,7 @@ worker(void *arg)
 			return NULL;
 		if (window[i].bad)
 			continue;
-		k_msg_at("<stdin>", window[i].line);
+		k_msg_at(wname, window[i].line);
 		window[i].rec = process(window[i].rec, NULL);
 		k_msg_at(NULL, 0);
 	}
@@ -83,7 +84,7 @@ run_window(void)
 	return 0;
 }
 
-static const char *work, *arch;
+static const char *work, *arch, *candidates;
 
 static void
 option(int ch, const char *arg, void *ctx)
@@ -100,6 +101,9 @@ option(int ch, const char *arg, void *ctx)
 		break;
 	case 'c':
 		opt.check = 1;
+		break;
+	case 'C':
+		candidates = arg;
 		break;
 	case 'f':
 		/* the user's own: any nvcc option, one token */
@@ -148,6 +152,7 @@ option(int ch, const char *arg, void *ctx)
 
 static const struct option longopts[] = {
 	{ "arch", required_argument, NULL, 'a' },
+	{ "candidates", required_argument, NULL, 'C' },
 	{ "check", no_argument, NULL, 'c' },
 	{ "flag", required_argument, NULL, 'f' },
 	{ "hip-arch", required_argument, NULL, 'H' },
@@ -162,15 +167,15 @@ static const struct option longopts[] = {
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--check] [--flag flag]\n"
-	    "              [--hip-arch gfxNNN[,gfxNNN ...]]\n"
+	    "usage: kbuild [-hqV] [-j jobs] [--arch sm_NN] [--candidates dir | file]\n"
+	    "              [--check] [--flag flag] [--hip-arch gfxNNN[,gfxNNN ...]]\n"
 	    "              [--hip-platform amd | nvidia | auto] [--mem mb]\n"
-	    "              [--timeout seconds] [--trust-records] [--work dir]\n",
+	    "              [--timeout seconds] [--trust-records] [--work dir] [file ...]\n",
 	.shortopts = "j:",
 	.longopts = longopts,
 	.option = option,
 	.min_operands = 0,
-	.max_operands = 0,
+	.max_operands = -1,
 };
 
 int
@@ -178,7 +183,7 @@ main(int argc, char *argv[])
 {
 	struct k_reader r;
 	size_t cap;
-	int rc, bad;
+	int rc, bad, i, first, failed;
 	json_t *rec;
 
 	opt.flags = json_array();
@@ -186,8 +191,12 @@ main(int argc, char *argv[])
 	opt.timeout = 300;
 	opt.mem_mb = MEM_MB_DEFAULT;
 	snprintf(opt.hip_arch, sizeof(opt.hip_arch), "gfx90a,gfx942");
-	k_main(argc, argv, &tool, NULL);
+	first = k_main(argc, argv, &tool, NULL);
+	argc -= first;
+	argv += first;
 	k_work_dir(work, opt.work);
+	if (candidates != NULL)
+		attach_open(candidates);
 
 	opt.nvcc.name = "nvcc";
 	opt.hipcc.name = "hipcc";
@@ -228,21 +237,35 @@ main(int argc, char *argv[])
 	else
 		default_arch();
 	hip_platform_settle();
+	check_targets(arch != NULL);
 
 	cap = (size_t)opt.jobs * 4;
 	window = k_calloc(cap, sizeof(*window));
-	k_reader_init(&r, stdin, "<stdin>", STAGE);
-	rc = 0;
-	while ((rc = k_read(&r, &rec, &bad)) == 1) {
-		window[wn].rec = rec;
-		window[wn].bad = bad;
-		window[wn].line = r.lineno;
-		if (++wn == cap && run_window() != 0)
-			break;
+	/* file operands in order, "-" or none: standard input */
+	for (i = 0, failed = 0; !failed && i < (argc > 0 ? argc : 1); i++) {
+		const char *name = argc > 0 ? argv[i] : "-";
+		FILE *fp = stdin;
+		if (strcmp(name, "-") != 0 &&
+		    (fp = fopen(name, "r")) == NULL) {
+			k_warn(K_EXIT_IO, name, "%s", strerror(errno));
+			continue;
+		}
+		wname = fp == stdin ? "<stdin>" : name;
+		k_reader_init(&r, fp, wname, STAGE);
+		while ((rc = k_read(&r, &rec, &bad)) == 1) {
+			window[wn].rec = rec;
+			window[wn].bad = bad;
+			window[wn].line = r.lineno;
+			if (++wn == cap && (failed = run_window()) != 0)
+				break;
+		}
+		/* a window holds one file's records, named by wname */
+		if (!failed && rc != -1 && wn > 0)
+			failed = run_window();
+		k_reader_free(&r);
+		if (fp != stdin)
+			fclose(fp);
 	}
-	if (rc != -1 && wn > 0)
-		(void)run_window();
-	k_reader_free(&r);
 	free(window);
 	free(opt.nvcc.path);
 	free(opt.nvcc.version);
@@ -250,5 +273,6 @@ main(int argc, char *argv[])
 	free(opt.hipcc.version);
 	free(opt.nm);
 	json_decref(opt.flags);
+	attach_close();
 	return k_finish();
 }

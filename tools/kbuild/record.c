@@ -72,6 +72,28 @@ unit_failed(json_t *rec, const char *role, const struct unit_fail *uf)
 	k_exit_raise(uf->status);
 }
 
+/* A candidate that compiled but does not define the task's kernel with
+ * the task's signature (the reference's mangled name: a different name or
+ * different parameter types mangle differently) fails pass_call, with the
+ * reason, and names no symbol, so that kverify does not run it. */
+static void
+same_kernel(json_t *build, json_t *res, const char *kernel)
+{
+	json_t *ref = json_object_get(build, "reference");
+	const char *want = k_get_str(ref, "symbol");
+	const char *got = k_get_str(res, "symbol");
+
+	if (want == NULL || !json_is_true(json_object_get(res, "ok")) ||
+	    module_defines(res, want) != 0)
+		return;
+	json_object_set_new(res, "pass_call", json_false());
+	json_object_set_new(res, "pass_call_reason", json_sprintf(
+	    "the candidate does not define %s with the task's signature: "
+	    "the task's kernel is %s, the candidate's module defines %s",
+	    kernel, want, got != NULL ? got : "no kernel by that name"));
+	json_object_set_new(res, "symbol", json_null());
+}
+
 /* Build what rec holds; returns rec with a build section (steals rec). */
 json_t *
 process(json_t *rec, void *ctx)
@@ -87,6 +109,8 @@ process(json_t *rec, void *ctx)
 	const char *code, *kernel, *dialect;
 
 	(void)ctx;
+	attach(rec);
+	cand = json_object_get(rec, "candidate");
 	if (!json_is_object(slice)) {
 		/* an upstream failure is already recorded: pass it on */
 		if (!k_has_errors(rec))
@@ -143,9 +167,16 @@ process(json_t *rec, void *ctx)
 	if (cand != NULL) {
 		const char *cc = k_get_str(cand, "code");
 		const char *cd = k_get_str(cand, "dialect");
-		if (!json_is_object(cand) || cc == NULL) {
+		if (!json_is_object(cand)) {
 			k_fail(rec, STAGE, "bad-candidate", "%s: candidate "
-			    "has no code", k_id_text(rec));
+			    "is %s, not an object {\"code\": \"...\"} "
+			    "(schemas/candidate.schema.json; kbuild "
+			    "--candidates attaches files)", k_id_text(rec),
+			    json_is_string(cand) ? "a string" : "not an object");
+		} else if (cc == NULL) {
+			k_fail(rec, STAGE, "bad-candidate", "%s: candidate "
+			    "has no code (a string under candidate.code)",
+			    k_id_text(rec));
 		} else if (strspn(cc, " \t\r\n") == strlen(cc)) {
 			k_fail(rec, STAGE, "bad-candidate", "%s: candidate "
 			    "code is empty", k_id_text(rec));
@@ -159,8 +190,10 @@ process(json_t *rec, void *ctx)
 			u.code = cc;
 			if ((res = build_unit(&u, &uf)) == NULL)
 				unit_failed(rec, "candidate", &uf);
-			else
+			else {
+				same_kernel(build, res, kernel);
 				json_object_set_new(build, "candidate", res);
+			}
 		}
 	}
 

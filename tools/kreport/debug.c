@@ -35,11 +35,22 @@ char *
 dir_name(const char *id)
 {
 	char hex[K_SHA256_HEX], buf[NAME_MAX_KEPT + 16];
+	const char *src = id, *colons = strstr(id, "::"), *base;
+	char *cut = NULL;
 	size_t i, n = 0;
 
 	k_sha256_hex(id, strlen(id), hex);
-	for (i = 0; id[i] != '\0' && n < NAME_MAX_KEPT; i++) {
-		unsigned char ch = (unsigned char)id[i];
+	/* a long id keeps the kernel's name: the file's directories go
+	 * first, then the file name */
+	if (strlen(id) > NAME_MAX_KEPT && colons != NULL) {
+		for (base = colons; base > id && base[-1] != '/'; base--)
+			;
+		src = cut = k_strdup(base);
+		if (strlen(src) > NAME_MAX_KEPT)
+			src = cut + (colons - base) + 2;
+	}
+	for (i = 0; src[i] != '\0' && n < NAME_MAX_KEPT; i++) {
+		unsigned char ch = (unsigned char)src[i];
 		int safe = (ch >= 'a' && ch <= 'z') || (ch >= 'A' &&
 		    ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
 		    ch == '-' || ch == '_';
@@ -53,6 +64,7 @@ dir_name(const char *id)
 		buf[n++] = (char)ch;
 	}
 	snprintf(buf + n, sizeof(buf) - n, "-%.8s", hex);
+	free(cut);
 	return k_strdup(buf);
 }
 

@@ -256,6 +256,20 @@ note_unit(struct info *in, json_t *build, const char *role)
 		add_class(in, "compile:%s:%s", role, compile_kind(u));
 }
 
+/* Does rec carry an error from stage? */
+static int
+stage_erred(json_t *rec, const char *stage)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(rec, "errors"), i, e)
+		if (k_get_str(e, "stage") != NULL &&
+		    strcmp(k_get_str(e, "stage"), stage) == 0)
+			return 1;
+	return 0;
+}
+
 /* Verdicts and failure classes of one record; counts it everywhere. */
 void
 digest(struct info *in)
@@ -286,17 +300,23 @@ digest(struct info *in)
 	for (k = 0; k < 5; k++)
 		if (json_is_object(json_object_get(rec, sections[k])))
 			tot.present[k]++;
-	if (json_is_object(scan))
+	/* a stage is ok where its section holds what it makes and the
+	 * stage recorded no error (kslice writes a slice that does not
+	 * parse, with an error saying so) */
+	if (json_is_object(scan) && !stage_erred(rec, "kscan"))
 		tot.ok[0]++;
-	if (json_is_string(json_object_get(slice, "code")))
+	if (json_is_string(json_object_get(slice, "code")) &&
+	    !stage_erred(rec, "kslice"))
 		tot.ok[1]++;
 	if (json_is_string(json_object_get(json_object_get(wrap, "harness"),
-	    "code")))
+	    "code")) && !stage_erred(rec, "kwrap"))
 		tot.ok[2]++;
 	v = json_object_get(build, "harness");
 	built = json_is_true(json_object_get(json_object_get(build,
 	    "reference"), "ok")) && (!json_is_object(v) ||
 	    json_is_true(json_object_get(v, "ok")));
+	/* built: the reference and the harness (a bad candidate is the
+	 * candidate's verdict, pass_call) */
 	if (built)
 		tot.ok[3]++;
 	/* kverify's own verdict; a record from a kverify that gave none:
@@ -501,6 +521,7 @@ digest(struct info *in)
 		struct agg *a = agg_get(&t_task, in->task);
 		a->cands++;
 		a->exe += in->exe == 1;
+		a->judged += in->exe >= 0;
 		for (k = 0; k < 4; k++)
 			a->fast[k] += in->exe == 1 && (fast_ps[k] == 0 ||
 			    (in->has_sp && in->sp > fast_ps[k]));

@@ -116,7 +116,7 @@ begin(void)
 	    "<meta charset=\"utf-8\">\n<title>kforge report</title>\n"
 	    "<style>\n"
 	    "body { font: 14px/1.4 sans-serif; margin: 2em; color: #222; "
-	    "background: #fff; max-width: 1100px; }\n"
+	    "background: #fff; max-width: 1200px; }\n"
 	    "table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
 	    "th, td { border: 1px solid #ccc; padding: 3px 8px; "
 	    "text-align: right; }\n"
@@ -129,6 +129,15 @@ begin(void)
 	    ".card { border: 1px solid #ccc; border-radius: 6px; "
 	    "padding: 0.6em 1.2em; }\n"
 	    ".card b { display: block; font-size: 22px; }\n"
+	    /* readable at 1,280 px: long ids wrap, wide tables scroll
+	     * inside themselves, never the page */
+	    "code { overflow-wrap: anywhere; word-break: break-word; }\n"
+	    ".scroll { overflow-x: auto; max-width: 100%%; }\n"
+	    "td { vertical-align: top; }\n"
+	    "td:first-child { max-width: 40em; }\n"
+	    "li { margin: 0.2em 0; overflow-wrap: anywhere; }\n"
+	    ".banner { border: 2px solid #e76f51; background: #fdf0ec; "
+	    "padding: 0.6em 1em; margin: 1em 0; font-weight: bold; }\n"
 	    "</style>\n</head>\n<body>\n");
 }
 
@@ -148,15 +157,23 @@ overview(json_t *s)
 {
 	json_t *c = json_object_get(s, "candidates");
 	long nc = inum(c, "records");
-	char b1[64];
+	char b1[64], banner[512];
 	int k;
 
+	if (never_ran(s, banner, sizeof(banner)) != NULL) {
+		printf("<p class=\"banner\" role=\"alert\">");
+		h(banner);
+		printf("</p>\n");
+	}
+
 	printf("<div class=\"cards\">\n"
-	    "<div class=\"card\"><b>%ld</b>records</div>\n"
-	    "<div class=\"card\"><b>%ld</b>bad input lines</div>\n"
-	    "<div class=\"card\"><b>%ld</b>candidates</div>\n"
-	    "<div class=\"card\"><b>%ld</b>tasks</div>\n",
-	    inum(s, "records"), inum(s, "bad_lines"), nc, inum(c, "tasks"));
+	    "<div class=\"card\"><b>%ld</b>record%s</div>\n"
+	    "<div class=\"card\"><b>%ld</b>bad input line%s</div>\n"
+	    "<div class=\"card\"><b>%ld</b>candidate%s</div>\n"
+	    "<div class=\"card\"><b>%ld</b>task%s</div>\n",
+	    inum(s, "records"), plural(inum(s, "records")),
+	    inum(s, "bad_lines"), plural(inum(s, "bad_lines")), nc,
+	    plural(nc), inum(c, "tasks"), plural(inum(c, "tasks")));
 	for (k = 0; k < 3; k++)
 		printf("<div class=\"card\"><b>%s</b>%s</div>\n",
 		    nc > 0 ? pct(num(json_object_get(c, verdicts[k]), "rate"),
@@ -181,7 +198,7 @@ table(const struct col *cols, size_t n)
 
 	cur = cols;
 	ncur = n;
-	printf("<table><tr>");
+	printf("<div class=\"scroll\"><table><tr>");
 	for (i = 0; i < n; i++) {
 		printf("<th>");
 		h(cols[i].name);
@@ -196,11 +213,18 @@ spans(const struct span *p, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		if (p[i].href != NULL) {
+			printf("<a href=\"");
+			h(p[i].href);
+			printf("\">");
+		}
 		if (p[i].code)
 			printf("<code>");
 		h(p[i].s);
 		if (p[i].code)
 			printf("</code>");
+		if (p[i].href != NULL)
+			printf("</a>");
 	}
 }
 
@@ -222,7 +246,7 @@ row(const struct span *cells, size_t n)
 static void
 table_end(void)
 {
-	printf("</table>\n");
+	printf("</table></div>\n");
 }
 
 static void

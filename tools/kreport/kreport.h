@@ -33,6 +33,14 @@ struct kreport_opts {
 };
 extern struct kreport_opts opt;
 
+/* "s" unless n is 1: "1 task", "2 tasks" (render.c) */
+const char *plural(long n);
+/* The stages that never ran on these records, in words, or NULL: a
+ * stage whose section no record has while the one before ran, and
+ * verification where every record that reached it says no-device.
+ * buf holds the text (render.c). */
+const char *never_ran(json_t *s, char *buf, size_t len);
+
 /* ------------------------------------------------------ digest.c */
 
 /* One row of a count table: a failure class, a project, a task. */
@@ -43,6 +51,7 @@ struct agg {
 	long records, built, cands, call, exe, perf, sp_n;
 	double sp_log;
 	long fast[4];		/* candidates correct and faster than p */
+	long judged;		/* candidates with a pass_exe verdict */
 };
 
 struct table {
@@ -105,10 +114,12 @@ struct col {
 	char align;
 };
 
-/* A piece of a table cell or list item: plain text or code. */
+/* A piece of a table cell or list item: plain text or code, a link to
+ * href where a format has links (NULL: none). */
 struct span {
 	int code;
 	const char *s;
+	const char *href;
 };
 
 /*

@@ -97,7 +97,7 @@ main(int argc, char *argv[])
 {
 	json_t *s;
 	size_t i;
-	int first;
+	int first, opened = 0;
 
 	opt.depth = 1;
 	first = k_main(argc, argv, &tool, NULL);
@@ -106,12 +106,15 @@ main(int argc, char *argv[])
 		k_fatal(K_EXIT_IO, opt.debug_dir, "cannot create: %s",
 		    strerror(errno));
 
-	if (first == argc)
+	if (first == argc) {
 		read_all(stdin, "<stdin>");
+		opened++;
+	}
 	for (; first < argc; first++) {
 		FILE *fp;
 		if (strcmp(argv[first], "-") == 0) {
 			read_all(stdin, "<stdin>");
+			opened++;
 			continue;
 		}
 		if ((fp = fopen(argv[first], "r")) == NULL) {
@@ -120,7 +123,13 @@ main(int argc, char *argv[])
 			continue;
 		}
 		read_all(fp, argv[first]);
+		opened++;
 		fclose(fp);
+	}
+	/* no input could be read: no report of nothing */
+	if (opened == 0) {
+		records_free();
+		return k_finish();
 	}
 
 	if (opt.debug_dir != NULL)

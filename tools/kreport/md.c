@@ -68,11 +68,18 @@ static void
 overview(json_t *s)
 {
 	json_t *c = json_object_get(s, "candidates");
+	char banner[512];
 
+	if (never_ran(s, banner, sizeof(banner)) != NULL) {
+		block();
+		printf("> **%s**\n", banner);
+	}
 	block();
-	printf("%ld records (%ld bad input lines), %ld candidates for %ld "
-	    "tasks.\n", inum(s, "records"), inum(s, "bad_lines"),
-	    inum(c, "records"), inum(c, "tasks"));
+	printf("%ld record%s (%ld bad input line%s), %ld candidate%s for "
+	    "%ld task%s.\n", inum(s, "records"), plural(inum(s, "records")),
+	    inum(s, "bad_lines"), plural(inum(s, "bad_lines")),
+	    inum(c, "records"), plural(inum(c, "records")),
+	    inum(c, "tasks"), plural(inum(c, "tasks")));
 }
 
 static void

@@ -54,8 +54,8 @@ speed(json_t *v, char *buf, size_t len)
 	return buf;
 }
 
-#define TXT(x) { 0, (x) }
-#define CODE(x) { 1, (x) }
+#define TXT(x) { 0, (x), NULL }
+#define CODE(x) { 1, (x), NULL }
 
 static void
 stages(json_t *s, const struct backend *b)
@@ -79,6 +79,50 @@ stages(json_t *s, const struct backend *b)
 		b->row(row, 4);
 	}
 	b->table_end();
+}
+
+const char *
+plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+const char *
+never_ran(json_t *s, char *buf, size_t len)
+{
+	static const char *const tools[] = { "kscan", "kslice", "kwrap",
+	    "kbuild", "kverify" };
+	json_t *st = json_object_get(s, "stages"), *e;
+	long nodev = 0, verified = 0;
+	size_t i, k;
+
+	buf[0] = '\0';
+	verified = inum(json_array_get(st, 4), "records");
+	json_array_foreach(json_object_get(s, "errors"), i, e)
+		if (strcmp(k_get_str(e, "stage") ? k_get_str(e, "stage") : "",
+		    "kverify") == 0 && strcmp(k_get_str(e, "code") ?
+		    k_get_str(e, "code") : "", "no-device") == 0)
+			nodev = inum(e, "records");
+	if (nodev > 0 && nodev >= verified) {
+		snprintf(buf, len, "Verification never ran: kverify found no "
+		    "GPU (%ld record%s say%s no-device), so no record is "
+		    "verified and no candidate judged; run kverify on a "
+		    "machine with one.", nodev, plural(nodev),
+		    nodev == 1 ? "s" : "");
+		return buf;
+	}
+	for (k = 1; k < 5 && k < json_array_size(st); k++) {
+		json_t *prev = json_array_get(st, k - 1);
+		json_t *cur = json_array_get(st, k);
+		if (inum(cur, "records") == 0 && inum(prev, "ok") > 0) {
+			snprintf(buf, len, "%s never ran on these records: no "
+			    "record has a %s section, so nothing after %s is "
+			    "known.", tools[k], k_get_str(cur, "stage"),
+			    k_get_str(prev, "stage"));
+			return buf;
+		}
+	}
+	return buf[0] != '\0' ? buf : NULL;
 }
 
 static void
@@ -121,7 +165,12 @@ candidates(json_t *s, const struct backend *b)
 			struct span row[] = { TXT(t1), TXT(t2), TXT(t3) };
 			snprintf(t1, sizeof(t1), "%ld", inum(r, "k"));
 			snprintf(t2, sizeof(t2), "%ld", inum(r, "tasks"));
-			snprintf(t3, sizeof(t3), "%.4f", num(r, "value"));
+			/* none: no candidate of k or more was judged */
+			if (json_is_number(json_object_get(r, "value")))
+				snprintf(t3, sizeof(t3), "%.4f", num(r,
+				    "value"));
+			else
+				snprintf(t3, sizeof(t3), "none");
 			b->row(row, 3);
 		}
 		b->table_end();
@@ -142,7 +191,10 @@ candidates(json_t *s, const struct backend *b)
 	json_array_foreach(json_object_get(s, "fast_p"), i, r) {
 		struct span row[] = { TXT(t1), TXT(t2) };
 		snprintf(t1, sizeof(t1), "%g", num(r, "p"));
-		snprintf(t2, sizeof(t2), "%.4f", num(r, "value"));
+		if (json_is_number(json_object_get(r, "value")))
+			snprintf(t2, sizeof(t2), "%.4f", num(r, "value"));
+		else
+			snprintf(t2, sizeof(t2), "none");
 		b->row(row, 2);
 	}
 	b->table_end();
@@ -238,7 +290,7 @@ failed(json_t *s, const struct backend *b)
 {
 	json_t *arr = json_object_get(s, "failed"), *r, *cl, *classes;
 	struct span *parts;
-	char more[64];
+	char more[64], *href = NULL;
 	size_t i, j, n;
 
 	if (json_array_size(arr) == 0)
@@ -266,10 +318,19 @@ failed(json_t *s, const struct backend *b)
 		}
 		if (k_get_str(r, "debug") != NULL) {
 			parts[n++] = (struct span)TXT(" (");
-			parts[n++] = (struct span)CODE(k_get_str(r, "debug"));
+			/* the folder, where the page is read from the
+			 * directory kreport ran in (or anywhere, when
+			 * --debug-dir is absolute) */
+			href = opt.debug_dir != NULL ? k_asprintf("%s%s/%s/",
+			    opt.debug_dir[0] == '/' ? "file://" : "",
+			    opt.debug_dir, k_get_str(r, "debug")) : NULL;
+			parts[n++] = (struct span){ 1, k_get_str(r, "debug"),
+			    href };
 			parts[n++] = (struct span)TXT(")");
 		}
 		b->item(parts, n);
+		free(href);
+		href = NULL;
 		free(parts);
 	}
 	b->list_end();

@@ -114,16 +114,18 @@ summary(void)
 		long nt = 0;
 		if (ks[k] > maxn)
 			break;
+		/* over the candidates that got a pass_exe verdict: one
+		 * never run (no GPU) is not a failure */
 		for (i = 0; i < t_task.n; i++) {
-			if (t_task.v[i].cands < ks[k])
+			if (t_task.v[i].judged < ks[k])
 				continue;
-			sum += pass_at_k(t_task.v[i].cands, t_task.v[i].exe,
+			sum += pass_at_k(t_task.v[i].judged, t_task.v[i].exe,
 			    ks[k]);
 			nt++;
 		}
-		json_array_append_new(arr, json_pack("{sI sI sf}", "k",
+		json_array_append_new(arr, json_pack("{sI sI so}", "k",
 		    (json_int_t)ks[k], "tasks", (json_int_t)nt, "value",
-		    nt > 0 ? sum / (double)nt : 0.0));
+		    real_or_null(nt > 0, nt > 0 ? sum / (double)nt : 0)));
 	}
 	json_object_set_new(s, "pass_at_k", arr);
 
@@ -178,12 +180,17 @@ summary(void)
 	arr = json_array();
 	for (k = 0; k < 4; k++) {
 		double sum = 0;
-		for (i = 0; i < t_task.n; i++)
+		long nt = 0;
+		for (i = 0; i < t_task.n; i++) {
+			if (t_task.v[i].judged == 0)
+				continue;
 			sum += (double)t_task.v[i].fast[k] /
-			    (double)t_task.v[i].cands;
-		json_array_append_new(arr, json_pack("{sf sI sf}", "p",
-		    fast_ps[k], "tasks", (json_int_t)tasks, "value",
-		    tasks > 0 ? sum / (double)tasks : 0.0));
+			    (double)t_task.v[i].judged;
+			nt++;
+		}
+		json_array_append_new(arr, json_pack("{sf sI so}", "p",
+		    fast_ps[k], "tasks", (json_int_t)nt, "value",
+		    real_or_null(nt > 0, nt > 0 ? sum / (double)nt : 0)));
 	}
 	json_object_set_new(s, "fast_p", arr);
 

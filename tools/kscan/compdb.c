@@ -76,6 +76,37 @@ keep_flags(struct unit *u, CXCompileCommand cmd, const char *dir)
 	k_words_free(av, n);
 }
 
+/* Why builddir's compile_commands.json cannot be read (static text), or
+ * NULL when it can be opened. */
+const char *
+compdb_why(const char *builddir)
+{
+	static char why[PATH_MAX + 128];
+	char *path = k_asprintf("%s/compile_commands.json", builddir);
+	struct stat st;
+	FILE *fp;
+
+	if (stat(builddir, &st) != 0)
+		snprintf(why, sizeof(why), "%s: %s", builddir,
+		    strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		snprintf(why, sizeof(why), "%s: not a directory (-p names "
+		    "the build directory that holds compile_commands.json)",
+		    builddir);
+	else if ((fp = fopen(path, "r")) == NULL)
+		snprintf(why, sizeof(why), "%s: %s (CMake writes it with "
+		    "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, Bear with "
+		    "\"bear -- make\", Meson and ninja builds by themselves)",
+		    path, strerror(errno));
+	else {
+		fclose(fp);
+		free(path);
+		return NULL;
+	}
+	free(path);
+	return why;
+}
+
 int
 read_compdb(const char *builddir)
 {
@@ -84,10 +115,12 @@ read_compdb(const char *builddir)
 	CXCompileCommands cmds;
 	unsigned i, n;
 
+	/* libclang prints its own message on stderr for a missing file:
+	 * look first, so the run says it in one error record */
+	if (compdb_why(builddir) != NULL)
+		return -1;
 	db = clang_CompilationDatabase_fromDirectory(builddir, &err);
 	if (err != CXCompilationDatabase_NoError || db == NULL) {
-		k_warn(K_EXIT_RECORDS, builddir,
-		    "cannot read compile_commands.json");
 		if (db != NULL)
 			clang_CompilationDatabase_dispose(db);
 		return -1;

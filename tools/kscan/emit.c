@@ -28,10 +28,41 @@ param_types(json_t *scan, char *buf, size_t len)
 	json_array_foreach(json_object_get(scan, "params"), i, p) {
 		if (i > 0)
 			strncat(buf, ", ", len - strlen(buf) - 1);
-		strncat(buf, k_get_str(p, "canonical_type"),
-		    len - strlen(buf) - 1);
+		/* the source's spelling (T *), not clang's canonical one
+		 * (type-parameter-0-0 *) */
+		const char *t = k_get_str(p, "type");
+		if (t == NULL || t[0] == '\0')
+			t = k_get_str(p, "canonical_type");
+		strncat(buf, t != NULL ? t : "?", len - strlen(buf) - 1);
 	}
 	strncat(buf, ")", len - strlen(buf) - 1);
+}
+
+/* The paths in scan.flags relative to the root where they lie under it
+ * (the command line's are relative to the current directory), so that a
+ * later stage finds them through scan.root wherever it runs. */
+static void
+root_flags(json_t *scan)
+{
+	static const char *with_path[] = { "-I", "-isystem", "-iquote",
+	    "-include", NULL };
+	json_t *flags = json_object_get(scan, "flags"), *f;
+	size_t i;
+	int next = 0, j;
+
+	json_array_foreach(flags, i, f) {
+		const char *v = json_string_value(f);
+		if (v != NULL && next) {
+			char *rel = relpath(v);
+			if (rel[0] != '/')
+				json_array_set_new(flags, i, json_string(rel));
+			free(rel);
+		}
+		next = 0;
+		for (j = 0; v != NULL && with_path[j] != NULL; j++)
+			if (strcmp(v, with_path[j]) == 0)
+				next = 1;
+	}
 }
 
 void
@@ -113,6 +144,12 @@ emit(void)
 				    "launches"), c);
 			}
 		}
+		root_flags(s);
+		/* where the ids and paths are relative to: --root as given
+		 * (a relative one resolves where a later stage runs), else
+		 * the directory kscan chose */
+		json_object_set_new(s, "root", json_string(opt.root_given !=
+		    NULL ? opt.root_given : opt.root));
 		rec = json_object();
 		json_object_set_new(rec, "id", json_string(id));
 		json_object_set(rec, "scan", s);

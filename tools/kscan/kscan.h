@@ -73,8 +73,9 @@ struct unit {
 };
 
 struct options {
-	char root[PATH_MAX];
+	char root[PATH_MAX];	/* real path: ids are relative to it */
 	size_t rootlen;
+	const char *root_given;	/* --root as given, or NULL: scan.root */
 	const char *lang;	/* forced dialect or NULL */
 	struct k_strv flags;	/* -I and -D from the command line */
 	int jobs;
@@ -138,6 +139,7 @@ void walk(const char *path, int depth, int explicit, size_t *found);
 
 /* compdb.c */
 int read_compdb(const char *builddir);
+const char *compdb_why(const char *builddir);
 
 /* source.c: files, text and tokens of a translation unit */
 struct fileinfo *file_info(struct ctx *x, CXFile f);

@@ -53,7 +53,84 @@ add_path(const char *path)
 	}
 }
 
-static const char *builddir, *root = ".", *cuda;
+static const char *builddir, *root, *cuda;
+
+/* The directory a path names (itself, or the one holding a file), or the
+ * top of the git work tree that holds it; NULL when it does not exist. */
+static char *
+tree_of(const char *path)
+{
+	char *real = realpath(path, NULL), *d;
+	struct stat st;
+
+	if (real == NULL)
+		return NULL;
+	if (stat(real, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		d = k_dirname(real);
+		free(real);
+		real = d;
+	}
+	for (d = k_strdup(real);;) {
+		char *git = k_asprintf("%s/.git", d), *up;
+		int found = access(git, F_OK) == 0;
+		free(git);
+		if (found) {
+			free(real);
+			return d;
+		}
+		if (strcmp(d, "/") == 0)
+			break;
+		up = k_dirname(d);
+		free(d);
+		d = up;
+	}
+	free(d);
+	return real;
+}
+
+/* The directory both a and b lie in; a is changed in place. */
+static void
+common_dir(char *a, const char *b)
+{
+	size_t i, cut = 0;
+
+	for (i = 0; a[i] != '\0' && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			cut = i;
+	if ((a[i] == '\0' && (b[i] == '/' || b[i] == '\0')) ||
+	    (a[i] == '/' && b[i] == '\0'))
+		cut = i;
+	a[cut == 0 ? 1 : cut] = '\0';
+}
+
+/* The default root: the trees of the operands (or of the files a
+ * compile_commands.json lists), their common directory when they differ,
+ * or the current directory when nothing names one. */
+static void
+default_root(const struct k_strv *ops)
+{
+	char *r = NULL;
+	size_t i, n = ops->n > 0 ? ops->n : nunits;
+
+	for (i = 0; i < n; i++) {
+		char *t = tree_of(ops->n > 0 ? ops->v[i] : units[i].path);
+		if (t == NULL)
+			continue;
+		if (r == NULL)
+			r = t;
+		else {
+			common_dir(r, t);
+			free(t);
+		}
+	}
+	if (r == NULL && getcwd(opt.root, sizeof(opt.root)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "cannot tell the current "
+		    "directory: %s", strerror(errno));
+	if (r != NULL) {
+		snprintf(opt.root, sizeof(opt.root), "%s", r);
+		free(r);
+	}
+}
 
 static void
 option(int ch, const char *arg, void *ctx)
@@ -133,8 +210,9 @@ static const struct k_tool tool = {
 int
 main(int argc, char *argv[])
 {
+	struct k_strv ops = { 0 };
 	size_t i, first_header;
-	int first;
+	int first, compdb_ok = 1;
 
 	opt.jobs = 1;
 	opt.timeout = K_PARSE_TIMEOUT;
@@ -143,9 +221,34 @@ main(int argc, char *argv[])
 	argc -= first;
 	argv += first;
 
-	if (realpath(root, opt.root) == NULL)
-		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
-		    strerror(errno));
+	if (builddir != NULL)
+		compdb_ok = read_compdb(builddir) >= 0;
+	if (argc > 0) {
+		for (i = 0; i < (size_t)argc; i++)
+			k_strv_push(&ops, argv[i]);
+	} else if (builddir == NULL) {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		if (isatty(STDIN_FILENO))
+			k_warn(K_EXIT_OK, NULL, "reading paths from standard "
+			    "input (one a line; end with ^D)");
+		while ((len = getline(&line, &cap, stdin)) > 0) {
+			while (len > 0 && (line[len - 1] == '\n' ||
+			    line[len - 1] == '\r'))
+				line[--len] = '\0';
+			if (len > 0)
+				k_strv_push(&ops, line);
+		}
+		free(line);
+	}
+	if (root != NULL) {
+		if (realpath(root, opt.root) == NULL)
+			k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
+			    strerror(errno));
+		opt.root_given = root;
+	} else
+		default_root(&ops);
 	opt.rootlen = strlen(opt.root);
 	if (opt.rootlen == 1)
 		opt.rootlen = 0;	/* "/" */
@@ -159,25 +262,17 @@ main(int argc, char *argv[])
 		    "%s", strerror(errno));
 		k_pcache_close(&opt.cache);
 	}
-
-	if (builddir != NULL)
-		read_compdb(builddir);
-	if (argc > 0) {
-		for (i = 0; i < (size_t)argc; i++)
-			add_path(argv[i]);
-	} else if (builddir == NULL) {
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t len;
-		while ((len = getline(&line, &cap, stdin)) > 0) {
-			while (len > 0 && (line[len - 1] == '\n' ||
-			    line[len - 1] == '\r'))
-				line[--len] = '\0';
-			if (len > 0)
-				add_path(line);
-		}
-		free(line);
+	if (!compdb_ok) {
+		struct unit *u = add_unit(builddir, NULL, 0);
+		const char *why = compdb_why(builddir);
+		input_error(u, builddir, "no-compdb", "-p: %s", why != NULL ?
+		    why : "compile_commands.json is not a compilation "
+		    "database libclang can read");
+		u->path[0] = '\0';
 	}
+	for (i = 0; i < ops.n; i++)
+		add_path(ops.v[i]);
+	k_strv_free(&ops);
 
 	run_units(0);
 	/* headers that no parsed file includes are parsed on their own, so

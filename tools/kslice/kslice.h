@@ -40,7 +40,10 @@
 #define MAX_CALL_DEPTH 8	/* write analysis through callees */
 
 struct kslice_opt {
-	char root[PATH_MAX];
+	char root[PATH_MAX];	/* this record's: --root, else scan.root */
+	int root_given;		/* --root: it wins over scan.root */
+	char cwd[PATH_MAX];	/* where a relative scan.root resolves */
+	int root_recorded;	/* this record's root is its scan.root */
 	struct k_strv stubdirs;	/* user stubs first, then ours */
 	struct k_strv types;	/* --types, spelled as C++ types */
 	struct k_strv typenames;	/* --types, as given */
@@ -156,6 +159,8 @@ struct slicer {
 	json_t *stubs;
 	struct k_strv includes;
 	char *body;		/* everything but the instantiation */
+	char *own;		/* the kernel's and its project dependencies'
+				 * text, no stub: what the tags look at */
 	char *ns;		/* the kernel's namespace */
 	json_t *writes, *reads;
 	json_t *guessed;	/* value parameters bound by a guess */

@@ -21,7 +21,9 @@
  * record, not the run.  A worker that dies or runs past --timeout is
  * killed; the next record starts a new one.
  */
-static struct k_worker worker;
+#define MAX_JOBS 256
+static struct k_worker workers[MAX_JOBS];
+static int jobs = 1;	/* -j: records sliced at once, each in its worker */
 
 /* A request carries the record's input position under this key, so
  * that the worker's messages name it too; the worker takes it out. */
@@ -88,18 +90,16 @@ take_reply(char *text)
 	return out;
 }
 
-static json_t *
-process_isolated(json_t *rec, void *ctx)
+/* Send rec to worker w (started if need be); it stays the caller's. */
+static void
+send_record(struct k_worker *wp, json_t *rec)
 {
-	enum k_worker_event ev;
-	json_t *out;
 	const char *at;
 	unsigned long at_line;
 	char *line;
 	size_t len;
 	int tries;
 
-	(void)ctx;
 	if ((at = k_msg_where(&at_line)) != NULL)
 		json_object_set_new(rec, AT_KEY, json_pack("[s,I]", at,
 		    (json_int_t)at_line));
@@ -110,30 +110,39 @@ process_isolated(json_t *rec, void *ctx)
 	len = strlen(line);
 	line[len] = '\n';	/* over the terminating NUL, not past it */
 	for (tries = 0;; tries++) {
-		if (worker.pid == 0 && k_worker_start(&worker, serve,
-		    NULL) != 0)
+		if (wp->pid == 0 && k_worker_start(wp, serve, NULL) != 0)
 			k_fatal(K_EXIT_SYSTEM, NULL,
 			    "cannot start a slicing process: %s",
 			    strerror(errno));
-		if (k_worker_send(&worker, line, len + 1) == 0)
+		if (k_worker_send(wp, line, len + 1) == 0)
 			break;
 		/* it died between records: once more with a new one */
-		k_worker_stop(&worker);
+		k_worker_stop(wp);
 		if (tries > 0)
 			k_fatal(K_EXIT_SYSTEM, NULL,
 			    "cannot reach a slicing process: %s",
 			    strerror(errno));
 	}
 	free(line);
-	if (k_worker_wait(&worker, 1, opt.timeout, &ev) < 0)
+}
+
+/* The reply of worker w to rec (steals rec): the records it made, all
+ * but the last written here; rec with an error when w failed it. */
+static json_t *
+take_result(struct k_worker *wp, json_t *rec)
+{
+	enum k_worker_event ev;
+	json_t *out;
+
+	if (k_worker_wait(wp, 1, opt.timeout, &ev) < 0)
 		k_fatal(K_EXIT_SYSTEM, NULL, "waiting for the slicing "
 		    "process: %s", strerror(errno));
-	if (ev == K_WORKER_REPLY && (out = take_reply(worker.buf)) != NULL) {
+	if (ev == K_WORKER_REPLY && (out = take_reply(wp->buf)) != NULL) {
 		json_decref(rec);
 		return out;
 	}
 	if (ev == K_WORKER_REPLY) {
-		k_worker_stop(&worker);
+		k_worker_stop(wp);
 		k_fail(rec, STAGE, "slice-crashed", "%s: unreadable reply "
 		    "from the slicing process", k_id_text(rec));
 	} else if (ev == K_WORKER_TIMEOUT)
@@ -143,8 +152,66 @@ process_isolated(json_t *rec, void *ctx)
 	else
 		k_fail(rec, STAGE, "slice-crashed", "%s: parse failed: the "
 		    "slicing process was %s", k_id_text(rec),
-		    k_worker_how(&worker));
+		    k_worker_how(wp));
 	return rec;
+}
+
+static json_t *
+process_isolated(json_t *rec, void *ctx)
+{
+	(void)ctx;
+	send_record(&workers[0], rec);
+	return take_result(&workers[0], rec);
+}
+
+/* -j: up to jobs records at once, one a worker, written in input order
+ * (each record's instantiations together, as with one). */
+static void
+filter_jobs(FILE *fp, const char *name)
+{
+	struct { json_t *rec; int bad; unsigned long line; } win[MAX_JOBS];
+	struct k_reader r;
+	int n, j, rc = 1, stop = 0;
+
+	k_reader_init(&r, fp, name, STAGE);
+	while (rc == 1 && !stop) {
+		for (n = 0; n < jobs && (rc = k_read(&r, &win[n].rec,
+		    &win[n].bad)) == 1; n++) {
+			win[n].line = r.lineno;
+			if (win[n].bad)
+				continue;
+			k_msg_at(name, win[n].line);
+			send_record(&workers[n], win[n].rec);
+			k_msg_at(NULL, 0);
+		}
+		for (j = 0; j < n; j++) {
+			json_t *out = win[j].rec;
+			if (!win[j].bad && !stop) {
+				k_msg_at(name, win[j].line);
+				out = take_result(&workers[j], out);
+				k_msg_at(NULL, 0);
+			} else if (!win[j].bad) {
+				/* a write failed: the rest is not waited for */
+				k_worker_stop(&workers[j]);
+			}
+			if (!stop && k_has_errors(out))
+				k_exit_raise(K_EXIT_RECORDS);
+			if (!stop && k_write(out) != 0)
+				stop = 1;
+			json_decref(out);
+		}
+	}
+	k_reader_free(&r);
+}
+
+/* One input: through the worker, or -j workers. */
+static void
+filter(FILE *fp, const char *name)
+{
+	if (jobs > 1)
+		filter_jobs(fp, name);
+	else
+		k_filter(fp, name, STAGE, process_isolated, NULL);
 }
 
 static void
@@ -178,7 +245,7 @@ default_stubs(void)
 	}
 }
 
-static const char *root = ".", *cuda;
+static const char *root, *cuda;
 
 static void
 option(int ch, const char *arg, void *ctx)
@@ -187,6 +254,9 @@ option(int ch, const char *arg, void *ctx)
 	switch (ch) {
 	case 'C':
 		cuda = arg;
+		break;
+	case 'j':
+		jobs = (int)k_opt_ll("-j", arg, 1, MAX_JOBS);
 		break;
 	case 'R':
 		root = arg;
@@ -214,6 +284,7 @@ option(int ch, const char *arg, void *ctx)
 
 static const struct option longopts[] = {
 	{ "cuda-path", required_argument, NULL, 'C' },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "mem", required_argument, NULL, 'M' },
 	{ "no-cache", no_argument, NULL, 'N' },
 	{ "root", required_argument, NULL, 'R' },
@@ -226,9 +297,10 @@ static const struct option longopts[] = {
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kslice [-hqV] [--cuda-path dir] [--mem mib] [--no-cache]\n"
+	    "usage: kslice [-hqV] [-j jobs] [--cuda-path dir] [--mem mib] [--no-cache]\n"
 	    "              [--root dir] [--stubs dir] [--timeout seconds] [--types list]\n"
 	    "              [--work dir] [file ...]\n",
+	.shortopts = "j:",
 	.longopts = longopts,
 	.option = option,
 	.version = k_clang_version,
@@ -247,7 +319,11 @@ main(int argc, char *argv[])
 	i = k_main(argc, argv, &tool, NULL);
 	argc -= i;
 	argv += i;
-	if (realpath(root, opt.root) == NULL)
+	opt.root_given = root != NULL;
+	if (getcwd(opt.cwd, sizeof(opt.cwd)) == NULL)
+		k_fatal(K_EXIT_SYSTEM, NULL, "cannot tell the current "
+		    "directory: %s", strerror(errno));
+	if (realpath(root != NULL ? root : ".", opt.root) == NULL)
 		k_fatal(K_EXIT_USAGE, NULL, "--root: %s: %s", root,
 		    strerror(errno));
 	default_stubs();
@@ -260,22 +336,22 @@ main(int argc, char *argv[])
 		    strerror(errno));
 
 	if (argc == 0)
-		k_filter(stdin, "<stdin>", STAGE, process_isolated, NULL);
+		filter(stdin, "<stdin>");
 	for (i = 0; i < argc; i++) {
 		FILE *fp;
 		if (strcmp(argv[i], "-") == 0) {
-			k_filter(stdin, "<stdin>", STAGE, process_isolated,
-			    NULL);
+			filter(stdin, "<stdin>");
 			continue;
 		}
 		if ((fp = fopen(argv[i], "r")) == NULL) {
 			k_warn(K_EXIT_IO, argv[i], "%s", strerror(errno));
 			continue;
 		}
-		k_filter(fp, argv[i], STAGE, process_isolated, NULL);
+		filter(fp, argv[i]);
 		fclose(fp);
 	}
-	k_worker_stop(&worker);
+	for (i = 0; i < jobs; i++)
+		k_worker_stop(&workers[i]);
 	k_strv_free(&opt.stubdirs);
 	k_strv_free(&opt.types);
 	k_strv_free(&opt.typenames);

@@ -314,8 +314,8 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	int e;
 
 	fl = json_dumps(flags, JSON_COMPACT);
-	key = k_asprintf("%s\n%s\n%s\n%d", tu, fl != NULL ? fl : "",
-	    dialect, device);
+	key = k_asprintf("%s\n%s\n%s\n%s\n%d", opt.root, tu,
+	    fl != NULL ? fl : "", dialect, device);
 	free(fl);
 	for (i = 0; i < MAX_CACHE; i++)
 		if (cache[i] != NULL && strcmp(cache[i]->key, key) == 0) {
@@ -328,7 +328,13 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	else
 		snprintf(path, sizeof(path), "%s/%s", opt.root, tu);
 	if (access(path, R_OK) != 0) {
-		*why = k_asprintf("%s: %s", tu, strerror(errno));
+		*why = opt.root_given || opt.root_recorded ? k_asprintf(
+		    "%s: %s (looked under %s, %s; --root names where the "
+		    "tree is now)", tu, strerror(errno), opt.root,
+		    opt.root_given ? "the --root given" : "the root kscan "
+		    "recorded in scan.root") : k_asprintf("%s: %s (looked "
+		    "under the current directory: the record has no "
+		    "scan.root; --root names the tree)", tu, strerror(errno));
 		free(key);
 		return NULL;
 	}

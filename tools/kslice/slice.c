@@ -30,6 +30,7 @@ slicer_free(struct slicer *s)
 	json_decref(s->guessed);
 	k_strv_free(&s->includes);
 	free(s->body);
+	free(s->own);
 	free(s->ns);
 }
 
@@ -40,7 +41,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	struct closure *cl = &s->cl;
 	struct parsed *p;
 	struct fileinfo *kfi;
-	struct k_buf b = KSLICE_BUF;
+	struct k_buf b = KSLICE_BUF, own = KSLICE_BUF;
 	const char *tu = k_get_str(scan, "tu"), *usr = k_get_str(scan, "usr");
 	const char *dialect = k_get_str(scan, "dialect");
 	json_t *flags = json_object_get(scan, "flags");
@@ -146,10 +147,17 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		}
 		k_buf_addn(&b, it->fi->text + it->a, it->b - it->a);
 		k_buf_add(&b, it->semi ? ";\n" : "\n");
+		if (it->fi->cls != F_STUB) {
+			k_buf_addn(&own, it->fi->text + it->a, it->b - it->a);
+			k_buf_add(&own, "\n");
+		}
 	}
 	s->ns = k_strdup(cur);
+	s->own = own.s != NULL ? own.s : k_strdup("");
 	if (k_buf_full(&b)) {
 		free(b.s);
+		free(s->own);
+		s->own = NULL;
 		*why = k_strdup("slice longer than 16 MiB");
 		return -1;
 	}
@@ -359,7 +367,9 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	}
 	json_object_set_new(sl, "flags", slice_flags(s->p, scan));
 	json_object_set(sl, "stubs", s->stubs);
-	json_object_set_new(sl, "tags", tags_json(code.s, lines,
+	/* tags from the kernel's own code and its project dependencies:
+	 * a stub (an atomic helper kforge supplies) is not the kernel's */
+	json_object_set_new(sl, "tags", tags_json(s->own, lines,
 	    json_array_size(s->deps)));
 	json_object_set(sl, "writes", s->writes);
 	json_object_set(sl, "reads", s->reads);
@@ -453,6 +463,30 @@ scan_problem(json_t *scan)
 	return NULL;
 }
 
+/* The record's root: --root where given, else the scan.root kscan
+ * recorded (a relative one from where kslice runs), else the current
+ * directory. */
+static void
+use_root(json_t *scan)
+{
+	const char *r = k_get_str(scan, "root");
+	char *path;
+
+	if (opt.root_given)
+		return;
+	if (r == NULL)
+		r = "";
+	opt.root_recorded = r[0] != '\0';
+	if (r[0] == '\0' || r[0] == '/')
+		path = k_strdup(r[0] == '\0' ? opt.cwd : r);
+	else
+		path = k_asprintf("%s/%s", opt.cwd, r);
+	/* a root that is gone stays as recorded: the error names it */
+	if (realpath(path, opt.root) == NULL)
+		snprintf(opt.root, sizeof(opt.root), "%s", path);
+	free(path);
+}
+
 json_t *
 process(json_t *rec, void *ctx)
 {
@@ -481,6 +515,7 @@ process(json_t *rec, void *ctx)
 		return rec;
 	}
 	memset(&s, 0, sizeof(s));
+	use_root(scan);
 	if (slice_kernel(&s, scan, &why) != 0) {
 		k_error(rec, STAGE, "cannot-slice", "%s: %s",
 		    k_id_text(rec), why);

@@ -51,7 +51,8 @@ struct kv_opt {
 	int fit;		/* --fit: the GPU sizes the spec first */
 	int keep;
 	long mem_mb;		/* 0: no data size limit */
-	char work[PATH_MAX];
+	char work[PATH_MAX];	/* absolute; it may not exist */
+	const char *work_from;	/* what named it, for messages */
 	char self[PATH_MAX];
 	char *sanitizer;
 	int gpus[MAX_GPUS];

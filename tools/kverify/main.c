@@ -29,6 +29,35 @@ static pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct k_reader reader;
 static int read_done;
+static char **inputs;		/* file operands; none: standard input */
+static int ninputs, next_input;
+
+/* Open the next input into reader: 0, or -1 when none is left.  A file
+ * that cannot be opened is reported and skipped.  Under io_lock. */
+static int
+open_next(void)
+{
+	if (reader.fp != NULL) {
+		if (reader.fp != stdin)
+			fclose(reader.fp);
+		k_reader_free(&reader);
+		memset(&reader, 0, sizeof(reader));
+	}
+	while (next_input < (ninputs > 0 ? ninputs : 1)) {
+		const char *name = ninputs > 0 ? inputs[next_input] : "-";
+		FILE *fp = stdin;
+		next_input++;
+		if (strcmp(name, "-") != 0 &&
+		    (fp = fopen(name, "r")) == NULL) {
+			k_warn(K_EXIT_IO, name, "%s", strerror(errno));
+			continue;
+		}
+		k_reader_init(&reader, fp, fp == stdin ? "<stdin>" : name,
+		    STAGE);
+		return 0;
+	}
+	return -1;
+}
 
 static void *
 worker_main(void *arg)
@@ -38,18 +67,24 @@ worker_main(void *arg)
 	int rc, bad;
 
 	unsigned long line;
+	const char *name;
 
 	for (;;) {
 		pthread_mutex_lock(&io_lock);
-		rc = read_done ? 0 : k_read(&reader, &rec, &bad);
+		rc = 0;
+		while (!read_done && (rc = k_read(&reader, &rec, &bad)) == 0 &&
+		    open_next() == 0)
+			;
 		if (rc != 1)
 			read_done = 1;
 		line = reader.lineno;
+		name = reader.name;
 		pthread_mutex_unlock(&io_lock);
 		if (rc != 1)
 			return NULL;
 		if (!bad) {
-			k_msg_at("<stdin>", line);
+			/* a name that lives as long as the run: an operand */
+			k_msg_at(name, line);
 			rec = process(rec, w);
 			k_msg_at(NULL, 0);
 		}
@@ -221,11 +256,11 @@ static const struct k_tool tool = {
 	    "usage: kverify [-hqV] [--atol x] [--fit] [--gpus list] [--keep] [--mem mb]\n"
 	    "               [--no-memcheck] [--no-time | --time reps] [--rtol x]\n"
 	    "               [--sanitize] [--suspicious x] [--threshold x]\n"
-	    "               [--timeout seconds] [--work dir]\n",
+	    "               [--timeout seconds] [--work dir] [file ...]\n",
 	.longopts = longopts,
 	.option = option,
 	.min_operands = 0,
-	.max_operands = 0,
+	.max_operands = -1,
 };
 
 int
@@ -243,13 +278,32 @@ main(int argc, char *argv[])
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;
 	opt.suspicious = 10.0;
-	k_main(argc, argv, &tool, NULL);
+	i = k_main(argc, argv, &tool, NULL);
+	inputs = argv + i;
+	ninputs = argc - i;
 	if (no_time && time_given)
 		k_fatal(K_EXIT_USAGE, NULL, "--time and --no-time exclude "
 		    "each other");
 	if (no_time)
 		opt.reps = 0;
-	k_work_dir(work, opt.work);
+	/* found, never made: kbuild makes it; a missing one is said per
+	 * record, with where it was looked for */
+	if (realpath(k_work_name(work), opt.work) == NULL) {
+		char cwd[PATH_MAX];
+		if (errno != ENOENT)
+			k_fatal(K_EXIT_IO, k_work_name(work), "cannot use as "
+			    "work directory: %s", strerror(errno));
+		if (k_work_name(work)[0] == '/' ||
+		    getcwd(cwd, sizeof(cwd)) == NULL)
+			snprintf(opt.work, sizeof(opt.work), "%s",
+			    k_work_name(work));
+		else
+			snprintf(opt.work, sizeof(opt.work), "%.2000s/%.2000s", cwd,
+			    k_work_name(work));
+	}
+	opt.work_from = work != NULL ? "--work" : getenv("KFORGE_WORK") !=
+	    NULL && *getenv("KFORGE_WORK") != '\0' ? "KFORGE_WORK" :
+	    "the default .kforge in the current directory";
 	if (realpath("/proc/self/exe", opt.self) == NULL)
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot find this program's own "
 		    "path: %s", strerror(errno));
@@ -262,7 +316,8 @@ main(int argc, char *argv[])
 		workers[i].gpu = opt.ngpus > 0 ? opt.gpus[i] : -1;
 		workers[i].index = i;
 	}
-	k_reader_init(&reader, stdin, "<stdin>", STAGE);
+	if (open_next() != 0)
+		read_done = 1;
 	if (n == 1)
 		worker_main(&workers[0]);
 	else {
@@ -274,6 +329,8 @@ main(int argc, char *argv[])
 		for (i = 0; i < n; i++)
 			pthread_join(th[i], NULL);
 	}
+	if (reader.fp != NULL && reader.fp != stdin)
+		fclose(reader.fp);
 	k_reader_free(&reader);
 	free(opt.sanitizer);
 	return k_finish();

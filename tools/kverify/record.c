@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kverify.h"
 
@@ -64,6 +65,22 @@ mark_no_device(struct ctx *c, const struct run *r)
 	return -1;
 }
 
+/* A built unit whose file is not in the work directory: an error that
+ * says where it was looked for and how to name another; 1 then. */
+static int
+missing_artifact(json_t *rec, const struct unit *u)
+{
+	if (access(u->path, F_OK) == 0)
+		return 0;
+	if (!k_has_errors(rec))
+		k_fail(rec, STAGE, "no-artifact", "%s: %s: %s (the work "
+		    "directory %s, from %s, is not the one kbuild wrote to? "
+		    "name that one with --work or KFORGE_WORK)",
+		    k_id_text(rec), u->path, strerror(errno), opt.work,
+		    opt.work_from);
+	return 1;
+}
+
 /* Verify what rec holds; returns rec with a verify section (steals). */
 json_t *
 process(json_t *rec, const struct worker *w)
@@ -91,6 +108,8 @@ process(json_t *rec, const struct worker *w)
 			    "not built", k_id_text(rec));
 		return rec;
 	}
+	if (missing_artifact(rec, &h) || missing_artifact(rec, &ref))
+		return rec;
 	if (runnable && ref.symbol == NULL) {
 		/* kbuild says so too; a record built before it did */
 		if (!k_has_errors(rec))
@@ -183,8 +202,15 @@ process(json_t *rec, const struct worker *w)
 	if (ncases > 0 && has_cand) {
 		if (!cand_ok) {
 			json_t *cv = json_object(), *rs = json_array();
-			json_array_append_new(rs, json_string("not-built"));
+			json_t *bc = json_object_get(build, "candidate");
+			const char *why = k_get_str(bc, "pass_call_reason");
+			/* built, but not the task's kernel: kbuild says why */
+			json_array_append_new(rs, json_string(why != NULL ?
+			    "wrong-kernel" : "not-built"));
 			json_object_set_new(cv, "reasons", rs);
+			if (why != NULL)
+				json_object_set_new(cv, "detail",
+				    json_string(why));
 			json_object_set_new(c.v, "candidate", cv);
 			pass_exe = 0;
 		} else

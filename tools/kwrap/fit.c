@@ -216,7 +216,7 @@ fit_cases(json_t *spec, const struct consts *c)
 	json_t *prm, *cs, *fv, *dims[2];
 	struct fit *f;
 	size_t i, j, d, ci;
-	int n;
+	int n, dropped = 0;
 	char text[64];
 
 	if (!json_is_array(params) || !json_is_array(cases))
@@ -304,6 +304,7 @@ fit_cases(json_t *spec, const struct consts *c)
 				    "case %s dropped: no sizes give every grid "
 				    "dimension a block", name));
 			json_array_remove(cases, ci);
+			dropped++;
 			continue;
 		}
 		for (n = 0; n < f->nk; n++)
@@ -312,6 +313,14 @@ fit_cases(json_t *spec, const struct consts *c)
 				json_object_set_new(sc, f->key[n],
 				    json_integer(f->val[n]));
 		ci++;
+	}
+	if (dropped > 0) {
+		/* confidence never says high about what was dropped */
+		json_t *conf = json_object_get(spec, "confidence");
+		if (json_is_object(conf)) {
+			json_object_set_new(conf, "cases", json_string("low"));
+			json_object_set_new(conf, "overall", json_string("low"));
+		}
 	}
 	for (n = 0; n < f->ne; n++)
 		toks_free(&f->e[n]);

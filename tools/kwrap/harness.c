@@ -227,6 +227,32 @@ oracle_call(struct k_buf *b, json_t *params, const char *fn)
 	k_buf_add(b, ");\n\t};\n");
 }
 
+/* What spec lacks for a harness, in words (static): with no cases left,
+ * which were dropped and why, from confidence.guesses. */
+static const char *
+spec_lack(json_t *spec)
+{
+	static __thread char why[1024];
+	json_t *g, *guesses = json_object_get(json_object_get(spec,
+	    "confidence"), "guesses");
+	size_t i;
+
+	if (!json_is_array(json_object_get(spec, "params")))
+		return "spec lacks params";
+	if (!json_is_object(json_object_get(spec, "launch")))
+		return "spec lacks launch";
+	snprintf(why, sizeof(why), "spec has no cases");
+	json_array_foreach(guesses, i, g) {
+		const char *t = json_string_value(g);
+		if (t == NULL || strstr(t, " dropped") == NULL)
+			continue;
+		strncat(why, strchr(why, ':') == NULL ? ": " : "; ",
+		    sizeof(why) - strlen(why) - 1);
+		strncat(why, t, sizeof(why) - strlen(why) - 1);
+	}
+	return why;
+}
+
 /* Generate the harness for spec, in dialect; returns a malloc'd string,
  * NULL with *why set when the spec cannot give one.  oracle: C source of
  * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
@@ -244,7 +270,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	const char *key;
 
 	if (!json_is_array(params) || !json_is_object(launch) || nc == 0) {
-		*why = "spec lacks params, launch or cases";
+		*why = spec_lack(spec);
 		return NULL;
 	}
 	k_buf_printf(&b, "// kwrap harness for %s\n#define KW_HIP %d\n", id,

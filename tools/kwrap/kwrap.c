@@ -16,7 +16,10 @@
 
 static const char usage_line[] =
     "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [--llm tasks]\n"
-    "             [--model name] [--url url] [-j jobs] [file ...]\n";
+    "             [--model name] [--url url] [-j jobs]\n"
+    "             [--candidate-dialect cuda | hip] [--rounds n] [--temperature t]\n"
+    "             [--max-tokens n] [--timeout seconds] [--retries n]\n"
+    "             [--max-response bytes] [--no-cache] [file ...]\n";
 
 static struct {
 	const char *dialect;	/* forced, or NULL for scan.dialect */

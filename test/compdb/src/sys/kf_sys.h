@@ -1,0 +1,3 @@
+// included through -isystem
+#pragma once
+#define KF_SYS_SCALE 3
