@@ -151,7 +151,8 @@ kreport: $(KREPORT_OBJS) lib/libkforge.a
 
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
-	test/unit/test_pcache test/unit/test_flags test/unit/test_kwrap
+	test/unit/test_pcache test/unit/test_flags test/unit/test_kwrap \
+	test/unit/test_kverify
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -163,6 +164,14 @@ test/unit/test_kwrap: test/unit/test_kwrap.c test/unit/unit.h \
     tools/kwrap/kwrap.h $(KWRAP_UNIT_OBJS) lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kwrap $(LDFLAGS) -o $@ \
 	    $< $(KWRAP_UNIT_OBJS) lib/libkforge.a $(LIBS) $(CMOCKA_LIBS) -lm
+
+# kverify's comparison and its tolerance band
+KVERIFY_UNIT_OBJS = tools/kverify/compare.o tools/kverify/dtype.o
+
+test/unit/test_kverify: test/unit/test_kverify.c test/unit/unit.h \
+    tools/kverify/kverify.h $(KVERIFY_UNIT_OBJS) lib/libkforge.a lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kverify $(LDFLAGS) -o $@ \
+	    $< $(KVERIFY_UNIT_OBJS) lib/libkforge.a $(LIBS) $(CMOCKA_LIBS) -lm
 
 test/unit/test_%: test/unit/test_%.c test/unit/unit.h lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \

@@ -240,6 +240,46 @@ is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .errors[0].message]
 # --- nondeterministic and degenerate references
 verify nondet nondet "" --no-time
 is "$(v '.deterministic')" false "outputs differing between runs: nondeterministic"
+is "$(v '[.verified.reason, .tolerance.outputs[0].unbanded] | join(" ")')" \
+    "nondeterministic too-large" \
+    "a spread far beyond rounding (y[0] from the pid) is a race: no band"
+
+# --- the tolerance band: the reference's own spread between runs
+verify jit jitter jitter --no-time
+is "$(v '[.deterministic, .verified.value, .pass_exe] | map(tostring) | join(" ")')" \
+    "false true true" \
+    "float atomics: not deterministic, still verified, and passes as its own candidate"
+is "$(v '[.tolerance.k, (.tolerance.outputs[] | "\(.name):\(.spread):\(.atol):\(.banded)")] | map(tostring) | join(" ")')" \
+    "4 y:0.004000000189989805:0.01600000075995922:true k:0:0:false" \
+    "verify.tolerance: per output the largest spread seen, the band k x spread"
+is "$(v '[.golden[].outputs | "\(.[0].spread * 1e4 | round):\(.[1].spread)"] | join(" ")')" \
+    "40:null 40:null 40:null" \
+    "golden: the spread seen in each case (timed repetitions and a fresh process)"
+verify jitk jitter jitter --no-time --spread-k 1
+is "$(v '[.tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
+    "0.004000000189989805 true" "--spread-k 1: the band is the spread itself"
+verify jitfar jitter jitfar --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false mismatch" "a candidate beyond k x spread fails"
+verify jittf jitter timedfar --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false timed-outputs-differ" \
+    "timed repetitions outside the band fail: timed-outputs-differ"
+verify dettf ref jitter --no-time
+is "$(v '[.deterministic, .tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
+    "true 1e-05 false" \
+    "a deterministic reference keeps the default band: 0.004 off in repetitions fails"
+verify jint jitint "" --no-time
+is "$(v '[.verified.reason, .tolerance.outputs[1].unbanded, .verified.detail] | map(tostring) | join(" | ")')" \
+    "nondeterministic | incomparable | output k differs between the reference's runs where no tolerance band applies (integer elements, a NaN or infinity that moves, or its size)" \
+    "an integer output that differs between runs: no band, not verified"
+verify jrace race "" --no-time
+like "$(v '.verified.detail')" '^output y differs between the reference.s runs by 5, more than rounding' \
+    "a spread too large for rounding: not verified, and said"
+verify jflaky ref flaky --no-time
+is "$(v '(.candidate.reasons | join(","))')" "timed-outputs-differ" \
+    "repetitions that differ without a timed file (an older harness): byte equality, as before"
+
 verify zero zero "" --no-time
 is "$(v '[.degenerate[] | select(.case == 0) | .output + ":" + .reason] | join(" ")')" \
     "y:all-zero k:constant" "degenerate: all zero, constant"

@@ -102,6 +102,8 @@ export_row(struct info *in)
 		    "build"), "reference"), "ok"))) : json_null());
 		json_object_set_new(v, "deterministic", copy_or_null(
 		    json_object_get(verify, "deterministic")));
+		json_object_set_new(v, "tolerance", copy_or_null(
+		    json_object_get(verify, "tolerance")));
 		json_object_set_new(v, "degenerate", json_is_object(verify) ?
 		    json_boolean(json_array_size(json_object_get(verify,
 		    "degenerate")) > 0) : json_null());

@@ -40,11 +40,15 @@
 #define ALL_CASES (-2)		/* run_harness case: every case, one process */
 #define SENTINEL 0xA5		/* the byte harnesses pre-fill outputs with */
 #define CHILD_FLAG "--kverify-child"
+#define SPREAD_K 4		/* default --spread-k: band = k x spread */
+#define SPREAD_NOISE 10		/* a spread over this x rtol x the output's
+				 * largest magnitude is a race, not rounding */
 
 struct kv_opt {
 	double timeout;
 	int reps;		/* 0: --no-time */
 	double atol, rtol;	/* < 0: per dtype defaults */
+	double spread_k;	/* the band: max(atol, spread_k x spread) */
 	double threshold, suspicious;
 	int sanitize;
 	int memcheck;		/* 0: --no-memcheck */
@@ -89,7 +93,17 @@ struct buf {
 	unsigned char *data;
 	size_t len;
 	char checksum[40];
+	/* the harness's NAME.timed.bin: the timed repetition that differs
+	 * most from the first launch; NULL when all matched */
+	unsigned char *timed;
+	size_t timed_len;
+	/* golden buffers: the largest |difference| seen between the
+	 * reference's runs, over every case (0: none; SPREAD_NONE: a
+	 * difference no band covers) */
+	double spread;
 };
+
+#define SPREAD_NONE (-1.0)
 
 struct run {
 	struct k_proc p;
@@ -132,6 +146,9 @@ struct cmp {
 
 void compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c);
+double spread(const struct buf *want, const unsigned char *got,
+    size_t len, double *scale);
+double band_atol(const struct buf *want);
 int all_bytes(const unsigned char *p, size_t n, int v);
 int constant(const struct buf *b);
 long long unwritten(const struct buf *b);

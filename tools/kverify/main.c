@@ -176,6 +176,9 @@ option(int ch, const char *arg, void *ctx)
 	case 's':
 		opt.sanitize = 1;
 		break;
+	case 'K':
+		opt.spread_k = number("--spread-k", arg, 1, 1e6);
+		break;
 	case 'S':
 		opt.suspicious = number("--suspicious", arg, 0, 1e300);
 		break;
@@ -204,6 +207,7 @@ static const struct option longopts[] = {
 	{ "no-time", no_argument, NULL, 'N' },
 	{ "rtol", required_argument, NULL, 'r' },
 	{ "sanitize", no_argument, NULL, 's' },
+	{ "spread-k", required_argument, NULL, 'K' },
 	{ "suspicious", required_argument, NULL, 'S' },
 	{ "threshold", required_argument, NULL, 'T' },
 	{ "time", required_argument, NULL, 'R' },
@@ -216,8 +220,8 @@ static const struct k_tool tool = {
 	.usage =
 	    "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
 	    "               [--no-memcheck] [--no-time | --time reps] [--rtol x]\n"
-	    "               [--sanitize] [--suspicious x] [--threshold x]\n"
-	    "               [--timeout seconds] [--work dir]\n",
+	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
+	    "               [--threshold x] [--timeout seconds] [--work dir]\n",
 	.longopts = longopts,
 	.option = option,
 	.min_operands = 0,
@@ -239,6 +243,7 @@ main(int argc, char *argv[])
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;
 	opt.suspicious = 10.0;
+	opt.spread_k = SPREAD_K;
 	k_main(argc, argv, &tool, NULL);
 	if (no_time && time_given)
 		k_fatal(K_EXIT_USAGE, NULL, "--time and --no-time exclude "

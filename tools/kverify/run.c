@@ -17,8 +17,10 @@ run_free(struct run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nout; i++)
+	for (i = 0; i < r->nout; i++) {
 		free(r->out[i].data);
+		free(r->out[i].timed);
+	}
 	for (i = 0; i < r->nin; i++)
 		free(r->in[i].data);
 	free(r->out);
@@ -120,6 +122,16 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 		    &b->len)) == NULL)
 			return -1;
 		(*n)++;
+		file = k_get_str(e, "timed_file");
+		if (check && file != NULL) {
+			/* a timed repetition that differed from the first */
+			if (strchr(file, '/') != NULL)
+				return -1;
+			snprintf(path, sizeof(path), "%s/%s", r->dir, file);
+			if ((b->timed = (unsigned char *)k_file_read(path,
+			    1UL << 34, &b->timed_len)) == NULL)
+				return -1;
+		}
 		if (check) {
 			/* the harness's own checksum: a short or torn file
 			 * is a harness failure, not a wrong answer */
