@@ -106,13 +106,13 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval access \
-	spec fit harness instruction llm kwrap
+	spec fit harness instruction llm mutate switches kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
 tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh
 	sh mk/embed.sh kwrap_harness_text tools/kwrap/harness.in > $@
 
-tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h lib/*.h
+tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h tools/kwrap/mtok.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
