@@ -119,11 +119,18 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a \
 	    $(CURL_LIBS) $(LIBS) -lm
 
-tools/kbuild.o: tools/kbuild.c lib/*.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ tools/kbuild.c
+# kbuild: tools/kbuild/, one internal header; every unit but main.c is
+# shared with its fuzz target
+KBUILD_UNITS = util compiler diag build record
+KBUILD_OBJS = $(KBUILD_UNITS:%=tools/kbuild/%.o)
+KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c)
 
-kbuild: tools/kbuild.o lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ tools/kbuild.o lib/libkforge.a $(LIBS)
+tools/kbuild/%.o: tools/kbuild/%.c tools/kbuild/kbuild.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+kbuild: $(KBUILD_OBJS) tools/kbuild/main.o lib/libkforge.a
+	$(CC) $(LDFLAGS) -o $@ $(KBUILD_OBJS) tools/kbuild/main.o \
+	    lib/libkforge.a $(LIBS)
 
 KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
@@ -225,6 +232,12 @@ test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
 	    fuzz/fuzz_kwrap.c $(filter-out tools/kwrap/kwrap.c, \
 	    $(KWRAP_OBJS:.o=.c)) $(FUZZ_LIB) $(LLM_OBJS:.o=.c) $(CURL_LIBS) \
 	    $(LIBS) -lm
+
+test/tmp/fuzz/fuzz_kbuild: fuzz/fuzz_kbuild.c $(KBUILD_SRCS) \
+    tools/kbuild/kbuild.h $(FUZZ_LIB) lib/*.h
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kbuild -o $@ fuzz/fuzz_kbuild.c \
+	    $(KBUILD_SRCS) $(FUZZ_LIB) $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz

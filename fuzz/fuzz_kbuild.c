@@ -2,18 +2,14 @@
  * Fuzz target: kbuild's per-record function and its compiler-diagnostics
  * parser, with no compiler installed as far as kbuild knows (so nothing
  * is ever run or written): the input is the diagnostics text and, when it
- * parses, the record.  kbuild.c is included so its static functions are
- * reachable; its main is renamed.
+ * parses, the record.  Linked with tools/kbuild/'s units but main.c.
  */
 #include <stddef.h>
 #include <stdint.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int kbuild_main(int argc, char *argv[]);
+#include "kbuild.h"
 
-#define main kbuild_main
-#include "../tools/kbuild.c"
-#undef main
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

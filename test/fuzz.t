@@ -46,6 +46,9 @@ for t in $targets; do
 		    lib/k_parse.c lib/k_pch.c
 		    lib/k_prelude.c -L$d -lclang -Wl,-rpath,$d"
 	fi
+	if [ "$t" = kbuild ]; then
+		extra="-Itools/kbuild $(ls tools/kbuild/*.c | grep -v '/main\.c$')"
+	fi
 	if [ "$t" = kwrap ]; then
 		# the other units of tools/kwrap/, and --llm's client
 		curl=$($PKG_CONFIG --cflags --libs libcurl 2> /dev/null)
