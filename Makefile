@@ -121,7 +121,7 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 
 # kbuild: tools/kbuild/, one internal header; every unit but main.c is
 # shared with its fuzz target
-KBUILD_UNITS = util compiler diag build record
+KBUILD_UNITS = util compiler diag build mutants record
 KBUILD_OBJS = $(KBUILD_UNITS:%=tools/kbuild/%.o)
 KBUILD_SRCS = $(KBUILD_UNITS:%=tools/kbuild/%.c)
 

@@ -73,8 +73,33 @@ is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | lengt
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | test("switch|straddle"))] | length' "$T_TMP/bs")" \
     0 "sizes (n) are not switches: no case with n = 0"
 
+# --- kbuild builds the mutants; byte-equal modules are equivalent
+if have_tool kbuild && { command -v nvcc > /dev/null ||
+    [ -x /usr/local/cuda/bin/nvcc ]; }; then
+	PATH=$PATH:/usr/local/cuda/bin
+	KFORGE_WORK=$T_TMP/work
+	export KFORGE_WORK
+	"$(tool kscan)" test/mutate/dead.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | "$KW" --mutants 100 2> /dev/null |
+	    jq -c '.wrap.mutants.list[1].replacement = "@@"' |
+	    "$(tool kbuild)" -q --arch sm_90 > "$T_TMP/dead.built"
+	is "$(jq -c '.build.mutants | [.built, .stillborn, .equivalent]' "$T_TMP/dead.built")" \
+	    "[7,1,2]" "kbuild: 7 mutants built, 1 stillborn, 2 equivalent"
+	is "$(jq -r '. as $r | [.wrap.mutants.list[] | .id as $id |
+	    select(any($r.build.mutants.list[]; .id == $id and .equivalent)) |
+	    "\(.line):\(.replacement)"] | join(" ")' "$T_TMP/dead.built")" \
+	    "6:/ 6:8" \
+	    "the mutants of dead code (int dead = i * 7) are equivalent: the same module bytes"
+	like "$(jq -r '.build.mutants.list[1] | "\(.ok) \(.error)"' "$T_TMP/dead.built")" \
+	    '^false .*' "a mutant that does not compile is stillborn, with the compiler's error"
+	unset KFORGE_WORK
+else
+	skip "kbuild and the mutants" "kbuild or nvcc missing"
+fi
+
 if python3 -c 'import jsonschema' 2> /dev/null; then
-	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" |
+	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" \
+	    "$T_TMP/dead.built" 2> /dev/null |
 	    python3 test/validate > "$T_TMP/val" 2> /dev/null
 	is "$?:$(cat "$T_TMP/val")" "0:" "wrap.mutants and the added cases validate against schemas/"
 else

@@ -84,6 +84,11 @@ json_t *parse_diagnostics(const char *log);
 /* build.c */
 json_t *build_unit(const struct unitspec *u, char *sys_error, size_t errlen);
 
+/* mutants.c: build.mutants, wrap.mutants built as ref is (ref_res: the
+ * reference's build, for equivalence) */
+void build_mutants(json_t *rec, json_t *build, const struct unitspec *ref,
+    json_t *ref_res);
+
 /* record.c */
 json_t *process(json_t *rec, void *ctx);
 
