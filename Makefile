@@ -135,6 +135,7 @@ kbuild: $(KBUILD_OBJS) tools/kbuild/main.o lib/libkforge.a
 KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
 	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
+	tools/kverify/mutation.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o
 

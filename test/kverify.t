@@ -412,6 +412,48 @@ FAKE_OLD=1 run "$KV" --no-time < "$T_TMP/in"
 is "$(jq -c '.verify.fault | [.case, .kind]' "$T_TMP/out")" '[1,"crash"]' \
     "a harness without --all: the fault is still its case's"
 
+# --- the mutation score: build.mutants through the same cases
+mut() {
+	k=$(entry mutant "$2")
+	jq -cn --arg id "$1" --arg k "$k" --argjson eq "${3:-false}" '{id: $id,
+	    ok: true, artifact: $k, file: "module.cubin", symbol: "_Z4fakev",
+	    runnable: true, equivalent: $eq}'
+}
+{
+	mut m1 far; mut m2 crash; mut m3 hang; mut m4 good; mut m5 ref true
+	echo '{"id":"m6","ok":false,"error":"expected a ;"}'
+	mut m7 timedfar
+} | jq -cs '{built: 6, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
+rec mscore ref | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0] |
+    .wrap.mutants = {budget: 7, sites: 7, list: [range(1; 8) |
+    {id: "m\(.)", op: "swap-arith", offset: 0, length: 1, replacement: "-",
+    line: ., diff: "@@ line \(.) @@\n-a + b\n+a - b\n"}]}' > "$T_TMP/in"
+t0=$(date +%s)
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
+t1=$(date +%s)
+jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, .score] | map(tostring) | join(" ")')" \
+    "5 4 1 1 1 0.8" \
+    "score: killed over tried; equivalent and stillborn mutants not counted"
+is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-")"] | join(" ")')" \
+    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed" \
+    "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band all kill"
+is "$(v '.mutation.survivors | map("\(.id) \(.line) \(.diff)") | join("")')" \
+    "$(printf 'm4 4 @@ line 4 @@\n-a + b\n+a - b\n')" \
+    "a survivor carries its diff from wrap.mutants"
+ok "$([ $((t1 - t0)) -lt 30 ] && echo 0 || echo 1)" \
+    "--mutant-timeout bounds a hanging mutant ($((t1 - t0)) s)"
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	jq -c 'del(.wrap)' "$T_TMP/out" | python3 test/validate > "$T_TMP/val" 2> /dev/null
+	is "$?:$(cat "$T_TMP/val")" "0:" "verify.mutation validates against schemas/"
+fi
+run "$KV" --no-time --no-mutants < "$T_TMP/in"
+is "$(jq -c '.verify.mutation' "$T_TMP/out")" null "--no-mutants: none run"
+rec mnondet nondet | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0]' > "$T_TMP/in"
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
+is "$(jq -c '.verify.mutation' "$T_TMP/out")" null \
+    "an unverified golden scores no mutants"
+
 # --- records kverify cannot run pass through
 printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"
 run "$KV" < "$T_TMP/in"

@@ -13,7 +13,7 @@
  * be.  A harness from before timed files names none: then only byte
  * equality passes, as it did.
  */
-static int
+int
 timed_in_band(const struct run *g, const struct run *r)
 {
 	size_t i;

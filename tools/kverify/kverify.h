@@ -3,7 +3,8 @@
  * comparison and a record in progress, and the functions its units share.
  * Units: main (options, workers, child mode), record (one record through
  * the stages), golden (the reference's runs), verdict (verify.verified),
- * candidate, timing, sanitize (compute-sanitizer), run (harness processes
+ * candidate, mutation (the mutants' score), timing, sanitize
+ * (compute-sanitizer), run (harness processes
  * and manifests), compare, dtype, blob (the work directory's blob store),
  * util.
  *
@@ -49,6 +50,8 @@ struct kv_opt {
 	int reps;		/* 0: --no-time */
 	double atol, rtol;	/* < 0: per dtype defaults */
 	double spread_k;	/* the band: max(atol, spread_k x spread) */
+	int mutants;		/* 0: --no-mutants */
+	double mutant_timeout;	/* seconds per case of a mutant's run */
 	double threshold, suspicious;
 	int sanitize;
 	int memcheck;		/* 0: --no-memcheck */
@@ -130,6 +133,9 @@ int read_manifest(struct run *r);
 int run_batch(const struct worker *w, const char *harness,
     const char *module, const char *symbol, const char *dir, int ncases,
     int reps, struct run *b);
+int run_batch_limit(const struct worker *w, const char *harness,
+    const char *module, const char *symbol, const char *dir, int ncases,
+    int reps, double limit, struct run *b);
 int batch_case(const struct run *b, int k, struct run *r);
 struct buf *out_named(const struct run *r, const char *name);
 void log_run(json_t *runs, const char *role, int kcase, const char *mode,
@@ -199,7 +205,12 @@ int golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 void oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
     struct run *gold, int ncases);
 
+/* mutation.c */
+void mutation(struct ctx *c, const struct unit *h, struct run *gold,
+    int ncases);
+
 /* candidate.c */
+int timed_in_band(const struct run *g, const struct run *r);
 int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
     struct run *gold, int ncases);
 

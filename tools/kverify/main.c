@@ -170,6 +170,13 @@ option(int ch, const char *arg, void *ctx)
 	case 'N':
 		no_time = 1;
 		break;
+	case 'X':
+		opt.mutants = 0;
+		break;
+	case 'U':
+		opt.mutant_timeout = number("--mutant-timeout", arg, 0.001,
+		    86400);
+		break;
 	case 'r':
 		opt.rtol = number("--rtol", arg, 0, 1e300);
 		break;
@@ -203,7 +210,9 @@ static const struct option longopts[] = {
 	{ "gpus", required_argument, NULL, 'g' },
 	{ "keep", no_argument, NULL, 'k' },
 	{ "mem", required_argument, NULL, 'm' },
+	{ "mutant-timeout", required_argument, NULL, 'U' },
 	{ "no-memcheck", no_argument, NULL, 'M' },
+	{ "no-mutants", no_argument, NULL, 'X' },
 	{ "no-time", no_argument, NULL, 'N' },
 	{ "rtol", required_argument, NULL, 'r' },
 	{ "sanitize", no_argument, NULL, 's' },
@@ -219,7 +228,8 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kverify [-hqV] [--atol x] [--gpus list] [--keep] [--mem mb]\n"
-	    "               [--no-memcheck] [--no-time | --time reps] [--rtol x]\n"
+	    "               [--mutant-timeout seconds] [--no-memcheck]\n"
+	    "               [--no-mutants] [--no-time | --time reps] [--rtol x]\n"
 	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
 	    "               [--threshold x] [--timeout seconds] [--work dir]\n",
 	.longopts = longopts,
@@ -244,6 +254,8 @@ main(int argc, char *argv[])
 	opt.threshold = 1.0;
 	opt.suspicious = 10.0;
 	opt.spread_k = SPREAD_K;
+	opt.mutants = 1;
+	opt.mutant_timeout = 5;
 	k_main(argc, argv, &tool, NULL);
 	if (no_time && time_given)
 		k_fatal(K_EXIT_USAGE, NULL, "--time and --no-time exclude "
