@@ -9,8 +9,12 @@
 # tasks and the operators of the survivors.  Needs no jq: awk reads the
 # kreport JSON lines.
 #
-#	sh bench/mutation-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT...
+#	sh bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT...
 #
+# -r: rounds of survivor cases: the tasks with surviving mutants are
+# wrapped again with kwrap --survivor-cases 4 (cases aimed at the
+# survivors' lines), built and verified; a task's new record replaces the
+# old one where it is still verified (default 0 rounds).
 # -j: kbuild jobs and kverify processes (default: the CPUs).  -t: the
 # mutant's --mutant-timeout per case (default 5).  -d: stop kverify after
 # this many seconds.  Writes OUT/built.ndjson, OUT/verified.ndjson and
@@ -21,17 +25,19 @@ bin=${KFORGE_BIN:-$k}
 jobs=$(nproc 2> /dev/null || echo 4)
 tmo=5
 deadline=
-while getopts d:j:t: o; do
+rounds=0
+while getopts d:j:r:t: o; do
 	case $o in
 	d) deadline=$OPTARG ;;
+	r) rounds=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	*) echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT..." >&2
+	*) echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -44,28 +50,56 @@ echo "# $(nproc) CPUs, $jobs jobs, --mutant-timeout $tmo"
 md=$(cd "$(dirname "$1")" && pwd)/mutation.md
 : > "$md"
 
-for out in "$@"; do
-	out=$(cd "$out" && pwd)
-	n=$(basename "$out")
-	t0=$(date +%s)
-	KFORGE_WORK=$out/work "$bin/kbuild" -q -j "$jobs" --arch "$arch" \
-	    < "$out/mut.ndjson" > "$out/built.ndjson" || true
-	t1=$(date +%s)
+# verify IN OUT DIR: kbuild and kverify, -j processes sharing the GPU
+verify() {
+	KFORGE_WORK=$3/work "$bin/kbuild" -q -j "$jobs" --arch "$arch" \
+	    < "$1" > "$3/built.tmp" || true
+	rm -f "$3"/part.*
+	if [ ! -s "$3/built.tmp" ]; then
+		: > "$2"
+		return 0
+	fi
 	# deal the records to the processes, four at a time
-	rm -f "$out"/part.*
-	awk -v j="$jobs" -v d="$out" '{ print > (d "/part." int((NR - 1) / 4) % j) }' \
-	    "$out/built.ndjson"
-	for p in "$out"/part.*; do
+	awk -v j="$jobs" -v d="$3" '{ print > (d "/part." int((NR - 1) / 4) % j) }' \
+	    "$3/built.tmp"
+	for p in "$3"/part.*; do
 		# shellcheck disable=SC2086
-		KFORGE_WORK=$out/work ${deadline:+timeout $deadline} \
+		KFORGE_WORK=$3/work ${deadline:+timeout $deadline} \
 		    "$bin/kverify" -q --no-time --mutant-timeout "$tmo" \
 		    < "$p" > "$p.out" 2> "$p.err" &
 	done
 	wait
-	cat "$out"/part.*.out > "$out/verified.ndjson"
+	cat "$3"/part.*.out > "$2"
+	rm -f "$3"/part.* "$3/built.tmp"
+}
+
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	n=$(basename "$out")
+	t0=$(date +%s)
+	verify "$out/mut.ndjson" "$out/verified.ndjson" "$out"
+	t1=$(date +%s)
+	r=0
+	while [ "$r" -lt "$rounds" ]; do
+		r=$((r + 1))
+		grep '"survivors":\[{' "$out/verified.ndjson" > "$out/surv.ndjson" || true
+		[ -s "$out/surv.ndjson" ] || break
+		"$bin/kwrap" -q --mutants "$(cat "$out/budget" 2> /dev/null || echo 20)" \
+		    --survivor-cases 4 < "$out/surv.ndjson" > "$out/surv.in" || true
+		verify "$out/surv.in" "$out/surv.out" "$out"
+		# a task's new record replaces its old one where still scored
+		awk 'FILENAME == ARGV[1] { if (index($0, "\"mutation\":{")) {
+			i = index($0, "\",\""); new[substr($0, 1, i)] = $0 }; next }
+		    { i = index($0, "\",\""); k = substr($0, 1, i)
+		      print (k in new) ? new[k] : $0 }' \
+		    "$out/surv.out" "$out/verified.ndjson" > "$out/verified.tmp"
+		mv "$out/verified.tmp" "$out/verified.ndjson"
+		echo "# $n: round $r: $(wc -l < "$out/surv.ndjson") tasks with survivors," \
+		    "$(grep -c '"survivors":\[{' "$out/verified.ndjson" || true) after"
+	done
 	t2=$(date +%s)
 	"$bin/kreport" --export kforge "$out/verified.ndjson" > "$out/rows.ndjson" || true
-	echo "# $n: kbuild $((t1 - t0)) s, kverify $((t2 - t1)) s"
+	echo "# $n: build and verify $((t1 - t0)) s, $r survivor rounds $((t2 - t1)) s"
 	awk -v name="$n" '
 	function num(key,   i, s) {
 		i = index($0, "\"" key "\":")

@@ -30,14 +30,15 @@ mkdir -p "$dest"
 s=$(mktemp -d)
 trap 'rm -rf "$s" "$s.ids"' EXIT
 mkdir -p "$s/bench" "$s/lib" "$s/out"
-cp "$k/kbuild" "$k/kverify" "$k/kreport" "$s/"
+cp "$k/kwrap" "$k/kbuild" "$k/kverify" "$k/kreport" "$s/"
 cp "$k/bench/mutation-gpu.sh" "$s/bench/"
-for t in kbuild kverify kreport; do
+for t in kwrap kbuild kverify kreport; do
 	ldd "$k/$t" | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }'
 done | sort -u | while read -r lib; do cp -L "$lib" "$s/lib/"; done
 for o in "$@"; do
 	n=$(basename "$o")
 	mkdir -p "$s/out/$n"
+	echo "$nmut" > "$s/out/$n/budget"
 	if [ -s "$o/kverify.ndjson" ]; then
 		jq -r 'select(.verify.verified.value == true) | .id' \
 		    "$o/kverify.ndjson" > "$s.ids"

@@ -73,6 +73,22 @@ is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | lengt
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | test("switch|straddle"))] | length' "$T_TMP/bs")" \
     0 "sizes (n) are not switches: no case with n = 0"
 
+# --- cases aimed at surviving mutants (verify.mutation.survivors)
+jq -c '.verify = {mutation: {survivors: [
+    {id: "m5", op: "swap-relational", line: 9,
+     diff: "@@ line 9 @@\n-\t\tif (mode == 2)\n+\t\tif (mode != 2)\n"},
+    {id: "m4", op: "swap-arith", line: 8,
+     diff: "@@ line 8 @@\n-\t\tfloat v = x[i] * a;\n+\t\tfloat v = x[i] / a;\n"}]}}' \
+    "$T_TMP/modes.wrap" > "$T_TMP/surv.in"
+run "$KW" --survivor-cases 4 < "$T_TMP/surv.in"
+is "$(jq -r '.wrap.spec.cases[] | select(.name | startswith("survivor")) |
+    "\(.name) \(.scalars.mode) \(.scalars.a) \(.fills.x.kind // "-")"' "$T_TMP/out")" \
+    "$(printf 'survivor_m5_mode_1 4 2.25 -\nsurvivor_m5_mode_2 7 2.25 -\nsurvivor_m4_x_1 3 2.25 normal\nsurvivor_m4_a_1 3 -2.25 -')" \
+    "each parameter a survivor's line names is moved off its value, within the budget"
+run "$KW" < "$T_TMP/surv.in"
+is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("survivor"))] | length' "$T_TMP/out")" \
+    0 "no --survivor-cases: none"
+
 # --- kbuild builds the mutants; byte-equal modules are equivalent
 if have_tool kbuild && { command -v nvcc > /dev/null ||
     [ -x /usr/local/cuda/bin/nvcc ]; }; then

@@ -18,13 +18,14 @@
 static const char usage_line[] =
     "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [--llm tasks]\n"
     "             [--model name] [--url url] [--mutants n] [--switch-cases n]\n"
-    "             [-j jobs] [file ...]\n";
+    "             [--survivor-cases n] [-j jobs] [file ...]\n";
 
 static struct {
 	const char *dialect;	/* forced, or NULL for scan.dialect */
 	json_t *user;		/* id -> user spec object */
 	int mutants;		/* --mutants: at most this many, 0 none */
 	int switches;		/* --switch-cases: cases added, at most */
+	int survivors;		/* --survivor-cases: the same */
 } opt = { .switches = 8 };
 
 /* One record: infer the kernel model, make the spec (a user's overlaid),
@@ -50,9 +51,11 @@ process(json_t *rec, void *ctx)
 	(void)text_cuts(1);
 	k = kern_infer(rec);
 	spec = spec_of(k, user);
-	if (user == NULL)
+	if (user == NULL) {
 		kw_switch_cases(k_get_str(slice, "code"), k_get_str(scan,
 		    "name"), spec, opt.switches);
+		kw_survivor_cases(rec, spec, opt.survivors);
+	}
 	dialect = opt.dialect != NULL ? opt.dialect : k_get_str(scan, "dialect");
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)
 		dialect = "cuda";
@@ -162,12 +165,15 @@ option(int ch, const char *arg, void *ctx)
 		load_user(arg);
 		break;
 	case 'M':
-	case 'C': {
+	case 'C':
+	case 'S': {
 		long long v;
 		if (k_num_ll(arg, 10, 0, 10000, &v) != 0)
 			k_fatal(K_EXIT_USAGE, NULL, "--%s: expected 0 to 10000: "
-			    "%s", ch == 'M' ? "mutants" : "switch-cases", arg);
-		*(ch == 'M' ? &opt.mutants : &opt.switches) = (int)v;
+			    "%s", ch == 'M' ? "mutants" : ch == 'C' ?
+			    "switch-cases" : "survivor-cases", arg);
+		*(ch == 'M' ? &opt.mutants : ch == 'C' ? &opt.switches :
+		    &opt.survivors) = (int)v;
 		break;
 	}
 	default:
@@ -184,6 +190,7 @@ main(int argc, char *argv[])
 		{ "spec", required_argument, NULL, 's' },
 		{ "mutants", required_argument, NULL, 'M' },
 		{ "switch-cases", required_argument, NULL, 'C' },
+		{ "survivor-cases", required_argument, NULL, 'S' },
 		KW_LLM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};

@@ -507,6 +507,8 @@ json_t *kw_mutants(const char *code, const char *kernel, int budget);
  * kernel compares it with (spec.cases grows, at most budget) */
 void kw_switch_cases(const char *code, const char *kernel, json_t *spec,
     int budget);
+/* cases aimed at rec's surviving mutants (verify.mutation.survivors) */
+void kw_survivor_cases(json_t *rec, json_t *spec, int budget);
 
 /* harness_text.c, generated from harness.in */
 extern const char kwrap_harness_text[];

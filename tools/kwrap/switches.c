@@ -241,3 +241,110 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 	}
 	free(t.v);
 }
+
+/* Whether word w is an identifier in text (not part of a longer one). */
+static int
+names(const char *text, const char *w)
+{
+	size_t l = strlen(w);
+	const char *x;
+
+	for (x = text; (x = strstr(x, w)) != NULL; x += l)
+		if ((x == text || (!isalnum((unsigned char)x[-1]) &&
+		    x[-1] != '_')) && !isalnum((unsigned char)x[l]) &&
+		    x[l] != '_')
+			return 1;
+	return 0;
+}
+
+/*
+ * Cases aimed at the mutants that survived the last kverify run
+ * (verify.mutation.survivors): each parameter the survivor's line names
+ * gets a case that moves it off the values every case gave it, a scalar
+ * to one more and to twice plus one (a float one negated), an input
+ * buffer to a wider normal fill.  A loop of kwrap --survivor-cases,
+ * kbuild and kverify adds cases until the survivors die or its budget
+ * ends (bench/mutation-gpu.sh -r).
+ */
+void
+kw_survivor_cases(json_t *rec, json_t *spec, int budget)
+{
+	json_t *surv = json_object_get(json_object_get(json_object_get(rec,
+	    "verify"), "mutation"), "survivors"), *s, *p;
+	json_t *cases = json_object_get(spec, "cases"), *base;
+	json_int_t seed = 0;
+	size_t i, j, k;
+	int added = 0;
+
+	if (budget <= 0 || !json_is_array(cases) ||
+	    json_array_size(cases) == 0 || json_array_size(surv) == 0)
+		return;
+	base = json_array_get(cases, 0);
+	json_array_foreach(cases, k, p)
+		if (k_get_int(p, "seed", 0) >= seed)
+			seed = k_get_int(p, "seed", 0) + 1;
+	json_array_foreach(surv, i, s) {
+		const char *diff = k_get_str(s, "diff"), *id = k_get_str(s,
+		    "id");
+		char line[1024];
+		size_t l;
+		if (diff == NULL || id == NULL || (diff = strstr(diff,
+		    "\n-")) == NULL)
+			continue;
+		diff += 2;
+		l = strcspn(diff, "\n");
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ?
+		    l : sizeof(line) - 1), diff);
+		json_array_foreach(json_object_get(spec, "params"), j, p) {
+			const char *name = k_get_str(p, "name");
+			const char *role = k_get_str(p, "role");
+			const struct k_dtype *d = k_dtype_named(k_get_str(p,
+			    "dtype"));
+			json_t *v = json_object_get(json_object_get(base,
+			    "scalars"), name), *nc;
+			int step;
+			if (name == NULL || role == NULL || d == NULL ||
+			    !names(line, name))
+				continue;
+			for (step = 0; step < 2 && added < budget; step++) {
+				char cn[200];
+				if (strcmp(role, "scalar") == 0 &&
+				    !json_is_number(v))
+					break;
+				if (strcmp(role, "in") == 0 && (!d->is_float ||
+				    step > 0))
+					break;
+				if (strcmp(role, "scalar") != 0 &&
+				    strcmp(role, "in") != 0)
+					break;
+				nc = json_deep_copy(base);
+				snprintf(cn, sizeof(cn), "survivor_%s_%s_%d", id,
+				    name, step + 1);
+				json_object_set_new(nc, "name", json_string(cn));
+				json_object_set_new(nc, "seed",
+				    json_integer(seed++));
+				if (strcmp(role, "in") == 0) {
+					json_t *f = json_object_get(nc, "fills");
+					if (!json_is_object(f)) {
+						f = json_object();
+						json_object_set_new(nc, "fills", f);
+					}
+					json_object_set_new(f, name, json_pack(
+					    "{s:s,s:f,s:f}", "kind", "normal",
+					    "mean", 0.0, "stddev", 10.0));
+				} else if (d->is_float)
+					json_object_set_new(json_object_get(nc,
+					    "scalars"), name, json_real(step ?
+					    0.5 * json_number_value(v) :
+					    -json_number_value(v)));
+				else
+					json_object_set_new(json_object_get(nc,
+					    "scalars"), name, json_integer(step ?
+					    2 * json_integer_value(v) + 1 :
+					    json_integer_value(v) + 1));
+				json_array_append_new(cases, nc);
+				added++;
+			}
+		}
+	}
+}
