@@ -242,7 +242,7 @@ verify nondet nondet "" --no-time
 is "$(v '.deterministic')" false "outputs differing between runs: nondeterministic"
 is "$(v '[.verified.reason, .tolerance.outputs[0].unbanded] | join(" ")')" \
     "nondeterministic too-large" \
-    "a spread far beyond rounding (y[0] from the pid) is a race: no band"
+    "a spread far beyond rounding (y[0] another thousand at every run) is a race: no band"
 
 # --- the tolerance band: the reference's own spread between runs
 verify jit jitter jitter --no-time

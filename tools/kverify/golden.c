@@ -65,7 +65,7 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 		}
 		if (sp == SPREAD_NONE)
 			why = "incomparable";
-		else if (sp > 0 && sp > SPREAD_NOISE * rtol * scale[i])
+		else if (sp > 0 && sp > SPREAD_RACE * scale[i])
 			why = "too-large";
 		for (k = 0; k < ncases; k++) {
 			struct buf *b = out_named(&gold[k], g0->out[i].name);

@@ -42,8 +42,9 @@
 #define SENTINEL 0xA5		/* the byte harnesses pre-fill outputs with */
 #define CHILD_FLAG "--kverify-child"
 #define SPREAD_K 4		/* default --spread-k: band = k x spread */
-#define SPREAD_NOISE 10		/* a spread over this x rtol x the output's
-				 * largest magnitude is a race, not rounding */
+#define SPREAD_RACE 0.01	/* a spread over this fraction of the
+				 * output's largest magnitude is a race, not
+				 * rounding */
 
 struct kv_opt {
 	double timeout;

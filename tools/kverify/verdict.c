@@ -161,9 +161,9 @@ banded(json_t *v, char *why, size_t len)
 		if (strcmp(u, "too-large") == 0)
 			snprintf(why, len, "output %s differs between the "
 			    "reference's runs by %g, more than rounding (over "
-			    "%d x rtol of its largest magnitude)",
+			    "%g%% of its largest magnitude)",
 			    k_get_str(o, "name"), json_number_value(
-			    json_object_get(o, "spread")), SPREAD_NOISE);
+			    json_object_get(o, "spread")), 100 * SPREAD_RACE);
 		else
 			snprintf(why, len, "output %s differs between the "
 			    "reference's runs where no tolerance band applies "
