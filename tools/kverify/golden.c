@@ -149,6 +149,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		return -1;
 	}
 	log_run(c->runs, "reference", -1, "check", &batch);
+	c->ref_seconds = batch.p.seconds;
 	for (k = 0; k < ncases; k++) {
 		struct run *g = &gold_runs[k];
 		json_t *gc, *outs;

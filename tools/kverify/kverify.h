@@ -189,6 +189,7 @@ struct ctx {
 	int nodev;		/* this record found no GPU */
 	int ngold;		/* golden runs allocated, to free on any path */
 	double kernel_ms;
+	double ref_seconds;	/* the reference's check run, every case */
 };
 
 int unit_of(json_t *build, const char *role, struct unit *u, int *runnable);

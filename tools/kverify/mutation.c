@@ -7,7 +7,9 @@
  * Equivalent mutants (the reference's own machine code) and stillborn
  * ones (no build) are never run and never counted.  A mutant that
  * crashes or hangs is killed: the reference ran the same cases clean,
- * or there would be no golden to score against.
+ * or there would be no golden to score against, and a mutant's case may
+ * take four times the reference's whole check run before it is out of
+ * time.
  */
 #include <string.h>
 
@@ -60,6 +62,11 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	    "mutants"), *e, *mv, *all, *surv, *by;
 	long tried = 0, killed = 0, equiv = 0, still = 0;
 	size_t i;
+	/* a case of a mutant gets four times what the reference took for
+	 * all of them, at least --mutant-timeout: a mutant out of time is
+	 * slower than the reference, not a case the reference is slow on */
+	double limit = 4 * c->ref_seconds > opt.mutant_timeout ?
+	    4 * c->ref_seconds : opt.mutant_timeout;
 
 	if (!opt.mutants || !json_is_array(json_object_get(bm, "list")))
 		return;
@@ -95,7 +102,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 		}
 		dir_for(c, "mutant", -1, dir, sizeof(dir));
 		if (run_batch_limit(c->w, h->path, u.path, u.symbol, dir,
-		    ncases, CHECK_REPS, opt.mutant_timeout, &batch) != 0) {
+		    ncases, CHECK_REPS, limit, &batch) != 0) {
 			json_decref(wrapper);
 			json_object_set_new(one, "status", json_string(
 			    "not-run"));
