@@ -65,6 +65,12 @@ is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
     [.name, .fills.x]' "$T_TMP/guard.wrap")" \
     '["straddle_x_0_5",{"kind":"uniform","lo":-1.5,"hi":2.5}]' \
     "a store guarded by x[i] > 0.5f: a fill of x on both sides of 0.5"
+"$(tool kscan)" test/mutate/guardlocal.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" > "$T_TMP/gl" 2> /dev/null
+is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
+    [.name, .fills.x]' "$T_TMP/gl")" \
+    '["straddle_x_0_25",{"kind":"uniform","lo":-1.75,"hi":2.25}]' \
+    "a guard on a local loaded from x (v = x[i]; v > 0.25f) straddles x too"
 run "$KW" --switch-cases 0 < "$T_TMP/modes.slice"
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | length' "$T_TMP/out")" \
     0 "--switch-cases 0: none added"

@@ -77,10 +77,23 @@ static void
 scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
     struct seen *s)
 {
-	size_t i, e, sw_end = 0;
+	size_t i, e, sw_end = 0, al[8], nal = 0, q;
 	double v;
 
+	/* locals loaded straight from the buffer ("float v = x[i];"): a
+	 * guard on them is a guard on its data */
+	for (i = a + 1; s->is_ptr && i + 2 < b && nal < 8; i++)
+		if (mt_is(c, t, i, "=") && t->v[i - 1].kind == M_ID &&
+		    mt_is(c, t, i + 1, s->name) && mt_is(c, t, i + 2, "[") &&
+		    mt_is(c, t, mt_close(c, t, i + 2) + 1, ";"))
+			al[nal++] = i - 1;
 	for (i = a; i < b; i++) {
+		for (q = 0; q < nal; q++)
+			if (t->v[i].len == t->v[al[q]].len && strncmp(c +
+			    t->v[i].off, c + t->v[al[q]].off, t->v[i].len) ==
+			    0 && i != al[q] && is_cmp(c, t, i + 1) &&
+			    number_at(c, t, i + 2, &v, &e))
+				note(s, v);
 		if (mt_is(c, t, i, "switch") && mt_is(c, t, i + 1, "(") &&
 		    mt_is(c, t, i + 2, s->name) && mt_is(c, t, i + 3, ")") &&
 		    !s->is_ptr && mt_is(c, t, i + 4, "{"))
