@@ -106,13 +106,13 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval access \
-	spec fit harness instruction llm validate kwrap
+	spec fit harness instruction llm validate mutate switches kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
 tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh
 	sh mk/embed.sh kwrap_harness_text tools/kwrap/harness.in > $@
 
-tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h lib/*.h
+tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h tools/kwrap/mtok.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
@@ -123,8 +123,8 @@ kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
 # shared with its fuzz target
 # trust.c links kwrap's harness generator (KBUILD_KWRAP) to check a
 # record's harness against it
-KBUILD_UNITS = util compiler diag include build record attach hip wavefront \
-	hipnv_text
+KBUILD_UNITS = util compiler diag include build mutants record attach hip \
+	wavefront hipnv_text
 KBUILD_KWRAP = tools/kwrap/harness.o tools/kwrap/instruction.o \
 	tools/kwrap/vocab.o tools/kwrap/tok.o tools/kwrap/harness_text.o \
 	tools/kwrap/validate.o tools/kwrap/eval.o
@@ -162,6 +162,7 @@ kbuild: $(KBUILD_OBJS) tools/kbuild/main.o lib/libkforge.a
 KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/golden.o tools/kverify/verdict.o tools/kverify/candidate.o \
 	tools/kverify/timing.o tools/kverify/sanitize.o tools/kverify/run.o \
+	tools/kverify/mutation.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o tools/kverify/fit.o tools/kverify/fitmath.o \
 	tools/kverify/sanreport.o tools/kverify/hip.o
@@ -187,7 +188,7 @@ kreport: $(KREPORT_OBJS) lib/libkforge.a
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
 	test/unit/test_pcache test/unit/test_flags test/unit/test_kwrap \
-	test/unit/test_fit
+	test/unit/test_fit test/unit/test_kverify
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -207,6 +208,13 @@ test/unit/test_fit: test/unit/test_fit.c test/unit/unit.h \
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kverify $(LDFLAGS) -o $@ \
 	    $< tools/kverify/sanreport.o tools/kverify/fitmath.o lib/libkforge.a \
 	    $(LIBS) $(CMOCKA_LIBS) -lm
+# kverify's comparison and its tolerance band
+KVERIFY_UNIT_OBJS = tools/kverify/compare.o tools/kverify/dtype.o
+
+test/unit/test_kverify: test/unit/test_kverify.c test/unit/unit.h \
+    tools/kverify/kverify.h $(KVERIFY_UNIT_OBJS) lib/libkforge.a lib/*.h
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kverify $(LDFLAGS) -o $@ \
+	    $< $(KVERIFY_UNIT_OBJS) lib/libkforge.a $(LIBS) $(CMOCKA_LIBS) -lm
 
 test/unit/test_%: test/unit/test_%.c test/unit/unit.h lib/libkforge.a lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \

@@ -226,4 +226,30 @@ printf '%s\n' \
 run "$KREPORT" --format json "$T_TMP/ver.ndjson"
 is "$(jq -r '[(.stages[] | select(.stage == "verify") | .ok), (.failures[] | select(.class == "unverified:memcheck") | .records)] | join(" ")' "$T_TMP/out")" \
     "2 1" "verify: verify.verified counted (v1), its reason a failure class (v2), an older record by the old rule (v3)"
+
+# --- the mutation score per task and overall; a banded nondeterministic
+# reference is a tag, not a failure
+V='"golden":[{"case":0,"outputs":[]}],"degenerate":[],"verified":{"value":true,"reason":null,"detail":null,"memcheck":true}'
+printf '%s\n' \
+    '{"id":"a.cu::k1","slice":{"code":"k1"},"verify":{'"$V"',"deterministic":true,"mutation":{"tried":10,"killed":9,"survived":1,"equivalent":2,"stillborn":1,"score":0.9,"survivors":[{"id":"m4","op":"constant","line":3,"diff":"x"}]}}}' \
+    '{"id":"a.cu::k2","slice":{"code":"k2"},"verify":{'"$V"',"deterministic":false,"tolerance":{"k":4,"outputs":[{"name":"y","spread":0.001,"atol":0.004,"rtol":0.0001,"banded":true}]},"mutation":{"tried":4,"killed":4,"survived":0,"equivalent":0,"stillborn":0,"score":1,"survivors":[]}}}' \
+    '{"id":"a.cu::k3","slice":{"code":"k3"},"verify":{'"$V"',"deterministic":true}}' \
+    > "$T_TMP/mut.ndjson"
+run "$KREPORT" --format json "$T_TMP/mut.ndjson"
+is "$(jq -c '.mutation | [.tasks, .tried, .killed, .survived, .equivalent, .stillborn, (.score * 1000 | round)]' "$T_TMP/out")" \
+    "[2,14,13,1,2,1,929]" "mutation: overall killed over tried, over the scored tasks"
+is "$(jq -c '[.mutation.per_task[] | [.task, .score, .survivors]]' "$T_TMP/out")" \
+    '[["a.cu::k1",0.9,["m4"]],["a.cu::k2",1,[]]]' "mutation: per task, lowest score first, survivors named"
+is "$(jq -c '[(.failures | map(.class) | index("nondeterministic")), (.breakdown.tag[] | select(.key == "nondeterministic") | .records)]' "$T_TMP/out")" \
+    "[null,1]" "a reference judged in its band: tag nondeterministic, no failure class"
+run "$KREPORT" "$T_TMP/mut.ndjson"
+like "$(cat "$T_TMP/out")" '## Mutation score' "md: a mutation score section"
+like "$(grep -A1 '^13 of 14' "$T_TMP/out")" '^13 of 14 mutants killed \(92\.9%\) over 2 tasks' \
+    "md: the overall score in words"
+run "$KREPORT" --export kforge "$T_TMP/mut.ndjson"
+is "$(jq -c '.verdicts.mutation' "$T_TMP/out" | tr '\n' ' ')" \
+    '{"score":0.9,"tried":10,"killed":9,"survived":1,"equivalent":2} {"score":1,"tried":4,"killed":4,"survived":0,"equivalent":0} null ' \
+    "export: verdicts.mutation per row"
+is "$(jq -r 'select(.verdicts.mutation.score >= 0.95) | .id' "$T_TMP/out")" "a.cu::k2" \
+    "the README's recipe: tasks whose tests kill at least 95% of the mutants"
 done_testing

@@ -242,6 +242,46 @@ is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .errors[0].message]
 # --- nondeterministic and degenerate references
 verify nondet nondet "" --no-time
 is "$(v '.deterministic')" false "outputs differing between runs: nondeterministic"
+is "$(v '[.verified.reason, .tolerance.outputs[0].unbanded] | join(" ")')" \
+    "nondeterministic too-large" \
+    "a spread far beyond rounding (y[0] another thousand at every run) is a race: no band"
+
+# --- the tolerance band: the reference's own spread between runs
+verify jit jitter jitter --no-time
+is "$(v '[.deterministic, .verified.value, .pass_exe] | map(tostring) | join(" ")')" \
+    "false true true" \
+    "float atomics: not deterministic, still verified, and passes as its own candidate"
+is "$(v '[.tolerance.k, (.tolerance.outputs[] | "\(.name):\(.spread):\(.atol):\(.banded)")] | map(tostring) | join(" ")')" \
+    "4 y:0.004000000189989805:0.01600000075995922:true k:0:0:false" \
+    "verify.tolerance: per output the largest spread seen, the band k x spread"
+is "$(v '[.golden[].outputs | "\(.[0].spread * 1e4 | round):\(.[1].spread)"] | join(" ")')" \
+    "40:null 40:null 40:null" \
+    "golden: the spread seen in each case (timed repetitions and a fresh process)"
+verify jitk jitter jitter --no-time --spread-k 1
+is "$(v '[.tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
+    "0.004000000189989805 true" "--spread-k 1: the band is the spread itself"
+verify jitfar jitter jitfar --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false mismatch" "a candidate beyond k x spread fails"
+verify jittf jitter timedfar --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false timed-outputs-differ" \
+    "timed repetitions outside the band fail: timed-outputs-differ"
+verify dettf ref jitter --no-time
+is "$(v '[.deterministic, .tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
+    "true 1e-05 false" \
+    "a deterministic reference keeps the default band: 0.004 off in repetitions fails"
+verify jint jitint "" --no-time
+is "$(v '[.verified.reason, .tolerance.outputs[1].unbanded, .verified.detail] | map(tostring) | join(" | ")')" \
+    "nondeterministic | incomparable | output k differs between the reference's runs where no tolerance band applies (integer elements, a NaN or infinity that moves, or its size)" \
+    "an integer output that differs between runs: no band, not verified"
+verify jrace race "" --no-time
+like "$(v '.verified.detail')" '^output y differs between the reference.s runs by 5, more than rounding' \
+    "a spread too large for rounding: not verified, and said"
+verify jflaky ref flaky --no-time
+is "$(v '(.candidate.reasons | join(","))')" "timed-outputs-differ" \
+    "repetitions that differ without a timed file (an older harness): byte equality, as before"
+
 verify zero zero "" --no-time
 is "$(v '[.degenerate[] | select(.case == 0) | .output + ":" + .reason] | join(" ")')" \
     "y:all-zero k:constant" "degenerate: all zero, constant"
@@ -373,6 +413,48 @@ rec oldcrash crash > "$T_TMP/in"
 FAKE_OLD=1 run "$KV" --no-time < "$T_TMP/in"
 is "$(jq -c '.verify.fault | [.case, .kind]' "$T_TMP/out")" '[1,"crash"]' \
     "a harness without --all: the fault is still its case's"
+
+# --- the mutation score: build.mutants through the same cases
+mut() {
+	k=$(entry mutant "$2")
+	jq -cn --arg id "$1" --arg k "$k" --argjson eq "${3:-false}" '{id: $id,
+	    ok: true, artifact: $k, file: "module.cubin", symbol: "_Z4fakev",
+	    runnable: true, equivalent: $eq}'
+}
+{
+	mut m1 far; mut m2 crash; mut m3 hang; mut m4 good; mut m5 ref true
+	echo '{"id":"m6","ok":false,"error":"expected a ;"}'
+	mut m7 timedfar
+} | jq -cs '{built: 6, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
+rec mscore ref | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0] |
+    .wrap.mutants = {budget: 7, sites: 7, list: [range(1; 8) |
+    {id: "m\(.)", op: "swap-arith", offset: 0, length: 1, replacement: "-",
+    line: ., diff: "@@ line \(.) @@\n-a + b\n+a - b\n"}]}' > "$T_TMP/in"
+t0=$(date +%s)
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
+t1=$(date +%s)
+jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, .score] | map(tostring) | join(" ")')" \
+    "5 4 1 1 1 0.8" \
+    "score: killed over tried; equivalent and stillborn mutants not counted"
+is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-")"] | join(" ")')" \
+    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed" \
+    "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band all kill"
+is "$(v '.mutation.survivors | map("\(.id) \(.line) \(.diff)") | join("")')" \
+    "$(printf 'm4 4 @@ line 4 @@\n-a + b\n+a - b\n')" \
+    "a survivor carries its diff from wrap.mutants"
+ok "$([ $((t1 - t0)) -lt 30 ] && echo 0 || echo 1)" \
+    "--mutant-timeout bounds a hanging mutant ($((t1 - t0)) s)"
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	jq -c 'del(.wrap)' "$T_TMP/out" | python3 test/validate > "$T_TMP/val" 2> /dev/null
+	is "$?:$(cat "$T_TMP/val")" "0:" "verify.mutation validates against schemas/"
+fi
+run "$KV" --no-time --no-mutants < "$T_TMP/in"
+is "$(jq -c '.verify.mutation' "$T_TMP/out")" null "--no-mutants: none run"
+rec mnondet nondet | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0]' > "$T_TMP/in"
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
+is "$(jq -c '.verify.mutation' "$T_TMP/out")" null \
+    "an unverified golden scores no mutants"
 
 # --- records kverify cannot run pass through
 printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"

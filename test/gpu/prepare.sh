@@ -75,6 +75,17 @@ fi
 # HIP examples, their CUDA twins and HIP candidates (test/gpu/hip.sh)
 sh test/gpu/hip-prepare.sh
 
+# nondeterministic references and the mutation score: a float atomicAdd
+# reduction and small kernels of test/mutate/, each with its mutants and
+# its own code as the candidate (the reference must pass as itself)
+if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
+	./kscan test/gpu/judge/binsum.cu test/mutate/blocksum.cu \
+	    test/mutate/modes.cu test/mutate/guard.cu 2> /dev/null |
+	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
+	    jq -c '.candidate = {code: .slice.code, dialect: "cuda"}' |
+	    ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/judge.ndjson" || true
+fi
+
 # kverify's shared libraries other than libc, for machines without them
 ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
     while read -r lib; do cp -L "$lib" "$g/lib/"; done

@@ -222,6 +222,53 @@ rm -rf "$KFORGE_WORK/verify"
 
 # --- HIP through kforge's mapping onto CUDA (test/gpu/hip.sh)
 . "$root/test/gpu/hip.sh"
+# --- a nondeterministic reference judged in its band, and the mutation
+# score (test/gpu/judge/, test/mutate/; prepare.sh built them)
+if [ -f "$g/judge.ndjson" ]; then
+	t0=$(date +%s)
+	./kverify --no-time --mutant-timeout 5 < "$g/judge.ndjson" \
+	    > "$out/judge.ndjson" 2> "$out/judge.err"
+	echo "# judge: exit $? in $(($(date +%s) - t0)) s"
+	sed 's/^/# /' "$out/judge.err" | head -n 10
+	J=$out/judge.ndjson
+	b=test/gpu/judge/binsum.cu::bin_sum
+	echo "# bin_sum: deterministic=$(val "$J" "$b" deterministic)" \
+	    "$(line "$J" "$b" | grep -o '"tolerance":{[^]]*]' | head -c 400)"
+	ok "$([ "$(val "$J" "$b" deterministic)" = false ] && echo 0 || echo 1)" \
+	    "float atomicAdd over 16M elements: the reference's outputs differ between runs"
+	has "$J" "$b" '"banded":true'
+	ok $? "and the spread is measured: a tolerance band"
+	has "$J" "$b" '"verified":{"value":true'
+	ok $? "a nondeterministic reference within its band is a verified task"
+	ok "$([ "$(val "$J" "$b" pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "the reference submitted as its own candidate passes (reasons: $(line "$J" "$b" | grep -o '"reasons":\[[^]]*\]' | head -n 1))"
+	for m in test/mutate/blocksum.cu::block_sum test/mutate/modes.cu::axpy_mode \
+	    test/mutate/guard.cu::clamp_low; do
+		echo "# $m: verified=$(line "$J" "$m" | grep -o '"verified":{"value":[a-z]*' | cut -d: -f3)" \
+		    "tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+		    "equivalent=$(line "$J" "$m" | grep -o '"mutation":{[^}]*' | grep -o '"equivalent":[0-9]*' | cut -d: -f2)" \
+		    "score=$(val "$J" "$m" score)" \
+		    "survivors=$(line "$J" "$m" | grep -o '"survivors":\[[^]]*\]' | grep -o '"id":"m[0-9]*"' | cut -d'"' -f4 | tr '\n' ' ')"
+		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+		    "$m: the reference passes as its own candidate"
+	done
+	m=test/mutate/blocksum.cu::block_sum
+	tried=$(val "$J" "$m" tried)
+	killed=$(val "$J" "$m" killed)
+	ok "$([ "${tried:-0}" -ge 15 ] 2> /dev/null && echo 0 || echo 1)" \
+	    "block_sum: its mutants ran (tried $tried of 20)"
+	ok "$([ "${killed:-0}" -ge $(( ${tried:-0} * 6 / 10 )) ] 2> /dev/null && [ "${killed:-0}" -gt 0 ] && echo 0 || echo 1)" \
+	    "block_sum: the tests kill most of them ($killed of $tried)"
+	line "$J" "$m" | grep -o '"mutants":\[{"id":"m1".*"status":"[a-z]*"[^]]*\]' |
+	    grep -o '"id":"m[0-9]*","status":"[a-z]*"\(,"by":"[a-z]*"\)\?' |
+	    tr '\n' ' ' | sed 's/^/# /'
+	echo
+	has "$J" "$m" '"killed_by":{"[a-z]'
+	ok $? "block_sum: killed_by says how"
+	m=test/mutate/modes.cu::axpy_mode
+	has "$J" "$m" '"mutation":{"tried":[1-9]'
+	ok $? "axpy_mode: scored (its switch case gives mode == 2 a run)"
+fi
 
 echo "1..$n"
 echo "# test-gpu: $n tests, $failed failed; outputs in $out"

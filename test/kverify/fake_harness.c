@@ -106,6 +106,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	int32_t k[N];
 	int i, match = 1;
 	double tms = 2.0;
+	float ty = 0;
 	const char *log = getenv("FAKE_LOG");
 	FILE *fp;
 
@@ -194,14 +195,51 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 			k[i] = 7;
 	} else if (strcmp(mode, "copy") == 0)
 		memcpy(y, x, sizeof(y));
-	else if (strcmp(mode, "nondet") == 0)
-		y[0] = (float)(getpid() % 1000);
+	else if (strcmp(mode, "nondet") == 0) {
+		/* another value at every run: a counter next to the module */
+		char cp[4200];
+		int cnt = 0;
+		snprintf(cp, sizeof(cp), "%s.n", argv[1]);
+		if ((fp = fopen(cp, "r")) != NULL) {
+			if (fscanf(fp, "%d", &cnt) != 1)
+				cnt = 0;
+			fclose(fp);
+		}
+		if ((fp = fopen(cp, "w")) != NULL) {
+			fprintf(fp, "%d\n", cnt + 1);
+			fclose(fp);
+		}
+		y[0] = 1000.0f * (float)(cnt + 1);
+	}
 	else if (strcmp(mode, "fast") == 0)
 		tms = 0.01;
 	else if (strcmp(mode, "good") == 0)
 		tms = 1.0;
 	if (reps > 0 && strcmp(mode, "flaky") == 0)
 		match = 0;
+	/* float atomics: the first launch of a timed run gives y, its
+	 * repetitions y[0] + 0.004 (the harness's y.timed.bin), a fresh
+	 * process without --time y[0] + 0.002; jitint moves an integer,
+	 * race y[0] by 5, timedfar's repetitions are wrong by 1 */
+	if (reps > 0 && (strcmp(mode, "jitter") == 0 ||
+	    strcmp(mode, "timedfar") == 0)) {
+		ty = mode[0] == 'j' ? 0.004f : 1.0f;
+		match = 0;
+	}
+	if (reps == 0 && strcmp(mode, "jitter") == 0)
+		y[0] += 0.002f;
+	else if (reps == 0 && strcmp(mode, "jitint") == 0)
+		k[4]++;
+	else if (reps == 0 && strcmp(mode, "race") == 0)
+		y[0] += 5;
+	else if (strcmp(mode, "jitfar") == 0)
+		y[0] += 0.05f;
+	if (ty != 0) {
+		float t[N];
+		memcpy(t, y, sizeof(t));
+		t[0] += ty;
+		put(dir, "y.timed.bin", t, sizeof(t));
+	}
 	fnv(y, sizeof(y), cy);
 	fnv(k, sizeof(k), ck);
 	memcpy(cx2, cx, sizeof(cx));
@@ -219,13 +257,15 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	fprintf(fp, "{\"kernel\":\"%s\",\"case\":%d,\"scalars\":{},"
 	    "\"grid\":[1,1,1],\"block\":[16,1,1],\"shared_mem\":0,"
 	    "\"outputs\":[{\"name\":\"y\",\"type\":\"float32\",\"count\":%d,"
-	    "\"bytes\":%zu,\"file\":\"y.bin\",\"checksum\":\"%s\"},"
+	    "\"bytes\":%zu,\"file\":\"y.bin\",\"checksum\":\"%s\"%s},"
 	    "{\"name\":\"k\",\"type\":\"int32\",\"count\":%d,\"bytes\":%zu,"
 	    "\"file\":\"k.bin\",\"checksum\":\"%s\"}],"
 	    "\"inputs\":[{\"name\":\"x\",\"type\":\"float32\",\"count\":%d,"
 	    "\"file\":\"x.in.bin\",\"checksum_before\":\"%s\","
 	    "\"checksum_after\":\"%s\"}],\"times_ms\":[",
-	    argv[2], kcase, N, sizeof(y), cy, N, sizeof(k), ck, N, cx, cx2);
+	    argv[2], kcase, N, sizeof(y), cy, ty != 0 ?
+	    ",\"timed_file\":\"y.timed.bin\"" : "", N, sizeof(k), ck, N, cx,
+	    cx2);
 	for (i = 0; i < reps; i++)
 		fprintf(fp, "%s%g", i ? "," : "", tms * (1 + 0.01 * (i % 3)));
 	fprintf(fp, "]%s}\n", reps > 0 ? (match ?

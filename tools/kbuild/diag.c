@@ -47,6 +47,9 @@ parse_diagnostics(const char *log)
 			m = m != NULL ? strchr(m, ':') : NULL;
 		} else
 			continue;
+		/* nvcc 13: "warning #550-D: ..." leaves "warning " */
+		while (sev[0] != '\0' && sev[strlen(sev) - 1] == ' ')
+			sev[strlen(sev) - 1] = '\0';
 		if (m == NULL || (strncmp(sev, "error", 5) != 0 &&
 		    strncmp(sev, "warning", 7) != 0 &&
 		    strncmp(sev, "fatal error", 11) != 0 &&

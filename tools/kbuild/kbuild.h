@@ -131,6 +131,11 @@ void attach_open(const char *path);
 void attach(json_t *rec);
 void attach_close(void);
 
+/* mutants.c: build.mutants, wrap.mutants built as ref is (ref_res: the
+ * reference's build, for equivalence) */
+void build_mutants(json_t *rec, json_t *build, const struct unitspec *ref,
+    json_t *ref_res);
+
 /* record.c */
 json_t *process(json_t *rec, void *ctx);
 

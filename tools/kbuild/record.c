@@ -155,6 +155,8 @@ process(json_t *rec, void *ctx)
 	else {
 		json_t *sym = json_object_get(res, "symbol");
 		json_object_set_new(build, "reference", res);
+		if (json_is_true(json_object_get(res, "ok")))
+			build_mutants(rec, build, &u, res);
 		if (json_is_true(json_object_get(res, "ok")) &&
 		    (strcmp(dialect, "cuda") == 0 ||
 		    opt.hip_platform == HIP_NVIDIA) && json_is_null(sym))

@@ -397,8 +397,22 @@ digest(struct info *in)
 				add_class(in, "fault:%s:%s", fr ? fr : "?",
 				    fk ? fk : "?");
 		}
-		if (json_is_false(json_object_get(verify, "deterministic")))
-			add_class(in, "nondeterministic");
+		/* a reference that differs between runs only within its
+		 * band is a task (the "nondeterministic" tag says why its
+		 * bound is looser); one without a band is a failure */
+		if (json_is_false(json_object_get(verify, "deterministic"))) {
+			json_t *o;
+			size_t j;
+			in->banded = 1;
+			json_array_foreach(json_object_get(json_object_get(
+			    verify, "tolerance"), "outputs"), j, o)
+				if (k_get_str(o, "unbanded") != NULL)
+					in->banded = 0;
+			if (json_object_get(verify, "tolerance") == NULL)
+				in->banded = 0;
+			if (!in->banded)
+				add_class(in, "nondeterministic");
+		}
 		key = k_get_str(json_object_get(verify, "oracle"), "status");
 		if (key != NULL && strcmp(key, "agree") != 0)
 			add_class(in, "oracle:%s", key);
@@ -495,12 +509,14 @@ digest(struct info *in)
 		if (json_is_object(tags)) {
 			size_t before = n;
 			json_object_foreach(tags, tk, v) {
-				if (json_is_true(v) && n < 64)
+				if (json_is_true(v) && n < 63)
 					rows[n++] = agg_get(&t_tag, tk);
 			}
 			if (n == before)
 				rows[n++] = agg_get(&t_tag, "(none)");
 		}
+		if (in->banded)
+			rows[n++] = agg_get(&t_tag, "nondeterministic");
 		for (r = 0; r < n; r++) {
 			struct agg *a = rows[r];
 			a->records++;

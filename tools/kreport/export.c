@@ -102,6 +102,18 @@ export_row(struct info *in)
 		    "build"), "reference"), "ok"))) : json_null());
 		json_object_set_new(v, "deterministic", copy_or_null(
 		    json_object_get(verify, "deterministic")));
+		{
+			json_t *mv = json_object_get(verify, "mutation");
+			json_object_set_new(v, "mutation", json_is_object(mv) ?
+			    json_pack("{sO sO sO sO sO}", "score",
+			    json_object_get(mv, "score"), "tried",
+			    json_object_get(mv, "tried"), "killed",
+			    json_object_get(mv, "killed"), "survived",
+			    json_object_get(mv, "survived"), "equivalent",
+			    json_object_get(mv, "equivalent")) : json_null());
+		}
+		json_object_set_new(v, "tolerance", copy_or_null(
+		    json_object_get(verify, "tolerance")));
 		json_object_set_new(v, "degenerate", json_is_object(verify) ?
 		    json_boolean(json_array_size(json_object_get(verify,
 		    "degenerate")) > 0) : json_null());

@@ -68,6 +68,8 @@ struct info {
 	int call, exe, perf;	/* 1, 0, or -1: not reached */
 	int has_sp;
 	double sp;
+	int banded;		/* a nondeterministic reference judged in a
+				 * tolerance band (verify.tolerance) */
 	json_t *classes;	/* failure classes, strings, deduplicated */
 	char *dir;		/* debug folder name */
 };

@@ -11,6 +11,7 @@
 
 #include "k_mem.h"
 #include "k_record.h"
+#include "k_buf.h"
 #include "kreport.h"
 
 double
@@ -285,6 +286,55 @@ breakdown(json_t *rows, const char *title, const struct backend *b)
 	b->table_end();
 }
 
+/* The mutation score: overall, then per task, lowest first. */
+static void
+mutants(json_t *s, const struct backend *b)
+{
+	static const struct col cols[] = { { "task", 'l' }, { "tried", 'r' },
+	    { "killed", 'r' }, { "survived", 'r' }, { "equivalent", 'r' },
+	    { "score", 'r' }, { "survivors", 'l' } };
+	json_t *m = json_object_get(s, "mutation"), *r, *x;
+	char para[256], n[5][32], sc[32];
+	size_t i, j;
+
+	if (!json_is_object(m))
+		return;
+	b->heading(2, "Mutation score");
+	snprintf(para, sizeof(para), "%ld of %ld mutants killed (%s) over "
+	    "%ld tasks; %ld equivalent (the reference's machine code) and %ld "
+	    "stillborn not counted.", inum(m, "killed"), inum(m, "tried"),
+	    pct(num(m, "score"), sc, sizeof(sc)), inum(m, "tasks"),
+	    inum(m, "equivalent"), inum(m, "stillborn"));
+	b->para(para);
+	b->table(cols, 7);
+	json_array_foreach(json_object_get(m, "per_task"), i, r) {
+		struct k_buf sv = { 0 };
+		if (i == FAILED_SHOWN)
+			break;
+		json_array_foreach(json_object_get(r, "survivors"), j, x)
+			k_buf_printf(&sv, "%s%s", j ? " " : "",
+			    json_string_value(x));
+		{
+			struct span row[] = { CODE(k_get_str(r, "task")),
+			    TXT(n[0]), TXT(n[1]), TXT(n[2]), TXT(n[3]),
+			    TXT(n[4]), TXT(k_buf_str(&sv)) };
+			snprintf(n[0], sizeof(n[0]), "%ld", inum(r, "tried"));
+			snprintf(n[1], sizeof(n[1]), "%ld", inum(r, "killed"));
+			snprintf(n[2], sizeof(n[2]), "%ld", inum(r,
+			    "survived"));
+			snprintf(n[3], sizeof(n[3]), "%ld", inum(r,
+			    "equivalent"));
+			if (json_is_number(json_object_get(r, "score")))
+				pct(num(r, "score"), n[4], sizeof(n[4]));
+			else
+				snprintf(n[4], sizeof(n[4]), "-");
+			b->row(row, 7);
+		}
+		k_buf_free(&sv);
+	}
+	b->table_end();
+}
+
 static void
 failed(json_t *s, const struct backend *b)
 {
@@ -348,6 +398,7 @@ render(json_t *s, const struct backend *b)
 	if (inum(json_object_get(s, "candidates"), "records") > 0)
 		candidates(s, b);
 	failures(s, b);
+	mutants(s, b);
 	b->heading(2, "Breakdown");
 	r = json_object_get(s, "breakdown");
 	breakdown(json_object_get(r, "project"), "project", b);

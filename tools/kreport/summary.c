@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 
+#include "k_mem.h"
+#include "k_record.h"
 #include "kreport.h"
 
 /* ------------------------------------------------------------ summary */
@@ -76,6 +78,79 @@ breakdown(struct table *t)
 
 static const double hist_edges[] = { 0.5, 0.9, 1.1, 1.5, 2, 4 };
 #define NBINS 7
+
+static int
+by_score(const void *a, const void *b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	double sx = json_number_value(json_object_get(x, "score"));
+	double sy = json_number_value(json_object_get(y, "score"));
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return strcmp(k_get_str(x, "task"), k_get_str(y, "task"));
+}
+
+/*
+ * The mutation score (verify.mutation, kverify): per task, from its first
+ * record that has one (every record of a task scores the same reference),
+ * lowest score first, and overall: killed over tried, summed.  NULL when
+ * no record was scored.
+ */
+static json_t *
+mutation(void)
+{
+	json_t *m, *tasks = json_object(), *t, *arr = json_array(), **v;
+	long tried = 0, killed = 0, equiv = 0, still = 0;
+	const char *key;
+	size_t i, n = 0;
+
+	for (i = 0; i < nrecs; i++) {
+		json_t *mv = json_object_get(json_object_get(recs[i].rec,
+		    "verify"), "mutation"), *ids = json_array(), *x;
+		size_t j;
+		if (!json_is_object(mv) || json_object_get(tasks,
+		    recs[i].task) != NULL) {
+			json_decref(ids);
+			continue;
+		}
+		json_array_foreach(json_object_get(mv, "survivors"), j, x)
+			json_array_append(ids, json_object_get(x, "id"));
+		json_object_set_new(tasks, recs[i].task, json_pack(
+		    "{ss sI sI sI sI sO so}", "task", recs[i].task,
+		    "tried", k_get_int(mv, "tried", 0),
+		    "killed", k_get_int(mv, "killed", 0),
+		    "survived", k_get_int(mv, "survived", 0),
+		    "equivalent", k_get_int(mv, "equivalent", 0),
+		    "score", json_object_get(mv, "score") != NULL ?
+		    json_object_get(mv, "score") : json_null(),
+		    "survivors", ids));
+		tried += (long)k_get_int(mv, "tried", 0);
+		killed += (long)k_get_int(mv, "killed", 0);
+		equiv += (long)k_get_int(mv, "equivalent", 0);
+		still += (long)k_get_int(mv, "stillborn", 0);
+	}
+	if (json_object_size(tasks) == 0) {
+		json_decref(tasks);
+		json_decref(arr);
+		return NULL;
+	}
+	v = k_calloc(json_object_size(tasks), sizeof(*v));
+	json_object_foreach(tasks, key, t)
+		v[n++] = t;
+	qsort(v, n, sizeof(*v), by_score);
+	for (i = 0; i < n; i++)
+		json_array_append(arr, v[i]);
+	free(v);
+	m = json_pack("{sI sI sI sI sI sI so so}", "tasks", (json_int_t)n,
+	    "tried", (json_int_t)tried, "killed", (json_int_t)killed,
+	    "survived", (json_int_t)(tried - killed), "equivalent",
+	    (json_int_t)equiv, "stillborn", (json_int_t)still, "score",
+	    tried > 0 ? json_real((double)killed / (double)tried) :
+	    json_null(), "per_task", arr);
+	json_decref(tasks);
+	return m;
+}
 
 json_t *
 summary(void)
@@ -219,6 +294,9 @@ summary(void)
 		    "message", t_err.v[i].message));
 	}
 	json_object_set_new(s, "errors", arr);
+
+	if ((arr = mutation()) != NULL)
+		json_object_set_new(s, "mutation", arr);
 
 	json_object_set_new(s, "breakdown", json_pack("{so so so}",
 	    "project", breakdown(&t_proj), "dialect", breakdown(&t_dial),

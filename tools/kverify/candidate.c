@@ -6,6 +6,38 @@
 
 #include "kverify.h"
 
+/*
+ * The candidate's timed repetitions differed from its first launch: they
+ * pass when the one that differed most (the harness's NAME.timed.bin) is
+ * still within the band of every golden output, as the first launch must
+ * be.  A harness from before timed files names none: then only byte
+ * equality passes, as it did.
+ */
+int
+timed_in_band(const struct run *g, const struct run *r)
+{
+	size_t i;
+	int named = 0;
+
+	for (i = 0; i < r->nout; i++) {
+		const struct buf *t = &r->out[i];
+		struct buf *want = out_named(g, t->name), got;
+		struct cmp m;
+		if (t->timed == NULL)
+			continue;
+		named = 1;
+		if (want == NULL || t->timed_len != want->len)
+			return 0;
+		got = *t;
+		got.data = t->timed;
+		got.len = t->timed_len;
+		compare(want, &got, band_atol(want), opt.rtol, &m);
+		if (m.mismatches > 0)
+			return 0;
+	}
+	return named;
+}
+
 /* Run the candidate on every case and compare; returns pass_exe. */
 int
 candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
@@ -49,7 +81,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 			return 0;
 		}
 		json_object_set_new(cc, "pass", json_true());
-		if (r.timed_match == 0) {
+		if (r.timed_match == 0 && !timed_in_band(g, &r)) {
 			add_reason(reasons, "timed-outputs-differ");
 			json_object_set_new(cc, "pass", json_false());
 			pass = 0;
@@ -92,7 +124,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 				pass = 0;
 				continue;
 			}
-			compare(want, got, opt.atol, opt.rtol, &m);
+			compare(want, got, band_atol(want), opt.rtol, &m);
 			json_object_set_new(o, "match",
 			    json_boolean(m.mismatches == 0));
 			json_object_set_new(o, "max_abs_err", jnum(m.max_abs));

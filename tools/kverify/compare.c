@@ -53,6 +53,65 @@ compare(const struct buf *want, const struct buf *got, double atol_o,
 	}
 }
 
+/*
+ * How far another run of the reference (got) is from its golden (want):
+ * the largest |difference| of two float elements.  SPREAD_NONE when they
+ * differ where no tolerance band can cover them: another size, integer or
+ * byte elements, a NaN or an infinity in one and not the other.  scale:
+ * the largest finite |want| element, to tell rounding from a race.
+ */
+double
+spread(const struct buf *want, const unsigned char *got, size_t len,
+    double *scale)
+{
+	const struct k_dtype *d = k_dtype_named(want->type);
+	size_t i, sz = d != NULL ? (size_t)d->size : 1;
+	double m = 0;
+
+	*scale = 0;
+	if (got == NULL || len != want->len)
+		return SPREAD_NONE;
+	if (memcmp(want->data, got, len) == 0)
+		return 0;
+	if (d == NULL || !d->is_float)
+		return SPREAD_NONE;
+	for (i = 0; i + sz <= len; i += sz) {
+		double x = load_float(want->data + i, d->size, d->name);
+		double y = load_float(got + i, d->size, d->name);
+		if (isnan(x) || isnan(y)) {
+			if (isnan(x) != isnan(y))
+				return SPREAD_NONE;
+			continue;
+		}
+		if (isinf(x) || isinf(y)) {
+			if (x != y)
+				return SPREAD_NONE;
+			continue;
+		}
+		if (fabs(x) > *scale)
+			*scale = fabs(x);
+		if (fabs(x - y) > m)
+			m = fabs(x - y);
+	}
+	return m;
+}
+
+/*
+ * The absolute tolerance a run is compared with want under: --atol or the
+ * dtype's, widened to --spread-k times the spread the reference showed
+ * against itself on that output (max(atol, k x spread)).
+ */
+double
+band_atol(const struct buf *want)
+{
+	const struct k_dtype *d = k_dtype_named(want->type);
+	double atol = opt.atol >= 0 ? opt.atol : d != NULL ? d->atol : 0;
+
+	if (want->spread > 0 && opt.spread_k * want->spread > atol)
+		atol = opt.spread_k * want->spread;
+	return atol;
+}
+
 int
 all_bytes(const unsigned char *p, size_t n, int v)
 {

@@ -9,6 +9,85 @@
 
 #include "kverify.h"
 
+/* One observation of the reference against itself on output b of case
+ * k (got: another run's bytes): b->spread and the case's "spread" grow to
+ * it, *scale to the output's largest magnitude. */
+static void
+observe(json_t *gold, int k, size_t i, struct buf *b, const unsigned char
+    *got, size_t len, double *scale)
+{
+	json_t *o = json_array_get(json_object_get(json_array_get(gold,
+	    (size_t)k), "outputs"), i);
+	double sc, s = spread(b, got, len, &sc);
+
+	if (s == 0 || b->spread == SPREAD_NONE)
+		return;
+	if (s == SPREAD_NONE)
+		b->spread = SPREAD_NONE;
+	else if (s > b->spread)
+		b->spread = s;
+	if (sc > *scale)
+		*scale = sc;
+	json_object_set_new(o, "spread", b->spread == SPREAD_NONE ?
+	    json_string("incomparable") : jnum(b->spread));
+}
+
+/*
+ * The tolerance band of every output (verify.tolerance), from the spread
+ * its golden showed over every case and every repeated run: one band per
+ * output, the largest spread of any case, set on every case's golden
+ * buffer for the comparisons to come.  Returns whether every output that
+ * differed can be judged in a band.
+ */
+static int
+tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
+{
+	json_t *t = json_object(), *outs = json_array();
+	struct run *g0 = &gold[0];
+	size_t i;
+	int k, banded_all = 1;
+
+	json_object_set_new(t, "k", jnum(opt.spread_k));
+	json_object_set_new(t, "outputs", outs);
+	json_object_set_new(c->v, "tolerance", t);
+	for (i = 0; i < g0->nout; i++) {
+		const struct k_dtype *d = k_dtype_named(g0->out[i].type);
+		double sp = 0, rtol = opt.rtol >= 0 ? opt.rtol : d != NULL ?
+		    d->rtol : 0;
+		json_t *o = json_object();
+		const char *why = NULL;
+		for (k = 0; k < ncases; k++) {
+			struct buf *b = out_named(&gold[k], g0->out[i].name);
+			if (b == NULL || b->spread == SPREAD_NONE)
+				sp = SPREAD_NONE;
+			else if (sp != SPREAD_NONE && b->spread > sp)
+				sp = b->spread;
+		}
+		if (sp == SPREAD_NONE)
+			why = "incomparable";
+		else if (sp > 0 && sp > SPREAD_RACE * scale[i])
+			why = "too-large";
+		for (k = 0; k < ncases; k++) {
+			struct buf *b = out_named(&gold[k], g0->out[i].name);
+			if (b != NULL)
+				b->spread = why != NULL ? SPREAD_NONE : sp;
+		}
+		json_object_set_new(o, "name", json_string(g0->out[i].name));
+		json_object_set_new(o, "spread", sp == SPREAD_NONE ?
+		    json_null() : jnum(sp));
+		json_object_set_new(o, "atol", jnum(band_atol(&g0->out[i])));
+		json_object_set_new(o, "rtol", jnum(rtol));
+		json_object_set_new(o, "banded", json_boolean(sp > 0 &&
+		    why == NULL));
+		if (why != NULL) {
+			json_object_set_new(o, "unbanded", json_string(why));
+			banded_all = 0;
+		}
+		json_array_append_new(outs, o);
+	}
+	return banded_all;
+}
+
 /* The golden runs; returns the number of cases, -1 when the record is done
  * (an error or fault is recorded). */
 int
@@ -21,6 +100,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	int ncases, k, det = 1;
 	size_t i, j;
 	struct run *gold_runs;
+	double *scale = NULL;
 
 	json_object_set_new(c->v, "golden", gold);
 	json_object_set_new(c->v, "degenerate", degen);
@@ -69,6 +149,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		return -1;
 	}
 	log_run(c->runs, "reference", -1, "check", &batch);
+	c->ref_seconds = batch.p.seconds;
 	for (k = 0; k < ncases; k++) {
 		struct run *g = &gold_runs[k];
 		json_t *gc, *outs;
@@ -77,6 +158,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		if (!g->ok) {
 			if (says_no_device(g)) {
 				run_free(&batch);
+				free(scale);
 				return mark_no_device(c, g);
 			}
 			json_object_set_new(c->v, "fault",
@@ -84,6 +166,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			k_fail(c->rec, STAGE, "reference-fault", "%s: reference, case "
 			    "%d: %s: %s", k_id_text(c->rec), k, g->fault, g->msg);
 			run_free(&batch);
+			free(scale);
 			return -1;
 		}
 		if (g->timed_match == 0)
@@ -104,6 +187,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				    "golden output in %s/blobs: %s",
 				    k_id_text(c->rec), opt.work, strerror(errno));
 				run_free(&batch);
+				free(scale);
 				return -1;
 			}
 			json_object_set_new(o, "name", json_string(b->name));
@@ -120,6 +204,14 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			json_object_set_new(o, "unwritten", json_integer(
 			    j == g->nin ? unwritten(b) : 0));
 			json_array_append_new(outs, o);
+			if (scale == NULL)
+				scale = k_calloc(g->nout + 1, sizeof(*scale));
+			b->spread = 0;
+			if (b->timed != NULL && i < gold_runs[0].nout) {
+				det = 0;
+				observe(gold, k, i, b, b->timed, b->timed_len,
+				    &scale[i]);
+			}
 
 			if (all_bytes(b->data, b->len, SENTINEL))
 				why = "sentinel";
@@ -160,6 +252,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	    &batch2) != 0) {
 		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
 		    k_id_text(c->rec), strerror(errno));
+		free(scale);
 		return -1;
 	}
 	log_run(c->runs, "reference", -1, "repeat", &batch2);
@@ -175,19 +268,26 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			    r2.fault, r2.msg);
 			run_free(&r2);
 			run_free(&batch2);
+			free(scale);
 			return -1;
 		}
-		if (r2.nout != g->nout)
+		for (i = 0; i < g->nout; i++) {
+			struct buf *b2 = out_named(&r2, g->out[i].name);
+			if (b2 != NULL && b2->len == g->out[i].len &&
+			    memcmp(b2->data, g->out[i].data, b2->len) == 0)
+				continue;
 			det = 0;
-		for (i = 0; i < g->nout && i < r2.nout; i++)
-			if (r2.out[i].len != g->out[i].len ||
-			    memcmp(r2.out[i].data, g->out[i].data,
-			    g->out[i].len) != 0)
-				det = 0;
+			if (i < gold_runs[0].nout)
+				observe(gold, k, i, &g->out[i], b2 != NULL ?
+				    b2->data : NULL, b2 != NULL ? b2->len : 0,
+				    &scale[i]);
+		}
 		run_free(&r2);
 	}
 	run_free(&batch2);
 	json_object_set_new(c->v, "deterministic", json_boolean(det));
+	tolerance(c, gold_runs, ncases, scale);
+	free(scale);
 	return ncases;
 }
 
@@ -243,7 +343,7 @@ oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
 				status = "disagree";
 				continue;
 			}
-			compare(w, g, opt.atol, opt.rtol, &m);
+			compare(w, g, band_atol(g), opt.rtol, &m);
 			if (m.mismatches == 0)
 				continue;
 			status = "disagree";

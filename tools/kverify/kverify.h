@@ -3,7 +3,8 @@
  * comparison and a record in progress, and the functions its units share.
  * Units: main (options, workers, child mode), record (one record through
  * the stages), golden (the reference's runs), verdict (verify.verified),
- * candidate, timing, sanitize (compute-sanitizer), run (harness processes
+ * candidate, mutation (the mutants' score), timing, sanitize
+ * (compute-sanitizer), run (harness processes
  * and manifests), compare, dtype, blob (the work directory's blob store),
  * hip (verify.hip: the platform and the wavefront width), util.
  *
@@ -40,11 +41,18 @@
 #define ALL_CASES (-2)		/* run_harness case: every case, one process */
 #define SENTINEL 0xA5		/* the byte harnesses pre-fill outputs with */
 #define CHILD_FLAG "--kverify-child"
+#define SPREAD_K 4		/* default --spread-k: band = k x spread */
+#define SPREAD_RACE 0.01	/* a spread over this fraction of the
+				 * output's largest magnitude is a race, not
+				 * rounding */
 
 struct kv_opt {
 	double timeout;
 	int reps;		/* 0: --no-time */
 	double atol, rtol;	/* < 0: per dtype defaults */
+	double spread_k;	/* the band: max(atol, spread_k x spread) */
+	int mutants;		/* 0: --no-mutants */
+	double mutant_timeout;	/* seconds per case of a mutant's run */
 	double threshold, suspicious;
 	int sanitize;
 	int memcheck;		/* 0: --no-memcheck */
@@ -91,7 +99,17 @@ struct buf {
 	unsigned char *data;
 	size_t len;
 	char checksum[40];
+	/* the harness's NAME.timed.bin: the timed repetition that differs
+	 * most from the first launch; NULL when all matched */
+	unsigned char *timed;
+	size_t timed_len;
+	/* golden buffers: the largest |difference| seen between the
+	 * reference's runs, over every case (0: none; SPREAD_NONE: a
+	 * difference no band covers) */
+	double spread;
 };
+
+#define SPREAD_NONE (-1.0)
 
 struct run {
 	struct k_proc p;
@@ -118,6 +136,9 @@ int read_manifest(struct run *r);
 int run_batch(const struct worker *w, const char *harness,
     const char *module, const char *symbol, const char *dir, int ncases,
     int reps, struct run *b);
+int run_batch_limit(const struct worker *w, const char *harness,
+    const char *module, const char *symbol, const char *dir, int ncases,
+    int reps, double limit, struct run *b);
 int batch_case(const struct run *b, int k, struct run *r);
 struct buf *out_named(const struct run *r, const char *name);
 void log_run(json_t *runs, const char *role, int kcase, const char *mode,
@@ -134,6 +155,9 @@ struct cmp {
 
 void compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c);
+double spread(const struct buf *want, const unsigned char *got,
+    size_t len, double *scale);
+double band_atol(const struct buf *want);
 int all_bytes(const unsigned char *p, size_t n, int v);
 int constant(const struct buf *b);
 long long unwritten(const struct buf *b);
@@ -215,6 +239,7 @@ struct ctx {
 	int nodev;		/* this record found no GPU */
 	int ngold;		/* golden runs allocated, to free on any path */
 	double kernel_ms;
+	double ref_seconds;	/* the reference's check run, every case */
 };
 
 int unit_of(json_t *build, const char *role, struct unit *u, int *runnable);
@@ -232,7 +257,12 @@ int golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 void oracle(struct ctx *c, const struct unit *h, const struct unit *ref,
     struct run *gold, int ncases);
 
+/* mutation.c */
+void mutation(struct ctx *c, const struct unit *h, struct run *gold,
+    int ncases);
+
 /* candidate.c */
+int timed_in_band(const struct run *g, const struct run *r);
 int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
     struct run *gold, int ncases);
 

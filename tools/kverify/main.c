@@ -208,11 +208,21 @@ option(int ch, const char *arg, void *ctx)
 	case 'N':
 		no_time = 1;
 		break;
+	case 'X':
+		opt.mutants = 0;
+		break;
+	case 'U':
+		opt.mutant_timeout = number("--mutant-timeout", arg, 0.001,
+		    86400);
+		break;
 	case 'r':
 		opt.rtol = number("--rtol", arg, 0, 1e300);
 		break;
 	case 's':
 		opt.sanitize = 1;
+		break;
+	case 'K':
+		opt.spread_k = number("--spread-k", arg, 1, 1e6);
 		break;
 	case 'S':
 		opt.suspicious = number("--suspicious", arg, 0, 1e300);
@@ -239,10 +249,13 @@ static const struct option longopts[] = {
 	{ "gpus", required_argument, NULL, 'g' },
 	{ "keep", no_argument, NULL, 'k' },
 	{ "mem", required_argument, NULL, 'm' },
+	{ "mutant-timeout", required_argument, NULL, 'U' },
 	{ "no-memcheck", no_argument, NULL, 'M' },
+	{ "no-mutants", no_argument, NULL, 'X' },
 	{ "no-time", no_argument, NULL, 'N' },
 	{ "rtol", required_argument, NULL, 'r' },
 	{ "sanitize", no_argument, NULL, 's' },
+	{ "spread-k", required_argument, NULL, 'K' },
 	{ "suspicious", required_argument, NULL, 'S' },
 	{ "threshold", required_argument, NULL, 'T' },
 	{ "time", required_argument, NULL, 'R' },
@@ -254,9 +267,10 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kverify [-hqV] [--atol x] [--fit] [--gpus list] [--keep] [--mem mb]\n"
-	    "               [--no-memcheck] [--no-time | --time reps] [--rtol x]\n"
-	    "               [--sanitize] [--suspicious x] [--threshold x]\n"
-	    "               [--timeout seconds] [--work dir] [file ...]\n",
+	    "               [--mutant-timeout seconds] [--no-memcheck]\n"
+	    "               [--no-mutants] [--no-time | --time reps] [--rtol x]\n"
+	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
+	    "               [--threshold x] [--timeout seconds] [--work dir] [file ...]\n",
 	.longopts = longopts,
 	.option = option,
 	.min_operands = 0,
@@ -278,6 +292,9 @@ main(int argc, char *argv[])
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;
 	opt.suspicious = 10.0;
+	opt.spread_k = SPREAD_K;
+	opt.mutants = 1;
+	opt.mutant_timeout = 5;
 	i = k_main(argc, argv, &tool, NULL);
 	inputs = argv + i;
 	ninputs = argc - i;

@@ -216,6 +216,9 @@ process(json_t *rec, const struct worker *w)
 		} else
 			pass_exe = candidate(&c, &h, &cand, gold, ncases);
 	}
+	if (ncases > 0 && json_is_true(json_object_get(json_object_get(c.v,
+	    "verified"), "value")))
+		mutation(&c, &h, gold, ncases);
 	if (ncases > 0 && opt.reps > 0)
 		timing(&c, &h, &ref, pass_exe == 1 ? &cand : NULL);
 	if (gold != NULL) {

@@ -17,8 +17,10 @@ run_free(struct run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nout; i++)
+	for (i = 0; i < r->nout; i++) {
 		free(r->out[i].data);
+		free(r->out[i].timed);
+	}
 	for (i = 0; i < r->nin; i++)
 		free(r->in[i].data);
 	free(r->out);
@@ -120,6 +122,16 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 		    &b->len)) == NULL)
 			return -1;
 		(*n)++;
+		file = k_get_str(e, "timed_file");
+		if (check && file != NULL) {
+			/* a timed repetition that differed from the first */
+			if (strchr(file, '/') != NULL)
+				return -1;
+			snprintf(path, sizeof(path), "%s/%s", r->dir, file);
+			if ((b->timed = (unsigned char *)k_file_read(path,
+			    1UL << 34, &b->timed_len)) == NULL)
+				return -1;
+		}
 		if (check) {
 			/* the harness's own checksum: a short or torn file
 			 * is a harness failure, not a wrong answer */
@@ -137,6 +149,10 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
  * are set in the child only.  sanitizer: run it under compute-sanitizer
  * with that tool instead (then no manifest is read).
  */
+/* run_batch_limit's limit per case, for the run_harness it calls (0:
+ * --timeout) */
+static _Thread_local double case_limit;
+
 int
 run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
@@ -176,7 +192,8 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		if (kcase == ALL_CASES) {
 			/* each case under its own limit, kept by the harness
 			 * (SIGALRM); timeout covers the whole batch */
-			snprintf(ct, sizeof(ct), "%.0f", ceil(opt.timeout));
+			snprintf(ct, sizeof(ct), "%.0f", ceil(case_limit > 0 ?
+			    case_limit : opt.timeout));
 			argv[n++] = "--all";
 			argv[n++] = "--case-timeout";
 			argv[n++] = ct;
@@ -272,12 +289,25 @@ run_batch(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int ncases, int reps,
     struct run *b)
 {
+	return run_batch_limit(w, harness, module, symbol, dir, ncases, reps,
+	    opt.timeout, b);
+}
+
+/* run_batch with limit seconds per case instead of --timeout's. */
+int
+run_batch_limit(const struct worker *w, const char *harness,
+    const char *module, const char *symbol, const char *dir, int ncases,
+    int reps, double limit, struct run *b)
+{
 	char sub[PATH_MAX + 32], path[PATH_MAX + 64];
 	struct run r;
-	int k;
+	int k, rc;
 
-	if (run_harness(w, harness, module, symbol, dir, ALL_CASES, reps,
-	    NULL, opt.timeout * ncases + 10, b) != 0)
+	case_limit = limit;
+	rc = run_harness(w, harness, module, symbol, dir, ALL_CASES, reps,
+	    NULL, limit * ncases + 10, b);
+	case_limit = 0;
+	if (rc != 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/0/manifest.json", dir);
 	if (!(b->p.exited && b->p.status == 2) || access(path, F_OK) == 0)
@@ -287,7 +317,7 @@ run_batch(const struct worker *w, const char *harness, const char *module,
 	for (k = 0; k < ncases; k++) {
 		snprintf(sub, sizeof(sub), "%s/%d", dir, k);
 		if (run_harness(w, harness, module, symbol, sub, k, reps, NULL,
-		    opt.timeout, &r) != 0)
+		    limit, &r) != 0)
 			return -1;
 		run_free(b);
 		*b = r;

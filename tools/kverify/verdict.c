@@ -1,7 +1,8 @@
 /*
  * The verdict on a record's golden outputs: verify.verified says whether
  * the record is a verified task, and if not the first check it failed, in
- * the order the funnel counts them: a golden at all, deterministic, clean
+ * the order the funnel counts them: a golden at all, deterministic or
+ * different between runs only within a tolerance band, clean
  * under compute-sanitizer memcheck on case 0, every output element
  * written, no output degenerate in every case, the CPU reference (where
  * there is one) not disagreeing.
@@ -138,6 +139,45 @@ not_degenerate(json_t *v, int ncases, char *why, size_t len)
 	return 1;
 }
 
+/*
+ * A reference whose outputs differ between runs is still a task when
+ * every output that differed did so within a band (verify.tolerance):
+ * rounding of a reordered float reduction.  An integer output that
+ * differs, a NaN that moves, or a spread too large for rounding is not.
+ */
+static int
+banded(json_t *v, char *why, size_t len)
+{
+	json_t *o;
+	size_t i;
+	int any = 0;
+
+	json_array_foreach(json_object_get(json_object_get(v, "tolerance"),
+	    "outputs"), i, o) {
+		const char *u = k_get_str(o, "unbanded");
+		any |= json_is_true(json_object_get(o, "banded"));
+		if (u == NULL)
+			continue;
+		if (strcmp(u, "too-large") == 0)
+			snprintf(why, len, "output %s differs between the "
+			    "reference's runs by %g, more than rounding (over "
+			    "%g%% of its largest magnitude)",
+			    k_get_str(o, "name"), json_number_value(
+			    json_object_get(o, "spread")), 100 * SPREAD_RACE);
+		else
+			snprintf(why, len, "output %s differs between the "
+			    "reference's runs where no tolerance band applies "
+			    "(integer elements, a NaN or infinity that moves, "
+			    "or its size)", k_get_str(o, "name"));
+		return 0;
+	}
+	if (!any)
+		/* told apart by a byte compare, not measured in a band */
+		snprintf(why, len, "the reference's outputs differ between "
+		    "runs");
+	return any;
+}
+
 void
 verdict(struct ctx *c, int ncases)
 {
@@ -150,11 +190,10 @@ verdict(struct ctx *c, int ncases)
 		const char *m = last_error(c->rec, &code);
 		reason = code;
 		snprintf(why, sizeof(why), "%s", m);
-	} else if (!json_is_true(json_object_get(c->v, "deterministic"))) {
+	} else if (!json_is_true(json_object_get(c->v, "deterministic")) &&
+	    !banded(c->v, why, sizeof(why)))
 		reason = "nondeterministic";
-		snprintf(why, sizeof(why), "the reference's outputs differ "
-		    "between runs");
-	} else if (opt.memcheck && !memcheck_clean(c->v, why, sizeof(why)))
+	else if (opt.memcheck && !memcheck_clean(c->v, why, sizeof(why)))
 		reason = "memcheck";
 	else if (!all_written(c->v, why, sizeof(why)))
 		reason = "unwritten";

@@ -13,18 +13,28 @@
  */
 #include "kwrap.h"
 #include "k_main.h"
+#include "k_num.h"
 
 static const char usage_line[] =
     "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [--llm tasks]\n"
-    "             [--model name] [--url url] [-j jobs]\n"
-    "             [--candidate-dialect cuda | hip] [--rounds n] [--temperature t]\n"
-    "             [--max-tokens n] [--timeout seconds] [--retries n]\n"
-    "             [--max-response bytes] [--no-cache] [file ...]\n";
+    "             [--model name] [--url url] [-j jobs]
+"
+    "             [--candidate-dialect cuda | hip] [--rounds n] [--temperature t]
+"
+    "             [--max-tokens n] [--timeout seconds] [--retries n]
+"
+    "             [--max-response bytes] [--no-cache] [--mutants n]
+"
+    "             [--switch-cases n] [--survivor-cases n] [file ...]
+";
 
 static struct {
 	const char *dialect;	/* forced, or NULL for scan.dialect */
 	json_t *user;		/* id -> user spec object */
-} opt;
+	int mutants;		/* --mutants: at most this many, 0 none */
+	int switches;		/* --switch-cases: cases added, at most */
+	int survivors;		/* --survivor-cases: the same */
+} opt = { .switches = 8 };
 
 /* One record: infer the kernel model, make the spec (a user's overlaid),
  * wrap it in a harness and an instruction. */
@@ -50,6 +60,11 @@ process(json_t *rec, void *ctx)
 	(void)text_cuts(1);
 	k = kern_infer(rec);
 	spec = spec_of(k, user);
+	if (user == NULL) {
+		kw_switch_cases(k_get_str(slice, "code"), k_get_str(scan,
+		    "name"), spec, opt.switches);
+		kw_survivor_cases(rec, spec, opt.survivors);
+	}
 	dialect = opt.dialect != NULL ? opt.dialect : k_get_str(scan, "dialect");
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)
 		dialect = "cuda";
@@ -68,8 +83,13 @@ process(json_t *rec, void *ctx)
 		k_fail(rec, STAGE, "too-long", "%s: an expression is longer "
 		    "than %d bytes", k_id_text(rec), MAX_EXPR - 1);
 		json_decref(wrap);
-	} else
+	} else {
+		if (opt.mutants > 0 && k_get_str(slice, "code") != NULL)
+			json_object_set_new(wrap, "mutants", kw_mutants(
+			    k_get_str(slice, "code"), k_get_str(scan, "name"),
+			    opt.mutants));
 		k_set_section(rec, "wrap", wrap);
+	}
 	kern_free(k);
 	return rec;
 }
@@ -158,6 +178,18 @@ option(int ch, const char *arg, void *ctx)
 	case 's':
 		load_user(arg);
 		break;
+	case 'M':
+	case 'C':
+	case 'S': {
+		long long v;
+		if (k_num_ll(arg, 10, 0, 10000, &v) != 0)
+			k_fatal(K_EXIT_USAGE, NULL, "--%s: expected 0 to 10000: "
+			    "%s", ch == 'M' ? "mutants" : ch == 'C' ?
+			    "switch-cases" : "survivor-cases", arg);
+		*(ch == 'M' ? &opt.mutants : ch == 'C' ? &opt.switches :
+		    &opt.survivors) = (int)v;
+		break;
+	}
 	default:
 		if (!kw_llm_option(ch, arg))
 			k_fatal(K_EXIT_USAGE, NULL, "unknown option");
@@ -170,6 +202,9 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "dialect", required_argument, NULL, 'x' },
 		{ "spec", required_argument, NULL, 's' },
+		{ "mutants", required_argument, NULL, 'M' },
+		{ "switch-cases", required_argument, NULL, 'C' },
+		{ "survivor-cases", required_argument, NULL, 'S' },
 		KW_LLM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};

@@ -504,6 +504,17 @@ spec_validate(json_t *spec, char *why, size_t len);
 json_t *
 gen_instruction(json_t *rec, json_t *spec, const char *dialect);
 
+/* mutate.c: up to budget one-point mutants of kernel's body in code,
+ * wrap.mutants (a new reference) */
+json_t *kw_mutants(const char *code, const char *kernel, int budget);
+
+/* switches.c: cases that give each switch-like scalar each value the
+ * kernel compares it with (spec.cases grows, at most budget) */
+void kw_switch_cases(const char *code, const char *kernel, json_t *spec,
+    int budget);
+/* cases aimed at rec's surviving mutants (verify.mutation.survivors) */
+void kw_survivor_cases(json_t *rec, json_t *spec, int budget);
+
 /* harness_text.c, generated from harness.in */
 extern const char kwrap_harness_text[];
 

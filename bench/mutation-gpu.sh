@@ -1,0 +1,146 @@
+#!/bin/sh
+# The mutation bench's GPU half (bench/mutation-pack.sh made its input):
+# for each OUT, kbuild the tasks with their mutants (this GPU's arch),
+# kverify them with -j processes sharing the GPU (no timing), then say,
+# per corpus and overall: how many references pass as their own
+# candidate among those with a golden (nondeterministic ones, judged in
+# their band, counted apart), and the mutation score (killed over tried,
+# equivalent and stillborn mutants apart) with its distribution over the
+# tasks and the operators of the survivors.  Needs no jq: awk reads the
+# kreport JSON lines.
+#
+#	sh bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT...
+#
+# -r: rounds of survivor cases: the tasks with surviving mutants are
+# wrapped again with kwrap --survivor-cases 4 (cases aimed at the
+# survivors' lines), built and verified; a task's new record replaces the
+# old one where it is still verified (default 0 rounds).
+# -j: kbuild jobs and kverify processes (default: the CPUs).  -t: the
+# mutant's --mutant-timeout per case (default 5).  -d: stop kverify after
+# this many seconds.  Writes OUT/built.ndjson, OUT/verified.ndjson and
+# mutation.md next to the first OUT.
+set -eu
+k=$(cd "$(dirname "$0")/.." && pwd)
+bin=${KFORGE_BIN:-$k}
+jobs=$(nproc 2> /dev/null || echo 4)
+tmo=5
+deadline=
+rounds=0
+while getopts d:j:r:t: o; do
+	case $o in
+	d) deadline=$OPTARG ;;
+	r) rounds=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	*) echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2
+	   exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2; exit 2; }
+if [ -d "$bin/lib" ]; then
+	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+fi
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null |
+    head -n 1 | tr -d ' .')
+arch=sm_${arch:-90}
+echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1), $arch"
+echo "# $(nproc) CPUs, $jobs jobs, --mutant-timeout $tmo"
+md=$(cd "$(dirname "$1")" && pwd)/mutation.md
+: > "$md"
+
+# verify IN OUT DIR: kbuild and kverify, -j processes sharing the GPU
+verify() {
+	KFORGE_WORK=$3/work "$bin/kbuild" -q -j "$jobs" --arch "$arch" \
+	    < "$1" > "$3/built.tmp" || true
+	rm -f "$3"/part.*
+	if [ ! -s "$3/built.tmp" ]; then
+		: > "$2"
+		return 0
+	fi
+	# deal the records to the processes, four at a time
+	awk -v j="$jobs" -v d="$3" '{ print > (d "/part." int((NR - 1) / 4) % j) }' \
+	    "$3/built.tmp"
+	for p in "$3"/part.*; do
+		# shellcheck disable=SC2086
+		KFORGE_WORK=$3/work ${deadline:+timeout $deadline} \
+		    "$bin/kverify" -q --no-time --mutant-timeout "$tmo" \
+		    < "$p" > "$p.out" 2> "$p.err" &
+	done
+	wait
+	cat "$3"/part.*.out > "$2"
+	rm -f "$3"/part.* "$3/built.tmp"
+}
+
+for out in "$@"; do
+	out=$(cd "$out" && pwd)
+	n=$(basename "$out")
+	t0=$(date +%s)
+	verify "$out/mut.ndjson" "$out/verified.ndjson" "$out"
+	t1=$(date +%s)
+	r=0
+	while [ "$r" -lt "$rounds" ]; do
+		r=$((r + 1))
+		grep '"survivors":\[{' "$out/verified.ndjson" > "$out/surv.ndjson" || true
+		[ -s "$out/surv.ndjson" ] || break
+		"$bin/kwrap" -q --mutants "$(cat "$out/budget" 2> /dev/null || echo 20)" \
+		    --survivor-cases 4 < "$out/surv.ndjson" > "$out/surv.in" || true
+		verify "$out/surv.in" "$out/surv.out" "$out"
+		# a task's new record replaces its old one where still scored
+		awk 'FILENAME == ARGV[1] { if (index($0, "\"mutation\":{")) {
+			i = index($0, "\",\""); new[substr($0, 1, i)] = $0 }; next }
+		    { i = index($0, "\",\""); k = substr($0, 1, i)
+		      print (k in new) ? new[k] : $0 }' \
+		    "$out/surv.out" "$out/verified.ndjson" > "$out/verified.tmp"
+		mv "$out/verified.tmp" "$out/verified.ndjson"
+		echo "# $n: round $r: $(wc -l < "$out/surv.ndjson") tasks with survivors," \
+		    "$(grep -c '"survivors":\[{' "$out/verified.ndjson" || true) after"
+	done
+	t2=$(date +%s)
+	"$bin/kreport" --export kforge "$out/verified.ndjson" > "$out/rows.ndjson" || true
+	echo "# $n: build and verify $((t1 - t0)) s, $r survivor rounds $((t2 - t1)) s"
+	awk -v name="$n" '
+	function num(key,   i, s) {
+		i = index($0, "\"" key "\":")
+		if (i == 0) return ""
+		s = substr($0, i + length(key) + 3)
+		match(s, /^[^,}]*/)
+		return substr(s, 1, RLENGTH)
+	}
+	{
+		tasks++
+		if (index($0, "\"deterministic\":null")) next
+		gold++
+		nd = index($0, "\"deterministic\":false") > 0
+		self = index($0, "\"pass_exe\":true") > 0
+		pass += self; ndet += nd; ndpass += nd && self
+		m = index($0, "\"mutation\":{")
+		if (m == 0) next
+		$0 = substr($0, m)
+		tr = num("tried"); ki = num("killed"); eq = num("equivalent")
+		if (tr == "" || tr + 0 == 0) next
+		scored++; tried += tr; killed += ki; equiv += eq
+		s = ki / tr
+		if (s == 1) b[1]++; else if (s >= .95) b[2]++
+		else if (s >= .9) b[3]++; else if (s >= .8) b[4]++
+		else if (s >= .5) b[5]++; else b[6]++
+	}
+	END {
+		printf "| %s | %d | %d | %d of %d | %d of %d | %d | %d | %d | %s | %d / %d / %d / %d / %d / %d |\n",
+		    name, tasks, gold, pass, gold, ndpass, ndet, scored, tried,
+		    killed, tried ? sprintf("%.1f%%", 100 * killed / tried) : "-",
+		    b[1], b[2], b[3], b[4], b[5], b[6]
+	}' "$out/rows.ndjson" >> "$md"
+	# the operators of the survivors
+	grep -o '"survivors":\[[^]]*\]' "$out/verified.ndjson" |
+	    grep -o '"op":"[a-z-]*"' | cut -d'"' -f4 | sort | uniq -c |
+	    sort -rn | awk -v n="$n" '{ printf "%s%s %s", (NR > 1 ? ", " : "# " n " survivors: "), $2, $1 } END { if (NR) print "" }'
+done
+{
+	echo "| corpus | tasks | golden | reference passes as itself | of them nondeterministic | scored | mutants tried | killed | score | tasks at 100% / 95-99 / 90-95 / 80-90 / 50-80 / <50% |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	cat "$md"
+} > "$md.tmp" && mv "$md.tmp" "$md"
+awk -F'|' 'NR > 2 { t += $8; k += $9 } END { printf "# overall: %d of %d mutants killed (%.1f%%)\n", k, t, t ? 100 * k / t : 0 }' "$md"
+cat "$md"

@@ -1,0 +1,131 @@
+#!/bin/sh
+# kwrap --mutants (golden mutant lists for the small kernels in
+# test/mutate/, each NAME.cu with its NAME.mutants) and --switch-cases
+# (cases for switch-like scalars and data-dependent guards).  No GPU:
+# kbuild compiles the mutants and kverify runs them (test/gpu/).
+. "$(dirname "$0")/lib.sh"
+
+for t in kscan kslice kwrap; do
+	have_tool "$t" || skip_all "$t is not built"
+done
+command -v jq > /dev/null || skip_all "jq not installed (make deps)"
+KW=$(tool kwrap)
+
+for f in modes blocksum guard; do
+	"$(tool kscan)" "test/mutate/$f.cu" 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null > "$T_TMP/$f.slice"
+	run "$KW" --mutants 100 < "$T_TMP/$f.slice"
+	is "$T_STATUS" 0 "$f: kwrap --mutants exits 0"
+	cp "$T_TMP/out" "$T_TMP/$f.wrap"
+	jq -r '.wrap.mutants | "sites \(.sites)",
+	    (.list[] | "\(.id) \(.op) \(.line) \(.replacement)")' \
+	    "$T_TMP/$f.wrap" > "$T_TMP/$f.got"
+	is_file "$T_TMP/$f.got" "test/mutate/$f.mutants" \
+	    "$f: the mutants are test/mutate/$f.mutants"
+	# each mutant is its edit of slice.code and nothing else: the
+	# edited text holds the diff's + line, the reference does not
+	n=$(jq -r '.slice.code as $c | .wrap.mutants.list[] |
+	    ($c[0:.offset] + .replacement + $c[.offset + .length:]) as $m |
+	    (.diff | split("\n")[2][1:]) as $plus |
+	    select(($m | contains($plus)) and ($c | contains($plus) | not) |
+	    not) | .id' "$T_TMP/$f.wrap" | wc -l)
+	is "$n" 0 "$f: every edit gives the code its diff shows"
+done
+
+is "$(jq -r '.wrap.mutants.list[] | select(.op == "drop-syncthreads") |
+    .diff' "$T_TMP/blocksum.wrap" | head -n 3)" \
+    "$(printf '@@ line 9 @@\n-\t__syncthreads();\n+\t;')" \
+    "a dropped __syncthreads, as a diff of its line"
+is "$(jq -r '.wrap.mutants.list[] | select(.op == "store-plus-one") |
+    .diff' "$T_TMP/modes.wrap")" \
+    "$(printf '@@ line 18 @@\n-\t\t\ty[i] = v;\n+\t\t\ty[i] = (v) + 1;')" \
+    "+ 1 on a stored value"
+ok "$(jq -e '[.wrap.mutants.list[] | select(.replacement == "257")] |
+    length == 1' "$T_TMP/blocksum.wrap" > /dev/null; echo $?)" \
+    "an array's declared size is not a site, an index constant is"
+
+run "$KW" --mutants 3 < "$T_TMP/modes.slice"
+is "$(jq -r '[.wrap.mutants.budget, (.wrap.mutants.list[] | .op)] | join(" ")' "$T_TMP/out")" \
+    "3 swap-arith swap-relational constant" \
+    "a budget takes the operators round-robin, in source order"
+run "$KW" < "$T_TMP/modes.slice"
+is "$(jq -r '.wrap.mutants' "$T_TMP/out")" null "no --mutants: no mutants"
+run "$KW" --mutants x < "$T_TMP/modes.slice"
+is "$T_STATUS" 2 "--mutants x: usage error"
+
+# --- switch cases
+is "$(jq -r '.wrap.spec.cases[] | select(.name | startswith("switch")) |
+    "\(.name) \(.scalars.mode) \(.scalars.n)"' "$T_TMP/modes.wrap")" \
+    "switch_mode_2 2 100000" \
+    "a scalar compared with 2 (mode == 2) gets a case with mode 2, other values already had one"
+is "$(jq -r '[.wrap.spec.cases[].scalars.mode] | map(tostring) | join(" ")' "$T_TMP/modes.wrap")" \
+    "3 3 3 3 3 3 0 -3 1000000 2" \
+    "every value the kernel compares mode with (0, 2, 3) is in some case"
+is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
+    [.name, .fills.x]' "$T_TMP/guard.wrap")" \
+    '["straddle_x_0_5",{"kind":"uniform","lo":-1.5,"hi":2.5}]' \
+    "a store guarded by x[i] > 0.5f: a fill of x on both sides of 0.5"
+"$(tool kscan)" test/mutate/guardlocal.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" > "$T_TMP/gl" 2> /dev/null
+is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
+    [.name, .fills.x]' "$T_TMP/gl")" \
+    '["straddle_x_0_25",{"kind":"uniform","lo":-1.75,"hi":2.25}]' \
+    "a guard on a local loaded from x (v = x[i]; v > 0.25f) straddles x too"
+run "$KW" --switch-cases 0 < "$T_TMP/modes.slice"
+is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | length' "$T_TMP/out")" \
+    0 "--switch-cases 0: none added"
+"$(tool kscan)" test/mutate/blocksum.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" > "$T_TMP/bs" 2> /dev/null
+is "$(jq -r '[.wrap.spec.cases[] | select(.name | test("switch|straddle"))] | length' "$T_TMP/bs")" \
+    0 "sizes (n) are not switches: no case with n = 0"
+
+# --- cases aimed at surviving mutants (verify.mutation.survivors)
+jq -c '.verify = {mutation: {survivors: [
+    {id: "m5", op: "swap-relational", line: 9,
+     diff: "@@ line 9 @@\n-\t\tif (mode == 2)\n+\t\tif (mode != 2)\n"},
+    {id: "m4", op: "swap-arith", line: 8,
+     diff: "@@ line 8 @@\n-\t\tfloat v = x[i] * a;\n+\t\tfloat v = x[i] / a;\n"}]}}' \
+    "$T_TMP/modes.wrap" > "$T_TMP/surv.in"
+run "$KW" --survivor-cases 4 < "$T_TMP/surv.in"
+is "$(jq -r '.wrap.spec.cases[] | select(.name | startswith("survivor")) |
+    "\(.name) \(.scalars.mode) \(.scalars.a) \(.fills.x.kind // "-")"' "$T_TMP/out")" \
+    "$(printf 'survivor_m5_mode_1 4 2.25 -\nsurvivor_m5_mode_2 7 2.25 -\nsurvivor_m4_x_1 3 2.25 normal\nsurvivor_m4_a_1 3 -2.25 -')" \
+    "each parameter a survivor's line names is moved off its value, within the budget"
+run "$KW" < "$T_TMP/surv.in"
+is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("survivor"))] | length' "$T_TMP/out")" \
+    0 "no --survivor-cases: none"
+
+# --- kbuild builds the mutants; byte-equal modules are equivalent
+if have_tool kbuild && { command -v nvcc > /dev/null ||
+    [ -x /usr/local/cuda/bin/nvcc ]; }; then
+	PATH=$PATH:/usr/local/cuda/bin
+	KFORGE_WORK=$T_TMP/work
+	export KFORGE_WORK
+	"$(tool kscan)" test/mutate/dead.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | "$KW" --mutants 100 2> /dev/null |
+	    jq -c '.wrap.mutants.list[1].replacement = "@@"' |
+	    "$(tool kbuild)" -q --arch sm_90 > "$T_TMP/dead.built"
+	is "$(jq -c '.build.mutants | [.built, .stillborn, .equivalent]' "$T_TMP/dead.built")" \
+	    "[7,1,2]" "kbuild: 7 mutants built, 1 stillborn, 2 equivalent"
+	is "$(jq -r '. as $r | [.wrap.mutants.list[] | .id as $id |
+	    select(any($r.build.mutants.list[]; .id == $id and .equivalent)) |
+	    "\(.line):\(.replacement)"] | join(" ")' "$T_TMP/dead.built")" \
+	    "6:/ 6:8" \
+	    "the mutants of dead code (int dead = i * 7) are equivalent: the same module bytes"
+	like "$(jq -r '.build.mutants.list[1] | "\(.ok) \(.error)"' "$T_TMP/dead.built")" \
+	    '^false .*' "a mutant that does not compile is stillborn, with the compiler's error"
+	unset KFORGE_WORK
+else
+	skip "kbuild and the mutants" "kbuild or nvcc missing"
+fi
+
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" \
+	    "$T_TMP/dead.built" 2> /dev/null |
+	    python3 test/validate > "$T_TMP/val" 2> /dev/null
+	is "$?:$(cat "$T_TMP/val")" "0:" "wrap.mutants and the added cases validate against schemas/"
+else
+	skip "python3 jsonschema not installed"
+fi
+
+done_testing

@@ -1,0 +1,150 @@
+/*
+ * The mutation score: the mutants kbuild built (build.mutants, from
+ * kwrap --mutants) run through the same harness and cases as a
+ * candidate, each compared with the golden outputs in the same band.  A
+ * mutant the tests tell from the reference is killed; one that passes
+ * every case survives, and its diff says what the tests cannot see.
+ * Equivalent mutants (the reference's own machine code) and stillborn
+ * ones (no build) are never run and never counted.  A mutant that
+ * crashes or hangs is killed: the reference ran the same cases clean,
+ * or there would be no golden to score against, and a mutant's case may
+ * take four times the reference's whole check run before it is out of
+ * time.
+ */
+#include <string.h>
+
+#include "kverify.h"
+
+/* How case k of a mutant's batch differs from the golden: NULL when it
+ * passes, else what killed it. */
+static const char *
+killed_by(const struct run *g, const struct run *r)
+{
+	size_t i;
+
+	if (!r->ok)
+		return strcmp(r->fault, "timeout") == 0 ? "timeout" : "fault";
+	for (i = 0; i < g->nout; i++) {
+		const struct buf *want = &g->out[i];
+		const struct buf *got = out_named(r, want->name);
+		struct cmp m;
+		if (got == NULL || got->len != want->len ||
+		    strcmp(got->type, want->type) != 0)
+			return "shape";
+		compare(want, got, band_atol(want), opt.rtol, &m);
+		if (m.mismatches > 0)
+			return "mismatch";
+	}
+	if (r->timed_match == 0 && !timed_in_band(g, r))
+		return "timed";
+	return NULL;
+}
+
+/* wrap.mutants' entry for id (borrowed), or NULL. */
+static json_t *
+listed(json_t *rec, const char *id)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(json_object_get(
+	    rec, "wrap"), "mutants"), "list"), i, m)
+		if (id != NULL && strcmp(k_get_str(m, "id") ? k_get_str(m,
+		    "id") : "", id) == 0)
+			return m;
+	return NULL;
+}
+
+void
+mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
+{
+	json_t *bm = json_object_get(json_object_get(c->rec, "build"),
+	    "mutants"), *e, *mv, *all, *surv, *by;
+	long tried = 0, killed = 0, equiv = 0, still = 0;
+	size_t i;
+	/* a case of a mutant gets four times what the reference took for
+	 * all of them, at least --mutant-timeout: a mutant out of time is
+	 * slower than the reference, not a case the reference is slow on */
+	double limit = 4 * c->ref_seconds > opt.mutant_timeout ?
+	    4 * c->ref_seconds : opt.mutant_timeout;
+
+	if (!opt.mutants || !json_is_array(json_object_get(bm, "list")))
+		return;
+	mv = json_object();
+	all = json_array();
+	surv = json_array();
+	by = json_object();
+	json_array_foreach(json_object_get(bm, "list"), i, e) {
+		const char *id = k_get_str(e, "id"), *why = NULL;
+		json_t *one = json_object(), *wrapper, *lm = listed(c->rec, id);
+		char dir[PATH_MAX + 64];
+		struct unit u;
+		struct run batch;
+		int runnable, k;
+
+		json_object_set_new(one, "id", json_string(id != NULL ? id :
+		    "?"));
+		json_array_append_new(all, one);
+		if (json_is_true(json_object_get(e, "equivalent"))) {
+			json_object_set_new(one, "status", json_string(
+			    "equivalent"));
+			equiv++;
+			continue;
+		}
+		wrapper = json_pack("{s:O}", "m", e);
+		if (!unit_of(wrapper, "m", &u, &runnable) || !runnable ||
+		    u.symbol == NULL) {
+			json_decref(wrapper);
+			json_object_set_new(one, "status", json_string(
+			    "stillborn"));
+			still++;
+			continue;
+		}
+		dir_for(c, "mutant", -1, dir, sizeof(dir));
+		if (run_batch_limit(c->w, h->path, u.path, u.symbol, dir,
+		    ncases, CHECK_REPS, limit, &batch) != 0) {
+			json_decref(wrapper);
+			json_object_set_new(one, "status", json_string(
+			    "not-run"));
+			continue;
+		}
+		log_run(c->runs, "mutant", -1, "check", &batch);
+		tried++;
+		for (k = 0; k < ncases && why == NULL; k++) {
+			struct run r;
+			batch_case(&batch, k, &r);
+			why = killed_by(&gold[k], &r);
+			if (why != NULL)
+				json_object_set_new(one, "case",
+				    json_integer(k));
+			run_free(&r);
+		}
+		run_free(&batch);
+		json_decref(wrapper);
+		json_object_set_new(one, "status", json_string(why != NULL ?
+		    "killed" : "survived"));
+		if (why != NULL) {
+			killed++;
+			json_object_set_new(one, "by", json_string(why));
+			json_object_set_new(by, why, json_integer(
+			    k_get_int(by, why, 0) + 1));
+		} else
+			json_array_append_new(surv, json_pack("{s:s,s:O,s:O,"
+			    "s:O}", "id", id, "op", lm != NULL ?
+			    json_object_get(lm, "op") : json_null(), "line",
+			    lm != NULL ? json_object_get(lm, "line") :
+			    json_null(), "diff", lm != NULL ?
+			    json_object_get(lm, "diff") : json_null()));
+	}
+	json_object_set_new(mv, "tried", json_integer(tried));
+	json_object_set_new(mv, "killed", json_integer(killed));
+	json_object_set_new(mv, "survived", json_integer(tried - killed));
+	json_object_set_new(mv, "equivalent", json_integer(equiv));
+	json_object_set_new(mv, "stillborn", json_integer(still));
+	json_object_set_new(mv, "score", tried > 0 ?
+	    jround((double)killed / (double)tried, 1e-4) : json_null());
+	json_object_set_new(mv, "killed_by", by);
+	json_object_set_new(mv, "survivors", surv);
+	json_object_set_new(mv, "mutants", all);
+	json_object_set_new(c->v, "mutation", mv);
+}

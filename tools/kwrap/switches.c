@@ -1,0 +1,363 @@
+/*
+ * Cases that reach the kernel's branches (man kwrap, "Switch cases").
+ * The default cases hold every scalar at one value, so a scalar that
+ * selects a mode ("if (mode == 2)", "switch (pool)", "if (aligned)")
+ * runs one branch only, and a mutant in the others survives.  Here each
+ * integer or bool scalar that the kernel's body compares with a constant
+ * (==, !=, a case label) or tests for truth gets one case per value seen
+ * that no case gives it yet, cloned from the first case.  Likewise an
+ * input buffer that a guard compares element-wise with a constant
+ * ("if (x[i] > 0.5f)") gets a case whose fill straddles that constant,
+ * so that both sides of the guarded store happen.
+ */
+#include "kwrap.h"
+#include "mtok.h"
+
+#define MAX_VALUES 16		/* per scalar */
+
+struct seen {
+	const char *name;	/* borrowed from the spec */
+	int is_ptr;		/* a float input buffer */
+	double v[MAX_VALUES];
+	int n;
+};
+
+static void
+note(struct seen *s, double v)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == v)
+			return;
+	if (s->n < MAX_VALUES)
+		s->v[s->n++] = v;
+}
+
+/* The number at token i ("-" NUM or NUM), in *v; its last token in *e. */
+static int
+number_at(const char *c, const struct mtoks *t, size_t i, double *v,
+    size_t *e)
+{
+	int neg = 0;
+	char buf[64];
+	char *end;
+
+	if (mt_is(c, t, i, "-")) {
+		neg = 1;
+		i++;
+	}
+	if (i >= t->n || t->v[i].kind != M_NUM || t->v[i].len >= sizeof(buf))
+		return 0;
+	memcpy(buf, c + t->v[i].off, t->v[i].len);
+	buf[t->v[i].len] = '\0';
+	buf[strcspn(buf, "uUlLfF")] = '\0';
+	if (strncmp(buf, "0x", 2) == 0 || strncmp(buf, "0X", 2) == 0)
+		*v = (double)strtoll(buf, &end, 16);
+	else
+		*v = strtod(buf, &end);
+	if (*end != '\0')
+		return 0;
+	if (neg)
+		*v = -*v;
+	*e = i;
+	return 1;
+}
+
+static int
+is_cmp(const char *c, const struct mtoks *t, size_t i)
+{
+	return mt_is(c, t, i, "==") || mt_is(c, t, i, "!=") ||
+	    mt_is(c, t, i, "<") || mt_is(c, t, i, "<=") ||
+	    mt_is(c, t, i, ">") || mt_is(c, t, i, ">=");
+}
+
+/* What the body [a, b) does with scalar or buffer s. */
+static void
+scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
+    struct seen *s)
+{
+	size_t i, e, sw_end = 0, al[8], nal = 0, q;
+	double v;
+
+	/* locals loaded straight from the buffer ("float v = x[i];"): a
+	 * guard on them is a guard on its data */
+	for (i = a + 1; s->is_ptr && i + 2 < b && nal < 8; i++)
+		if (mt_is(c, t, i, "=") && t->v[i - 1].kind == M_ID &&
+		    mt_is(c, t, i + 1, s->name) && mt_is(c, t, i + 2, "[") &&
+		    mt_is(c, t, mt_close(c, t, i + 2) + 1, ";"))
+			al[nal++] = i - 1;
+	for (i = a; i < b; i++) {
+		for (q = 0; q < nal; q++)
+			if (t->v[i].len == t->v[al[q]].len && strncmp(c +
+			    t->v[i].off, c + t->v[al[q]].off, t->v[i].len) ==
+			    0 && i != al[q] && is_cmp(c, t, i + 1) &&
+			    number_at(c, t, i + 2, &v, &e))
+				note(s, v);
+		if (mt_is(c, t, i, "switch") && mt_is(c, t, i + 1, "(") &&
+		    mt_is(c, t, i + 2, s->name) && mt_is(c, t, i + 3, ")") &&
+		    !s->is_ptr && mt_is(c, t, i + 4, "{"))
+			sw_end = mt_close(c, t, i + 4);
+		if (i < sw_end && mt_is(c, t, i, "case") &&
+		    number_at(c, t, i + 1, &v, &e) && mt_is(c, t, e + 1, ":"))
+			note(s, v);
+		if (!mt_is(c, t, i, s->name) || (i > a && (mt_is(c, t, i - 1,
+		    ".") || mt_is(c, t, i - 1, "->"))))
+			continue;
+		if (s->is_ptr) {
+			/* x[...] OP C */
+			if (!mt_is(c, t, i + 1, "["))
+				continue;
+			e = mt_close(c, t, i + 1);
+			if (is_cmp(c, t, e + 1) && number_at(c, t, e + 2, &v,
+			    &e))
+				note(s, v);
+			continue;
+		}
+		/* p == C, p != C, C == p, a case of switch (p) */
+		if ((mt_is(c, t, i + 1, "==") || mt_is(c, t, i + 1, "!=")) &&
+		    number_at(c, t, i + 2, &v, &e))
+			note(s, v);
+		else if (i >= a + 2 && (mt_is(c, t, i - 1, "==") ||
+		    mt_is(c, t, i - 1, "!=")) && t->v[i - 2].kind == M_NUM &&
+		    number_at(c, t, i - 2, &v, &e))
+			note(s, v);
+		/* a truth value standing alone: if (p), !p, (p && q),
+		 * p ? a : b; not "i < n && ..." */
+		else if (i > a && (mt_is(c, t, i - 1, "!") ||
+		    ((mt_is(c, t, i - 1, "(") || mt_is(c, t, i - 1, "&&") ||
+		    mt_is(c, t, i - 1, "||")) && (mt_is(c, t, i + 1, "&&") ||
+		    mt_is(c, t, i + 1, "||") || mt_is(c, t, i + 1, "?") ||
+		    (mt_is(c, t, i + 1, ")") && (!mt_is(c, t, i - 1, "(") ||
+		    (i >= a + 2 && (mt_is(c, t, i - 2, "if") ||
+		    mt_is(c, t, i - 2, "while"))))))))) {
+			note(s, 0);
+			note(s, 1);
+		}
+	}
+}
+
+/* Whether the spec sizes something with name: a count or the grid.  A
+ * size held at a switch's value would be an empty task, not a branch. */
+static int
+sizes(json_t *spec, const char *name)
+{
+	json_t *p, *g;
+	size_t i, l = strlen(name);
+	const char *x;
+
+	json_array_foreach(json_object_get(spec, "params"), i, p) {
+		for (x = k_get_str(p, "count"); x != NULL &&
+		    (x = strstr(x, name)) != NULL; x += l)
+			if (!isalnum((unsigned char)x[l]) && x[l] != '_')
+				return 1;
+	}
+	json_array_foreach(json_object_get(json_object_get(spec, "launch"),
+	    "grid"), i, g) {
+		for (x = json_string_value(g); x != NULL &&
+		    (x = strstr(x, name)) != NULL; x += l)
+			if (!isalnum((unsigned char)x[l]) && x[l] != '_')
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether case cs already gives scalar name the value v. */
+static int
+has_value(json_t *cs, const char *name, double v)
+{
+	json_t *x = json_object_get(json_object_get(cs, "scalars"), name);
+
+	if (json_is_boolean(x))
+		return (json_is_true(x) ? 1 : 0) == v;
+	return json_is_number(x) && json_number_value(x) == v;
+}
+
+void
+kw_switch_cases(const char *code, const char *kernel, json_t *spec,
+    int budget)
+{
+	json_t *cases = json_object_get(spec, "cases");
+	json_t *params = json_object_get(spec, "params"), *p, *base;
+	struct mtoks t = { 0 };
+	size_t a, b, i, k;
+	json_int_t seed = 0;
+	int added = 0, j;
+
+	if (budget <= 0 || code == NULL || kernel == NULL ||
+	    !json_is_array(cases) || json_array_size(cases) == 0)
+		return;
+	mt_lex(code, &t);
+	if (!mt_body(code, &t, kernel, &a, &b)) {
+		free(t.v);
+		return;
+	}
+	base = json_array_get(cases, 0);
+	json_array_foreach(cases, k, p)
+		if (k_get_int(p, "seed", 0) >= seed)
+			seed = k_get_int(p, "seed", 0) + 1;
+	json_array_foreach(params, i, p) {
+		const char *role = k_get_str(p, "role");
+		const struct k_dtype *d = k_dtype_named(k_get_str(p, "dtype"));
+		struct seen s;
+		memset(&s, 0, sizeof(s));
+		s.name = k_get_str(p, "name");
+		if (s.name == NULL || role == NULL || d == NULL)
+			continue;
+		/* float data only: an integer input may be indices,
+		 * whose fill keeps them in bounds */
+		s.is_ptr = strcmp(role, "in") == 0 && d->is_float;
+		if (!s.is_ptr && (strcmp(role, "scalar") != 0 ||
+		    d->is_float || sizes(spec, s.name)))
+			continue;
+		scan_uses(code, &t, a, b, &s);
+		for (j = 0; j < s.n && added < budget; j++) {
+			json_t *nc, *sc;
+			char name[160], val[40];
+			int covered = 0;
+			if (!s.is_ptr)
+				json_array_foreach(cases, k, nc)
+					covered |= has_value(nc, s.name, s.v[j]);
+			if (covered || (!s.is_ptr && json_object_get(
+			    json_object_get(base, "scalars"), s.name) == NULL))
+				continue;
+			snprintf(val, sizeof(val), "%g", s.v[j]);
+			val[strspn(val, "0123456789.-e+")] = '\0';
+			for (k = 0; val[k] != '\0'; k++)
+				if (val[k] == '-' || val[k] == '.' ||
+				    val[k] == '+')
+					val[k] = val[k] == '-' ? 'm' : '_';
+			snprintf(name, sizeof(name), "%s_%s_%s", s.is_ptr ?
+			    "straddle" : "switch", s.name, val);
+			nc = json_deep_copy(base);
+			json_object_set_new(nc, "name", json_string(name));
+			json_object_set_new(nc, "seed", json_integer(seed++));
+			if (s.is_ptr) {
+				/* both sides of "x[i] OP C" */
+				json_t *f = json_object_get(nc, "fills");
+				if (!json_is_object(f)) {
+					f = json_object();
+					json_object_set_new(nc, "fills", f);
+				}
+				json_object_set_new(f, s.name, json_pack(
+				    "{s:s,s:f,s:f}", "kind", "uniform", "lo",
+				    s.v[j] - 2, "hi", s.v[j] + 2));
+			} else {
+				sc = json_object_get(nc, "scalars");
+				json_object_set_new(sc, s.name, strcmp(d->name,
+				    "bool") == 0 ? json_boolean(s.v[j] != 0) :
+				    json_integer((json_int_t)s.v[j]));
+			}
+			json_array_append_new(cases, nc);
+			added++;
+		}
+	}
+	free(t.v);
+}
+
+/* Whether word w is an identifier in text (not part of a longer one). */
+static int
+names(const char *text, const char *w)
+{
+	size_t l = strlen(w);
+	const char *x;
+
+	for (x = text; (x = strstr(x, w)) != NULL; x += l)
+		if ((x == text || (!isalnum((unsigned char)x[-1]) &&
+		    x[-1] != '_')) && !isalnum((unsigned char)x[l]) &&
+		    x[l] != '_')
+			return 1;
+	return 0;
+}
+
+/*
+ * Cases aimed at the mutants that survived the last kverify run
+ * (verify.mutation.survivors): each parameter the survivor's line names
+ * gets a case that moves it off the values every case gave it, a scalar
+ * to one more and to twice plus one (a float one negated), an input
+ * buffer to a wider normal fill.  A loop of kwrap --survivor-cases,
+ * kbuild and kverify adds cases until the survivors die or its budget
+ * ends (bench/mutation-gpu.sh -r).
+ */
+void
+kw_survivor_cases(json_t *rec, json_t *spec, int budget)
+{
+	json_t *surv = json_object_get(json_object_get(json_object_get(rec,
+	    "verify"), "mutation"), "survivors"), *s, *p;
+	json_t *cases = json_object_get(spec, "cases"), *base;
+	json_int_t seed = 0;
+	size_t i, j, k;
+	int added = 0;
+
+	if (budget <= 0 || !json_is_array(cases) ||
+	    json_array_size(cases) == 0 || json_array_size(surv) == 0)
+		return;
+	base = json_array_get(cases, 0);
+	json_array_foreach(cases, k, p)
+		if (k_get_int(p, "seed", 0) >= seed)
+			seed = k_get_int(p, "seed", 0) + 1;
+	json_array_foreach(surv, i, s) {
+		const char *diff = k_get_str(s, "diff"), *id = k_get_str(s,
+		    "id");
+		char line[1024];
+		size_t l;
+		if (diff == NULL || id == NULL || (diff = strstr(diff,
+		    "\n-")) == NULL)
+			continue;
+		diff += 2;
+		l = strcspn(diff, "\n");
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ?
+		    l : sizeof(line) - 1), diff);
+		json_array_foreach(json_object_get(spec, "params"), j, p) {
+			const char *name = k_get_str(p, "name");
+			const char *role = k_get_str(p, "role");
+			const struct k_dtype *d = k_dtype_named(k_get_str(p,
+			    "dtype"));
+			json_t *v = json_object_get(json_object_get(base,
+			    "scalars"), name), *nc;
+			int step;
+			if (name == NULL || role == NULL || d == NULL ||
+			    !names(line, name))
+				continue;
+			for (step = 0; step < 2 && added < budget; step++) {
+				char cn[200];
+				if (strcmp(role, "scalar") == 0 &&
+				    !json_is_number(v))
+					break;
+				if (strcmp(role, "in") == 0 && (!d->is_float ||
+				    step > 0))
+					break;
+				if (strcmp(role, "scalar") != 0 &&
+				    strcmp(role, "in") != 0)
+					break;
+				nc = json_deep_copy(base);
+				snprintf(cn, sizeof(cn), "survivor_%s_%s_%d", id,
+				    name, step + 1);
+				json_object_set_new(nc, "name", json_string(cn));
+				json_object_set_new(nc, "seed",
+				    json_integer(seed++));
+				if (strcmp(role, "in") == 0) {
+					json_t *f = json_object_get(nc, "fills");
+					if (!json_is_object(f)) {
+						f = json_object();
+						json_object_set_new(nc, "fills", f);
+					}
+					json_object_set_new(f, name, json_pack(
+					    "{s:s,s:f,s:f}", "kind", "normal",
+					    "mean", 0.0, "stddev", 10.0));
+				} else if (d->is_float)
+					json_object_set_new(json_object_get(nc,
+					    "scalars"), name, json_real(step ?
+					    0.5 * json_number_value(v) :
+					    -json_number_value(v)));
+				else
+					json_object_set_new(json_object_get(nc,
+					    "scalars"), name, json_integer(step ?
+					    2 * json_integer_value(v) + 1 :
+					    json_integer_value(v) + 1));
+				json_array_append_new(cases, nc);
+				added++;
+			}
+		}
+	}
+}
