@@ -108,7 +108,10 @@ process(json_t *rec, const struct worker *w)
 			    "not built", k_id_text(rec));
 		return rec;
 	}
-	if (missing_artifact(rec, &h) || missing_artifact(rec, &ref))
+	/* what runs must be there; a unit that does not run here (an AMD
+	 * code object) is only reported on */
+	if (runnable && (missing_artifact(rec, &h) ||
+	    missing_artifact(rec, &ref)))
 		return rec;
 	if (runnable && ref.symbol == NULL) {
 		/* kbuild says so too; a record built before it did */

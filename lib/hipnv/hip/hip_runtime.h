@@ -159,6 +159,15 @@ typedef void *hipDeviceptr_t;
 #define hipGetDeviceCount cudaGetDeviceCount
 #define hipGetDeviceProperties cudaGetDeviceProperties
 #define hipDeviceGetAttribute cudaDeviceGetAttribute
+static inline hipError_t
+hipDeviceTotalMem(size_t *n, int ordinal)
+{
+	cudaDeviceProp p;
+	hipError_t s = cudaGetDeviceProperties(&p, ordinal);
+	if (s == cudaSuccess)
+		*n = p.totalGlobalMem;
+	return s;
+}
 #define hipFuncGetAttributes cudaFuncGetAttributes
 #define hipFuncSetAttribute cudaFuncSetAttribute
 #define hipLaunchKernel cudaLaunchKernel
@@ -225,6 +234,13 @@ hipDeviceGetAttribute(int *v, hipDeviceAttribute_t a, int ordinal)
 	CUdevice d;
 	CUresult s = cuDeviceGet(&d, ordinal);
 	return s != CUDA_SUCCESS ? s : cuDeviceGetAttribute(v, a, d);
+}
+static inline hipError_t
+hipDeviceTotalMem(size_t *n, int ordinal)
+{
+	CUdevice d;
+	CUresult s = cuDeviceGet(&d, ordinal);
+	return s != CUDA_SUCCESS ? s : cuDeviceTotalMem(n, d);
 }
 static inline const char *
 hipGetErrorName(hipError_t e)
