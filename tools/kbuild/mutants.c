@@ -48,7 +48,8 @@ build_mutants(json_t *rec, json_t *build, const struct unitspec *ref,
 	json_t *list = json_object_get(json_object_get(json_object_get(rec,
 	    "wrap"), "mutants"), "list"), *m, *out, *arr;
 	const char *code = k_get_str(json_object_get(rec, "slice"), "code");
-	char rh[K_SHA256_HEX], mh[K_SHA256_HEX], err[1024];
+	char rh[K_SHA256_HEX], mh[K_SHA256_HEX];
+	struct unit_fail uf;
 	size_t i, len;
 	long built = 0, still = 0, equiv = 0;
 
@@ -82,11 +83,13 @@ build_mutants(json_t *rec, json_t *build, const struct unitspec *ref,
 		mc = k_asprintf("%.*s%s%s", (int)off, code, rep, code + off + l);
 		u.role = "mutant";
 		u.code = mc;
-		res = build_unit(&u, err, sizeof(err));
+		res = build_unit(&u, &uf);
 		free(mc);
 		if (res == NULL) {
+			/* not built: a resource that ran out is the run's too */
 			json_object_set_new(e, "ok", json_false());
-			json_object_set_new(e, "error", json_string(err));
+			json_object_set_new(e, "error", json_string(uf.msg));
+			k_exit_raise(uf.status);
 			still++;
 			continue;
 		}
