@@ -139,10 +139,10 @@ is "$(jq -c '.scan.launches[0].resolved | [.grid, .args[2]]' "$T_TMP/out")" \
 # --- launch values resolved to the launcher's parameters (test/bounds/launch.cu)
 run "$KSCAN" test/bounds/launch.cu
 is "$(jq -sc '[.[].scan.launches[].resolved | [.grid, .block, .shared_mem]]' "$T_TMP/out")" \
-    '[["min(((((rows * cols)) + 512 - 1) / 512), 65535)","512",null],["dim3((((cols + 32 - 1) / 32)), (((rows + 8 - 1) / 8)), 1)","dim3(32, 8, 1)",null],["(n + 128 - 1) / 128","dim3(128, 1, 1)","128 * sizeof(float)"]]' \
-    "resolved: a helper's locals and default argument, dim3 locals of a macro, constexpr and enum, a local's one later assignment and a dim3's .x"
+    '[["min(((((rows * cols)) + 512 - 1) / 512), 65535)","512",null],["dim3((((cols + 32 - 1) / 32)), (((rows + 8 - 1) / 8)), 1)","dim3(32, 8, 1)",null],["(n + 128 - 1) / 128","dim3(128, 1, 1)","128 * sizeof(float)"],["1","dim3(256, 1, 1)",null],["1","dim3(16, 1, 1)",null]]' \
+    "resolved: a helper's locals and default argument, dim3 locals of a macro, constexpr and enum, a local's one later assignment and a dim3's .x, a switch's case"
 is "$(jq -sc '[.[].scan.launches[].resolved.args[2]]' "$T_TMP/out")" \
-    '["rows * cols","rows","n"]' "resolved: an argument that is a local is its initializer"
+    '["rows * cols","rows","n","n","n"]' "resolved: an argument that is a local is its initializer"
 cat > "$D/twice.cu" <<'CU'
 #define TPB 128
 __global__ void kz(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 0; }

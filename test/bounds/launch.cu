@@ -63,3 +63,31 @@ void launch_sum(const float *x, float *partial, int n) {
   size_t smem = block.x * sizeof(float);
   block_sum_kernel<<<blocks, block, smem>>>(x, partial, n);
 }
+
+// A block size that is a template argument, launched under the case of a
+// switch on the launcher's thread count: each instance gets its own.
+template <unsigned int BLOCK>
+__global__ void block_max_kernel(const float *x, float *out, int n) {
+  __shared__ float buf[BLOCK];
+  float m = -1e30f;
+  for (int i = threadIdx.x; i < n; i += BLOCK) m = fmaxf(m, x[i]);
+  buf[threadIdx.x] = m;
+  __syncthreads();
+  for (unsigned int s = BLOCK / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) buf[threadIdx.x] = fmaxf(buf[threadIdx.x], buf[threadIdx.x + s]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[0] = buf[0];
+}
+
+void launch_max(const float *x, float *out, int n, int threads) {
+  dim3 block(threads);
+  switch (threads) {
+  case 256:
+    block_max_kernel<256><<<1, block>>>(x, out, n);
+    break;
+  case 16:
+    block_max_kernel<16><<<1, block>>>(x, out, n);
+    break;
+  }
+}

@@ -206,6 +206,7 @@ struct res {
 	struct macro *m;	/* the unit's macros, read on first need */
 	size_t nm;
 	int have_macros;
+	char *sw_name, *sw_val;	/* switch (sw_name) { case sw_val: <launch> */
 };
 
 struct subst {
@@ -824,6 +825,12 @@ res_ident(struct res *r, struct fileinfo *fi, struct tok *t, unsigned *i,
 			res_emit(r, ")");
 			return 1;
 		}
+	if (r->sw_name != NULL && strcmp(r->sw_name, s) == 0 && !in_macro &&
+	    sb == NULL) {
+		/* the launch is under case sw_val of a switch on this name */
+		res_emit(r, r->sw_val);
+		return 1;
+	}
 	if (in_macro || fi == NULL)
 		return expand_macro(r, macro_named(r, s), fi, t, i, b, in_macro,
 		    sb, depth);
@@ -1000,6 +1007,51 @@ split_ranges(struct tok *t, unsigned a, unsigned b, unsigned *as,
 }
 
 #define MAX_LAUNCH_ITEMS 128
+#define MAX_SWITCH 8
+
+/* The innermost switch on a plain name whose case label, a number or a
+ * name, the launch at offset off sits under: switch (threads) { case
+ * 512: k<512><<<g, threads>>>(...); } launches 512 threads.  Sets
+ * r->sw_name and r->sw_val, or leaves them NULL. */
+static void
+switch_context(struct res *r, unsigned off)
+{
+	const char *name[MAX_SWITCH], *val[MAX_SWITCH];
+	int body[MAX_SWITCH], ns = 0, depth = 0;
+	unsigned i;
+
+	for (i = 0; i < r->fn && r->ft[i].a < off; i++) {
+		const char *s = r->ft[i].s;
+		if (strcmp(s, "{") == 0)
+			depth++;
+		else if (strcmp(s, "}") == 0) {
+			if (ns > 0 && depth == body[ns - 1])
+				ns--;
+			depth--;
+		} else if (strcmp(s, "switch") == 0 && i + 4 < r->fn &&
+		    strcmp(r->ft[i + 1].s, "(") == 0 && ns < MAX_SWITCH) {
+			/* switch ( name ) { */
+			int plain = is_ident_s(r->ft[i + 2].s) &&
+			    strcmp(r->ft[i + 3].s, ")") == 0 &&
+			    strcmp(r->ft[i + 4].s, "{") == 0;
+			name[ns] = plain ? r->ft[i + 2].s : NULL;
+			val[ns] = NULL;
+			body[ns++] = depth + 1;
+		} else if (strcmp(s, "case") == 0 && ns > 0 &&
+		    depth == body[ns - 1] && i + 2 < r->fn &&
+		    strcmp(r->ft[i + 2].s, ":") == 0)
+			val[ns - 1] = r->ft[i + 1].s;
+		else if (strcmp(s, "default") == 0 && ns > 0 &&
+		    depth == body[ns - 1])
+			val[ns - 1] = NULL;
+	}
+	while (ns > 0 && (name[ns - 1] == NULL || val[ns - 1] == NULL))
+		ns--;
+	if (ns > 0) {
+		r->sw_name = k_strdup(name[ns - 1]);
+		r->sw_val = k_strdup(val[ns - 1]);
+	}
+}
 
 /* launches[].resolved: grid, block and shared memory from cfg's ranges,
  * the kernel's arguments from args' (cudaLaunchKernel's array stays as
@@ -1020,6 +1072,8 @@ resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
 	if (x->in_func) {
 		struct fileinfo *ffi;
 		r.ft = tokens(x, clang_getCursorExtent(x->func), &r.fn, &ffi);
+		if (ffi == fi && nc + na > 0)
+			switch_context(&r, t[0].a);
 	}
 	for (i = 0; i < 3; i++)
 		json_object_set_new(o, key[i], i < nc ?
@@ -1032,6 +1086,8 @@ resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
 			json_decref(v);
 	}
 	json_object_set_new(o, "args", args);
+	free(r.sw_name);
+	free(r.sw_val);
 	k_buf_free(&r.out);
 	if (r.ft != NULL)
 		free_tokens(r.ft, r.fn);
