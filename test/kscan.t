@@ -152,12 +152,17 @@ void run(float *y, int n, bool big) {
   dim3 g;
   g.x = (n + TPB - 1) / TPB;
   kz<<<g, threads>>>(y, n);
+  dim3 h(not_declared::ceil(n, TPB));
+  kz<<<h, 32>>>(y, n);
 }
 CU
 run "$KSCAN" --root "$D" "$D/twice.cu"
 is "$(jq -c '.scan.launches[0].resolved | [.grid, .block]' "$T_TMP/out")" \
     '["dim3((n + 128 - 1) / 128, 1, 1)","threads"]' \
     "resolved: a dim3's .x assigned once; a local assigned after its initializer stays as spelled"
+is "$(jq -c '.scan.launches[1].resolved.grid' "$T_TMP/out")" \
+    '"dim3(not_declared::ceil(n, 128), 1, 1)"' \
+    "resolved: a dim3 whose initializer does not parse keeps its text, not 1 x 1 x 1"
 
 # --- bad input: reported, recorded, the run goes on
 printf '\000\001binary' > "$D/bin.cu"

@@ -202,8 +202,8 @@ is "$(lspec tile_add_kernel '[.launch, .confidence.overall]')" \
 is "$(lspec block_sum_kernel '[.launch, .params[1].count, .confidence.overall]')" \
     '[{"grid":["(n + 127) / 128","1","1"],"block":[128,1,1],"shared_mem":"512"},"(n + 127) / 128","high"]' \
     "launch: a block assigned once after its declaration, shared memory from the block's .x, one partial per block"
-is "$(jq -c '[select(.id | startswith("test/bounds/launch.cu::block_max_kernel<")) | .wrap.spec.launch.block[0]]' "$T_TMP/b.ndjson" | tr -d '\n')" \
-    '[256][16]' "launch: each instance gets the block of the switch case it is launched under"
+is "$(jq -sc '[.[] | select(.id | startswith("test/bounds/launch.cu::block_max_kernel<")) | .wrap.spec.launch.block[0]]' "$T_TMP/b.ndjson")" \
+    '[256,16]' "launch: each instance gets the block of the switch case it is launched under"
 # a block that stays a guess makes the launch low
 printf '%s\n' '{"id":"guessed","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"}],"text":"__global__ void k(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"g","block":"threads","args":["q","len"],"resolved":{"grid":"g","block":"threads","shared_mem":null,"args":["q","len"]}}]},"slice":{"code":"","launch":{"grid":"g","block":"threads","from":"a.cu:3"}}}' \
     > "$T_TMP/guessed.ndjson"

@@ -616,7 +616,7 @@ expand_local(struct res *r, CXCursor var, int comp, int depth)
 	unsigned line, voff, i, dn, as[3] = { 0 }, ae[3] = { 0 };
 	unsigned ma[3] = { 0 }, me[3] = { 0 };
 	unsigned pa = 0, pe = 0, at = 0, nplain = 0, other = 0;
-	int mset[3] = { 0 }, ok = 0, d, nc = 0, cap = 0;
+	int mset[3] = { 0 }, ok = 0, d, nc = 0, cap = 0, own = 1;
 	struct fileinfo *vfi, *dfi;
 	struct tok *dt;
 
@@ -694,10 +694,21 @@ expand_local(struct res *r, CXCursor var, int comp, int depth)
 	}
 	if (nplain == 1 && !cap)
 		goto out;
-	/* the initializer */
-	dt = tokens(r->x, clang_getCursorExtent(var), &dn, &dfi);
-	for (i = 0; i < dn && dt[i].a != voff; i++)
+	/* the initializer, read from the function's own tokens (a
+	 * declaration whose initializer did not parse has an extent that
+	 * stops at its name), else from the declaration's */
+	for (i = 0; i < r->fn && (r->ft[i].a != voff || vfi == NULL); i++)
 		;
+	if (i < r->fn) {
+		dt = r->ft;
+		dn = r->fn;
+		dfi = vfi;
+		own = 0;
+	} else {
+		dt = tokens(r->x, clang_getCursorExtent(var), &dn, &dfi);
+		for (i = 0; i < dn && dt[i].a != voff; i++)
+			;
+	}
 	if (i + 1 < dn && (strcmp(dt[i + 1].s, "(") == 0 ||
 	    strcmp(dt[i + 1].s, "{") == 0)) {
 		unsigned close;
@@ -735,10 +746,12 @@ expand_local(struct res *r, CXCursor var, int comp, int depth)
 				ok = 1;
 			}
 		}
-	} else if (is_dim3)
+	} else if (is_dim3 && i + 1 < dn && (strcmp(dt[i + 1].s, ";") == 0 ||
+	    strcmp(dt[i + 1].s, ",") == 0))
 		nc = 0;		/* dim3 g; : 1, 1, 1 until assigned */
 	else {
-		free_tokens(dt, dn);
+		if (own)
+			free_tokens(dt, dn);
 		goto out;
 	}
 	if (!ok && nc >= 0 && (is_dim3 || nc == 1) && (comp < 0 || is_dim3)) {
@@ -763,7 +776,8 @@ expand_local(struct res *r, CXCursor var, int comp, int depth)
 		res_emit(r, ")");
 		ok = 1;
 	}
-	free_tokens(dt, dn);
+	if (own)
+		free_tokens(dt, dn);
 out:
 	free(name);
 	free(tyname);
