@@ -204,6 +204,14 @@ is "$(lspec block_sum_kernel '[.launch, .params[1].count, .confidence.overall]')
     "launch: a block assigned once after its declaration, shared memory from the block's .x, one partial per block"
 is "$(jq -sc '[.[] | select(.id | startswith("test/bounds/launch.cu::block_max_kernel<")) | .wrap.spec.launch.block[0]]' "$T_TMP/b.ndjson")" \
     '[256,16]' "launch: each instance gets the block of the switch case it is launched under"
+# a resolved grid: constants folded, a product's parentheses dropped, the
+# cap said for the one dimension that has it
+printf '%s\n' '{"id":"capped","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"rows","type":"int"},{"name":"cols","type":"int"},{"name":"batch","type":"int"}],"text":"__global__ void k(float *p, int rows, int cols, int batch) { int i = blockIdx.x * blockDim.x + threadIdx.x; int b = blockIdx.y; if (i < rows * cols && b < batch) p[b * rows * cols + i] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"grid","block":"block","args":["q","r","c","n"],"resolved":{"grid":"dim3(min(((r * c) + 256 - 1) / 256, 65535), n, 1)","block":"dim3(256, 1, 1)","shared_mem":null,"args":["q","r","c","n"]}}]},"slice":{"code":"","launch":{"grid":"grid","block":"block","from":"a.cu:3"}}}' \
+    > "$T_TMP/capped.ndjson"
+run "$KWRAP" < "$T_TMP/capped.ndjson"
+is "$(jq -c '[.wrap.spec.launch.grid, .wrap.spec.launch.block, .wrap.spec.confidence.guesses]' "$T_TMP/out")" \
+    '[["(rows * cols + 255) / 256","batch","1"],[256,1,1],["grid.x: the launcher'"'"'s cap on the grid (min(blocks, constant)) left out: cases stay below it"]]' \
+    "launch: a resolved dim3 grid in the parameters, folded, its cap said once"
 # a block that stays a guess makes the launch low
 printf '%s\n' '{"id":"guessed","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"}],"text":"__global__ void k(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"g","block":"threads","args":["q","len"],"resolved":{"grid":"g","block":"threads","shared_mem":null,"args":["q","len"]}}]},"slice":{"code":"","launch":{"grid":"g","block":"threads","from":"a.cu:3"}}}' \
     > "$T_TMP/guessed.ndjson"

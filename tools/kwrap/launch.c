@@ -298,6 +298,32 @@ is_addop(const struct toks *t, size_t i)
 	return is(t, i, "+") || is(t, i, "-");
 }
 
+/* Whether the group opened at t[i] holds only a product at its top
+ * level: names, numbers, calls and * / %, no other operator. */
+static int
+product_group(const struct toks *t, size_t i)
+{
+	size_t e = skip_group(t, i) - 1, j;
+	int depth = 0, op = 0;
+
+	if (e <= i + 1 || e >= t->n)
+		return 0;
+	for (j = i + 1; j < e; j++) {
+		const char *s = t->v[j];
+		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0)
+			depth++;
+		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0)
+			depth--;
+		else if (depth == 0 && (strcmp(s, "*") == 0 ||
+		    strcmp(s, "/") == 0 || strcmp(s, "%") == 0))
+			op = 1;
+		else if (depth == 0 && !is_ident(s) &&
+		    !isdigit((unsigned char)*s) && strcmp(s, ".") != 0)
+			return 0;
+	}
+	return op;
+}
+
 /* Folds "+ 256 - 1" in an expression to "+ 255", as a launcher's
  * (n + THREADS - 1) / THREADS reads once its macro is expanded: the
  * ceil-division that the index ranges are read against. */
@@ -324,6 +350,20 @@ fold_sums(char *e, size_t cap)
 			t.v[c] = k_strdup(" ");
 			stripped = 1;
 			continue;
+		}
+		/* a product in parentheses as a term of a sum: (a * b) + c
+		 * is a * b + c, the form the index ranges are read in */
+		if (!stripped && is(&t, i, "(") && (i == 0 ||
+		    is(&t, i - 1, "(") || is_addop(&t, i - 1) ||
+		    is(&t, i - 1, ",")) && product_group(&t, i)) {
+			size_t c = skip_group(&t, i) - 1;
+			if (c + 1 == t.n || is(&t, c + 1, ")") ||
+			    is_addop(&t, c + 1) || is(&t, c + 1, ",")) {
+				free(t.v[c]);
+				t.v[c] = k_strdup(" ");
+				stripped = 1;
+				continue;
+			}
 		}
 		if (is(&t, i, " "))
 			continue;
@@ -473,15 +513,14 @@ grid_of(struct kern *k, const char *g, json_t *args, int d, char *out,
     size_t cap)
 {
 	static const char *const comma[] = { ",", NULL };
-	struct toks gt = { 0 };
-	size_t a = 0, e;
+	struct toks gt = { 0 }, dt = { 0 };
+	size_t a = 0, e, i;
 	int ok, dd, caps;
 
 	if (g == NULL || !json_is_array(args) ||
 	    json_array_size(args) != (size_t)k->np)
 		return 0;
 	tokenize(g, &gt);
-	caps = drop_caps(k, &gt);
 	e = gt.n;
 	if (is(&gt, 0, "dim3") && is(&gt, 1, "(")) {
 		a = 2;
@@ -502,7 +541,12 @@ grid_of(struct kern *k, const char *g, json_t *args, int d, char *out,
 		toks_free(&gt);
 		return ok;
 	}
-	ok = site_expr(k, args, &gt, a, e, out, cap);
+	/* this dimension's term alone, its caps read as the capped value */
+	for (i = a; i < e; i++)
+		tok_push(&dt, gt.v[i], strlen(gt.v[i]));
+	caps = drop_caps(k, &dt);
+	ok = site_expr(k, args, &dt, 0, dt.n, out, cap);
+	toks_free(&dt);
 	if (ok)
 		mark_size_str(k, out);
 	if (ok && caps > 0 && k->say_caps)
