@@ -204,7 +204,7 @@ struct res {
 	struct tok *ft;		/* the enclosing function's tokens */
 	unsigned fn;
 	struct macro *m;	/* the unit's macros, read on first need */
-	size_t nm;
+	size_t nm, cm;
 	int have_macros;
 	char *sw_name, *sw_val;	/* switch (sw_name) { case sw_val: <launch> */
 };
@@ -252,7 +252,10 @@ collect_macro(CXCursor c, CXCursor parent, CXClientData data)
 
 	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
-		r->m = k_realloc(r->m, (r->nm + 1) * sizeof(*r->m));
+		if (r->nm == r->cm) {
+			r->cm = r->cm ? 2 * r->cm : 256;
+			r->m = k_realloc(r->m, r->cm * sizeof(*r->m));
+		}
 		r->m[r->nm].name = k_take(clang_getCursorSpelling(c));
 		r->m[r->nm].def = c;
 		r->nm++;
