@@ -344,6 +344,20 @@ free_vals(char **v, int n)
 		free(v[i]);
 }
 
+/* Whether cursor c is declared in a file of the project (not the
+ * toolkit, the prelude or a system header): only those are followed,
+ * so that the text is the same with and without the precompiled
+ * toolkit headers, whose macros have no preprocessing record. */
+static int
+in_project(struct res *r, CXCursor c)
+{
+	unsigned line, off;
+	struct fileinfo *fi = where(r->x, clang_getCursorLocation(c), &line,
+	    &off);
+
+	return fi != NULL && fi->project;
+}
+
 /* A macro's body with its parameters bound; t[*i] is its name. */
 static int
 expand_macro(struct res *r, CXCursor def, struct fileinfo *fi,
@@ -357,7 +371,8 @@ expand_macro(struct res *r, CXCursor def, struct fileinfo *fi,
 	int np = 0, na = 0, ok = 0;
 	struct subst s = { pn, pv, 0 };
 
-	if (clang_Cursor_isNull(def) || depth >= RES_DEPTH)
+	if (clang_Cursor_isNull(def) || depth >= RES_DEPTH ||
+	    !in_project(r, def))
 		return 0;
 	if (clang_Cursor_isMacroFunctionLike(def) &&
 	    (*i + 1 >= n || strcmp(t[*i + 1].s, "(") != 0))
@@ -938,6 +953,12 @@ drop_parens(char *s)
 			    *q == '.')
 				q++;
 			if (q == p + 1 || *q != ')')
+				continue;
+			/* (float)x is a cast: its parentheses stay */
+			if (isalnum((unsigned char)q[1]) || q[1] == '_' ||
+			    q[1] == '(' || (q[1] == ' ' &&
+			    (isalnum((unsigned char)q[2]) || q[2] == '_' ||
+			    q[2] == '(')))
 				continue;
 			memmove(q, q + 1, strlen(q + 1) + 1);
 			memmove(p, p + 1, strlen(p + 1) + 1);
