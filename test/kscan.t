@@ -132,6 +132,37 @@ run "$KSCAN" --root "$D" "$D/ext.cu"
 is "$(jq -r '[.scan.diagnostics.errors, (.scan.launches[0] | .function, .grid, (.template_args | join(",")), (.args | join(",")))] | join(";")' "$T_TMP/out")" \
     "0;launch;(n + 255) / 256;scalar_t;in.data_ptr<scalar_t>(),out.data_ptr<scalar_t>(),n" \
     "launch inside AT_DISPATCH lambda found without PyTorch installed"
+is "$(jq -c '.scan.launches[0].resolved | [.grid, .args[2]]' "$T_TMP/out")" \
+    '["((in.numel()) + 255) / 256","in.numel()"]' \
+    "resolved: a local of the enclosing function read inside the lambda"
+
+# --- launch values resolved to the launcher's parameters (test/bounds/launch.cu)
+run "$KSCAN" test/bounds/launch.cu
+is "$(jq -sc '[.[].scan.launches[].resolved | [.grid, .block, .shared_mem]]' "$T_TMP/out")" \
+    '[["min(((((rows * cols)) + 512 - 1) / 512), 65535)","512",null],["dim3((((cols + 32 - 1) / 32)), (((rows + 8 - 1) / 8)), 1)","dim3(32, 8, 1)",null],["(n + 128 - 1) / 128","dim3(128, 1, 1)","128 * sizeof(float)"],["1","dim3(256, 1, 1)",null],["1","dim3(16, 1, 1)",null]]' \
+    "resolved: a helper's locals and default argument, dim3 locals of a macro, constexpr and enum, a local's one later assignment and a dim3's .x, a switch's case"
+is "$(jq -sc '[.[].scan.launches[].resolved.args[2]]' "$T_TMP/out")" \
+    '["rows * cols","rows","n","n","n"]' "resolved: an argument that is a local is its initializer"
+cat > "$D/twice.cu" <<'CU'
+#define TPB 128
+__global__ void kz(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 0; }
+void run(float *y, int n, bool big) {
+  int threads = 64;
+  if (big) threads = 256;
+  dim3 g;
+  g.x = (n + TPB - 1) / TPB;
+  kz<<<g, threads>>>(y, n);
+  dim3 h(not_declared::ceil(n, TPB));
+  kz<<<h, 32>>>(y, n);
+}
+CU
+run "$KSCAN" --root "$D" "$D/twice.cu"
+is "$(jq -c '.scan.launches[0].resolved | [.grid, .block]' "$T_TMP/out")" \
+    '["dim3((n + 128 - 1) / 128, 1, 1)","threads"]' \
+    "resolved: a dim3's .x assigned once; a local assigned after its initializer stays as spelled"
+is "$(jq -c '.scan.launches[1].resolved.grid' "$T_TMP/out")" \
+    '"dim3(not_declared::ceil(n, 128), 1, 1)"' \
+    "resolved: a dim3 whose initializer does not parse keeps its text, not 1 x 1 x 1"
 
 # --- bad input: reported, recorded, the run goes on
 printf '\000\001binary' > "$D/bin.cu"

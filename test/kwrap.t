@@ -47,7 +47,10 @@ is "$(spec 'examples/src/kernels/softmax_kernels.cuh::softmax_rows_kernel<float>
     '[.launch.grid[0], .launch.shared_mem, .confidence.overall]')" \
     '["rows","1024","high"]' "golden: softmax one row per block"
 is "$(jq -r 'select(.wrap.spec.confidence.overall == "high") | .id' "$W" | wc -l |
-    tr -d ' ')" 19 "golden: all 19 example specs fully inferred"
+    tr -d ' ')" 18 "golden: 18 of the 19 example specs fully inferred"
+is "$(spec 'examples/src/reduce.cu::count_nonfinite_kernel' '[.launch.block, .confidence.launch, .confidence.guesses[0]]')" \
+    '[[256,1,1],"low","block size 256 x 1: not a constant at the launch site"]' \
+    "golden: a kernel launched nowhere has a guessed block, and a low launch"
 
 # Case sizes as the counts see them: every count and grid of every case
 # evaluated with the case's scalars (sh arithmetic, 64 bits): no grid
@@ -191,6 +194,37 @@ is "$(bspec cast_alias_kernel '[[.params[] | .role], .confidence.overall]')" \
 is "$(bspec 'helper_write_kernel<float>' '[[.params[] | .role], .confidence.overall]')" \
     '[["in","out","scalar"],"high"]' \
     "bounds: a buffer passed to a device function that writes it is an output"
+# launches held in locals, macros and helpers (test/bounds/launch.cu):
+# the launch the launcher computes for a case's scalars
+lspec() {
+	jq -c --arg id "test/bounds/launch.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/b.ndjson"
+}
+is "$(lspec stride_copy_kernel '[.launch, .params[1].count, .confidence.launch, (.confidence.guesses | length)]')" \
+    '[{"grid":["(n + 511) / 512","1","1"],"block":[512,1,1],"shared_mem":"0"},"n","high",1]' \
+    "launch: a helper's grid with its default block and a cap left out (said), the local passed as n"
+is "$(lspec tile_add_kernel '[.launch, .confidence.overall]')" \
+    '[{"grid":["(cols + 31) / 32","(rows + 7) / 8","1"],"block":[32,8,1],"shared_mem":"0"},"high"]' \
+    "launch: dim3 locals of a function-like macro, a constexpr and an enum constant"
+is "$(lspec block_sum_kernel '[.launch, .params[1].count, .confidence.overall]')" \
+    '[{"grid":["(n + 127) / 128","1","1"],"block":[128,1,1],"shared_mem":"512"},"(n + 127) / 128","high"]' \
+    "launch: a block assigned once after its declaration, shared memory from the block's .x, one partial per block"
+is "$(jq -sc '[.[] | select(.id | startswith("test/bounds/launch.cu::block_max_kernel<")) | .wrap.spec.launch.block[0]]' "$T_TMP/b.ndjson")" \
+    '[256,16]' "launch: each instance gets the block of the switch case it is launched under"
+# a resolved grid: constants folded, a product's parentheses dropped, the
+# cap said for the one dimension that has it
+printf '%s\n' '{"id":"capped","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"rows","type":"int"},{"name":"cols","type":"int"},{"name":"batch","type":"int"}],"text":"__global__ void k(float *p, int rows, int cols, int batch) { int i = blockIdx.x * blockDim.x + threadIdx.x; int b = blockIdx.y; if (i < rows * cols && b < batch) p[b * rows * cols + i] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"grid","block":"block","args":["q","r","c","n"],"resolved":{"grid":"dim3(min(((r * c) + 256 - 1) / 256, 65535), n, 1)","block":"dim3(256, 1, 1)","shared_mem":null,"args":["q","r","c","n"]}}]},"slice":{"code":"","launch":{"grid":"grid","block":"block","from":"a.cu:3"}}}' \
+    > "$T_TMP/capped.ndjson"
+run "$KWRAP" < "$T_TMP/capped.ndjson"
+is "$(jq -c '[.wrap.spec.launch.grid, .wrap.spec.launch.block, .wrap.spec.confidence.guesses]' "$T_TMP/out")" \
+    '[["(rows * cols + 255) / 256","batch","1"],[256,1,1],["grid.x: the launcher'"'"'s cap on the grid (min(blocks, constant)) left out: cases stay below it"]]' \
+    "launch: a resolved dim3 grid in the parameters, folded, its cap said once"
+# a block that stays a guess makes the launch low
+printf '%s\n' '{"id":"guessed","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"}],"text":"__global__ void k(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"g","block":"threads","args":["q","len"],"resolved":{"grid":"g","block":"threads","shared_mem":null,"args":["q","len"]}}]},"slice":{"code":"","launch":{"grid":"g","block":"threads","from":"a.cu:3"}}}' \
+    > "$T_TMP/guessed.ndjson"
+run "$KWRAP" < "$T_TMP/guessed.ndjson"
+is "$(jq -c '[.wrap.spec.launch.block, .wrap.spec.confidence.launch, .wrap.spec.confidence.overall]' "$T_TMP/out")" \
+    '[[256,1,1],"low","low"]' "launch: a guessed block size makes the launch low"
 # the project's own grid: a grid-stride kernel launched with as many
 # blocks as rows, the y index of a scalar grid
 printf '%s\n' '{"id":"stride","scan":{"name":"k","params":[{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"},{"name":"n","type":"int"},{"name":"w","type":"int"}],"text":"__global__ void k(float *p, int n, int w) { int y = blockIdx.y * blockDim.y + threadIdx.y; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) p[i + y] = 0; }","launches":[{"file":"a.cu","line":3,"grid":"len / 512 + 1","block":"dim3(128, 2)","args":["q","len","4"]}]},"slice":{"code":"","launch":{"grid":"(n / 2 + 1) / 2","block":"dim3(128, 2)","from":"a.cu:3"}}}' \

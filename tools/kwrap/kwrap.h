@@ -155,6 +155,7 @@ struct kern {
 	int depth;		/* nested evaluations */
 	int calls;		/* nested helpers evaluated for a value */
 	char shared_guess[128];	/* said once shared memory stays a guess */
+	int say_caps;		/* the last grid round: say a cap left out */
 	json_t *site;		/* the launch site with its arguments, borrowed */
 };
 

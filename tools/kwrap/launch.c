@@ -3,6 +3,14 @@
  */
 #include "kwrap.h"
 
+/* The text of launch site l's key as kscan resolved it to the
+ * launcher's parameters and constants (launches[].resolved), or NULL. */
+static const char *
+resolved(json_t *l, const char *key)
+{
+	return k_get_str(json_object_get(l, "resolved"), key);
+}
+
 /* The block as bexpr spells it when it is constant, else block[0] 0. */
 static void
 block_at(struct kern *k, const char *bexpr)
@@ -52,13 +60,19 @@ infer_block(struct kern *k, json_t *launch)
 		    dim_of(t, i) >= 1)
 			k->dims = 2;
 	k->block_state = 2;
-	block_at(k, bexpr);
+	/* the site's block resolved to a constant (a dim3 local, a macro,
+	 * a constexpr), else as the site spells it */
+	block_at(k, resolved(k->site, "block"));
+	if (k->block[0] == 0)
+		block_at(k, bexpr);
 	if (k->block[0] == 0) {
 		/* another launch site of the kernel that spells it */
 		json_t *all = json_object_get(json_object_get(k->rec, "scan"),
 		    "launches"), *l;
 		json_array_foreach(all, i, l) {
-			block_at(k, k_get_str(l, "block"));
+			block_at(k, resolved(l, "block"));
+			if (k->block[0] == 0)
+				block_at(k, k_get_str(l, "block"));
 			if (k->block[0] != 0)
 				break;
 		}
@@ -100,6 +114,8 @@ infer_block(struct kern *k, json_t *launch)
 		}
 }
 
+static int grid_at(struct kern *k, json_t *l, int d, char *out, size_t cap);
+
 /* The grid: per dimension, the range of a global or block index.  Guards
  * read through param_expr may name gridDim, so bounds and grid are found
  * in rounds (process); say is 0 in all but the last, which says what
@@ -110,13 +126,14 @@ infer_grid(struct kern *k, int say)
 	int d, n;
 
 	k->grid_state = 2;
+	k->say_caps = say;
 	for (d = 0; d < 3; d++) {
 		const char *dom = NULL;
 		int kind = -1, td = d;
 		/* the grid a launch site spells in the kernel's parameters,
 		 * with the block it spells too, is the project's own */
-		if (k->block_state == 2 && site_grid(k, d, k->grid[d],
-		    sizeof(k->grid[d])))
+		if (k->block_state == 2 && k->site != NULL &&
+		    grid_at(k, k->site, d, k->grid[d], sizeof(k->grid[d])))
 			continue;
 		for (n = 0; n < k->nv; n++) {
 			struct var *vv = &k->v[n];
@@ -170,6 +187,9 @@ infer_grid(struct kern *k, int say)
 	}
 }
 
+static int site_expr(struct kern *k, json_t *args, const struct toks *gt,
+    size_t a, size_t e, char *out, size_t cap);
+
 /* Dynamic shared memory: from the launch site's expression, else one
  * element of the kernel's extern __shared__ array per thread (a guess
  * that shared_of may replace with the bytes its accesses reach). */
@@ -191,6 +211,23 @@ infer_shared(struct kern *k, json_t *launch)
 		char buf[MAX_EXPR] = "";
 		struct toks st = { 0 };
 		int ok = 0;
+		const char *rs = resolved(k->site, "shared_mem");
+		if (rs != NULL) {
+			/* the launcher's bytes, in the kernel's parameters */
+			tokenize(rs, &st);
+			if (site_expr(k, json_object_get(json_object_get(
+			    k->site, "resolved"), "args"), &st, 0, st.n, buf,
+			    sizeof(buf))) {
+				if (eval_str(buf, &k->c, &v) && v >= 0)
+					snprintf(k->shared, sizeof(k->shared),
+					    "%lld", v);
+				else
+					copy(k->shared, sizeof(k->shared), buf);
+				toks_free(&st);
+				return;
+			}
+			toks_free(&st);
+		}
 		if (sexpr != NULL && bexpr != NULL) {
 			/* the launcher's block variable is our block */
 			size_t j;
@@ -249,15 +286,236 @@ launch_site(json_t *rec, json_t *launch)
  * k<<<dim3(w, r), 256>>>(x, r) with k(float *x, int rows) grid.y is
  * rows.  A term that is no argument and no constant makes no grid. */
 static int
-grid_at(struct kern *k, json_t *l, int d, char *out, size_t cap)
+is_num(const char *s)
 {
-	json_t *args = json_object_get(l, "args");
-	const char *g = k_get_str(l, "grid");
-	static const char *const comma[] = { ",", NULL };
-	struct toks gt = { 0 }, at = { 0 }, mt = { 0 };
-	size_t a = 0, e, i, j;
+	return isdigit((unsigned char)*s) && strspn(s, "0123456789") ==
+	    strlen(s);
+}
+
+static int
+is_addop(const struct toks *t, size_t i)
+{
+	return is(t, i, "+") || is(t, i, "-");
+}
+
+/* Whether the group opened at t[i] holds only a product at its top
+ * level: names, numbers, calls and * / %, no other operator. */
+static int
+product_group(const struct toks *t, size_t i)
+{
+	size_t e = skip_group(t, i) - 1, j;
+	int depth = 0, op = 0;
+
+	if (e <= i + 1 || e >= t->n)
+		return 0;
+	for (j = i + 1; j < e; j++) {
+		const char *s = t->v[j];
+		if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0)
+			depth++;
+		else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0)
+			depth--;
+		else if (depth == 0 && (strcmp(s, "*") == 0 ||
+		    strcmp(s, "/") == 0 || strcmp(s, "%") == 0))
+			op = 1;
+		else if (depth == 0 && !is_ident(s) &&
+		    !isdigit((unsigned char)*s) && strcmp(s, ".") != 0)
+			return 0;
+	}
+	return op;
+}
+
+/* Folds "+ 256 - 1" in an expression to "+ 255", as a launcher's
+ * (n + THREADS - 1) / THREADS reads once its macro is expanded: the
+ * ceil-division that the index ranges are read against. */
+static int
+fold_sums(char *e, size_t cap)
+{
+	struct toks t = { 0 }, o = { 0 };
+	size_t i;
+	char num[32];
+	int stripped = 0, changed;
+
+	tokenize(e, &t);
+	for (i = 0; i < t.n; i++) {
+		/* ( n ) and ( ( a + b ) ): one pair of parentheses that no
+		 * call needs is enough */
+		if (!stripped && is(&t, i, "(") &&
+		    (i == 0 || !is_ident(t.v[i - 1])) &&
+		    i + 2 < t.n && ((is(&t, i + 2, ")") && !is(&t, i + 1, "(")) ||
+		    (i == 0 && skip_group(&t, 0) == t.n) ||
+		    (is(&t, i + 1, "(") && skip_group(&t, i + 1) ==
+		    skip_group(&t, i) - 1))) {
+			size_t c = skip_group(&t, i) - 1;
+			free(t.v[c]);
+			t.v[c] = k_strdup(" ");
+			stripped = 1;
+			continue;
+		}
+		/* a product in parentheses as a term of a sum: (a * b) + c
+		 * is a * b + c, the form the index ranges are read in */
+		if (!stripped && is(&t, i, "(") && (i == 0 ||
+		    is(&t, i - 1, "(") || is_addop(&t, i - 1) ||
+		    is(&t, i - 1, ",")) && product_group(&t, i)) {
+			size_t c = skip_group(&t, i) - 1;
+			if (c + 1 == t.n || is(&t, c + 1, ")") ||
+			    is_addop(&t, c + 1) || is(&t, c + 1, ",")) {
+				free(t.v[c]);
+				t.v[c] = k_strdup(" ");
+				stripped = 1;
+				continue;
+			}
+		}
+		if (is(&t, i, " "))
+			continue;
+		if (i > 0 && is_addop(&t, i) && i + 3 < t.n &&
+		    is_num(t.v[i + 1]) && is_addop(&t, i + 2) &&
+		    is_num(t.v[i + 3]) && strlen(t.v[i + 1]) < 12 &&
+		    strlen(t.v[i + 3]) < 12 && !is(&t, i + 4, "*") &&
+		    !is(&t, i + 4, "/") && !is(&t, i + 4, "%") &&
+		    !is(&t, i - 1, "(") && !is_addop(&t, i - 1)) {
+			long long v = (is(&t, i, "-") ? -1 : 1) *
+			    atoll(t.v[i + 1]) + (is(&t, i + 2, "-") ? -1 : 1) *
+			    atoll(t.v[i + 3]);
+			if (v != 0) {
+				tok_push(&o, v < 0 ? "-" : "+", 1);
+				snprintf(num, sizeof(num), "%lld", v < 0 ? -v : v);
+				tok_push(&o, num, strlen(num));
+			}
+			i += 3;
+			continue;
+		}
+		tok_push(&o, t.v[i], strlen(t.v[i]));
+	}
+	changed = o.n < t.n;
+	if (changed)
+		join(&o, 0, o.n, e, cap);
+	toks_free(&t);
+	toks_free(&o);
+	return changed;
+}
+
+/* Tokens gt[a..e) of a launch expression with every argument
+ * expression replaced by the parameter it is passed to: in
+ * k<<<(len + 255) / 256, 256>>>(p, len) with k(float *p, int n),
+ * (len + 255) / 256 is (n + 255) / 256.  A term that is no argument and
+ * no constant makes no expression. */
+static int
+site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
+    size_t e, char *out, size_t cap)
+{
+	struct toks at = { 0 }, mt = { 0 };
+	size_t i, j;
 	long long v;
-	int ok = 1, n, dd;
+	int ok = 1, n;
+
+	if (!json_is_array(args) || json_array_size(args) != (size_t)k->np)
+		return 0;
+	for (i = a; i < e && ok; ) {
+		size_t best = 0;
+		int bp = -1;
+		for (n = 0; n < k->np; n++) {
+			const char *s = json_string_value(json_array_get(args,
+			    (size_t)n));
+			if (s == NULL || k->p[n].ptr || k->p[n].is_struct)
+				continue;
+			tokenize(s, &at);
+			for (j = 0; j < at.n && i + j < e &&
+			    strcmp(at.v[j], gt->v[i + j]) == 0; j++)
+				;
+			if (j == at.n && j > best) {
+				best = j;
+				bp = n;
+			}
+			toks_free(&at);
+		}
+		if (bp >= 0) {
+			/* the argument, a term of its own */
+			tok_push(&mt, k->p[bp].name, strlen(k->p[bp].name));
+			i += best;
+			continue;
+		}
+		if (is_ident(gt->v[i]) && !const_get(&k->c, gt->v[i], &v) &&
+		    !(strcmp(gt->v[i], "sizeof") == 0 && is(gt, i + 1, "(")) &&
+		    !(i > a && is(gt, i - 1, "(") && is(gt, i + 1, ")") &&
+		    k_dtype_c(gt->v[i]) != NULL))
+			ok = 0;
+		else
+			tok_push(&mt, gt->v[i], strlen(gt->v[i]));
+		i++;
+	}
+	if (ok && mt.n > 0)
+		ok = param_expr(k, &mt, 0, mt.n, out, cap);
+	else
+		ok = 0;
+	while (ok && fold_sums(out, cap))
+		;
+	toks_free(&mt);
+	return ok;
+}
+
+/* min(X, C) and max(X, C) (std:: or not) with C a constant, read as X:
+ * a launcher caps its grid at C blocks (GET_BLOCKS' 4096, 65535) where
+ * the kernel loops over the rest, and a case's sizes stay far below it.
+ * Returns the number of calls read so. */
+static int
+drop_caps(struct kern *k, struct toks *t)
+{
+	static const char *const comma[] = { ",", NULL };
+	struct toks o = { 0 };
+	size_t i, j, c, e, x0, x1;
+	long long v;
+	int n = 0;
+
+	for (i = 0; i < t->n; i++) {
+		if ((is(t, i, "min") || is(t, i, "max")) && is(t, i + 1, "(") &&
+		    !is(t, i - 1, ".") && !is(t, i - 1, "->")) {
+			e = skip_group(t, i + 1) - 1;
+			c = expr_end(t, i + 2, comma);
+			if (c < e && is(t, c, ",") && expr_end(t, c + 1,
+			    comma) == e) {
+				x0 = x1 = 0;
+				if (eval_range(t, c + 1, e, &k->c, &v) && v > 0) {
+					x0 = i + 2;
+					x1 = c;
+				} else if (eval_range(t, i + 2, c, &k->c, &v) &&
+				    v > 0) {
+					x0 = c + 1;
+					x1 = e;
+				}
+				if (x1 > x0) {
+					/* ns::min: drop the qualifier too */
+					while (o.n >= 2 &&
+					    strcmp(o.v[o.n - 1], "::") == 0) {
+						free(o.v[--o.n]);
+						free(o.v[--o.n]);
+					}
+					tok_push(&o, "(", 1);
+					for (j = x0; j < x1; j++)
+						tok_push(&o, t->v[j],
+						    strlen(t->v[j]));
+					tok_push(&o, ")", 1);
+					i = e;
+					n++;
+					continue;
+				}
+			}
+		}
+		tok_push(&o, t->v[i], strlen(t->v[i]));
+	}
+	toks_free(t);
+	*t = o;
+	return n;
+}
+
+/* Grid dimension d as text g of a launch site with arguments args. */
+static int
+grid_of(struct kern *k, const char *g, json_t *args, int d, char *out,
+    size_t cap)
+{
+	static const char *const comma[] = { ",", NULL };
+	struct toks gt = { 0 }, dt = { 0 };
+	size_t a = 0, e, i;
+	int ok, dd, caps;
 
 	if (g == NULL || !json_is_array(args) ||
 	    json_array_size(args) != (size_t)k->np)
@@ -283,45 +541,36 @@ grid_at(struct kern *k, json_t *l, int d, char *out, size_t cap)
 		toks_free(&gt);
 		return ok;
 	}
-	for (i = a; i < e && ok; ) {
-		size_t best = 0;
-		int bp = -1;
-		for (n = 0; n < k->np; n++) {
-			const char *s = json_string_value(json_array_get(args,
-			    (size_t)n));
-			if (s == NULL || k->p[n].ptr || k->p[n].is_struct)
-				continue;
-			tokenize(s, &at);
-			for (j = 0; j < at.n && i + j < e &&
-			    strcmp(at.v[j], gt.v[i + j]) == 0; j++)
-				;
-			if (j == at.n && j > best) {
-				best = j;
-				bp = n;
-			}
-			toks_free(&at);
-		}
-		if (bp >= 0) {
-			/* the argument, a term of its own */
-			tok_push(&mt, k->p[bp].name, strlen(k->p[bp].name));
-			i += best;
-			continue;
-		}
-		if (is_ident(gt.v[i]) && !const_get(&k->c, gt.v[i], &v))
-			ok = 0;
-		else
-			tok_push(&mt, gt.v[i], strlen(gt.v[i]));
-		i++;
-	}
-	if (ok && mt.n > 0)
-		ok = param_expr(k, &mt, 0, mt.n, out, cap);
-	else
-		ok = 0;
+	/* this dimension's term alone, its caps read as the capped value */
+	for (i = a; i < e; i++)
+		tok_push(&dt, gt.v[i], strlen(gt.v[i]));
+	caps = drop_caps(k, &dt);
+	ok = site_expr(k, args, &dt, 0, dt.n, out, cap);
+	toks_free(&dt);
 	if (ok)
 		mark_size_str(k, out);
+	if (ok && caps > 0 && k->say_caps)
+		guess(k, "grid.%c: the launcher's cap on the grid "
+		    "(min(blocks, constant)) left out: cases stay below it",
+		    'x' + d);
 	toks_free(&gt);
-	toks_free(&mt);
 	return ok;
+}
+
+/* Grid dimension d as launch site l spells it, first as kscan resolved
+ * it (dim3 locals, macros and helpers followed to the launcher's
+ * parameters), else as spelled. */
+static int
+grid_at(struct kern *k, json_t *l, int d, char *out, size_t cap)
+{
+	json_t *rargs = json_object_get(json_object_get(l, "resolved"),
+	    "args");
+
+	if (resolved(l, "grid") != NULL &&
+	    grid_of(k, resolved(l, "grid"), rargs, d, out, cap))
+		return 1;
+	return grid_of(k, k_get_str(l, "grid"), json_object_get(l, "args"), d,
+	    out, cap);
 }
 
 /* Grid dimension d from the launch site kwrap follows, else from any

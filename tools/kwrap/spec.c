@@ -351,7 +351,8 @@ build_spec(struct kern *k, const char *symbol)
 	    (json_int_t)k->block[2], "shared_mem", k->shared));
 	json_object_set_new(spec, "cases", build_cases(k));
 	{
-		int launch_low = k->grid_state < 2 || k->shared_state < 2;
+		int launch_low = k->grid_state < 2 || k->shared_state < 2 ||
+		    k->block_state < 2;
 		int low = counts_low || launch_low || k->roles_low || cases_low;
 		conf = json_pack("{s:s,s:s,s:s,s:s,s:s,s:O}",
 		    "overall", low ? "low" : "high",
