@@ -133,6 +133,33 @@ is "$(jq -r '[.scan.diagnostics.errors, (.scan.launches[0] | .function, .grid, (
     "0;launch;(n + 255) / 256;scalar_t;in.data_ptr<scalar_t>(),out.data_ptr<scalar_t>(),n" \
     "launch inside AT_DISPATCH lambda found without PyTorch installed"
 
+# --- kernels taking PyTorch's packed accessors by value (no PyTorch here)
+cat > "$D/acc.cu" <<'CU'
+#include <torch/extension.h>
+template <typename scalar_t>
+__global__ void acc32(const at::PackedTensorAccessor32<scalar_t, 2, at::RestrictPtrTraits> x,
+    at::PackedTensorAccessor32<scalar_t, 1, at::RestrictPtrTraits> y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < x.size(0)) { scalar_t s = 0; for (int j = 0; j < x.size(1); j++) s += x[i][j]; y[i] = s; }
+}
+__global__ void acc64(torch::PackedTensorAccessor64<int64_t, 3> v, at::PackedTensorAccessor<float, 1> w,
+    at::GenericPackedTensorAccessor<int, 2, at::DefaultPtrTraits, int> g) {
+  w[0] = v[0][1][2] + g[1][0] + v.stride(2);
+}
+void launch(at::Tensor x, at::Tensor y, at::Tensor v, at::Tensor w, at::Tensor g) {
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "acc32", [&] {
+    acc32<scalar_t><<<x.size(0), 1>>>(x.packed_accessor32<scalar_t, 2, at::RestrictPtrTraits>(),
+        y.packed_accessor32<scalar_t, 1, at::RestrictPtrTraits>());
+  });
+  acc64<<<1, 1>>>(v.packed_accessor64<int64_t, 3>(), w.packed_accessor<float, 1>(),
+      g.generic_packed_accessor<int, 2, at::DefaultPtrTraits, int>());
+}
+CU
+run "$KSCAN" --root "$D" "$D/acc.cu"
+is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "acc32:0:1 acc64:0:1 " \
+    "kernels taking PackedTensorAccessor32/64, PackedTensorAccessor and the generic one parse and are found, with their launches"
+
 # --- bad input: reported, recorded, the run goes on
 printf '\000\001binary' > "$D/bin.cu"
 mkdir -p "$D/empty"

@@ -81,14 +81,77 @@ using c10::Scalar;
 using c10::ScalarType;
 enum { kByte, kChar, kShort, kInt, kLong, kFloat, kDouble, kBool, kHalf,
 	kBFloat16, kCUDA, kCPU };
-template <class T, size_t N> struct TensorAccessor {
-	__host__ __device__ TensorAccessor<T, N - 1> operator[](long);
+/* c10's pointer traits, TensorAccessor and the packed accessors kernels
+ * take by value (ATen/core/TensorAccessor.h): indexing an N-dimensional one
+ * gives an (N-1)-dimensional TensorAccessor, a one-dimensional one an
+ * element; PackedTensorAccessor32 and 64 are the generic one with 32- and
+ * 64-bit index types */
+template <class T> struct DefaultPtrTraits { typedef T *PtrType; };
+template <class T> struct RestrictPtrTraits {
+	typedef T *__restrict__ PtrType;
 };
-template <class T> struct TensorAccessor<T, 1> {
-	__host__ __device__ T &operator[](long);
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits, class index_t = int64_t> class TensorAccessor {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t);
+	__host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
 };
-template <class T> struct RestrictPtrTraits {};
-template <class T> struct DefaultPtrTraits {};
+template <class T, template <class U> class PtrTraits, class index_t>
+class TensorAccessor<T, 1, PtrTraits, index_t> {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ T &operator[](index_t);
+	__host__ __device__ const T &operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
+};
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits, class index_t = int64_t>
+class GenericPackedTensorAccessor {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t);
+	__host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
+};
+template <class T, template <class U> class PtrTraits, class index_t>
+class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ T &operator[](index_t);
+	__host__ __device__ const T &operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
+};
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits>
+using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits,
+    int32_t>;
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits>
+using PackedTensorAccessor64 = GenericPackedTensorAccessor<T, N, PtrTraits,
+    int64_t>;
+/* the older name, deprecated in PyTorch but still in use */
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits, class index_t = int64_t>
+class PackedTensorAccessor : public GenericPackedTensorAccessor<T, N,
+    PtrTraits, index_t> {};
 struct TensorOptions {
 	template <class... A> TensorOptions dtype(A...) const;
 	template <class... A> TensorOptions device(A...) const;
@@ -137,12 +200,18 @@ public:
 	Tensor t() const;
 	Tensor operator[](long) const;
 	template <class T, size_t N> TensorAccessor<T, N> accessor() const;
-	template <class T, size_t N, template <class> class P = DefaultPtrTraits,
-	    class I = long> TensorAccessor<T, N> packed_accessor() const;
-	template <class T, size_t N, template <class> class P = DefaultPtrTraits>
-	TensorAccessor<T, N> packed_accessor32() const;
-	template <class T, size_t N, template <class> class P = DefaultPtrTraits>
-	TensorAccessor<T, N> packed_accessor64() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits, class I = int64_t>
+	GenericPackedTensorAccessor<T, N, P, I> generic_packed_accessor() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits, class I = int64_t>
+	PackedTensorAccessor<T, N, P, I> packed_accessor() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits>
+	PackedTensorAccessor32<T, N, P> packed_accessor32() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits>
+	PackedTensorAccessor64<T, N, P> packed_accessor64() const;
 };
 template <class... A> Tensor zeros(A...);
 template <class... A> Tensor ones(A...);
