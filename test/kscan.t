@@ -123,6 +123,8 @@ template <typename T> __global__ void kk(const T *x, T *y, int n) { if (threadId
 void launch(at::Tensor in, at::Tensor out) {
   int n = in.numel();
   cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  at::Tensor t = at::zeros({n, 4}, in.options().dtype(at::kFloat)), e = torch::empty({}, in.options());
+  at::Tensor p = in.permute({1, 0}).contiguous().view({-1}).sum({0}, true), q = in.view(-1), r = in.view(in.sizes());
   AT_DISPATCH_FLOATING_TYPES_AND_HALF(in.scalar_type(), "kk", [&] {
     kk<scalar_t><<<(n + 255) / 256, 256, 0, stream>>>(in.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), n);
   });
@@ -131,7 +133,7 @@ CU
 run "$KSCAN" --root "$D" "$D/ext.cu"
 is "$(jq -r '[.scan.diagnostics.errors, (.scan.launches[0] | .function, .grid, (.template_args | join(",")), (.args | join(",")))] | join(";")' "$T_TMP/out")" \
     "0;launch;(n + 255) / 256;scalar_t;in.data_ptr<scalar_t>(),out.data_ptr<scalar_t>(),n" \
-    "launch inside AT_DISPATCH lambda found without PyTorch installed"
+    "launch inside AT_DISPATCH lambda found without PyTorch installed; sizes as braced lists parse"
 
 # --- kernels taking PyTorch's packed accessors by value (no PyTorch here)
 cat > "$D/acc.cu" <<'CU'

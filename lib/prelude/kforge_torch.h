@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <initializer_list>
 #include <vector>
 #include <string>
 /* what PyTorch's headers bring in on their way, and extensions use
@@ -60,7 +61,12 @@ KFORGE_HALF_OPS(BFloat16)
 #undef KFORGE_HALF_OPS
 #undef KFORGE_HALF_OP
 struct Device { int index() const; bool is_cuda() const; };
-struct IntArrayRef { long operator[](size_t) const; size_t size() const;
+/* ArrayRef<int64_t>: sizes are given as braced lists ({n, c}), vectors
+ * or one value */
+struct IntArrayRef { IntArrayRef(); IntArrayRef(const long &);
+	IntArrayRef(std::initializer_list<long>);
+	IntArrayRef(const std::vector<long> &);
+	long operator[](size_t) const; size_t size() const;
 	const long *begin() const; const long *end() const;
 	std::vector<long> vec() const; };
 struct Scalar { template <class T> Scalar(T); template <class T> T to() const; };
@@ -79,8 +85,15 @@ using c10::Half;
 using c10::IntArrayRef;
 using c10::Scalar;
 using c10::ScalarType;
-enum { kByte, kChar, kShort, kInt, kLong, kFloat, kDouble, kBool, kHalf,
-	kBFloat16, kCUDA, kCPU };
+/* c10's constants: a ScalarType and a DeviceType (named types, so that
+ * templates such as TensorOptions::dtype can take them) */
+constexpr ScalarType kByte = ScalarType::Byte, kChar = ScalarType::Char,
+	kShort = ScalarType::Short, kInt = ScalarType::Int,
+	kLong = ScalarType::Long, kFloat = ScalarType::Float,
+	kDouble = ScalarType::Double, kBool = ScalarType::Bool,
+	kHalf = ScalarType::Half, kBFloat16 = ScalarType::BFloat16;
+enum class DeviceType { CPU, CUDA };
+constexpr DeviceType kCPU = DeviceType::CPU, kCUDA = DeviceType::CUDA;
 /* c10's pointer traits, TensorAccessor and the packed accessors kernels
  * take by value (ATen/core/TensorAccessor.h): indexing an N-dimensional one
  * gives an (N-1)-dimensional TensorAccessor, a one-dimensional one an
@@ -179,6 +192,17 @@ public:
 	bool defined() const;
 	int get_device() const;
 	Tensor contiguous() const;
+	/* sizes and dimensions as a braced list: IntArrayRef, as ATen */
+	Tensor view(IntArrayRef) const;
+	Tensor reshape(IntArrayRef) const;
+	Tensor permute(IntArrayRef) const;
+	Tensor expand(IntArrayRef, bool = false) const;
+	Tensor repeat(IntArrayRef) const;
+	template <class... A> Tensor sum(IntArrayRef, A...) const;
+	template <class... A> Tensor mean(IntArrayRef, A...) const;
+	template <class... A> Tensor new_zeros(IntArrayRef, A...) const;
+	template <class... A> Tensor new_empty(IntArrayRef, A...) const;
+	template <class... A> Tensor new_full(IntArrayRef, A...) const;
 	template <class... A> Tensor view(A...) const;
 	template <class... A> Tensor reshape(A...) const;
 	template <class... A> Tensor permute(A...) const;
@@ -213,10 +237,17 @@ public:
 	    DefaultPtrTraits>
 	PackedTensorAccessor64<T, N, P> packed_accessor64() const;
 };
-template <class... A> Tensor zeros(A...);
-template <class... A> Tensor ones(A...);
-template <class... A> Tensor empty(A...);
-template <class... A> Tensor full(A...);
+/* factories whose first argument is a size, often a braced list */
+#define KFORGE_FACTORY(F) template <class... A> Tensor F(A...); \
+	template <class... A> Tensor F(IntArrayRef, A...);
+KFORGE_FACTORY(zeros)
+KFORGE_FACTORY(ones)
+KFORGE_FACTORY(empty)
+KFORGE_FACTORY(full)
+KFORGE_FACTORY(rand)
+KFORGE_FACTORY(randn)
+KFORGE_FACTORY(empty_strided)
+#undef KFORGE_FACTORY
 template <class... A> Tensor zeros_like(A...);
 template <class... A> Tensor empty_like(A...);
 template <class... A> Tensor ones_like(A...);
