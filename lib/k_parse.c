@@ -14,8 +14,10 @@
 #include <clang-c/Index.h>
 #include <jansson.h>
 
+#include "k_buf.h"
 #include "k_exit.h"
 #include "k_fs.h"
+#include "k_hash.h"
 #include "k_mem.h"
 #include "k_msg.h"
 #include "k_num.h"
@@ -248,6 +250,17 @@ static const char *torch_stubs[] = {
 	"torch/serialize/tensor.h", NULL
 };
 
+int
+k_torch_stub(const char *name)
+{
+	int i;
+
+	for (i = 0; torch_stubs[i] != NULL; i++)
+		if (strcmp(name, torch_stubs[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 remove_prelude(void)
 {
@@ -261,12 +274,33 @@ remove_prelude(void)
 		k_warn(K_EXIT_OK, prelude_dir, "could not remove");
 }
 
-static void
-must_write(const char *path, const char *text)
+/* Write the prelude's files under dir; 0, or -1 with errno set. */
+static int
+put_prelude(const char *dir)
 {
-	if (k_write_file(path, text) != 0)
-		k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
-		    strerror(errno));
+	char path[PATH_MAX + 64];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/kforge_prelude.h", dir);
+	if (k_write_file(path, k_prelude_text) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/fallback/curand.h", dir);
+	if (k_write_file(path, curand_host) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/fallback/curand_kernel.h", dir);
+	if (k_write_file(path, curand_device) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", dir);
+	if (k_write_file(path, k_prelude_torch_text) != 0)
+		return -1;
+	for (i = 0; torch_stubs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/torch/%s", dir,
+		    torch_stubs[i]);
+		if (k_write_file(path,
+		    "#pragma once\n#include <kforge_torch.h>\n") != 0)
+			return -1;
+	}
+	return 0;
 }
 
 void
@@ -274,7 +308,6 @@ k_make_prelude(const char *prog)
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[PATH_MAX + 64];
-	int i;
 
 	snprintf(prelude_dir, sizeof(prelude_dir), "%s/%s.XXXXXX",
 	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", prog);
@@ -290,19 +323,67 @@ k_make_prelude(const char *prog)
 	atexit(remove_prelude);
 	snprintf(prelude_file, sizeof(prelude_file), "%s/kforge_prelude.h",
 	    prelude_dir);
-	must_write(prelude_file, k_prelude_text);
-	snprintf(path, sizeof(path), "%s/fallback/curand.h", prelude_dir);
-	must_write(path, curand_host);
-	snprintf(path, sizeof(path), "%s/fallback/curand_kernel.h",
-	    prelude_dir);
-	must_write(path, curand_device);
-	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", prelude_dir);
-	must_write(path, k_prelude_torch_text);
+	if (put_prelude(prelude_dir) != 0)
+		k_fatal(K_EXIT_SYSTEM, prelude_dir, "cannot write: %s",
+		    strerror(errno));
+}
+
+int
+k_prelude_keep(const char *dir)
+{
+	struct k_buf b = { 0 };
+	char sha[K_SHA256_HEX], target[PATH_MAX], tmp[PATH_MAX + 32];
+	int i;
+
+	if (dir == NULL || prelude_dir[0] == '\0')
+		return -1;
+	if (prelude_owner == 0)
+		return 0;	/* kept already */
+	/* named after what it holds: a new build with another prelude
+	 * gets a directory of its own */
+	k_buf_add(&b, k_prelude_text);
+	k_buf_addn(&b, "", 1);
+	k_buf_add(&b, curand_host);
+	k_buf_addn(&b, "", 1);
+	k_buf_add(&b, curand_device);
+	k_buf_addn(&b, "", 1);
+	k_buf_add(&b, k_prelude_torch_text);
 	for (i = 0; torch_stubs[i] != NULL; i++) {
-		snprintf(path, sizeof(path), "%s/torch/%s", prelude_dir,
-		    torch_stubs[i]);
-		must_write(path, "#pragma once\n#include <kforge_torch.h>\n");
+		k_buf_addn(&b, "", 1);
+		k_buf_add(&b, torch_stubs[i]);
 	}
+	if (k_buf_full(&b)) {
+		k_buf_free(&b);
+		return -1;
+	}
+	k_sha256_hex(k_buf_str(&b), b.n, sha);
+	k_buf_free(&b);
+	snprintf(target, sizeof(target), "%s/prelude-%.32s", dir, sha);
+	if (access(target, F_OK) != 0) {
+		/* made whole beside it, then renamed: a directory of that
+		 * name is complete */
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", target,
+		    (long)getpid());
+		k_remove_tree(tmp);
+		if (put_prelude(tmp) != 0 || (rename(tmp, target) != 0 &&
+		    access(target, F_OK) != 0)) {
+			k_remove_tree(tmp);
+			return -1;
+		}
+		k_remove_tree(tmp);	/* another process was first */
+	}
+	remove_prelude();
+	prelude_owner = 0;
+	snprintf(prelude_dir, sizeof(prelude_dir), "%s", target);
+	snprintf(prelude_file, sizeof(prelude_file), "%s/kforge_prelude.h",
+	    prelude_dir);
+	return 0;
+}
+
+int
+k_prelude_kept(void)
+{
+	return prelude_dir[0] != '\0' && prelude_owner == 0;
 }
 
 const char *

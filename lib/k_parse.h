@@ -49,6 +49,16 @@ int k_write_file(const char *path, const char *text);
  */
 void k_make_prelude(const char *prog);
 const char *k_prelude_dir(void);
+/*
+ * Move the prelude to dir/prelude-SHA (SHA: of what it holds), made once
+ * and kept from run to run, so that precompiled headers can hold it; 0, or
+ * -1 (the private directory stays).  k_prelude_kept() says it moved.
+ */
+int k_prelude_keep(const char *dir);
+int k_prelude_kept(void);
+/* name (as an #include spells it) is a PyTorch header the torch stand-in
+ * answers */
+int k_torch_stub(const char *name);
 
 /* The CUDA header tree "make deps" lays out, by its directory name. */
 #define K_CUDA_TREE "cuda-12.4"

@@ -158,7 +158,9 @@ main(int argc, char *argv[])
 		    "cannot use as work directory, parsing without the cache: "
 		    "%s", strerror(errno));
 		k_pcache_close(&opt.cache);
-	}
+	} else if (!opt.no_cache)
+		/* where precompiled headers can hold it */
+		(void)k_prelude_keep(opt.pch.dir);
 
 	if (builddir != NULL)
 		read_compdb(builddir);

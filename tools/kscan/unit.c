@@ -174,8 +174,12 @@ parse_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	return e;
 }
 
+static void resolve_quoted(struct unit *u);
+
 /* Make, before the workers fork, the precompiled headers a unit's host
- * side will load, so that they do not all make them at once. */
+ * side will load, so that they do not all make them at once; its quoted
+ * includes are resolved first, as its parse will find them (the workers
+ * inherit the flags that adds). */
 void
 prepare_pch(struct unit *u, const char *dialect)
 {
@@ -186,8 +190,9 @@ prepare_pch(struct unit *u, const char *dialect)
 		return;
 	if (idx == NULL)
 		idx = clang_createIndex(0, 0);
+	resolve_quoted(u);
 	side_args(&args, u, dialect, 0);
-	k_pch_args(idx, &opt.pch, &args, NULL);
+	k_pch_unit_args(idx, &opt.pch, u->path, NULL, 0, &args, NULL);
 	k_strv_free(&args);
 }
 
@@ -305,6 +310,19 @@ pre_resolve(struct unit *u, const char *path, int depth,
 	free(text);
 }
 
+/* pre_resolve, once a unit */
+static void
+resolve_quoted(struct unit *u)
+{
+	struct k_strv visited = { 0 };
+
+	if (u->resolved || allfiles.n == 0)
+		return;
+	u->resolved = 1;
+	pre_resolve(u, u->path, 0, &visited);
+	k_strv_free(&visited);
+}
+
 /* Parse one side (host or device) of a unit, with the macros it assumes,
  * and walk it. */
 int
@@ -393,11 +411,7 @@ scan_unit(CXIndex idx, struct unit *u)
 	}
 	dialect = dialect_of(u->path, text);
 	free(text);
-	if (allfiles.n > 0) {
-		struct k_strv visited = { 0 };
-		pre_resolve(u, u->path, 0, &visited);
-		k_strv_free(&visited);
-	}
+	resolve_quoted(u);
 	if (scan_side(idx, u, dialect, 0, &arch) == 0) {
 		if (arch)
 			scan_side(idx, u, dialect, 1, &arch);
