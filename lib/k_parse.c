@@ -461,6 +461,115 @@ k_find_cuda(const char *arg)
 	return NULL;
 }
 
+/* ---------------------------------------------- nvcc's specifier order */
+
+static int
+is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+/* the specifiers nvcc lets stand before alignas; the first four are
+ * CUDA's memory spaces */
+static const char *before_alignas[] = { "__shared__", "__device__",
+    "__constant__", "__managed__", "static", "extern", "const", "volatile",
+    "inline", "constexpr", "thread_local", NULL };
+
+/* which of before_alignas the word text[from, to) is; -1: none */
+static int
+specifier(const char *text, size_t from, size_t to)
+{
+	int i;
+
+	for (i = 0; before_alignas[i] != NULL; i++)
+		if (strlen(before_alignas[i]) == to - from &&
+		    memcmp(text + from, before_alignas[i], to - from) == 0)
+			return i;
+	return -1;
+}
+
+char *
+k_alignas_first(const char *text, size_t len)
+{
+	char *out = NULL;
+	size_t a, e, s, w, p;
+	int depth, space;
+
+	for (a = 0; a + 7 <= len; a++) {
+		if (memcmp(text + a, "alignas", 7) != 0 || (a > 0 &&
+		    is_ident(text[a - 1])) || (a + 7 < len &&
+		    is_ident(text[a + 7])))
+			continue;
+		/* alignas ( ... ), balanced */
+		for (e = a + 7; e < len && (text[e] == ' ' || text[e] == '\t');
+		    e++)
+			;
+		if (e >= len || text[e] != '(')
+			continue;
+		for (depth = 0; e < len; e++) {
+			if (text[e] == '(')
+				depth++;
+			else if (text[e] == ')' && --depth == 0)
+				break;
+		}
+		if (e >= len)
+			break;
+		e++;
+		/* the specifiers before it, back to the first */
+		s = a;
+		space = 0;
+		for (p = a; p > 0;) {
+			size_t q = p;
+			while (q > 0 && (text[q - 1] == ' ' ||
+			    text[q - 1] == '\t' || text[q - 1] == '\n' ||
+			    text[q - 1] == '\r'))
+				q--;
+			if (q == p)
+				break;
+			for (w = q; w > 0 && is_ident(text[w - 1]); w--)
+				;
+			if (w == q || specifier(text, w, q) < 0)
+				break;
+			if (specifier(text, w, q) < 4)
+				space = 1;
+			s = p = w;
+		}
+		if (!space || s == a)
+			continue;
+		/* text[s, a) is "__shared__ " and the like, ending in white
+		 * space: alignas(...) moves before it, the same length, the
+		 * same lines */
+		if (out == NULL) {
+			out = k_malloc(len + 1);
+			memcpy(out, text, len);
+			out[len] = '\0';
+		}
+		{
+			size_t pl = a - s, al = e - a;
+			char *tmp = k_malloc(pl + al);
+			memcpy(tmp, text + a, al);
+			tmp[al] = text[a - 1];
+			memcpy(tmp + al + 1, text + s, pl - 1);
+			memcpy(out + s, tmp, pl + al);
+			free(tmp);
+		}
+		a = e - 1;
+	}
+	return out;
+}
+
+/* ---------------------------------------------------- unsaved files */
+
+static const struct k_strv *unsaved_paths, *unsaved_texts;
+
+void
+k_parse_unsaved(const struct k_strv *paths, const struct k_strv *texts)
+{
+	unsaved_paths = paths;
+	unsaved_texts = texts;
+}
+
 /* ------------------------------------------------------------ parsing */
 
 static int
@@ -541,16 +650,29 @@ int
 k_parse(CXIndex idx, const char *path, const char *text, size_t len,
     const struct k_strv *args, CXTranslationUnit *tu)
 {
-	struct CXUnsavedFile uf;
+	struct CXUnsavedFile *uf;
+	size_t i, n = 0, extra = unsaved_paths != NULL ? unsaved_paths->n : 0;
+	int e;
 
-	uf.Filename = path;
-	uf.Contents = text;
-	uf.Length = len;
-	return (int)clang_parseTranslationUnit2(idx, path,
-	    (const char *const *)args->v, (int)args->n,
-	    text != NULL ? &uf : NULL, text != NULL ? 1 : 0,
-	    CXTranslationUnit_DetailedPreprocessingRecord |
+	uf = k_calloc(extra + 1, sizeof(*uf));
+	if (text != NULL) {
+		uf[n].Filename = path;
+		uf[n].Contents = text;
+		uf[n++].Length = len;
+	}
+	for (i = 0; i < extra; i++) {
+		if (text != NULL && strcmp(unsaved_paths->v[i], path) == 0)
+			continue;	/* the caller's text wins */
+		uf[n].Filename = unsaved_paths->v[i];
+		uf[n].Contents = unsaved_texts->v[i];
+		uf[n++].Length = strlen(unsaved_texts->v[i]);
+	}
+	e = (int)clang_parseTranslationUnit2(idx, path,
+	    (const char *const *)args->v, (int)args->n, n > 0 ? uf : NULL,
+	    (unsigned)n, CXTranslationUnit_DetailedPreprocessingRecord |
 	    CXTranslationUnit_KeepGoing, tu);
+	free(uf);
+	return e;
 }
 
 double

@@ -86,6 +86,20 @@ struct k_parse_conf {
 void k_build_args(struct k_strv *a, const struct k_parse_conf *c,
     const struct k_strv *first, const struct k_strv *second);
 
+/*
+ * nvcc takes alignas after CUDA's memory-space keywords (__shared__
+ * alignas(16) float a[N]; static __device__ alignas(8) T v), clang only
+ * before every specifier: text with each such alignas(...) moved in front
+ * of the specifiers it follows (the same length, the same lines, what lies
+ * outside those declarations unmoved), a new string; NULL when nothing
+ * moves.
+ */
+char *k_alignas_first(const char *text, size_t len);
+
+/* Files every later k_parse reads from texts (NUL-terminated) instead of
+ * from paths, until called again (NULL, NULL: none); both are borrowed. */
+void k_parse_unsaved(const struct k_strv *paths, const struct k_strv *texts);
+
 /* Parse path (or text, when not NULL, as its contents) with args; returns
  * a CXErrorCode. */
 int k_parse(CXIndex idx, const char *path, const char *text, size_t len,

@@ -334,6 +334,14 @@ is "$T_STATUS:$(jq -s '[.[].scan.diagnostics.errors] | add' "$T_TMP/out")" "0:0"
 is "$(jq -r -s '[.[].scan.name] | join(" ")' "$T_TMP/out")" \
     "tk_kernel parent_kernel surf_kernel" "the toolkit's own kernels (cub's) are not reported"
 
+# alignas after __shared__, __device__, __constant__, __managed__ (nvcc's
+# order), in the unit and in a header it includes: parsed in clang's order,
+# lines and columns of what is around unmoved
+run "$KSCAN" test/cuda/alignas.cu
+is "$(jq -r '[.scan.name, .scan.line, .scan.end_line, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "staged:10:17:0:1 dynamic_tile:19:22:0:1 " \
+    "alignas after a memory-space keyword parses; kernels, extents and launches as written"
+
 # HIP: hipcc's own headers; <<<...>>> launches are found
 run "$KSCAN" test/hip/chevron.hip
 is "$(jq -c '[.scan.dialect, .scan.diagnostics.errors]' "$T_TMP/out" | sort -u)" \

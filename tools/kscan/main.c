@@ -210,6 +210,8 @@ main(int argc, char *argv[])
 		k_strv_free(&units[i].deps);
 		k_strv_free(&units[i].recall);
 		k_strv_free(&units[i].skipped);
+		k_strv_free(&units[i].rewrite_paths);
+		k_strv_free(&units[i].rewrite_texts);
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);

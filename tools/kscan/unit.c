@@ -268,7 +268,7 @@ static void
 pre_resolve(struct unit *u, const char *path, int depth,
     struct k_strv *visited)
 {
-	char *text, *line, *next, *dir, *slash;
+	char *text, *line, *next, *dir, *slash, *moved;
 	size_t len;
 
 	if (depth > 16 || k_strv_has(visited, path))
@@ -276,6 +276,12 @@ pre_resolve(struct unit *u, const char *path, int depth,
 	k_strv_push(visited, path);
 	if ((text = k_file_read(path, MAX_SOURCE, &len)) == NULL)
 		return;
+	if ((moved = k_alignas_first(text, len)) != NULL) {
+		/* the parse reads it with nvcc's order made clang's */
+		k_strv_push(&u->rewrite_paths, path);
+		k_strv_push(&u->rewrite_texts, moved);
+		free(moved);
+	}
 	dir = k_strdup(path);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
@@ -316,7 +322,7 @@ resolve_quoted(struct unit *u)
 {
 	struct k_strv visited = { 0 };
 
-	if (u->resolved || allfiles.n == 0)
+	if (u->resolved)
 		return;
 	u->resolved = 1;
 	pre_resolve(u, u->path, 0, &visited);
@@ -412,11 +418,13 @@ scan_unit(CXIndex idx, struct unit *u)
 	dialect = dialect_of(u->path, text);
 	free(text);
 	resolve_quoted(u);
+	k_parse_unsaved(&u->rewrite_paths, &u->rewrite_texts);
 	if (scan_side(idx, u, dialect, 0, &arch) == 0) {
 		if (arch)
 			scan_side(idx, u, dialect, 1, &arch);
 		recall(idx, u, dialect);
 	}
+	k_parse_unsaved(NULL, NULL);
 	u->seconds = k_now() - t0;
 	if (opt.timing)
 		/* a measurement, not a warning: -q does not hide it */
