@@ -561,6 +561,9 @@ k_alignas_first(const char *text, size_t len)
 
 /* ---------------------------------------------------- unsaved files */
 
+/* the longest unit k_parse reads to put alignas in clang's order */
+#define K_PARSE_MAX_TEXT (64UL << 20)
+
 static const struct k_strv *unsaved_paths, *unsaved_texts;
 
 void
@@ -652,8 +655,18 @@ k_parse(CXIndex idx, const char *path, const char *text, size_t len,
 {
 	struct CXUnsavedFile *uf;
 	size_t i, n = 0, extra = unsaved_paths != NULL ? unsaved_paths->n : 0;
+	char *own = NULL, *moved = NULL;
 	int e;
 
+	/* the unit itself in clang's order, whoever parses it */
+	if (unsaved_paths == NULL || !k_strv_has(unsaved_paths, path)) {
+		if (text == NULL && (own = k_file_read(path, K_PARSE_MAX_TEXT,
+		    &len)) != NULL && (moved = k_alignas_first(own, len)) != NULL)
+			text = moved;
+		else if (text != NULL && (moved = k_alignas_first(text,
+		    len)) != NULL)
+			text = moved;
+	}
 	uf = k_calloc(extra + 1, sizeof(*uf));
 	if (text != NULL) {
 		uf[n].Filename = path;
@@ -672,6 +685,8 @@ k_parse(CXIndex idx, const char *path, const char *text, size_t len,
 	    (unsigned)n, CXTranslationUnit_DetailedPreprocessingRecord |
 	    CXTranslationUnit_KeepGoing, tu);
 	free(uf);
+	free(moved);
+	free(own);
 	return e;
 }
 

@@ -100,8 +100,8 @@ char *k_alignas_first(const char *text, size_t len);
  * from paths, until called again (NULL, NULL: none); both are borrowed. */
 void k_parse_unsaved(const struct k_strv *paths, const struct k_strv *texts);
 
-/* Parse path (or text, when not NULL, as its contents) with args; returns
- * a CXErrorCode. */
+/* Parse path (or text, when not NULL, as its contents) with args, the
+ * unit read in clang's order (k_alignas_first); returns a CXErrorCode. */
 int k_parse(CXIndex idx, const char *path, const char *text, size_t len,
     const struct k_strv *args, CXTranslationUnit *tu);
 

@@ -352,6 +352,10 @@ is "$(jq -r 'select(.scan.name=="negate_kernel") | .scan.launches[0] | [.kind, .
 is "$(jq -r 'select(.scan.name=="shift_kernel") | .scan.launches[0] | [.kernel, .template_args[0], .grid] | join(";")' "$T_TMP/out")" \
     "shift_kernel<T>;T;dim3((n + 127) / 128)" \
     "HIP chevron launch from a function template"
+run "$KSCAN" examples/src/hip/saxpy.hip
+is "$(jq -r '[.scan.name, .scan.dialect, .scan.diagnostics.errors, .scan.launches[0].kind] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "saxpy_kernel:hip:0:hipLaunchKernelGGL scale_add_kernel:hip:0:hipLaunchKernelGGL " \
+    "a HIP source launching with hipLaunchKernelGGL parses with HIP's headers, launches found"
 run "$KSCAN" --bogus
 is "$T_STATUS" 2 "unknown option is a usage error"
 like "$(cat "$T_TMP/err")" "^usage: kscan " "usage on stderr"

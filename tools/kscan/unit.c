@@ -262,7 +262,9 @@ find_quoted(const char *dir, const char *name, const struct k_strv *flags)
  * their headers by a path the build gives with -I is then parsed once,
  * not once per missing directory.  Includes the text holds in branches
  * the preprocessor skips are resolved too; what the parse still misses
- * is recovered as before.
+ * is recovered as before.  A file whose text puts alignas after CUDA's
+ * memory-space keywords is handed to the parse in clang's order
+ * (k_alignas_first).
  */
 static void
 pre_resolve(struct unit *u, const char *path, int depth,
