@@ -14,8 +14,10 @@
 #include <clang-c/Index.h>
 #include <jansson.h>
 
+#include "k_buf.h"
 #include "k_exit.h"
 #include "k_fs.h"
+#include "k_hash.h"
 #include "k_mem.h"
 #include "k_msg.h"
 #include "k_num.h"
@@ -248,6 +250,17 @@ static const char *torch_stubs[] = {
 	"torch/serialize/tensor.h", NULL
 };
 
+int
+k_torch_stub(const char *name)
+{
+	int i;
+
+	for (i = 0; torch_stubs[i] != NULL; i++)
+		if (strcmp(name, torch_stubs[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 remove_prelude(void)
 {
@@ -261,12 +274,33 @@ remove_prelude(void)
 		k_warn(K_EXIT_OK, prelude_dir, "could not remove");
 }
 
-static void
-must_write(const char *path, const char *text)
+/* Write the prelude's files under dir; 0, or -1 with errno set. */
+static int
+put_prelude(const char *dir)
 {
-	if (k_write_file(path, text) != 0)
-		k_fatal(K_EXIT_SYSTEM, path, "cannot write: %s",
-		    strerror(errno));
+	char path[PATH_MAX + 64];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/kforge_prelude.h", dir);
+	if (k_write_file(path, k_prelude_text) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/fallback/curand.h", dir);
+	if (k_write_file(path, curand_host) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/fallback/curand_kernel.h", dir);
+	if (k_write_file(path, curand_device) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", dir);
+	if (k_write_file(path, k_prelude_torch_text) != 0)
+		return -1;
+	for (i = 0; torch_stubs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/torch/%s", dir,
+		    torch_stubs[i]);
+		if (k_write_file(path,
+		    "#pragma once\n#include <kforge_torch.h>\n") != 0)
+			return -1;
+	}
+	return 0;
 }
 
 void
@@ -274,7 +308,6 @@ k_make_prelude(const char *prog)
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[PATH_MAX + 64];
-	int i;
 
 	snprintf(prelude_dir, sizeof(prelude_dir), "%s/%s.XXXXXX",
 	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", prog);
@@ -290,19 +323,67 @@ k_make_prelude(const char *prog)
 	atexit(remove_prelude);
 	snprintf(prelude_file, sizeof(prelude_file), "%s/kforge_prelude.h",
 	    prelude_dir);
-	must_write(prelude_file, k_prelude_text);
-	snprintf(path, sizeof(path), "%s/fallback/curand.h", prelude_dir);
-	must_write(path, curand_host);
-	snprintf(path, sizeof(path), "%s/fallback/curand_kernel.h",
-	    prelude_dir);
-	must_write(path, curand_device);
-	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", prelude_dir);
-	must_write(path, k_prelude_torch_text);
+	if (put_prelude(prelude_dir) != 0)
+		k_fatal(K_EXIT_SYSTEM, prelude_dir, "cannot write: %s",
+		    strerror(errno));
+}
+
+int
+k_prelude_keep(const char *dir)
+{
+	struct k_buf b = { 0 };
+	char sha[K_SHA256_HEX], target[PATH_MAX], tmp[PATH_MAX + 32];
+	int i;
+
+	if (dir == NULL || prelude_dir[0] == '\0')
+		return -1;
+	if (prelude_owner == 0)
+		return 0;	/* kept already */
+	/* named after what it holds: a new build with another prelude
+	 * gets a directory of its own */
+	k_buf_add(&b, k_prelude_text);
+	k_buf_addn(&b, "", 1);
+	k_buf_add(&b, curand_host);
+	k_buf_addn(&b, "", 1);
+	k_buf_add(&b, curand_device);
+	k_buf_addn(&b, "", 1);
+	k_buf_add(&b, k_prelude_torch_text);
 	for (i = 0; torch_stubs[i] != NULL; i++) {
-		snprintf(path, sizeof(path), "%s/torch/%s", prelude_dir,
-		    torch_stubs[i]);
-		must_write(path, "#pragma once\n#include <kforge_torch.h>\n");
+		k_buf_addn(&b, "", 1);
+		k_buf_add(&b, torch_stubs[i]);
 	}
+	if (k_buf_full(&b)) {
+		k_buf_free(&b);
+		return -1;
+	}
+	k_sha256_hex(k_buf_str(&b), b.n, sha);
+	k_buf_free(&b);
+	snprintf(target, sizeof(target), "%s/prelude-%.32s", dir, sha);
+	if (access(target, F_OK) != 0) {
+		/* made whole beside it, then renamed: a directory of that
+		 * name is complete */
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", target,
+		    (long)getpid());
+		k_remove_tree(tmp);
+		if (put_prelude(tmp) != 0 || (rename(tmp, target) != 0 &&
+		    access(target, F_OK) != 0)) {
+			k_remove_tree(tmp);
+			return -1;
+		}
+		k_remove_tree(tmp);	/* another process was first */
+	}
+	remove_prelude();
+	prelude_owner = 0;
+	snprintf(prelude_dir, sizeof(prelude_dir), "%s", target);
+	snprintf(prelude_file, sizeof(prelude_file), "%s/kforge_prelude.h",
+	    prelude_dir);
+	return 0;
+}
+
+int
+k_prelude_kept(void)
+{
+	return prelude_dir[0] != '\0' && prelude_owner == 0;
 }
 
 const char *
@@ -378,6 +459,118 @@ k_find_cuda(const char *arg)
 	    "\"make deps\", or name a CUDA 12.x toolkit with --cuda-path or "
 	    "%s", K_CUDA_PATH_ENV);
 	return NULL;
+}
+
+/* ---------------------------------------------- nvcc's specifier order */
+
+static int
+is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+/* the specifiers nvcc lets stand before alignas; the first four are
+ * CUDA's memory spaces */
+static const char *before_alignas[] = { "__shared__", "__device__",
+    "__constant__", "__managed__", "static", "extern", "const", "volatile",
+    "inline", "constexpr", "thread_local", NULL };
+
+/* which of before_alignas the word text[from, to) is; -1: none */
+static int
+specifier(const char *text, size_t from, size_t to)
+{
+	int i;
+
+	for (i = 0; before_alignas[i] != NULL; i++)
+		if (strlen(before_alignas[i]) == to - from &&
+		    memcmp(text + from, before_alignas[i], to - from) == 0)
+			return i;
+	return -1;
+}
+
+char *
+k_alignas_first(const char *text, size_t len)
+{
+	char *out = NULL;
+	size_t a, e, s, w, p;
+	int depth, space;
+
+	for (a = 0; a + 7 <= len; a++) {
+		if (memcmp(text + a, "alignas", 7) != 0 || (a > 0 &&
+		    is_ident(text[a - 1])) || (a + 7 < len &&
+		    is_ident(text[a + 7])))
+			continue;
+		/* alignas ( ... ), balanced */
+		for (e = a + 7; e < len && (text[e] == ' ' || text[e] == '\t');
+		    e++)
+			;
+		if (e >= len || text[e] != '(')
+			continue;
+		for (depth = 0; e < len; e++) {
+			if (text[e] == '(')
+				depth++;
+			else if (text[e] == ')' && --depth == 0)
+				break;
+		}
+		if (e >= len)
+			break;
+		e++;
+		/* the specifiers before it, back to the first */
+		s = a;
+		space = 0;
+		for (p = a; p > 0;) {
+			size_t q = p;
+			while (q > 0 && (text[q - 1] == ' ' ||
+			    text[q - 1] == '\t' || text[q - 1] == '\n' ||
+			    text[q - 1] == '\r'))
+				q--;
+			if (q == p)
+				break;
+			for (w = q; w > 0 && is_ident(text[w - 1]); w--)
+				;
+			if (w == q || specifier(text, w, q) < 0)
+				break;
+			if (specifier(text, w, q) < 4)
+				space = 1;
+			s = p = w;
+		}
+		if (!space || s == a)
+			continue;
+		/* text[s, a) is "__shared__ " and the like, ending in white
+		 * space: alignas(...) moves before it, the same length, the
+		 * same lines */
+		if (out == NULL) {
+			out = k_malloc(len + 1);
+			memcpy(out, text, len);
+			out[len] = '\0';
+		}
+		{
+			size_t pl = a - s, al = e - a;
+			char *tmp = k_malloc(pl + al);
+			memcpy(tmp, text + a, al);
+			tmp[al] = text[a - 1];
+			memcpy(tmp + al + 1, text + s, pl - 1);
+			memcpy(out + s, tmp, pl + al);
+			free(tmp);
+		}
+		a = e - 1;
+	}
+	return out;
+}
+
+/* ---------------------------------------------------- unsaved files */
+
+/* the longest unit k_parse reads to put alignas in clang's order */
+#define K_PARSE_MAX_TEXT (64UL << 20)
+
+static const struct k_strv *unsaved_paths, *unsaved_texts;
+
+void
+k_parse_unsaved(const struct k_strv *paths, const struct k_strv *texts)
+{
+	unsaved_paths = paths;
+	unsaved_texts = texts;
 }
 
 /* ------------------------------------------------------------ parsing */
@@ -460,16 +653,41 @@ int
 k_parse(CXIndex idx, const char *path, const char *text, size_t len,
     const struct k_strv *args, CXTranslationUnit *tu)
 {
-	struct CXUnsavedFile uf;
+	struct CXUnsavedFile *uf;
+	size_t i, n = 0, extra = unsaved_paths != NULL ? unsaved_paths->n : 0;
+	char *own = NULL, *moved = NULL;
+	int e;
 
-	uf.Filename = path;
-	uf.Contents = text;
-	uf.Length = len;
-	return (int)clang_parseTranslationUnit2(idx, path,
-	    (const char *const *)args->v, (int)args->n,
-	    text != NULL ? &uf : NULL, text != NULL ? 1 : 0,
-	    CXTranslationUnit_DetailedPreprocessingRecord |
+	/* the unit itself in clang's order, whoever parses it */
+	if (unsaved_paths == NULL || !k_strv_has(unsaved_paths, path)) {
+		if (text == NULL && (own = k_file_read(path, K_PARSE_MAX_TEXT,
+		    &len)) != NULL && (moved = k_alignas_first(own, len)) != NULL)
+			text = moved;
+		else if (text != NULL && (moved = k_alignas_first(text,
+		    len)) != NULL)
+			text = moved;
+	}
+	uf = k_calloc(extra + 1, sizeof(*uf));
+	if (text != NULL) {
+		uf[n].Filename = path;
+		uf[n].Contents = text;
+		uf[n++].Length = len;
+	}
+	for (i = 0; i < extra; i++) {
+		if (text != NULL && strcmp(unsaved_paths->v[i], path) == 0)
+			continue;	/* the caller's text wins */
+		uf[n].Filename = unsaved_paths->v[i];
+		uf[n].Contents = unsaved_texts->v[i];
+		uf[n++].Length = strlen(unsaved_texts->v[i]);
+	}
+	e = (int)clang_parseTranslationUnit2(idx, path,
+	    (const char *const *)args->v, (int)args->n, n > 0 ? uf : NULL,
+	    (unsigned)n, CXTranslationUnit_DetailedPreprocessingRecord |
 	    CXTranslationUnit_KeepGoing, tu);
+	free(uf);
+	free(moved);
+	free(own);
+	return e;
 }
 
 double

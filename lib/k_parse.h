@@ -49,6 +49,16 @@ int k_write_file(const char *path, const char *text);
  */
 void k_make_prelude(const char *prog);
 const char *k_prelude_dir(void);
+/*
+ * Move the prelude to dir/prelude-SHA (SHA: of what it holds), made once
+ * and kept from run to run, so that precompiled headers can hold it; 0, or
+ * -1 (the private directory stays).  k_prelude_kept() says it moved.
+ */
+int k_prelude_keep(const char *dir);
+int k_prelude_kept(void);
+/* name (as an #include spells it) is a PyTorch header the torch stand-in
+ * answers */
+int k_torch_stub(const char *name);
 
 /* The CUDA header tree "make deps" lays out, by its directory name. */
 #define K_CUDA_TREE "cuda-12.4"
@@ -76,8 +86,22 @@ struct k_parse_conf {
 void k_build_args(struct k_strv *a, const struct k_parse_conf *c,
     const struct k_strv *first, const struct k_strv *second);
 
-/* Parse path (or text, when not NULL, as its contents) with args; returns
- * a CXErrorCode. */
+/*
+ * nvcc takes alignas after CUDA's memory-space keywords (__shared__
+ * alignas(16) float a[N]; static __device__ alignas(8) T v), clang only
+ * before every specifier: text with each such alignas(...) moved in front
+ * of the specifiers it follows (the same length, the same lines, what lies
+ * outside those declarations unmoved), a new string; NULL when nothing
+ * moves.
+ */
+char *k_alignas_first(const char *text, size_t len);
+
+/* Files every later k_parse reads from texts (NUL-terminated) instead of
+ * from paths, until called again (NULL, NULL: none); both are borrowed. */
+void k_parse_unsaved(const struct k_strv *paths, const struct k_strv *texts);
+
+/* Parse path (or text, when not NULL, as its contents) with args, the
+ * unit read in clang's order (k_alignas_first); returns a CXErrorCode. */
 int k_parse(CXIndex idx, const char *path, const char *text, size_t len,
     const struct k_strv *args, CXTranslationUnit *tu);
 

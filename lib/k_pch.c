@@ -11,6 +11,7 @@
 #include "k_buf.h"
 #include "k_exit.h"
 #include "k_fs.h"
+#include "k_mem.h"
 #include "k_msg.h"
 #include "k_parse.h"
 #include "k_pch.h"
@@ -93,7 +94,7 @@ note_file(CXFile f, CXSourceLocation *stack, unsigned depth,
  * unit does not parse cleanly. */
 static json_t *
 make_pch(CXIndex idx, struct k_pcache *c, const char *key,
-    const struct k_strv *a)
+    const struct k_strv *a, const char *text)
 {
 	char src[PATH_MAX], *pch, *tmp;
 	struct CXUnsavedFile uf;
@@ -104,8 +105,8 @@ make_pch(CXIndex idx, struct k_pcache *c, const char *key,
 
 	snprintf(src, sizeof(src), "%s/kforge-pch-%s.cu", c->dir, key);
 	uf.Filename = src;
-	uf.Contents = "\n";
-	uf.Length = 1;
+	uf.Contents = text;
+	uf.Length = strlen(text);
 	e = clang_parseTranslationUnit2(idx, src, (const char *const *)a->v,
 	    (int)a->n, &uf, 1, CXTranslationUnit_ForSerialization |
 	    CXTranslationUnit_Incomplete, &tu);
@@ -153,23 +154,48 @@ make_pch(CXIndex idx, struct k_pcache *c, const char *key,
 	return v;
 }
 
-int
-k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
-    struct k_strv *deps)
+/*
+ * What the PCH holds beyond the toolkit (clang's wrapper headers, which the
+ * driver force-includes): the prelude, when it is kept where the PCH can
+ * name it from run to run, and for a unit that includes the PyTorch
+ * stand-in, the stand-in (ATen's and c10's headers are the largest part of
+ * such a unit that is not its own code).  A unit's parse then reads both
+ * again only as far as their include guards.
+ */
+static char *
+pch_text(int torch)
+{
+	const char *pd = k_prelude_dir();
+	char *t;
+
+	if (!k_prelude_kept())
+		return k_strdup("\n");
+	if (asprintf(&t, "#include \"%s/kforge_prelude.h\"\n%s%s%s", pd,
+	    torch ? "#include \"" : "", torch ? pd : "",
+	    torch ? "/torch/kforge_torch.h\"\n" : "") < 0)
+		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+	return t;
+}
+
+static int
+pch_args_for(CXIndex idx, struct k_pcache *c, struct k_strv *args,
+    struct k_strv *deps, int torch)
 {
 	struct k_strv a = { 0 };
 	struct k_buf k = { 0 };
-	char key[K_SHA256_HEX], *ver;
+	char key[K_SHA256_HEX], *ver, *text;
 	const char *path;
 	json_t *v, *d;
 	size_t i;
 
 	if (c == NULL || c->dir == NULL || pch_args(args, &a) != 0)
 		return 0;
-	k_pkey_add(&k, "kforge-pch-1");
+	text = pch_text(torch);
+	k_pkey_add(&k, "kforge-pch-2");
 	ver = k_take(clang_getClangVersion());
 	k_pkey_add(&k, ver);
 	free(ver);
+	k_pkey_add(&k, text);
 	for (i = 0; i < a.n; i++)
 		k_pkey_add(&k, a.v[i]);
 	k_pkey_end(&k, key);
@@ -182,10 +208,11 @@ k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
 		    json_object_get(v, "pch")) != NULL && access(
 		    json_string_value(json_object_get(v, "pch")), R_OK) != 0)) {
 			json_decref(v);
-			v = make_pch(idx, c, key, &a);
+			v = make_pch(idx, c, key, &a, text);
 		}
 		json_object_set(known, key, v);
 	}
+	free(text);
 	k_strv_free(&a);
 	path = json_string_value(json_object_get(v, "pch"));
 	if (path == NULL) {
@@ -204,6 +231,142 @@ k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
 }
 
 int
+k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
+    struct k_strv *deps)
+{
+	return pch_args_for(idx, c, args, deps, 0);
+}
+
+/* A directory args name with -I, -isystem, -iquote or -idirafter, from
+ * index *i on; NULL after the last.  The prelude's own are left out. */
+static const char *
+next_dir(const struct k_strv *args, size_t *i)
+{
+	const char *pd = k_prelude_dir();
+	static const char *opts[] = { "-I", "-isystem", "-iquote",
+	    "-idirafter", NULL };
+	const char *a, *d;
+	size_t j, l;
+
+	for (; *i < args->n; (*i)++) {
+		a = args->v[*i];
+		for (j = 0; opts[j] != NULL; j++) {
+			l = strlen(opts[j]);
+			if (strncmp(a, opts[j], l) != 0)
+				continue;
+			if (a[l] != '\0')
+				d = a + l;
+			else if (*i + 1 < args->n)
+				d = args->v[++*i];
+			else
+				return NULL;
+			if (pd[0] != '\0' && strncmp(d, pd, strlen(pd)) == 0)
+				break;
+			(*i)++;
+			return d;
+		}
+	}
+	return NULL;
+}
+
+/* name found in dir (may be NULL) or in a directory args names; a new
+ * string, or NULL */
+static char *
+find_include(const char *dir, const char *name, const struct k_strv *args)
+{
+	const char *d;
+	char *p;
+	size_t i = 0;
+
+	if (name[0] == '/')
+		return access(name, R_OK) == 0 ? k_strdup(name) : NULL;
+	for (d = dir; d != NULL; d = next_dir(args, &i)) {
+		if (asprintf(&p, "%s/%s", d, name) < 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/*
+ * Whether the unit at path (text, when not NULL, its contents) includes,
+ * itself or through the headers it includes that args' directories or its
+ * own directories hold, a PyTorch header the torch stand-in answers: read
+ * as text, #include lines only (those in branches the preprocessor skips
+ * too, which at worst declares PyTorch's stand-in early).
+ */
+static int
+wants_torch(const char *path, const char *text, size_t len,
+    const struct k_strv *args, struct k_strv *visited, int depth)
+{
+	char *own = NULL, *line, *next, *dir, *slash, *buf;
+	int found = 0;
+
+	if (depth > 16 || k_strv_has(visited, path))
+		return 0;
+	k_strv_push(visited, path);
+	if (text == NULL && (text = own = k_file_read(path, 1 << 24,
+	    &len)) == NULL)
+		return 0;
+	buf = k_strndup(text, len);
+	free(own);
+	dir = k_strdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	for (line = buf; !found && line != NULL && *line != '\0';
+	    line = next) {
+		char *p = line, *q, *f, close;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != '#')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "include", 7) != 0)
+			continue;
+		for (p += 7; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p != '"' && *p != '<')
+			continue;
+		close = *p == '"' ? '"' : '>';
+		if ((q = strchr(++p, close)) == NULL || q == p)
+			continue;
+		*q = '\0';
+		f = find_include(close == '"' ? dir : NULL, p, args);
+		if (f == NULL && k_torch_stub(p))
+			found = 1;
+		else if (f != NULL)
+			found = wants_torch(f, NULL, 0, args, visited,
+			    depth + 1);
+		free(f);
+	}
+	free(dir);
+	free(buf);
+	return found;
+}
+
+int
+k_pch_unit_args(CXIndex idx, struct k_pcache *c, const char *path,
+    const char *text, size_t len, struct k_strv *args, struct k_strv *deps)
+{
+	struct k_strv visited = { 0 };
+	int torch = 0;
+
+	if (c == NULL || c->dir == NULL)
+		return 0;
+	if (k_prelude_kept())
+		torch = wants_torch(path, text, len, args, &visited, 0);
+	k_strv_free(&visited);
+	return pch_args_for(idx, c, args, deps, torch);
+}
+
+int
 k_parse_pch(CXIndex idx, struct k_pcache *c, const char *path,
     const char *text, size_t len, const struct k_strv *args,
     CXTranslationUnit *tu, struct k_strv *deps)
@@ -214,7 +377,7 @@ k_parse_pch(CXIndex idx, struct k_pcache *c, const char *path,
 
 	for (i = 0; i < args->n; i++)
 		k_strv_push(&a, args->v[i]);
-	if (!k_pch_args(idx, c, &a, deps)) {
+	if (!k_pch_unit_args(idx, c, path, text, len, &a, deps)) {
 		k_strv_free(&a);
 		return k_parse(idx, path, text, len, args, tu);
 	}

@@ -35,6 +35,12 @@ int k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
 
 /* k_parse with the PCH for args when there is one (see k_pch_args), and
  * without it when there is none or libclang will not load it. */
+/* As k_pch_args, for the unit at path (text, when not NULL, its
+ * contents): its PCH also holds the PyTorch stand-in when the unit includes
+ * it. */
+int k_pch_unit_args(CXIndex idx, struct k_pcache *c, const char *path,
+    const char *text, size_t len, struct k_strv *args, struct k_strv *deps);
+
 int k_parse_pch(CXIndex idx, struct k_pcache *c, const char *path,
     const char *text, size_t len, const struct k_strv *args,
     CXTranslationUnit *tu, struct k_strv *deps);

@@ -12,8 +12,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 
+# libomp-19-dev: clang 19's own <omp.h> (in its resource directory), which
+# CUDA programs built with nvcc -Xcompiler -fopenmp include and libclang
+# does not find in gcc's
 pkgs="gcc make pkg-config perl jq unzip
-libclang-19-dev llvm-19 clang-19
+libclang-19-dev llvm-19 clang-19 libomp-19-dev
 libjansson-dev libcurl4-openssl-dev libssl-dev libcmocka-dev
 hipcc mandoc parallel python3 python3-pip python3-jsonschema chromium
 bubblewrap"

@@ -123,6 +123,8 @@ template <typename T> __global__ void kk(const T *x, T *y, int n) { if (threadId
 void launch(at::Tensor in, at::Tensor out) {
   int n = in.numel();
   cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  at::Tensor t = at::zeros({n, 4}, in.options().dtype(at::kFloat)), e = torch::empty({}, in.options());
+  at::Tensor p = in.permute({1, 0}).contiguous().view({-1}).sum({0}, true), q = in.view(-1), r = in.view(in.sizes());
   AT_DISPATCH_FLOATING_TYPES_AND_HALF(in.scalar_type(), "kk", [&] {
     kk<scalar_t><<<(n + 255) / 256, 256, 0, stream>>>(in.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), n);
   });
@@ -131,7 +133,7 @@ CU
 run "$KSCAN" --root "$D" "$D/ext.cu"
 is "$(jq -r '[.scan.diagnostics.errors, (.scan.launches[0] | .function, .grid, (.template_args | join(",")), (.args | join(",")))] | join(";")' "$T_TMP/out")" \
     "0;launch;(n + 255) / 256;scalar_t;in.data_ptr<scalar_t>(),out.data_ptr<scalar_t>(),n" \
-    "launch inside AT_DISPATCH lambda found without PyTorch installed"
+    "launch inside AT_DISPATCH lambda found without PyTorch installed; sizes as braced lists parse"
 is "$(jq -c '.scan.launches[0].resolved | [.grid, .args[2]]' "$T_TMP/out")" \
     '["((in.numel()) + 255) / 256","in.numel()"]' \
     "resolved: a local of the enclosing function read inside the lambda"
@@ -163,6 +165,33 @@ is "$(jq -c '.scan.launches[0].resolved | [.grid, .block]' "$T_TMP/out")" \
 is "$(jq -c '.scan.launches[1].resolved.grid' "$T_TMP/out")" \
     '"dim3(not_declared::ceil(n, 128), 1, 1)"' \
     "resolved: a dim3 whose initializer does not parse keeps its text, not 1 x 1 x 1"
+
+# --- kernels taking PyTorch's packed accessors by value (no PyTorch here)
+cat > "$D/acc.cu" <<'CU'
+#include <torch/extension.h>
+template <typename scalar_t>
+__global__ void acc32(const at::PackedTensorAccessor32<scalar_t, 2, at::RestrictPtrTraits> x,
+    at::PackedTensorAccessor32<scalar_t, 1, at::RestrictPtrTraits> y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < x.size(0)) { scalar_t s = 0; for (int j = 0; j < x.size(1); j++) s += x[i][j]; y[i] = s; }
+}
+__global__ void acc64(torch::PackedTensorAccessor64<int64_t, 3> v, at::PackedTensorAccessor<float, 1> w,
+    at::GenericPackedTensorAccessor<int, 2, at::DefaultPtrTraits, int> g) {
+  w[0] = v[0][1][2] + g[1][0] + v.stride(2);
+}
+void launch(at::Tensor x, at::Tensor y, at::Tensor v, at::Tensor w, at::Tensor g) {
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "acc32", [&] {
+    acc32<scalar_t><<<x.size(0), 1>>>(x.packed_accessor32<scalar_t, 2, at::RestrictPtrTraits>(),
+        y.packed_accessor32<scalar_t, 1, at::RestrictPtrTraits>());
+  });
+  acc64<<<1, 1>>>(v.packed_accessor64<int64_t, 3>(), w.packed_accessor<float, 1>(),
+      g.generic_packed_accessor<int, 2, at::DefaultPtrTraits, int>());
+}
+CU
+run "$KSCAN" --root "$D" "$D/acc.cu"
+is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "acc32:0:1 acc64:0:1 " \
+    "kernels taking PackedTensorAccessor32/64, PackedTensorAccessor and the generic one parse and are found, with their launches"
 
 # --- bad input: reported, recorded, the run goes on
 printf '\000\001binary' > "$D/bin.cu"
@@ -336,6 +365,14 @@ is "$T_STATUS:$(jq -s '[.[].scan.diagnostics.errors] | add' "$T_TMP/out")" "0:0"
 is "$(jq -r -s '[.[].scan.name] | join(" ")' "$T_TMP/out")" \
     "tk_kernel parent_kernel surf_kernel" "the toolkit's own kernels (cub's) are not reported"
 
+# alignas after __shared__, __device__, __constant__, __managed__ (nvcc's
+# order), in the unit and in a header it includes: parsed in clang's order,
+# lines and columns of what is around unmoved
+run "$KSCAN" test/cuda/alignas.cu
+is "$(jq -r '[.scan.name, .scan.line, .scan.end_line, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "staged:10:17:0:1 dynamic_tile:19:22:0:1 " \
+    "alignas after a memory-space keyword parses; kernels, extents and launches as written"
+
 # HIP: hipcc's own headers; <<<...>>> launches are found
 run "$KSCAN" test/hip/chevron.hip
 is "$(jq -c '[.scan.dialect, .scan.diagnostics.errors]' "$T_TMP/out" | sort -u)" \
@@ -346,6 +383,10 @@ is "$(jq -r 'select(.scan.name=="negate_kernel") | .scan.launches[0] | [.kind, .
 is "$(jq -r 'select(.scan.name=="shift_kernel") | .scan.launches[0] | [.kernel, .template_args[0], .grid] | join(";")' "$T_TMP/out")" \
     "shift_kernel<T>;T;dim3((n + 127) / 128)" \
     "HIP chevron launch from a function template"
+run "$KSCAN" examples/src/hip/saxpy.hip
+is "$(jq -r '[.scan.name, .scan.dialect, .scan.diagnostics.errors, .scan.launches[0].kind] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "saxpy_kernel:hip:0:hipLaunchKernelGGL scale_add_kernel:hip:0:hipLaunchKernelGGL " \
+    "a HIP source launching with hipLaunchKernelGGL parses with HIP's headers, launches found"
 run "$KSCAN" --bogus
 is "$T_STATUS" 2 "unknown option is a usage error"
 like "$(cat "$T_TMP/err")" "^usage: kscan " "usage on stderr"

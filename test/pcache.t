@@ -73,6 +73,30 @@ is_file "$T_TMP/out" nocache.ndjson "precompiled toolkit headers: the same recor
 ok "$(find "$D/wp/pcache/pch" -name '*.pch' | grep -q . && echo 0 || echo 1)" \
     "precompiled toolkit headers: kept under pcache/pch"
 
+# a PyTorch extension (a project header includes the stand-in): its PCH
+# holds the prelude and the stand-in too, kept with the prelude under
+# pcache/pch; the records are those of a parse without
+mkdir -p px/inc
+printf '#pragma once\n#include <torch/extension.h>\n' > px/inc/helper.h
+cat > px/ext.cu <<'CU'
+#include "inc/helper.h"
+__global__ void twice(const float *x, float *y, int n) { if (threadIdx.x < n) y[threadIdx.x] = 2 * x[threadIdx.x]; }
+void launch(at::Tensor x, at::Tensor y) {
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "twice", [&] {
+    twice<<<1, 32>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+  });
+}
+CU
+"$KSCAN" -q --no-cache px > px-nocache.ndjson
+run "$KSCAN" --work "$D/wt" px
+is_file "$T_TMP/out" px-nocache.ndjson "a PyTorch unit with the stand-in precompiled: the same records"
+is "$(jq -r '[.scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out")" \
+    "0:1" "the stand-in precompiled: no errors, the launch found"
+is "$(find "$D/wt/pcache/pch" -name '*.pch' | wc -l | tr -d ' '):$(grep -l 'prelude-[0-9a-f]*/torch/kforge_torch.h' $(find "$D/wt/pcache/pch" -name '*.json') | wc -l | tr -d ' '):$(find "$D/wt/pcache/pch" -path '*prelude-*' -name kforge_torch.h | wc -l | tr -d ' ')" \
+    "1:1:1" "one PCH, made from the stand-in too, and the prelude kept"
+run "$KSCAN" --work "$D/wt" --no-cache px
+is_file "$T_TMP/out" px-nocache.ndjson "and again without"
+
 # --no-cache and --work
 run "$KSCAN" --root . --no-cache --work "$D/w2" p
 ok "$([ ! -e "$D/w2" ] && echo 0 || echo 1)" "--no-cache: no work directory made"

@@ -57,6 +57,14 @@ KFORGE_MINMAX(double, double, float)
 #undef KFORGE_MINMAX
 
 /*
+ * nvcc predefines the list of architectures it compiles for, on both
+ * sides; clang does not.  The one kforge's device side parses for.
+ */
+#ifndef __CUDA_ARCH_LIST__
+#define __CUDA_ARCH_LIST__ 900
+#endif
+
+/*
  * cooperative_groups declares the cluster group (this_cluster, sm_90) for
  * nvcc, or where the cluster intrinsics are known to be available, as
  * they are in clang 19.

@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <initializer_list>
 #include <vector>
 #include <string>
 /* what PyTorch's headers bring in on their way, and extensions use
@@ -60,7 +61,12 @@ KFORGE_HALF_OPS(BFloat16)
 #undef KFORGE_HALF_OPS
 #undef KFORGE_HALF_OP
 struct Device { int index() const; bool is_cuda() const; };
-struct IntArrayRef { long operator[](size_t) const; size_t size() const;
+/* ArrayRef<int64_t>: sizes are given as braced lists ({n, c}), vectors
+ * or one value */
+struct IntArrayRef { IntArrayRef(); IntArrayRef(const long &);
+	IntArrayRef(std::initializer_list<long>);
+	IntArrayRef(const std::vector<long> &);
+	long operator[](size_t) const; size_t size() const;
 	const long *begin() const; const long *end() const;
 	std::vector<long> vec() const; };
 struct Scalar { template <class T> Scalar(T); template <class T> T to() const; };
@@ -79,16 +85,86 @@ using c10::Half;
 using c10::IntArrayRef;
 using c10::Scalar;
 using c10::ScalarType;
-enum { kByte, kChar, kShort, kInt, kLong, kFloat, kDouble, kBool, kHalf,
-	kBFloat16, kCUDA, kCPU };
-template <class T, size_t N> struct TensorAccessor {
-	__host__ __device__ TensorAccessor<T, N - 1> operator[](long);
+/* c10's constants: a ScalarType and a DeviceType (named types, so that
+ * templates such as TensorOptions::dtype can take them) */
+constexpr ScalarType kByte = ScalarType::Byte, kChar = ScalarType::Char,
+	kShort = ScalarType::Short, kInt = ScalarType::Int,
+	kLong = ScalarType::Long, kFloat = ScalarType::Float,
+	kDouble = ScalarType::Double, kBool = ScalarType::Bool,
+	kHalf = ScalarType::Half, kBFloat16 = ScalarType::BFloat16;
+enum class DeviceType { CPU, CUDA };
+constexpr DeviceType kCPU = DeviceType::CPU, kCUDA = DeviceType::CUDA;
+/* c10's pointer traits, TensorAccessor and the packed accessors kernels
+ * take by value (ATen/core/TensorAccessor.h): indexing an N-dimensional one
+ * gives an (N-1)-dimensional TensorAccessor, a one-dimensional one an
+ * element; PackedTensorAccessor32 and 64 are the generic one with 32- and
+ * 64-bit index types */
+template <class T> struct DefaultPtrTraits { typedef T *PtrType; };
+template <class T> struct RestrictPtrTraits {
+	typedef T *__restrict__ PtrType;
 };
-template <class T> struct TensorAccessor<T, 1> {
-	__host__ __device__ T &operator[](long);
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits, class index_t = int64_t> class TensorAccessor {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t);
+	__host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
 };
-template <class T> struct RestrictPtrTraits {};
-template <class T> struct DefaultPtrTraits {};
+template <class T, template <class U> class PtrTraits, class index_t>
+class TensorAccessor<T, 1, PtrTraits, index_t> {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ T &operator[](index_t);
+	__host__ __device__ const T &operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
+};
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits, class index_t = int64_t>
+class GenericPackedTensorAccessor {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t);
+	__host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t>
+	    operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
+};
+template <class T, template <class U> class PtrTraits, class index_t>
+class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
+public:
+	typedef typename PtrTraits<T>::PtrType PtrType;
+	__host__ __device__ T &operator[](index_t);
+	__host__ __device__ const T &operator[](index_t) const;
+	__host__ __device__ index_t size(index_t) const;
+	__host__ __device__ index_t stride(index_t) const;
+	__host__ __device__ PtrType data();
+	__host__ __device__ const PtrType data() const;
+};
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits>
+using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits,
+    int32_t>;
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits>
+using PackedTensorAccessor64 = GenericPackedTensorAccessor<T, N, PtrTraits,
+    int64_t>;
+/* the older name, deprecated in PyTorch but still in use */
+template <class T, size_t N, template <class U> class PtrTraits =
+    DefaultPtrTraits, class index_t = int64_t>
+class PackedTensorAccessor : public GenericPackedTensorAccessor<T, N,
+    PtrTraits, index_t> {};
 struct TensorOptions {
 	template <class... A> TensorOptions dtype(A...) const;
 	template <class... A> TensorOptions device(A...) const;
@@ -116,6 +192,17 @@ public:
 	bool defined() const;
 	int get_device() const;
 	Tensor contiguous() const;
+	/* sizes and dimensions as a braced list: IntArrayRef, as ATen */
+	Tensor view(IntArrayRef) const;
+	Tensor reshape(IntArrayRef) const;
+	Tensor permute(IntArrayRef) const;
+	Tensor expand(IntArrayRef, bool = false) const;
+	Tensor repeat(IntArrayRef) const;
+	template <class... A> Tensor sum(IntArrayRef, A...) const;
+	template <class... A> Tensor mean(IntArrayRef, A...) const;
+	template <class... A> Tensor new_zeros(IntArrayRef, A...) const;
+	template <class... A> Tensor new_empty(IntArrayRef, A...) const;
+	template <class... A> Tensor new_full(IntArrayRef, A...) const;
 	template <class... A> Tensor view(A...) const;
 	template <class... A> Tensor reshape(A...) const;
 	template <class... A> Tensor permute(A...) const;
@@ -137,17 +224,30 @@ public:
 	Tensor t() const;
 	Tensor operator[](long) const;
 	template <class T, size_t N> TensorAccessor<T, N> accessor() const;
-	template <class T, size_t N, template <class> class P = DefaultPtrTraits,
-	    class I = long> TensorAccessor<T, N> packed_accessor() const;
-	template <class T, size_t N, template <class> class P = DefaultPtrTraits>
-	TensorAccessor<T, N> packed_accessor32() const;
-	template <class T, size_t N, template <class> class P = DefaultPtrTraits>
-	TensorAccessor<T, N> packed_accessor64() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits, class I = int64_t>
+	GenericPackedTensorAccessor<T, N, P, I> generic_packed_accessor() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits, class I = int64_t>
+	PackedTensorAccessor<T, N, P, I> packed_accessor() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits>
+	PackedTensorAccessor32<T, N, P> packed_accessor32() const;
+	template <class T, size_t N, template <class U> class P =
+	    DefaultPtrTraits>
+	PackedTensorAccessor64<T, N, P> packed_accessor64() const;
 };
-template <class... A> Tensor zeros(A...);
-template <class... A> Tensor ones(A...);
-template <class... A> Tensor empty(A...);
-template <class... A> Tensor full(A...);
+/* factories whose first argument is a size, often a braced list */
+#define KFORGE_FACTORY(F) template <class... A> Tensor F(A...); \
+	template <class... A> Tensor F(IntArrayRef, A...);
+KFORGE_FACTORY(zeros)
+KFORGE_FACTORY(ones)
+KFORGE_FACTORY(empty)
+KFORGE_FACTORY(full)
+KFORGE_FACTORY(rand)
+KFORGE_FACTORY(randn)
+KFORGE_FACTORY(empty_strided)
+#undef KFORGE_FACTORY
 template <class... A> Tensor zeros_like(A...);
 template <class... A> Tensor empty_like(A...);
 template <class... A> Tensor ones_like(A...);

@@ -31,6 +31,7 @@ __global__ void parent_kernel(float *x) { tk_kernel<<<1, 128>>>(x, nullptr); }
 // What nvcc accepts and clang's wrapper headers alone do not give: host-side
 // min/max, assert and printf without their headers, surface objects, the
 // cluster group; and device-side placement new (clang's own <new> wrapper).
+static const int kforge_archs[] = {__CUDA_ARCH_LIST__};  // nvcc predefines it
 int grid_for(int n) { return min((n + 127) / 128, 4096) + max(n, 0) * 0; }
 
 struct Pair {

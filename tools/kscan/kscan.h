@@ -68,6 +68,9 @@ struct unit {
 	struct k_strv skipped;	/* "real:offset" of skipped ranges seen */
 	char key[K_SHA256_HEX];	/* its parse cache entry; "": none */
 	int done;		/* its reply came from the cache */
+	int resolved;		/* its quoted includes were resolved */
+	struct k_strv rewrite_paths;	/* files the parse reads from */
+	struct k_strv rewrite_texts;	/* these texts (k_alignas_first) */
 	const char *dialect;	/* as cache_lookup found it, static */
 	double seconds;
 };

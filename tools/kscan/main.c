@@ -261,7 +261,9 @@ main(int argc, char *argv[])
 		    "cannot use as work directory, parsing without the cache: "
 		    "%s", strerror(errno));
 		k_pcache_close(&opt.cache);
-	}
+	} else if (!opt.no_cache)
+		/* where precompiled headers can hold it */
+		(void)k_prelude_keep(opt.pch.dir);
 	if (!compdb_ok) {
 		struct unit *u = add_unit(builddir, NULL, 0);
 		const char *why = compdb_why(builddir);
@@ -303,6 +305,8 @@ main(int argc, char *argv[])
 		k_strv_free(&units[i].deps);
 		k_strv_free(&units[i].recall);
 		k_strv_free(&units[i].skipped);
+		k_strv_free(&units[i].rewrite_paths);
+		k_strv_free(&units[i].rewrite_texts);
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);

@@ -174,8 +174,12 @@ parse_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	return e;
 }
 
+static void resolve_quoted(struct unit *u);
+
 /* Make, before the workers fork, the precompiled headers a unit's host
- * side will load, so that they do not all make them at once. */
+ * side will load, so that they do not all make them at once; its quoted
+ * includes are resolved first, as its parse will find them (the workers
+ * inherit the flags that adds). */
 void
 prepare_pch(struct unit *u, const char *dialect)
 {
@@ -186,8 +190,9 @@ prepare_pch(struct unit *u, const char *dialect)
 		return;
 	if (idx == NULL)
 		idx = clang_createIndex(0, 0);
+	resolve_quoted(u);
 	side_args(&args, u, dialect, 0);
-	k_pch_args(idx, &opt.pch, &args, NULL);
+	k_pch_unit_args(idx, &opt.pch, u->path, NULL, 0, &args, NULL);
 	k_strv_free(&args);
 }
 
@@ -257,13 +262,15 @@ find_quoted(const char *dir, const char *name, const struct k_strv *flags)
  * their headers by a path the build gives with -I is then parsed once,
  * not once per missing directory.  Includes the text holds in branches
  * the preprocessor skips are resolved too; what the parse still misses
- * is recovered as before.
+ * is recovered as before.  A file whose text puts alignas after CUDA's
+ * memory-space keywords is handed to the parse in clang's order
+ * (k_alignas_first).
  */
 static void
 pre_resolve(struct unit *u, const char *path, int depth,
     struct k_strv *visited)
 {
-	char *text, *line, *next, *dir, *slash;
+	char *text, *line, *next, *dir, *slash, *moved;
 	size_t len;
 
 	if (depth > 16 || k_strv_has(visited, path))
@@ -271,6 +278,12 @@ pre_resolve(struct unit *u, const char *path, int depth,
 	k_strv_push(visited, path);
 	if ((text = k_file_read(path, MAX_SOURCE, &len)) == NULL)
 		return;
+	if ((moved = k_alignas_first(text, len)) != NULL) {
+		/* the parse reads it with nvcc's order made clang's */
+		k_strv_push(&u->rewrite_paths, path);
+		k_strv_push(&u->rewrite_texts, moved);
+		free(moved);
+	}
 	dir = k_strdup(path);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
@@ -303,6 +316,19 @@ pre_resolve(struct unit *u, const char *path, int depth,
 	}
 	free(dir);
 	free(text);
+}
+
+/* pre_resolve, once a unit */
+static void
+resolve_quoted(struct unit *u)
+{
+	struct k_strv visited = { 0 };
+
+	if (u->resolved)
+		return;
+	u->resolved = 1;
+	pre_resolve(u, u->path, 0, &visited);
+	k_strv_free(&visited);
 }
 
 /* Parse one side (host or device) of a unit, with the macros it assumes,
@@ -393,16 +419,14 @@ scan_unit(CXIndex idx, struct unit *u)
 	}
 	dialect = dialect_of(u->path, text);
 	free(text);
-	if (allfiles.n > 0) {
-		struct k_strv visited = { 0 };
-		pre_resolve(u, u->path, 0, &visited);
-		k_strv_free(&visited);
-	}
+	resolve_quoted(u);
+	k_parse_unsaved(&u->rewrite_paths, &u->rewrite_texts);
 	if (scan_side(idx, u, dialect, 0, &arch) == 0) {
 		if (arch)
 			scan_side(idx, u, dialect, 1, &arch);
 		recall(idx, u, dialect);
 	}
+	k_parse_unsaved(NULL, NULL);
 	u->seconds = k_now() - t0;
 	if (opt.timing)
 		/* a measurement, not a warning: -q does not hide it */
