@@ -200,7 +200,8 @@ collect_spec(CXCursor c, CXCursor parent, CXClientData data)
 		return CXChildVisit_Recurse;
 	if (k != CXCursor_StructDecl && k != CXCursor_ClassDecl &&
 	    k != CXCursor_UnionDecl &&
-	    k != CXCursor_ClassTemplatePartialSpecialization)
+	    k != CXCursor_ClassTemplatePartialSpecialization &&
+	    k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod)
 		return CXChildVisit_Continue;
 	t = clang_getSpecializedCursorTemplate(c);
 	if (clang_Cursor_isNull(t) || clang_equalLocations(
@@ -218,9 +219,14 @@ collect_spec(CXCursor c, CXCursor parent, CXClientData data)
 
 static void add_decl_at(struct closure *cl, CXCursor c);
 
-/* A class template brings its specializations: a kernel that names
- * InternalType<T> needs InternalType<float> for T = float, and no
- * reference in the template's body says so. */
+/*
+ * A template brings its explicit specializations: a kernel that names
+ * InternalType<T> needs InternalType<float> for T = float, and a call of
+ * to_acc<T>() whose primary template is only declared needs the
+ * specialization to_acc<float>() that defines it; no reference in the
+ * template's body says so.  A class brings those of its member templates
+ * that are specialized outside it.
+ */
 static void
 add_specs(struct closure *cl, CXCursor c)
 {
@@ -234,7 +240,9 @@ add_specs(struct closure *cl, CXCursor c)
 		p->specs_done = 1;
 	}
 	for (i = 0; i < p->nspecs; i++)
-		if (clang_equalCursors(p->specs[i].tmpl, canon))
+		if (clang_equalCursors(p->specs[i].tmpl, canon) ||
+		    clang_equalCursors(clang_getCanonicalCursor(
+		    clang_getCursorSemanticParent(p->specs[i].tmpl)), canon))
 			add_decl_at(cl, p->specs[i].c);
 }
 
@@ -387,7 +395,8 @@ add_decl_at(struct closure *cl, CXCursor c)
 	else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate &&
 	    k != CXCursor_CXXMethod)
 		it->semi = 1;
-	if (k == CXCursor_ClassTemplate)
+	if (k == CXCursor_ClassTemplate || k == CXCursor_FunctionTemplate ||
+	    k == CXCursor_StructDecl || k == CXCursor_ClassDecl)
 		add_specs(cl, c);
 }
 
