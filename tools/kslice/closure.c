@@ -185,7 +185,6 @@ extent_end(struct parsed *p, struct fileinfo *fi, CXSourceRange r)
 	return b;
 }
 
-static void add_decl(struct closure *cl, CXCursor c);
 
 static enum CXChildVisitResult
 collect_spec(CXCursor c, CXCursor parent, CXClientData data)
@@ -432,7 +431,7 @@ implicit_builtin(CXCursor r)
 	    b == a + n;
 }
 
-static void
+void
 add_decl(struct closure *cl, CXCursor r)
 {
 	CXCursor t, par, def;
@@ -717,6 +716,7 @@ close_over(struct closure *cl)
 
 		if (it.kind == I_DECL) {
 			clang_visitChildren(it.c, follow_refs, cl);
+			follow_hidden_names(cl, &cl->v[cl->done - 1]);
 			follow_macros(cl, it.fi, it.a, it.b);
 			follow_macro_names(cl, it.fi, it.a, it.b, 0);
 		} else if (it.kind == I_MACRO)
