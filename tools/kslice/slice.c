@@ -457,7 +457,7 @@ json_t *
 process(json_t *rec, void *ctx)
 {
 	json_t *scan = json_object_get(rec, "scan"), *insts, *out = NULL;
-	json_t *guessed = NULL;
+	json_t *guessed = NULL, *explicit;
 	struct slicer s;
 	char *why = NULL;
 	const char *bad;
@@ -490,7 +490,9 @@ process(json_t *rec, void *ctx)
 		return rec;
 	}
 	guessed = json_array();
-	insts = instances(scan, guessed, &why);
+	explicit = explicit_instances(s.p, s.kernel);
+	insts = instances(scan, explicit, guessed, &why);
+	json_decref(explicit);
 	s.guessed = guessed;
 	n = json_array_size(insts);
 	if (json_array_size(json_object_get(scan, "template_params")) == 0) {
