@@ -13,7 +13,8 @@
 # kbuild.TAG.ndjson and causes.TAG.txt; the kbuild cache is DIR/work, so
 # a second run recompiles only the slices that changed.  Extra kslice
 # options come from $KSLICE_OPTS (default "--types float", as the
-# funnel); $KSLICE names another kslice to run (a baseline build).
+# funnel); $KSLICE names another kslice to run (a baseline build),
+# $KBUILD_JOBS kbuild's -j (default 2).
 set -eu
 usage="usage: bench/kslice-alone.sh ROOT DIR [TAG]"
 root=${1:?$usage}
@@ -30,7 +31,7 @@ t0=$(date +%s)
 (cd "$root" && "${KSLICE:-$k/kslice}" -q ${KSLICE_OPTS---types float}) \
     < "$dir/sample.ndjson" > "$dir/kslice.$tag.ndjson" || true
 t1=$(date +%s)
-"$k/kbuild" -q -j2 --check < "$dir/kslice.$tag.ndjson" \
+"$k/kbuild" -q -j"${KBUILD_JOBS:-2}" --check < "$dir/kslice.$tag.ndjson" \
     > "$dir/kbuild.$tag.ndjson" || true
 t2=$(date +%s)
 
