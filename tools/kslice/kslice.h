@@ -212,8 +212,9 @@ json_t *launch_json(json_t *scan, json_t *inst);
 
 /* templates.c */
 const char *cxx_type(const char *name);
-json_t *instances(json_t *scan, json_t *explicit, json_t *guessed,
-    char **why);
+json_t *instances(json_t *scan, json_t *explicit, json_t *bound,
+    json_t *guessed, char **why);
+json_t *spec_bound(struct parsed *p, struct closure *cl, json_t *scan);
 json_t *explicit_instances(struct parsed *p, CXCursor kernel);
 char *instance_args(json_t *scan, json_t *inst);
 void set_types(const char *list);

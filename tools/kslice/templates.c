@@ -207,7 +207,8 @@ binding_launches(json_t *scan, json_t *explicit)
 }
 
 json_t *
-instances(json_t *scan, json_t *explicit, json_t *guessed, char **why)
+instances(json_t *scan, json_t *explicit, json_t *bound, json_t *guessed,
+    char **why)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *out = json_array(), *l, *seen = json_object();
@@ -249,6 +250,23 @@ instances(json_t *scan, json_t *explicit, json_t *guessed, char **why)
 				while (*eq == ' ')
 					eq++;
 				k_strv_push(&choices, eq);
+			} else if (strcmp(kind, "type") == 0 &&
+			    json_array_size(json_object_get(bound, name)) > 0) {
+				/* the types the called templates exist for:
+				 * those of --types, else the first */
+				json_t *bt = json_object_get(bound, name);
+				size_t u;
+				for (t = 0; t < opt.types.n; t++)
+					for (u = 0; u < json_array_size(bt); u++)
+						if (strcmp(json_string_value(
+						    json_array_get(bt, u)),
+						    cxx_type(opt.types.v[t])) == 0)
+							k_strv_push(&choices,
+							    cxx_type(
+							    opt.types.v[t]));
+				if (choices.n == 0)
+					k_strv_push(&choices, json_string_value(
+					    json_array_get(bt, 0)));
 			} else if (strcmp(kind, "type") == 0 &&
 			    index_like(name, scan)) {
 				k_strv_push(&choices, "int");
@@ -648,6 +666,115 @@ explicit_instances(struct parsed *p, CXCursor kernel)
 	free(name);
 	free(t.v);
 done:
+	json_decref(none);
+	return out;
+}
+
+/*
+ * Type parameters bound by the specializations that define what the
+ * kernel calls: a function template whose primary is only declared
+ * exists for the types of its explicit specializations alone, so a call
+ * copy_vector<input_t, 4>(...) in the kernel binds input_t to one of
+ * them.  Returns {param: [types, in source order]}, the sets of several
+ * calls intersected.
+ */
+json_t *
+spec_bound(struct parsed *p, struct closure *cl, json_t *scan)
+{
+	json_t *out = json_object(), *tps = json_object_get(scan,
+	    "template_params"), *none = json_array();
+	const struct item *k = &cl->v[0];
+	struct toks t = { 0 };
+	size_t i, j, s, x;
+
+	if (json_array_size(tps) == 0 || k->fi->text == NULL)
+		goto done;
+	tokenize(k->fi->text + k->a, k->b - k->a, &t);
+	for (i = 1; i < cl->n; i++) {
+		const struct item *it = &cl->v[i];
+		CXCursor canon;
+		char *name;
+		json_t *sets = json_array();	/* per argument: types */
+
+		if (it->kind != I_DECL || clang_getCursorKind(it->c) !=
+		    CXCursor_FunctionTemplate || !clang_Cursor_isNull(
+		    clang_getCursorDefinition(it->c)))
+			continue;
+		canon = clang_getCanonicalCursor(it->c);
+		for (s = 0; s < p->nspecs; s++) {
+			CXCursor c = p->specs[s].c;
+			int n, a;
+			if (!clang_equalCursors(p->specs[s].tmpl, canon))
+				continue;
+			n = clang_Cursor_getNumTemplateArguments(c);
+			for (a = 0; a < n; a++) {
+				json_t *set;
+				char *ty;
+				while (json_array_size(sets) <= (size_t)a)
+					json_array_append_new(sets,
+					    json_array());
+				if (clang_Cursor_getTemplateArgumentKind(c,
+				    (unsigned)a) != CXTemplateArgumentKind_Type)
+					continue;
+				ty = k_take(clang_getTypeSpelling(
+				    clang_Cursor_getTemplateArgumentType(c,
+				    (unsigned)a)));
+				set = json_array_get(sets, (size_t)a);
+				json_array_append_new(set, json_string(ty));
+				free(ty);
+			}
+		}
+		name = k_take(clang_getCursorSpelling(it->c));
+		/* calls name<P, ...> in the kernel, P a type parameter */
+		for (j = 0; j + 1 < t.n && json_array_size(sets) > 0; j++) {
+			json_t *args;
+			if (!tok_is(k->fi->text + k->a, &t.v[j], name) ||
+			    !tok_is(k->fi->text + k->a, &t.v[j + 1], "<"))
+				continue;
+			args = targs_at(k->fi->text + k->a, t.v, j + 1, t.n,
+			    none, none);
+			for (x = 0; args != NULL && x < json_array_size(args) &&
+			    x < json_array_size(sets); x++) {
+				const char *a = json_string_value(
+				    json_array_get(args, x));
+				json_t *set = json_array_get(sets, x), *old;
+				size_t q, r;
+				if (json_array_size(set) == 0)
+					continue;
+				for (q = 0; q < json_array_size(tps); q++) {
+					json_t *tp = json_array_get(tps, q);
+					if (strcmp(k_get_str(tp, "kind"),
+					    "type") != 0 || strcmp(k_get_str(tp,
+					    "name"), a) != 0)
+						continue;
+					old = json_object_get(out, a);
+					if (old == NULL) {
+						json_object_set(out, a, set);
+						continue;
+					}
+					/* intersect */
+					for (r = json_array_size(old); r-- > 0;) {
+						size_t u;
+						int in = 0;
+						for (u = 0; u < json_array_size(set);
+						    u++)
+							in |= json_equal(
+							    json_array_get(old,
+							    r), json_array_get(
+							    set, u));
+						if (!in)
+							json_array_remove(old,
+							    r);
+					}
+				}
+			}
+			json_decref(args);
+		}
+		free(name);
+		json_decref(sets);
+	}
+done:
+	free(t.v);
 	json_decref(none);
 	return out;
 }
