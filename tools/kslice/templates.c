@@ -619,6 +619,45 @@ done:
 	json_decref(none);
 }
 
+/* An argument that names an object-like project macro
+ * (template void k<ISONDEVICE>(...) after #define ISONDEVICE true): the
+ * macro's body, which the slice need not carry. */
+static void
+expand_args(struct parsed *p, json_t *args)
+{
+	size_t i, d, n, e;
+	json_t *a;
+
+	json_array_foreach(args, i, a) {
+		const char *v = json_string_value(a), *t;
+		n = strlen(v);
+		if (n == 0 || !is_ident_char(v[0]) || isdigit((unsigned char)
+		    v[0]) || strspn(v, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+			continue;
+		for (d = p->ndefs; d-- > 0;) {
+			struct fileinfo *fi = p->defs[d].fi;
+			if (strcmp(p->defs[d].name, v) != 0 || fi->text == NULL ||
+			    p->defs[d].off + n > fi->size)
+				continue;
+			t = fi->text + p->defs[d].off + n;
+			if (*t == '(')
+				break;	/* function-like */
+			while (*t == ' ' || *t == '\t')
+				t++;
+			for (e = 0; t[e] != '\0' && t[e] != '\n' &&
+			    t[e] != '\\' && t[e] != '/'; e++)
+				;
+			while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t' ||
+			    t[e - 1] == '\r'))
+				e--;
+			if (e > 0)
+				json_array_set_new(args, i, json_stringn(t, e));
+			break;
+		}
+	}
+}
+
 /*
  * The template arguments of the kernel's explicit instantiations and
  * explicit specializations in the unit's project files ("template
@@ -665,6 +704,8 @@ explicit_instances(struct parsed *p, CXCursor kernel)
 	}
 	free(name);
 	free(t.v);
+	json_array_foreach(out, i, a)
+		expand_args(p, a);
 done:
 	json_decref(none);
 	return out;

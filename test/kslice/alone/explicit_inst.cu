@@ -2,7 +2,7 @@
 // explicitly for the types and sizes it serves (often through a macro).
 // The slice's instance must take an explicit instantiation's arguments,
 // not a guess: a block size of 1 fails the kernel's static_assert.
-// slices: 2
+// slices: 3
 template <typename T, int BLOCK, int ITEMS>
 __global__ void blocked_sum(T *out, const T *in, int n)
 {
@@ -43,3 +43,13 @@ __global__ void apply_op(float *y, float v)
 }
 
 template __global__ void apply_op<Op::mul, 8>(float *, float);
+
+// an argument that is a macro of the project: its value, not its name
+#define ON_GPU true
+template <bool DEV>
+__global__ void flag_kernel(int *out)
+{
+	static_assert(DEV, "the device build");
+	out[threadIdx.x] = DEV;
+}
+template __global__ void flag_kernel<ON_GPU>(int *);
