@@ -105,12 +105,93 @@ add_stub(struct closure *cl, struct fileinfo *fi)
 			add_stub(cl, fi->incl[i]);
 }
 
+static int directive(const char *s, size_t i, size_t end);
+
+/* Whether the line s[i, e) may stand in a block of configuration: blank,
+ * a comment, a directive other than an #include of a project header, or
+ * the continuation of the line before it. */
+static int
+config_line(const char *s, size_t i, size_t e)
+{
+	size_t p = i;
+
+	if (i > 1 && s[i - 1] == '\n' && s[i - 2] == '\\')
+		return 1;	/* a continuation */
+	while (p < e && (s[p] == ' ' || s[p] == '\t' || s[p] == '\r'))
+		p++;
+	if (p == e || (e - p >= 2 && s[p] == '/' && (s[p + 1] == '/' ||
+	    s[p + 1] == '*')) || s[p] == '*')
+		return 1;
+	if (s[p] != '#')
+		return 0;
+	for (p++; p < e && (s[p] == ' ' || s[p] == '\t'); p++)
+		;
+	if (e - p >= 7 && strncmp(s + p, "include", 7) == 0) {
+		for (p += 7; p < e && (s[p] == ' ' || s[p] == '\t'); p++)
+			;
+		return p < e && s[p] == '<';
+	}
+	return 1;
+}
+
+/*
+ * A #define inside a conditional that holds only configuration
+ * (directives and comments, no code): the whole conditional, [*pa, *pb),
+ * every branch, so that the compiler of the slice picks its own branch
+ * where the parse took another ("#if defined(__NVCC__) / #define HD
+ * __host__ __device__ / #else / #define HD inline / #endif").  Unchanged
+ * when the #define is in no conditional or the conditional holds code.
+ */
+static void
+whole_conditional(const struct fileinfo *fi, unsigned *pa, unsigned *pb)
+{
+	const char *s = fi->text;
+	size_t a = *pa, b = *pb, ls, e, open, close;
+	int depth = 0, d, lines = 0;
+
+	if (s == NULL || a == 0)
+		return;
+	/* back to the #if that opens the conditional around a */
+	for (ls = a;;) {
+		if (ls == 0 || ++lines > 400)
+			return;
+		e = ls - 1;	/* the '\n' ending the line before */
+		for (ls = e; ls > 0 && s[ls - 1] != '\n'; ls--)
+			;
+		d = directive(s, ls, e);
+		if (d == -1)
+			depth++;
+		else if (d == 1 && depth == 0)
+			break;
+		else if (d == 1)
+			depth--;
+	}
+	open = ls;
+	/* on to its #endif, every line configuration */
+	for (ls = open, depth = 0, lines = 0; ls < fi->size; ls = e + 1) {
+		for (e = ls; e < fi->size && s[e] != '\n'; e++)
+			;
+		if (++lines > 400 || !config_line(s, ls, e))
+			return;
+		d = directive(s, ls, e);
+		if (d == 1)
+			depth++;
+		else if (d == -1 && --depth == 0)
+			break;
+	}
+	if (ls >= fi->size || e < b)
+		return;
+	close = e;
+	*pa = (unsigned)open;
+	*pb = (unsigned)close;
+}
+
 static void
 add_macro(struct closure *cl, CXCursor def)
 {
 	struct parsed *p = cl->p;
 	struct fileinfo *fi;
-	unsigned a, line;
+	unsigned a, b, line;
 	struct item *it;
 	const char *s;
 
@@ -127,24 +208,25 @@ add_macro(struct closure *cl, CXCursor def)
 	s = fi->text;
 	while (a > 0 && s[a - 1] != '\n')
 		a--;
+	/* to the end of the logical line */
+	for (b = a; b < fi->size; b++) {
+		if (s[b] == '\\' && b + 1 < fi->size && s[b + 1] == '\n')
+			b++;
+		else if (s[b] == '\\' && b + 2 < fi->size &&
+		    s[b + 1] == '\r' && s[b + 2] == '\n')
+			b += 2;
+		else if (s[b] == '\n')
+			break;
+	}
+	whole_conditional(fi, &a, &b);
 	if (find_item(cl, fi, a) != NULL)
 		return;
 	it = new_item(cl);
 	it->kind = I_MACRO;
 	it->fi = fi;
 	it->a = a;
+	it->b = b;
 	it->line = line;
-	/* to the end of the logical line */
-	for (it->b = a; it->b < fi->size; it->b++) {
-		if (s[it->b] == '\\' && it->b + 1 < fi->size &&
-		    s[it->b + 1] == '\n')
-			it->b++;
-		else if (s[it->b] == '\\' && it->b + 2 < fi->size &&
-		    s[it->b + 1] == '\r' && s[it->b + 2] == '\n')
-			it->b += 2;
-		else if (s[it->b] == '\n')
-			break;
-	}
 	it->c = def;
 	it->name = k_take(clang_getCursorSpelling(def));
 	it->what = "macro";
@@ -185,7 +267,6 @@ extent_end(struct parsed *p, struct fileinfo *fi, CXSourceRange r)
 	return b;
 }
 
-static void add_decl(struct closure *cl, CXCursor c);
 
 static enum CXChildVisitResult
 collect_spec(CXCursor c, CXCursor parent, CXClientData data)
@@ -200,7 +281,8 @@ collect_spec(CXCursor c, CXCursor parent, CXClientData data)
 		return CXChildVisit_Recurse;
 	if (k != CXCursor_StructDecl && k != CXCursor_ClassDecl &&
 	    k != CXCursor_UnionDecl &&
-	    k != CXCursor_ClassTemplatePartialSpecialization)
+	    k != CXCursor_ClassTemplatePartialSpecialization &&
+	    k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod)
 		return CXChildVisit_Continue;
 	t = clang_getSpecializedCursorTemplate(c);
 	if (clang_Cursor_isNull(t) || clang_equalLocations(
@@ -218,9 +300,14 @@ collect_spec(CXCursor c, CXCursor parent, CXClientData data)
 
 static void add_decl_at(struct closure *cl, CXCursor c);
 
-/* A class template brings its specializations: a kernel that names
- * InternalType<T> needs InternalType<float> for T = float, and no
- * reference in the template's body says so. */
+/*
+ * A template brings its explicit specializations: a kernel that names
+ * InternalType<T> needs InternalType<float> for T = float, and a call of
+ * to_acc<T>() whose primary template is only declared needs the
+ * specialization to_acc<float>() that defines it; no reference in the
+ * template's body says so.  A class brings those of its member templates
+ * that are specialized outside it.
+ */
 static void
 add_specs(struct closure *cl, CXCursor c)
 {
@@ -234,7 +321,9 @@ add_specs(struct closure *cl, CXCursor c)
 		p->specs_done = 1;
 	}
 	for (i = 0; i < p->nspecs; i++)
-		if (clang_equalCursors(p->specs[i].tmpl, canon))
+		if (clang_equalCursors(p->specs[i].tmpl, canon) ||
+		    clang_equalCursors(clang_getCanonicalCursor(
+		    clang_getCursorSemanticParent(p->specs[i].tmpl)), canon))
 			add_decl_at(cl, p->specs[i].c);
 }
 
@@ -387,7 +476,8 @@ add_decl_at(struct closure *cl, CXCursor c)
 	else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate &&
 	    k != CXCursor_CXXMethod)
 		it->semi = 1;
-	if (k == CXCursor_ClassTemplate)
+	if (k == CXCursor_ClassTemplate || k == CXCursor_FunctionTemplate ||
+	    k == CXCursor_StructDecl || k == CXCursor_ClassDecl)
 		add_specs(cl, c);
 }
 
@@ -423,7 +513,7 @@ implicit_builtin(CXCursor r)
 	    b == a + n;
 }
 
-static void
+void
 add_decl(struct closure *cl, CXCursor r)
 {
 	CXCursor t, par, def;
@@ -708,6 +798,7 @@ close_over(struct closure *cl)
 
 		if (it.kind == I_DECL) {
 			clang_visitChildren(it.c, follow_refs, cl);
+			follow_hidden_names(cl, &cl->v[cl->done - 1]);
 			follow_macros(cl, it.fi, it.a, it.b);
 			follow_macro_names(cl, it.fi, it.a, it.b, 0);
 		} else if (it.kind == I_MACRO)

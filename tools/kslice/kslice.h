@@ -75,6 +75,9 @@ struct fileinfo {
 	struct k_strv sysinc;	/* #include lines of non-project headers */
 	struct fileinfo **incl;	/* project and stub files it includes */
 	size_t nincl;
+	unsigned *skipped;	/* [start, end) pairs the preprocessor skipped */
+	unsigned nskipped;
+	int skipped_done;
 };
 
 struct mexp {			/* a macro expansion in a project file */
@@ -88,6 +91,11 @@ struct mdef {			/* a macro definition */
 	CXCursor c;
 	struct fileinfo *fi;
 	unsigned off;
+};
+
+struct named {			/* a namespace-scope project declaration */
+	char *name;
+	CXCursor c;
 };
 
 struct spec {			/* a specialization of a class template */
@@ -110,6 +118,9 @@ struct parsed {
 	struct spec *specs;	/* explicit and partial class specializations */
 	size_t nspecs, capspecs;
 	int specs_done;
+	struct named *named;	/* sorted by name, built on first use */
+	size_t nnamed, capnamed;
+	int named_done;
 };
 
 enum ikind { I_DECL, I_MACRO, I_STUB };
@@ -190,8 +201,13 @@ enum CXChildVisitResult find_alias(CXCursor c, CXCursor parent,
     CXClientData data);
 void add_usings(struct closure *cl);
 void close_over(struct closure *cl);
+void add_decl(struct closure *cl, CXCursor r);
 int inside_other(struct closure *cl, struct item *it);
 int item_cmp(const void *pa, const void *pb);
+
+/* hidden.c */
+void follow_hidden_names(struct closure *cl, struct item *it);
+void free_named(struct parsed *p);
 
 /* output.c */
 void switch_ns(struct k_buf *b, const char *from, const char *to);
@@ -201,7 +217,10 @@ json_t *launch_json(json_t *scan, json_t *inst);
 
 /* templates.c */
 const char *cxx_type(const char *name);
-json_t *instances(json_t *scan, json_t *guessed, char **why);
+json_t *instances(json_t *scan, json_t *explicit, json_t *bound,
+    json_t *guessed, char **why);
+json_t *spec_bound(struct parsed *p, struct closure *cl, json_t *scan);
+json_t *explicit_instances(struct parsed *p, CXCursor kernel);
 char *instance_args(json_t *scan, json_t *inst);
 void set_types(const char *list);
 

@@ -204,6 +204,7 @@ free_parsed(struct parsed *p)
 
 	if (p == NULL)
 		return;
+	free_named(p);
 	for (i = 0; i < p->nfiles; i++) {
 		free(p->files[i]->real);
 		free(p->files[i]->rel);

@@ -196,14 +196,18 @@ unsigned
 check_slice(struct k_buf *code, const char *dialect, char **msg,
     json_t *dropped)
 {
-	struct k_strv args = { 0 };
+	struct k_strv args = { 0 }, nvcc = { 0 };
 	CXTranslationUnit tu = NULL;
 	int hip = strcmp(dialect, "hip") == 0;
 	const char *path = hip ? "/kslice/slice.hip" : "/kslice/slice.cu";
 	unsigned errors;
 	int e, round;
 
-	build_args(&args, dialect, 0, NULL, 0);
+	/* as nvcc reads it: code that chooses its branch by __NVCC__ */
+	if (!hip)
+		k_strv_push(&nvcc, "-D__NVCC__");
+	build_args(&args, dialect, 0, &nvcc, 0);
+	k_strv_free(&nvcc);
 	for (round = 0;; round++) {
 		e = k_parse_pch(opt.idx, &opt.pch, path, code->s, code->n,
 		    &args, &tu, NULL);

@@ -491,7 +491,7 @@ json_t *
 process(json_t *rec, void *ctx)
 {
 	json_t *scan = json_object_get(rec, "scan"), *insts, *out = NULL;
-	json_t *guessed = NULL;
+	json_t *guessed = NULL, *explicit, *bound;
 	struct slicer s;
 	char *why = NULL;
 	const char *bad;
@@ -525,7 +525,11 @@ process(json_t *rec, void *ctx)
 		return rec;
 	}
 	guessed = json_array();
-	insts = instances(scan, guessed, &why);
+	explicit = explicit_instances(s.p, s.kernel);
+	bound = spec_bound(s.p, &s.cl, scan);
+	insts = instances(scan, explicit, bound, guessed, &why);
+	json_decref(explicit);
+	json_decref(bound);
 	s.guessed = guessed;
 	n = json_array_size(insts);
 	if (json_array_size(json_object_get(scan, "template_params")) == 0) {

@@ -129,13 +129,91 @@ index_like(const char *name, json_t *scan)
 	return 0;
 }
 
+/* Every argument of args (one per template parameter) is concrete. */
+static int
+all_concrete(json_t *args, size_t ntp)
+{
+	size_t i;
+
+	if (json_array_size(args) != ntp)
+		return 0;
+	for (i = 0; i < ntp; i++)
+		if (!json_is_string(json_array_get(args, i)) ||
+		    !concrete_arg(json_string_value(json_array_get(args, i))))
+			return 0;
+	return 1;
+}
+
+/* Whether the type arguments of args are each one of --types. */
+static int
+of_types(json_t *tps, json_t *args)
+{
+	size_t i, t;
+	int ok;
+
+	for (i = 0; i < json_array_size(tps); i++) {
+		if (strcmp(k_get_str(json_array_get(tps, i), "kind"),
+		    "type") != 0)
+			continue;
+		ok = 0;
+		for (t = 0; t < opt.types.n; t++)
+			ok |= strcmp(json_string_value(json_array_get(args, i)),
+			    cxx_type(opt.types.v[t])) == 0;
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+#define MAX_EXPLICIT 4		/* explicit instances taken a kernel */
+
+/*
+ * The launches whose arguments bind the instances: where the unit
+ * instantiates the kernel explicitly and no launch binds every parameter
+ * concretely (a launcher's own parameters, a dispatch macro), the explicit
+ * instantiations stand for the launches: those of --types, else the
+ * first.  Otherwise the launches as kscan saw them.
+ */
+static json_t *
+binding_launches(json_t *scan, json_t *explicit)
+{
+	json_t *tps = json_object_get(scan, "template_params");
+	json_t *launches = json_object_get(scan, "launches"), *out, *l, *e;
+	size_t ntp = json_array_size(tps), i, n = 0;
+
+	json_array_foreach(launches, i, l)
+		if (all_concrete(json_object_get(l, "template_args"), ntp))
+			return json_incref(launches);
+	/* an explicit instantiation's arguments are concrete where it
+	 * stands (an enumerator, a constant of the project) */
+	out = json_array();
+	json_array_foreach(explicit, i, e)
+		if (n < MAX_EXPLICIT && json_array_size(e) == ntp &&
+		    of_types(tps, e)) {
+			json_array_append_new(out, json_pack("{sOsb}",
+			    "template_args", e, "explicit", 1));
+			n++;
+		}
+	json_array_foreach(explicit, i, e)
+		if (n == 0 && json_array_size(e) == ntp) {
+			json_array_append_new(out, json_pack("{sOsb}",
+			    "template_args", e, "explicit", 1));
+			n++;
+		}
+	if (n > 0)
+		return out;
+	json_decref(out);
+	return json_incref(launches != NULL ? launches : json_null());
+}
+
 json_t *
-instances(json_t *scan, json_t *guessed, char **why)
+instances(json_t *scan, json_t *explicit, json_t *bound, json_t *guessed,
+    char **why)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *out = json_array(), *l, *seen = json_object();
 	size_t ntp = json_array_size(tps), i, li, t;
-	json_t *launches = json_object_get(scan, "launches");
+	json_t *launches = binding_launches(scan, explicit);
 	size_t nl = json_array_size(launches);
 
 	if (ntp == 0)
@@ -163,7 +241,8 @@ instances(json_t *scan, json_t *guessed, char **why)
 			const char *eq = strchr(spelled, '=');
 			struct k_strv choices = { 0 };
 
-			if (a != NULL && concrete_arg(a))
+			if (a != NULL && (concrete_arg(a) || json_is_true(
+			    json_object_get(l, "explicit"))))
 				k_strv_push(&choices, a);
 			else if (eq != NULL) {
 				/* a default argument */
@@ -171,6 +250,23 @@ instances(json_t *scan, json_t *guessed, char **why)
 				while (*eq == ' ')
 					eq++;
 				k_strv_push(&choices, eq);
+			} else if (strcmp(kind, "type") == 0 &&
+			    json_array_size(json_object_get(bound, name)) > 0) {
+				/* the types the called templates exist for:
+				 * those of --types, else the first */
+				json_t *bt = json_object_get(bound, name);
+				size_t u;
+				for (t = 0; t < opt.types.n; t++)
+					for (u = 0; u < json_array_size(bt); u++)
+						if (strcmp(json_string_value(
+						    json_array_get(bt, u)),
+						    cxx_type(opt.types.v[t])) == 0)
+							k_strv_push(&choices,
+							    cxx_type(
+							    opt.types.v[t]));
+				if (choices.n == 0)
+					k_strv_push(&choices, json_string_value(
+					    json_array_get(bt, 0)));
 			} else if (strcmp(kind, "type") == 0 &&
 			    index_like(name, scan)) {
 				k_strv_push(&choices, "int");
@@ -236,6 +332,7 @@ instances(json_t *scan, json_t *guessed, char **why)
 	}
 done:
 	json_decref(seen);
+	json_decref(launches);
 	return out;
 }
 
@@ -278,4 +375,447 @@ set_types(const char *list)
 	free(copy);
 	if (opt.types.n == 0)
 		k_fatal(K_EXIT_USAGE, NULL, "--types: empty list");
+}
+
+/* A token of a text: a word (identifier or number), "::", or one other
+ * character; bol when it is the first of its logical line. */
+struct tok {
+	unsigned a, n;
+	int bol;
+};
+
+struct toks {
+	struct tok *v;
+	size_t n, cap;
+};
+
+/* The tokens of s[0, n), comments and literals skipped. */
+static void
+tokenize(const char *s, size_t n, struct toks *t)
+{
+	size_t i = 0, j;
+	int bol = 1;
+
+	t->n = 0;
+	while (i < n) {
+		char c = s[i];
+		if (c == '\n') {
+			if (!(i > 0 && s[i - 1] == '\\'))
+				bol = 1;
+			i++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\\') {
+			i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+			for (i += 2; i + 1 < n && !(s[i] == '*' &&
+			    s[i + 1] == '/'); i++)
+				;
+			i += 2;
+			continue;
+		}
+		j = i + 1;
+		if (c == '"' || c == '\'') {
+			while (j < n && s[j] != c && s[j] != '\n')
+				j += s[j] == '\\' ? 2 : 1;
+			j++;
+		} else if (is_ident_char(c))
+			while (j < n && is_ident_char(s[j]))
+				j++;
+		else if (c == ':' && j < n && s[j] == ':')
+			j++;
+		if (j > n)
+			j = n;
+		if (t->n == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 1024;
+			t->v = k_realloc(t->v, t->cap * sizeof(*t->v));
+		}
+		t->v[t->n].a = (unsigned)i;
+		t->v[t->n].n = (unsigned)(j - i);
+		t->v[t->n].bol = bol;
+		t->n++;
+		bol = 0;
+		i = j;
+	}
+}
+
+static int
+tok_is(const char *s, const struct tok *t, const char *w)
+{
+	return t->n == strlen(w) && strncmp(s + t->a, w, t->n) == 0;
+}
+
+/* The arguments between the '<' at v[i] and its '>', each its tokens
+ * joined, words apart; a token equal to one of params is replaced by
+ * the matching vals.  NULL when there is no closing '>' before end. */
+static json_t *
+targs_at(const char *s, const struct tok *v, size_t i, size_t end,
+    json_t *params, json_t *vals)
+{
+	json_t *out = json_array();
+	struct k_buf b = KSLICE_BUF;
+	int depth = 0, prev_word = 0;
+	size_t k, x;
+
+	for (k = i + 1; k < end; k++) {
+		const struct tok *t = &v[k];
+		char c = s[t->a];
+		const char *word = NULL;
+		int w;
+
+		if (depth == 0 && t->n == 1 && (c == ',' || c == '>')) {
+			json_array_append_new(out, json_string(k_buf_str(&b)));
+			k_buf_reset(&b);
+			prev_word = 0;
+			if (c == '>')
+				return out;
+			continue;
+		}
+		if (t->n == 1 && (c == '<' || c == '('))
+			depth++;
+		else if (t->n == 1 && (c == '>' || c == ')'))
+			depth--;
+		for (x = 0; x < json_array_size(params); x++)
+			if (tok_is(s, t, json_string_value(json_array_get(
+			    params, x))))
+				word = json_string_value(json_array_get(vals,
+				    x));
+		w = is_ident_char(c);
+		if (w && prev_word)
+			k_buf_add(&b, " ");
+		if (word != NULL)
+			k_buf_add(&b, word);
+		else
+			k_buf_addn(&b, s + t->a, t->n);
+		prev_word = w;
+	}
+	free(b.s);
+	json_decref(out);
+	return NULL;
+}
+
+/* In v[i, end): "template" not followed by '<', then within the
+ * declaration the kernel's name and '<': the arguments, or NULL. */
+static json_t *
+instantiation_at(const char *s, const struct tok *v, size_t i, size_t end,
+    const char *name, json_t *params, json_t *vals)
+{
+	size_t k;
+
+	if (!tok_is(s, &v[i], "template") || i + 1 >= end ||
+	    tok_is(s, &v[i + 1], "<"))
+		return NULL;
+	for (k = i + 1; k + 1 < end && k < i + 64; k++) {
+		if (tok_is(s, &v[k], ";") || tok_is(s, &v[k], "{") ||
+		    tok_is(s, &v[k], "("))
+			return NULL;
+		if (tok_is(s, &v[k], name) && tok_is(s, &v[k + 1], "<"))
+			return targs_at(s, v, k + 1, end, params, vals);
+	}
+	return NULL;
+}
+
+/* The arguments of a macro invocation s[a, b): NAME ( x , y ). */
+static json_t *
+macro_args(const char *s, unsigned a, unsigned b)
+{
+	struct toks t = { 0 };
+	json_t *out = json_array();
+	struct k_buf v = KSLICE_BUF;
+	int depth = 0, prev_word = 0;
+	size_t k;
+
+	tokenize(s + a, b - a, &t);
+	for (k = 1; k < t.n && !tok_is(s + a, &t.v[k], "("); k++)
+		;
+	for (k++; k < t.n; k++) {
+		char c = s[a + t.v[k].a];
+		int w = is_ident_char(c);
+		if (depth == 0 && t.v[k].n == 1 && (c == ',' || c == ')')) {
+			json_array_append_new(out, json_string(k_buf_str(&v)));
+			k_buf_reset(&v);
+			prev_word = 0;
+			if (c == ')')
+				break;
+			continue;
+		}
+		if (t.v[k].n == 1 && (c == '(' || c == '<' || c == '['))
+			depth++;
+		else if (t.v[k].n == 1 && (c == ')' || c == '>' || c == ']'))
+			depth--;
+		if (w && prev_word)
+			k_buf_add(&v, " ");
+		k_buf_addn(&v, s + a + t.v[k].a, t.v[k].n);
+		prev_word = w;
+	}
+	free(v.s);
+	free(t.v);
+	return out;
+}
+
+/* The explicit instantiations in the body of the #define at v[i] ("#"),
+ * taken through each expansion of it in the unit, appended to out. */
+static void
+through_macro(struct parsed *p, const char *s, const struct tok *v,
+    size_t i, size_t end, const char *name, json_t *out)
+{
+	json_t *params = json_array(), *none = json_array(), *pat, *vals;
+	struct k_buf mname = KSLICE_BUF;
+	size_t k, e, x, body;
+
+	/* # define NAME ( params ) body */
+	k = i + 2;
+	if (k >= end)
+		goto done;
+	k_buf_addn(&mname, s + v[k].a, v[k].n);
+	k++;
+	if (k < end && tok_is(s, &v[k], "(") && v[k].a == v[k - 1].a +
+	    v[k - 1].n) {
+		for (k++; k < end && !tok_is(s, &v[k], ")"); k++)
+			if (is_ident_char(s[v[k].a]))
+				json_array_append_new(params,
+				    json_stringn(s + v[k].a, v[k].n));
+		k++;
+	}
+	body = k;
+	for (k = body; k < end; k++) {
+		pat = instantiation_at(s, v, k, end, name, none, none);
+		if (pat == NULL)
+			continue;
+		json_decref(pat);
+		/* each expansion of the macro in a project file */
+		for (e = 0; e < p->nexps; e++) {
+			char *dn;
+			if (clang_Cursor_isNull(p->exps[e].def) ||
+			    p->exps[e].fi->text == NULL ||
+			    p->exps[e].b > p->exps[e].fi->size)
+				continue;
+			dn = k_take(clang_getCursorSpelling(p->exps[e].def));
+			if (strcmp(dn, mname.s) == 0) {
+				vals = macro_args(p->exps[e].fi->text,
+				    p->exps[e].a, p->exps[e].b);
+				if (json_array_size(vals) ==
+				    json_array_size(params) &&
+				    (pat = instantiation_at(s, v, k, end,
+				    name, params, vals)) != NULL)
+					json_array_append_new(out, pat);
+				json_decref(vals);
+			}
+			free(dn);
+		}
+		break;
+	}
+	(void)x;
+done:
+	free(mname.s);
+	json_decref(params);
+	json_decref(none);
+}
+
+/* An argument that names an object-like project macro
+ * (template void k<ISONDEVICE>(...) after #define ISONDEVICE true): the
+ * macro's body, which the slice need not carry. */
+static void
+expand_args(struct parsed *p, json_t *args)
+{
+	size_t i, d, n, e;
+	json_t *a;
+
+	json_array_foreach(args, i, a) {
+		const char *v = json_string_value(a), *t;
+		n = strlen(v);
+		if (n == 0 || !is_ident_char(v[0]) || isdigit((unsigned char)
+		    v[0]) || strspn(v, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+			continue;
+		for (d = p->ndefs; d-- > 0;) {
+			struct fileinfo *fi = p->defs[d].fi;
+			if (strcmp(p->defs[d].name, v) != 0 || fi->text == NULL ||
+			    p->defs[d].off + n > fi->size)
+				continue;
+			t = fi->text + p->defs[d].off + n;
+			if (*t == '(')
+				break;	/* function-like */
+			while (*t == ' ' || *t == '\t')
+				t++;
+			for (e = 0; t[e] != '\0' && t[e] != '\n' &&
+			    t[e] != '\\' && t[e] != '/'; e++)
+				;
+			while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t' ||
+			    t[e - 1] == '\r'))
+				e--;
+			if (e > 0)
+				json_array_set_new(args, i, json_stringn(t, e));
+			break;
+		}
+	}
+}
+
+/*
+ * The template arguments of the kernel's explicit instantiations and
+ * explicit specializations in the unit's project files ("template
+ * __global__ void k<float, 256>(...);", or such a line in the body of a
+ * #define, taken through each expansion of the macro), as arrays of
+ * spellings in parameter order.  libclang shows no cursor for an
+ * explicit instantiation, so they are read from the text.
+ */
+json_t *
+explicit_instances(struct parsed *p, CXCursor kernel)
+{
+	json_t *out = json_array(), *none = json_array(), *a;
+	struct toks t = { 0 };
+	char *name;
+	size_t f, i, e;
+
+	if (clang_getCursorKind(kernel) != CXCursor_FunctionTemplate)
+		goto done;
+	name = k_take(clang_getCursorSpelling(kernel));
+	for (f = 0; f < p->nfiles; f++) {
+		struct fileinfo *fi = p->files[f];
+		const char *s = fi->text;
+		if (fi->cls != F_PROJECT || s == NULL ||
+		    memmem(s, fi->size, name, strlen(name)) == NULL)
+			continue;
+		tokenize(s, fi->size, &t);
+		for (i = 0; i < t.n; i++) {
+			if (t.v[i].bol && tok_is(s, &t.v[i], "#")) {
+				/* a directive: to the end of its line */
+				for (e = i + 1; e < t.n && !t.v[e].bol; e++)
+					;
+				if (i + 1 < e && tok_is(s, &t.v[i + 1],
+				    "define"))
+					through_macro(p, s, t.v, i, e, name,
+					    out);
+				i = e - 1;
+				continue;
+			}
+			a = instantiation_at(s, t.v, i, t.n, name, none,
+			    none);
+			if (a != NULL)
+				json_array_append_new(out, a);
+		}
+	}
+	free(name);
+	free(t.v);
+	json_array_foreach(out, i, a)
+		expand_args(p, a);
+done:
+	json_decref(none);
+	return out;
+}
+
+/*
+ * Type parameters bound by the specializations that define what the
+ * kernel calls: a function template whose primary is only declared
+ * exists for the types of its explicit specializations alone, so a call
+ * copy_vector<input_t, 4>(...) in the kernel binds input_t to one of
+ * them.  Returns {param: [types, in source order]}, the sets of several
+ * calls intersected.
+ */
+json_t *
+spec_bound(struct parsed *p, struct closure *cl, json_t *scan)
+{
+	json_t *out = json_object(), *tps = json_object_get(scan,
+	    "template_params"), *none = json_array();
+	const struct item *k = &cl->v[0];
+	struct toks t = { 0 };
+	size_t i, j, s, x;
+
+	if (json_array_size(tps) == 0 || k->fi->text == NULL)
+		goto done;
+	tokenize(k->fi->text + k->a, k->b - k->a, &t);
+	for (i = 1; i < cl->n; i++) {
+		const struct item *it = &cl->v[i];
+		CXCursor canon;
+		char *name;
+		json_t *sets = json_array();	/* per argument: types */
+
+		if (it->kind != I_DECL || clang_getCursorKind(it->c) !=
+		    CXCursor_FunctionTemplate || !clang_Cursor_isNull(
+		    clang_getCursorDefinition(it->c)))
+			continue;
+		canon = clang_getCanonicalCursor(it->c);
+		for (s = 0; s < p->nspecs; s++) {
+			CXCursor c = p->specs[s].c;
+			int n, a;
+			if (!clang_equalCursors(p->specs[s].tmpl, canon))
+				continue;
+			n = clang_Cursor_getNumTemplateArguments(c);
+			for (a = 0; a < n; a++) {
+				json_t *set;
+				char *ty;
+				while (json_array_size(sets) <= (size_t)a)
+					json_array_append_new(sets,
+					    json_array());
+				if (clang_Cursor_getTemplateArgumentKind(c,
+				    (unsigned)a) != CXTemplateArgumentKind_Type)
+					continue;
+				ty = k_take(clang_getTypeSpelling(
+				    clang_Cursor_getTemplateArgumentType(c,
+				    (unsigned)a)));
+				set = json_array_get(sets, (size_t)a);
+				json_array_append_new(set, json_string(ty));
+				free(ty);
+			}
+		}
+		name = k_take(clang_getCursorSpelling(it->c));
+		/* calls name<P, ...> in the kernel, P a type parameter */
+		for (j = 0; j + 1 < t.n && json_array_size(sets) > 0; j++) {
+			json_t *args;
+			if (!tok_is(k->fi->text + k->a, &t.v[j], name) ||
+			    !tok_is(k->fi->text + k->a, &t.v[j + 1], "<"))
+				continue;
+			args = targs_at(k->fi->text + k->a, t.v, j + 1, t.n,
+			    none, none);
+			for (x = 0; args != NULL && x < json_array_size(args) &&
+			    x < json_array_size(sets); x++) {
+				const char *a = json_string_value(
+				    json_array_get(args, x));
+				json_t *set = json_array_get(sets, x), *old;
+				size_t q, r;
+				if (json_array_size(set) == 0)
+					continue;
+				for (q = 0; q < json_array_size(tps); q++) {
+					json_t *tp = json_array_get(tps, q);
+					if (strcmp(k_get_str(tp, "kind"),
+					    "type") != 0 || strcmp(k_get_str(tp,
+					    "name"), a) != 0)
+						continue;
+					old = json_object_get(out, a);
+					if (old == NULL) {
+						json_object_set(out, a, set);
+						continue;
+					}
+					/* intersect */
+					for (r = json_array_size(old); r-- > 0;) {
+						size_t u;
+						int in = 0;
+						for (u = 0; u < json_array_size(set);
+						    u++)
+							in |= json_equal(
+							    json_array_get(old,
+							    r), json_array_get(
+							    set, u));
+						if (!in)
+							json_array_remove(old,
+							    r);
+					}
+				}
+			}
+			json_decref(args);
+		}
+		free(name);
+		json_decref(sets);
+	}
+done:
+	free(t.v);
+	json_decref(none);
+	return out;
 }

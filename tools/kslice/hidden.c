@@ -1,0 +1,231 @@
+/*
+ * kslice: names that only the text of a taken declaration shows, not its
+ * syntax tree: the arguments of an attribute (__launch_bounds__(THREADS))
+ * and code the preprocessor skipped on the side that was parsed (the
+ * other branch of #if __CUDA_ARCH__).  Each identifier there that names a
+ * declaration at namespace scope in a project file brings that
+ * declaration, as a reference would.
+ */
+#include "kslice.h"
+
+static int
+named_cmp(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
+}
+
+static void
+add_named(struct parsed *p, CXCursor c, CXCursor as)
+{
+	struct fileinfo *fi;
+	char *name;
+
+	fi = where(p, clang_getCursorLocation(c), NULL, NULL);
+	if (fi == NULL || fi->cls != F_PROJECT)
+		return;
+	name = k_take(clang_getCursorSpelling(c));
+	if (name[0] == '\0' || !is_ident_char((unsigned char)name[0])) {
+		free(name);
+		return;
+	}
+	if (p->nnamed == p->capnamed) {
+		p->capnamed = p->capnamed ? p->capnamed * 2 : 64;
+		p->named = k_realloc(p->named, p->capnamed *
+		    sizeof(*p->named));
+	}
+	p->named[p->nnamed].name = name;
+	p->named[p->nnamed].c = as;
+	p->nnamed++;
+}
+
+static enum CXChildVisitResult
+collect_named(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parsed *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	switch (k) {
+	case CXCursor_Namespace:
+	case CXCursor_LinkageSpec:
+	case CXCursor_UnexposedDecl:
+		return CXChildVisit_Recurse;
+	case CXCursor_EnumDecl:
+		add_named(p, c, c);
+		/* an unscoped enum's constants are names of the scope */
+		if (!clang_EnumDecl_isScoped(c))
+			clang_visitChildren(c, collect_named, p);
+		return CXChildVisit_Continue;
+	case CXCursor_EnumConstantDecl:
+		add_named(p, c, parent);
+		return CXChildVisit_Continue;
+	case CXCursor_FunctionDecl:
+	case CXCursor_FunctionTemplate:
+	case CXCursor_VarDecl:
+	case CXCursor_StructDecl:
+	case CXCursor_ClassDecl:
+	case CXCursor_UnionDecl:
+	case CXCursor_ClassTemplate:
+	case CXCursor_TypedefDecl:
+	case CXCursor_TypeAliasDecl:
+	case CXCursor_TypeAliasTemplateDecl:
+		add_named(p, c, c);
+		return CXChildVisit_Continue;
+	default:
+		return CXChildVisit_Continue;
+	}
+}
+
+/* The index of namespace-scope project names, built on first use. */
+static void
+index_names(struct parsed *p)
+{
+	if (p->named_done)
+		return;
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu),
+	    collect_named, p);
+	if (p->nnamed > 1)
+		qsort(p->named, p->nnamed, sizeof(*p->named), named_cmp);
+	p->named_done = 1;
+}
+
+/* The ranges of fi the preprocessor skipped, fetched once. */
+static void
+skipped_of(struct parsed *p, struct fileinfo *fi)
+{
+	CXSourceRangeList *l;
+	unsigned i;
+
+	if (fi->skipped_done)
+		return;
+	fi->skipped_done = 1;
+	l = clang_getSkippedRanges(p->tu, fi->file);
+	if (l == NULL)
+		return;
+	if (l->count > 0) {
+		fi->skipped = k_calloc(l->count, 2 * sizeof(unsigned));
+		for (i = 0; i < l->count; i++) {
+			clang_getSpellingLocation(clang_getRangeStart(
+			    l->ranges[i]), NULL, NULL, NULL,
+			    &fi->skipped[2 * i]);
+			clang_getSpellingLocation(clang_getRangeEnd(
+			    l->ranges[i]), NULL, NULL, NULL,
+			    &fi->skipped[2 * i + 1]);
+		}
+		fi->nskipped = l->count;
+	}
+	clang_disposeSourceRangeList(l);
+}
+
+/* Where the body of a function (or the members of a class) begins: the
+ * text before it is the head, with the attributes. */
+static enum CXChildVisitResult
+find_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	CXCursor *body = data;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
+		*body = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* Every identifier in s[a, b) that names a project declaration at
+ * namespace scope: add it. */
+static void
+names_in(struct closure *cl, struct item *it, unsigned a, unsigned b)
+{
+	struct parsed *p = cl->p;
+	const char *s = it->fi->text;
+	unsigned i = a, j;
+	struct named key;
+	char buf[256];
+	size_t lo, hi, m;
+
+	while (i < b) {
+		if (!is_ident_char(s[i]) || isdigit((unsigned char)s[i])) {
+			if (isdigit((unsigned char)s[i]))
+				while (i < b && is_ident_char(s[i]))
+					i++;
+			else
+				i++;
+			continue;
+		}
+		for (j = i; j < b && is_ident_char(s[j]); j++)
+			;
+		/* not a member: a.x, p->x */
+		if (j - i < sizeof(buf) && !(i > 0 && (s[i - 1] == '.' ||
+		    (i > 1 && s[i - 1] == '>' && s[i - 2] == '-')))) {
+			memcpy(buf, s + i, j - i);
+			buf[j - i] = '\0';
+			key.name = buf;
+			lo = 0;
+			hi = p->nnamed;
+			while (lo < hi) {
+				m = (lo + hi) / 2;
+				if (named_cmp(&p->named[m], &key) < 0)
+					lo = m + 1;
+				else
+					hi = m;
+			}
+			/* not the declaration's own name (a forward
+			 * declaration of it, its other overloads) */
+			for (m = lo; m < p->nnamed && strcmp(buf,
+			    it->name) != 0 &&
+			    strcmp(p->named[m].name, buf) == 0; m++)
+				add_decl(cl, p->named[m].c);
+		}
+		i = j;
+	}
+}
+
+void
+follow_hidden_names(struct closure *cl, struct item *it)
+{
+	struct parsed *p = cl->p;
+	struct fileinfo *fi = it->fi;
+	CXCursor body = clang_getNullCursor();
+	unsigned head, i, a, b;
+
+	if (it->kind != I_DECL || fi->text == NULL)
+		return;
+	index_names(p);
+	if (p->nnamed == 0)
+		return;
+	skipped_of(p, fi);
+	/* the head, up to the body of a function */
+	head = it->a;
+	clang_visitChildren(it->c, find_body, &body);
+	if (!clang_Cursor_isNull(body)) {
+		where(p, clang_getRangeStart(clang_getCursorExtent(body)),
+		    NULL, &head);
+		if (head < it->a || head > it->b)
+			head = it->a;
+	}
+	if (head > it->a)
+		names_in(cl, it, it->a, head);
+	for (i = 0; i < fi->nskipped; i++) {
+		/* a range inside the declaration: one that holds all of it
+		 * is a second inclusion of the file, skipped by its guard */
+		a = fi->skipped[2 * i];
+		b = fi->skipped[2 * i + 1];
+		if (a >= it->a && b <= it->b && a < b && b <= fi->size)
+			names_in(cl, it, a, b);
+	}
+}
+
+void
+free_named(struct parsed *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnamed; i++)
+		free(p->named[i].name);
+	free(p->named);
+	for (i = 0; i < p->nfiles; i++)
+		free(p->files[i]->skipped);
+}
