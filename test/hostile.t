@@ -320,4 +320,29 @@ else
 	skip "key redaction" "kwrap without --llm, or no python3"
 fi
 
+# --- kslice reads only under --root: a scan.tu outside it (an absolute
+# path, or one with ..) is refused, not sliced into the record
+if have_tool kslice && have_tool kscan; then
+	D=$(mktemp -d /tmp/kforge-outside.XXXXXX)
+	printf '#define SECRET_MACRO 42\n__global__ void outside_kernel(float *x) { x[0] = SECRET_MACRO; }\n' \
+	    > "$D/k.cu"
+	"$(tool kscan)" "$D" > "$T_TMP/outside.ndjson" 2> /dev/null
+	run "$(tool kslice)" < "$T_TMP/outside.ndjson"
+	is "$T_STATUS:$(jq -r '[.errors[0].code, (.slice.code // "" | test("SECRET"))] | join(" ")' "$T_TMP/out")" \
+	    "1:cannot-slice false" "kslice: a scan.tu outside --root is not read"
+	like "$(cat "$T_TMP/err")" "k.cu: outside --root .*, not read" \
+	    "kslice: the error says why"
+	jq -c '.scan.tu = "examples/../../../../../../../../etc/passwd"' \
+	    "$T_TMP/outside.ndjson" > "$T_TMP/dotdot.ndjson"
+	run "$(tool kslice)" < "$T_TMP/dotdot.ndjson"
+	like "$(cat "$T_TMP/err")" "passwd: outside --root" \
+	    "kslice: a tu climbing out with .. is not read"
+	run "$(tool kslice)" --root "$D" < "$T_TMP/outside.ndjson"
+	is "$(jq -r '.slice.code | test("SECRET_MACRO")' "$T_TMP/out")" true \
+	    "kslice --root at the file's directory: sliced"
+	rm -rf "$D"
+else
+	skip "kslice --root" "kslice or kscan not built"
+fi
+
 done_testing
