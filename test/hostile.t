@@ -345,4 +345,42 @@ else
 	skip "kslice --root" "kslice or kscan not built"
 fi
 
+# --- kverify runs a harness in the sandbox: nothing outside its run
+# directory written, nothing of /etc read
+if have_tool kverify && bwrap --unshare-all --ro-bind / / true 2> /dev/null; then
+	W=$T_TMP/kv
+	key=$(printf 'harness:evil' | sha256sum | cut -c1-64)
+	hd=$W/build/$(echo "$key" | cut -c1-2)/$key
+	mkdir -p "$hd"
+	{
+		echo '#!/bin/sh'
+		echo "echo escaped > '$T_TMP/escaped'"
+		echo 'cat /etc/passwd'
+		echo "echo \"\$HOME\" > '$T_TMP/home'"
+		echo 'echo 1'
+	} > "$hd/harness"
+	chmod +x "$hd/harness"
+	rkey=$(printf 'reference:m' | sha256sum | cut -c1-64)
+	mkdir -p "$W/build/$(echo "$rkey" | cut -c1-2)/$rkey"
+	echo m > "$W/build/$(echo "$rkey" | cut -c1-2)/$rkey/module.cubin"
+	jq -cn --arg h "$key" --arg r "$rkey" '
+	    def unit($key; $file; $sym): {ok: true, compiler: "nvcc",
+	    version: "fake", command: "nvcc", seconds: 0, cached: false,
+	    artifact: $key, file: $file, symbol: $sym, runnable: true,
+	    diagnostics: [], log: "", log_truncated: false, pass_call: true};
+	    {id: "evil", build: {arch: "sm_90",
+	    reference: unit($r; "module.cubin"; "_Z4fakev"),
+	    harness: unit($h; "harness"; null)}}' > "$T_TMP/evil.ndjson"
+	KFORGE_WORK=$W run "$(tool kverify)" --no-time --no-memcheck \
+	    < "$T_TMP/evil.ndjson"
+	is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 1 \
+	    "kverify, a hostile harness: one line out"
+	[ ! -e "$T_TMP/escaped" ] && [ ! -e "$T_TMP/home" ]
+	ok $? "kverify: the harness wrote nothing outside its run directory"
+	! grep -rqs 'root:' "$T_TMP/out" "$T_TMP/err" "$W"
+	ok $? "kverify: the harness read nothing of /etc/passwd"
+else
+	skip "kverify sandbox" "kverify not built, or bwrap cannot make namespaces"
+fi
+
 done_testing
