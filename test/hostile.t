@@ -61,7 +61,7 @@ if have_tool kwrap; then
 		rm -f "$T_TMP/pid" "$T_TMP/sig.out"
 		# the reader waits, so kwrap blocks in the middle of a line
 		( "$(tool kwrap)" < "$T_TMP/big.ndjson" 2> /dev/null &
-		  echo $! > "$T_TMP/pid"; wait $!; echo $? > "$T_TMP/st" ) |
+		  echo $! > "$T_TMP/pid"; wait $!; echo $? > "$T_TMP/st" ) 2> /dev/null |
 		    { sleep 3; cat > "$T_TMP/sig.out"; } &
 		i=0
 		while [ ! -s "$T_TMP/pid" ] && [ $i -lt 100 ]; do
