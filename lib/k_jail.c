@@ -27,7 +27,7 @@ static const char *const pass_env[] = {
 	"CUDA_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
 	"HIP_PATH", "ROCM_PATH", "HIP_PLATFORM", "HIP_CLANG_PATH",
 	"HIP_DEVICE_LIB_PATH", "HIP_VISIBLE_DEVICES", "HSA_PATH",
-	"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS",
+	"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "LD_LIBRARY_PATH",
 	NULL
 };
 
@@ -171,7 +171,16 @@ k_jail_run(char *const argv[], const struct k_jail *j,
 		add3(&a, "--dev", "/dev", NULL);
 	add3(&a, "--tmpfs", "/tmp", NULL);
 	for (i = 0; i < K_JAIL_RO_MAX && j->ro[i] != NULL; i++)
-		add3(&a, "--ro-bind", j->ro[i], j->ro[i]);
+		add3(&a, "--ro-bind-try", j->ro[i], j->ro[i]);
+	if (getenv("LD_LIBRARY_PATH") != NULL) {
+		/* a packed tool's libraries (bench/funnel-pack.sh) */
+		char *copy = k_strdup(getenv("LD_LIBRARY_PATH")), *p, *save;
+		for (p = strtok_r(copy, ":", &save); p != NULL;
+		    p = strtok_r(NULL, ":", &save))
+			if (p[0] == '/')
+				add3(&a, "--ro-bind-try", p, p);
+		free(copy);
+	}
 	add3(&a, "--bind", j->scratch, j->scratch);
 	add3(&a, "--chdir", j->scratch, NULL);
 	add(&a, "--clearenv");

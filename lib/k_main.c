@@ -62,6 +62,8 @@ k_main(int argc, char *argv[], const struct k_tool *t, void *ctx)
 		switch (ch) {
 		case 'h':
 			fputs(t->usage, stdout);
+			free(lo);
+			free(so);
 			exit(k_finish());
 		case 'q':
 			k_msg_quiet(1);
@@ -73,6 +75,8 @@ k_main(int argc, char *argv[], const struct k_tool *t, void *ctx)
 			else
 				printf("%s (kforge) %s\n", k_progname(),
 				    K_VERSION);
+			free(lo);
+			free(so);
 			exit(k_finish());
 		case ':':
 			k_warn(K_EXIT_USAGE, NULL, "missing argument: %s",

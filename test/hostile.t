@@ -61,7 +61,7 @@ if have_tool kwrap; then
 		rm -f "$T_TMP/pid" "$T_TMP/sig.out"
 		# the reader waits, so kwrap blocks in the middle of a line
 		( "$(tool kwrap)" < "$T_TMP/big.ndjson" 2> /dev/null &
-		  echo $! > "$T_TMP/pid"; wait $!; echo $? > "$T_TMP/st" ) |
+		  echo $! > "$T_TMP/pid"; wait $!; echo $? > "$T_TMP/st" ) 2> /dev/null |
 		    { sleep 3; cat > "$T_TMP/sig.out"; } &
 		i=0
 		while [ ! -s "$T_TMP/pid" ] && [ $i -lt 100 ]; do
@@ -318,6 +318,69 @@ if have_tool kwrap && "$(tool kwrap)" -h | grep -q -- --llm &&
 	ok $? "key, error: the echoed key is redacted in the error's raw"
 else
 	skip "key redaction" "kwrap without --llm, or no python3"
+fi
+
+# --- kslice reads only under --root: a scan.tu outside it (an absolute
+# path, or one with ..) is refused, not sliced into the record
+if have_tool kslice && have_tool kscan; then
+	D=$(mktemp -d /tmp/kforge-outside.XXXXXX)
+	printf '#define SECRET_MACRO 42\n__global__ void outside_kernel(float *x) { x[0] = SECRET_MACRO; }\n' \
+	    > "$D/k.cu"
+	"$(tool kscan)" "$D" > "$T_TMP/outside.ndjson" 2> /dev/null
+	run "$(tool kslice)" < "$T_TMP/outside.ndjson"
+	is "$T_STATUS:$(jq -r '[.errors[0].code, (.slice.code // "" | test("SECRET"))] | join(" ")' "$T_TMP/out")" \
+	    "1:cannot-slice false" "kslice: a scan.tu outside --root is not read"
+	like "$(cat "$T_TMP/err")" "k.cu: outside the root .*, not read" \
+	    "kslice: the error says why"
+	jq -c '.scan.tu = "examples/../../../../../../../../etc/passwd"' \
+	    "$T_TMP/outside.ndjson" > "$T_TMP/dotdot.ndjson"
+	run "$(tool kslice)" < "$T_TMP/dotdot.ndjson"
+	like "$(cat "$T_TMP/err")" "passwd: outside the root" \
+	    "kslice: a tu climbing out with .. is not read"
+	run "$(tool kslice)" --root "$D" < "$T_TMP/outside.ndjson"
+	is "$(jq -r '.slice.code | test("SECRET_MACRO")' "$T_TMP/out")" true \
+	    "kslice --root at the file's directory: sliced"
+	rm -rf "$D"
+else
+	skip "kslice --root" "kslice or kscan not built"
+fi
+
+# --- kverify runs a harness in the sandbox: nothing outside its run
+# directory written, nothing of /etc read
+if have_tool kverify && bwrap --unshare-all --ro-bind / / true 2> /dev/null; then
+	W=$T_TMP/kv
+	key=$(printf 'harness:evil' | sha256sum | cut -c1-64)
+	hd=$W/build/$(echo "$key" | cut -c1-2)/$key
+	mkdir -p "$hd"
+	{
+		echo '#!/bin/sh'
+		echo "echo escaped > '$T_TMP/escaped'"
+		echo 'cat /etc/passwd'
+		echo "echo \"\$HOME\" > '$T_TMP/home'"
+		echo 'echo 1'
+	} > "$hd/harness"
+	chmod +x "$hd/harness"
+	rkey=$(printf 'reference:m' | sha256sum | cut -c1-64)
+	mkdir -p "$W/build/$(echo "$rkey" | cut -c1-2)/$rkey"
+	echo m > "$W/build/$(echo "$rkey" | cut -c1-2)/$rkey/module.cubin"
+	jq -cn --arg h "$key" --arg r "$rkey" '
+	    def unit($key; $file; $sym): {ok: true, compiler: "nvcc",
+	    version: "fake", command: "nvcc", seconds: 0, cached: false,
+	    artifact: $key, file: $file, symbol: $sym, runnable: true,
+	    diagnostics: [], log: "", log_truncated: false, pass_call: true};
+	    {id: "evil", build: {arch: "sm_90",
+	    reference: unit($r; "module.cubin"; "_Z4fakev"),
+	    harness: unit($h; "harness"; null)}}' > "$T_TMP/evil.ndjson"
+	KFORGE_WORK=$W run "$(tool kverify)" --no-time --no-memcheck \
+	    < "$T_TMP/evil.ndjson"
+	is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 1 \
+	    "kverify, a hostile harness: one line out"
+	[ ! -e "$T_TMP/escaped" ] && [ ! -e "$T_TMP/home" ]
+	ok $? "kverify: the harness wrote nothing outside its run directory"
+	! grep -rqs 'root:' "$T_TMP/out" "$T_TMP/err" "$W"
+	ok $? "kverify: the harness read nothing of /etc/passwd"
+else
+	skip "kverify sandbox" "kverify not built, or bwrap cannot make namespaces"
 fi
 
 done_testing

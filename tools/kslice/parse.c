@@ -302,6 +302,22 @@ abs_flags(json_t *flags, struct k_strv *out)
 	}
 }
 
+/* Whether path, once links and ".." are resolved, lies under --root;
+ * a path that does not resolve is left to the open that follows. */
+static int
+under_root(const char *path)
+{
+	char real[PATH_MAX];
+	size_t rl = strlen(opt.root);
+
+	if (realpath(path, real) == NULL)
+		return 1;
+	if (rl == 1 && opt.root[0] == '/')
+		return 1;
+	return strncmp(real, opt.root, rl) == 0 &&
+	    (real[rl] == '/' || real[rl] == '\0');
+}
+
 /* The parsed unit for tu + flags + side, from the cache or parsed now;
  * NULL with *why set when it cannot be parsed. */
 struct parsed *
@@ -328,6 +344,15 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 		snprintf(path, sizeof(path), "%s", tu);
 	else
 		snprintf(path, sizeof(path), "%s/%s", opt.root, tu);
+	if (!under_root(path)) {
+		/* a record names what kslice reads: nothing outside the
+		 * code base (/etc/passwd's lines would become macros of a
+		 * slice) */
+		*why = k_asprintf("%s: outside the root %s, not read", tu,
+		    opt.root);
+		free(key);
+		return NULL;
+	}
 	if (access(path, R_OK) != 0) {
 		*why = opt.root_given || opt.root_recorded ? k_asprintf(
 		    "%s: %s (looked under %s, %s; --root names where the "

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "k_jail.h"
 #include "kverify.h"
 
 void
@@ -212,8 +213,24 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 	} else
 		argv[n++] = "--cases";
 	argv[n] = NULL;
-	if (k_run(argv, dir, log, timeout, &r->p) != 0)
-		return -1;
+	{
+		/* the harness is a program a record carried: in the sandbox
+		 * (k_jail), with the GPU, this program and the work
+		 * directory read-only, its run directory the one it writes */
+		struct k_jail j;
+		char *selfdir = k_dirname(opt.self);
+		int rc;
+		memset(&j, 0, sizeof(j));
+		j.scratch = dir;
+		j.ro[0] = opt.work;
+		j.ro[1] = selfdir;
+		j.gpu = 1;
+		j.why = "harness runs";
+		rc = k_jail_run(argv, &j, log, timeout, &r->p);
+		free(selfdir);
+		if (rc != 0)
+			return -1;
+	}
 	r->ran = 1;
 	r->tail = tail_of(log, TAIL_MAX);
 	if (!r->p.exited || r->p.status != 0 || r->p.timed_out) {

@@ -17,11 +17,11 @@
 
 static const char usage_line[] =
     "usage: kwrap [-hqV] [--dialect cuda | hip] [--spec file] [--llm tasks]\n"
-    "             [--model name] [--url url] [-j jobs]\n"
-    "             [--candidate-dialect cuda | hip] [--rounds n] [--temperature t]\n"
-    "             [--max-tokens n] [--timeout seconds] [--retries n]\n"
-    "             [--max-response bytes] [--no-cache] [--mutants n]\n"
-    "             [--switch-cases n] [--survivor-cases n] [file ...]\n";
+    "             [--model name] [--url url] [--mutants n] [--switch-cases n]\n"
+    "             [--survivor-cases n] [-j jobs] [--candidate-dialect cuda | hip]\n"
+    "             [--rounds n] [--temperature t] [--max-tokens n]\n"
+    "             [--timeout seconds] [--retries n] [--max-response bytes]\n"
+    "             [--no-cache] [file ...]\n";
 
 static struct {
 	const char *dialect;	/* forced, or NULL for scan.dialect */
