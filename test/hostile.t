@@ -256,6 +256,13 @@ if have_tool kwrap; then
 		is "$(jq -r --arg id "$R" 'select(.id == $id) | .wrap.harness // "none"' "$T_TMP/out")" none \
 		    "kwrap --spec $n: no harness"
 	done
+	# the spec's own words for elements kwrap cannot type are not bad:
+	# "bytes" (an opaque pointer, one byte each) and "struct"
+	spec bytes '{"params":[{"name":"out","dtype":"bytes","element_size":1}]}'
+	"$(tool kwrap)" --spec "$T_TMP/bytes.spec" < examples/kslice.ndjson \
+	    > "$T_TMP/out" 2> "$T_TMP/err"
+	is "$(jq -r --arg id "$R" 'select(.id == $id) | [(.errors // [] | length), (.wrap.harness.code != null)] | map(tostring) | join(" ")' "$T_TMP/out")" \
+	    "0 true" "kwrap --spec: dtype bytes (an opaque pointer's elements) is valid"
 	if have_tool kbuild && command -v nvcc > /dev/null; then
 		# kbuild generates the harness from wrap.spec: a spec edited
 		# in the record is checked the same way first
@@ -326,7 +333,10 @@ if have_tool kslice && have_tool kscan; then
 	D=$(mktemp -d /tmp/kforge-outside.XXXXXX)
 	printf '#define SECRET_MACRO 42\n__global__ void outside_kernel(float *x) { x[0] = SECRET_MACRO; }\n' \
 	    > "$D/k.cu"
-	"$(tool kscan)" "$D" > "$T_TMP/outside.ndjson" 2> /dev/null
+	# a record that names a file outside the root it is sliced under
+	# (here: none recorded, so the current directory)
+	"$(tool kscan)" "$D" 2> /dev/null | jq -c --arg d "$D" \
+	    '.scan.tu = ($d + "/k.cu") | del(.scan.root)' > "$T_TMP/outside.ndjson"
 	run "$(tool kslice)" < "$T_TMP/outside.ndjson"
 	is "$T_STATUS:$(jq -r '[.errors[0].code, (.slice.code // "" | test("SECRET"))] | join(" ")' "$T_TMP/out")" \
 	    "1:cannot-slice false" "kslice: a scan.tu outside --root is not read"

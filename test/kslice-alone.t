@@ -13,7 +13,7 @@ command -v nvcc > /dev/null 2>&1 || skip_all "nvcc is not installed"
 KFORGE_WORK=$T_TMP/work
 export KFORGE_WORK
 cp -R test/kslice/alone "$T_TMP/src"
-(cd "$T_TMP/src" && "$(tool kscan)" -q $(ls *.cu) 2> "$T_TMP/scan.err") \
+(cd "$T_TMP/src" && "$(tool kscan)" -q --root . $(ls *.cu) 2> "$T_TMP/scan.err") \
     > "$T_TMP/scan.ndjson"
 (cd "$T_TMP/src" && "$(tool kslice)" -q) < "$T_TMP/scan.ndjson" \
     > "$T_TMP/slice.ndjson" 2> "$T_TMP/slice.err"

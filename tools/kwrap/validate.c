@@ -176,8 +176,10 @@ params_ok(struct vctx *v, json_t *arr, const char *what)
 		    strcmp(role, "scalar") != 0)
 			return bad(v, "%s[%zu].role: %.40s is not in, out, "
 			    "inout or scalar", what, i, role);
+		/* "struct" and "bytes" (an element kwrap cannot type, one
+		 * byte each) are the spec's own words beside the dtypes */
 		if (dt != NULL && strcmp(dt, "struct") != 0 &&
-		    k_dtype_named(dt) == NULL)
+		    strcmp(dt, "bytes") != 0 && k_dtype_named(dt) == NULL)
 			return bad(v, "%s[%zu].dtype: %.40s is not a dtype "
 			    "kforge knows", what, i, dt);
 		if (!type_ok(k_get_str(p, "type")))
