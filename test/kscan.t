@@ -391,4 +391,17 @@ run "$KSCAN" --bogus
 is "$T_STATUS" 2 "unknown option is a usage error"
 like "$(cat "$T_TMP/err")" "^usage: kscan " "usage on stderr"
 
+# --- no operands with a terminal on standard input: kscan says it waits
+# (script(1) gives it a pseudo-terminal; timeout ends the wait)
+if command -v script > /dev/null 2>&1; then
+	timeout 10 script -qec "$KSCAN" /dev/null < /dev/null > "$T_TMP/tty" 2>&1
+	like "$(cat "$T_TMP/tty")" "kscan: reading paths from standard input" \
+	    "no operands on a terminal: kscan says it is reading paths from it"
+	printf 'examples/src/attention.cu\n' | "$KSCAN" -q > "$T_TMP/out" 2> "$T_TMP/err"
+	is "$(grep -c 'reading paths' "$T_TMP/err")" 0 \
+	    "paths on a pipe: nothing said"
+else
+	skip "kscan on a terminal" "no script(1)"
+fi
+
 done_testing
