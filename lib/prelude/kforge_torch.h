@@ -127,31 +127,11 @@ public:
 	__host__ __device__ PtrType data();
 	__host__ __device__ const PtrType data() const;
 };
+/* the packed accessor indexes as a TensorAccessor does; here it is one */
 template <class T, size_t N, template <class U> class PtrTraits =
     DefaultPtrTraits, class index_t = int64_t>
-class GenericPackedTensorAccessor {
-public:
-	typedef typename PtrTraits<T>::PtrType PtrType;
-	__host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t>
-	    operator[](index_t);
-	__host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t>
-	    operator[](index_t) const;
-	__host__ __device__ index_t size(index_t) const;
-	__host__ __device__ index_t stride(index_t) const;
-	__host__ __device__ PtrType data();
-	__host__ __device__ const PtrType data() const;
-};
-template <class T, template <class U> class PtrTraits, class index_t>
-class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
-public:
-	typedef typename PtrTraits<T>::PtrType PtrType;
-	__host__ __device__ T &operator[](index_t);
-	__host__ __device__ const T &operator[](index_t) const;
-	__host__ __device__ index_t size(index_t) const;
-	__host__ __device__ index_t stride(index_t) const;
-	__host__ __device__ PtrType data();
-	__host__ __device__ const PtrType data() const;
-};
+class GenericPackedTensorAccessor : public TensorAccessor<T, N, PtrTraits,
+    index_t> {};
 template <class T, size_t N, template <class U> class PtrTraits =
     DefaultPtrTraits>
 using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits,
