@@ -132,109 +132,6 @@ k_write_file(const char *path, const char *text)
 
 /* ------------------------------------------------------------ prelude */
 
-/* cuRAND is a library of its own, not in the header tree "make deps" lays
- * out: when no real curand.h is on the include path (a toolkit's, a
- * system's), these stand in for the part kernels and their hosts use.
- * They are searched last, after the toolkit's and the system's headers. */
-static const char curand_host[] =
-    "#pragma once\n"
-    "typedef enum curandStatus { CURAND_STATUS_SUCCESS = 0 } curandStatus_t;\n"
-    "typedef curandStatus_t curandStatus;\n"
-    "typedef enum curandRngType { CURAND_RNG_PSEUDO_DEFAULT = 100,\n"
-    "  CURAND_RNG_PSEUDO_XORWOW = 101, CURAND_RNG_PSEUDO_MRG32K3A = 121,\n"
-    "  CURAND_RNG_PSEUDO_MTGP32 = 141, CURAND_RNG_PSEUDO_MT19937 = 142,\n"
-    "  CURAND_RNG_PSEUDO_PHILOX4_32_10 = 161, CURAND_RNG_QUASI_DEFAULT = 200,\n"
-    "  CURAND_RNG_QUASI_SOBOL32 = 201,\n"
-    "  CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 = 202,\n"
-    "  CURAND_RNG_QUASI_SOBOL64 = 203,\n"
-    "  CURAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 204 } curandRngType_t;\n"
-    "typedef enum curandOrdering { CURAND_ORDERING_PSEUDO_BEST = 100,\n"
-    "  CURAND_ORDERING_PSEUDO_DEFAULT = 101,\n"
-    "  CURAND_ORDERING_PSEUDO_SEEDED = 102,\n"
-    "  CURAND_ORDERING_QUASI_DEFAULT = 201 } curandOrdering_t;\n"
-    "typedef enum curandDirectionVectorSet {\n"
-    "  CURAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,\n"
-    "  CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102,\n"
-    "  CURAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,\n"
-    "  CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104\n"
-    "} curandDirectionVectorSet_t;\n"
-    "typedef unsigned int curandDirectionVectors32_t[32];\n"
-    "typedef unsigned long long curandDirectionVectors64_t[64];\n"
-    "typedef struct curandGenerator_st *curandGenerator_t;\n"
-    "extern \"C\" {\n"
-    "curandStatus_t curandCreateGenerator(curandGenerator_t *,\n"
-    "  curandRngType_t);\n"
-    "curandStatus_t curandCreateGeneratorHost(curandGenerator_t *,\n"
-    "  curandRngType_t);\n"
-    "curandStatus_t curandDestroyGenerator(curandGenerator_t);\n"
-    "curandStatus_t curandSetStream(curandGenerator_t, cudaStream_t);\n"
-    "curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t,\n"
-    "  unsigned long long);\n"
-    "curandStatus_t curandSetGeneratorOffset(curandGenerator_t,\n"
-    "  unsigned long long);\n"
-    "curandStatus_t curandSetGeneratorOrdering(curandGenerator_t,\n"
-    "  curandOrdering_t);\n"
-    "curandStatus_t curandSetQuasiRandomGeneratorDimensions(\n"
-    "  curandGenerator_t, unsigned);\n"
-    "curandStatus_t curandGenerate(curandGenerator_t, unsigned *, size_t);\n"
-    "curandStatus_t curandGenerateUniform(curandGenerator_t, float *,\n"
-    "  size_t);\n"
-    "curandStatus_t curandGenerateUniformDouble(curandGenerator_t,\n"
-    "  double *, size_t);\n"
-    "curandStatus_t curandGenerateNormal(curandGenerator_t, float *,\n"
-    "  size_t, float, float);\n"
-    "curandStatus_t curandGenerateNormalDouble(curandGenerator_t,\n"
-    "  double *, size_t, double, double);\n"
-    "curandStatus_t curandGetDirectionVectors32(\n"
-    "  curandDirectionVectors32_t **, curandDirectionVectorSet_t);\n"
-    "curandStatus_t curandGetDirectionVectors64(\n"
-    "  curandDirectionVectors64_t **, curandDirectionVectorSet_t);\n"
-    "}\n";
-static const char curand_device[] =
-    "#pragma once\n"
-    "#include <curand.h>\n"
-    "struct curandStateXORWOW { unsigned d, v[5]; int boxmuller_flag;\n"
-    "  int boxmuller_flag_double; float boxmuller_extra;\n"
-    "  double boxmuller_extra_double; };\n"
-    "typedef struct curandStateXORWOW curandStateXORWOW_t;\n"
-    "typedef struct curandStateXORWOW curandState_t;\n"
-    "typedef struct curandStateXORWOW curandState;\n"
-    "struct curandStatePhilox4_32_10 { uint4 ctr, output; uint2 key;\n"
-    "  unsigned STATE; int boxmuller_flag; int boxmuller_flag_double;\n"
-    "  float boxmuller_extra; double boxmuller_extra_double; };\n"
-    "typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;\n"
-    "struct curandStateMRG32k3a { unsigned s1[3], s2[3];\n"
-    "  int boxmuller_flag; int boxmuller_flag_double;\n"
-    "  float boxmuller_extra; double boxmuller_extra_double; };\n"
-    "typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;\n"
-    "struct curandStateSobol32 { unsigned i, x, c;\n"
-    "  unsigned direction_vectors[32]; };\n"
-    "typedef struct curandStateSobol32 curandStateSobol32_t;\n"
-    "struct curandStateSobol64 { unsigned long long i, x, c;\n"
-    "  unsigned long long direction_vectors[64]; };\n"
-    "typedef struct curandStateSobol64 curandStateSobol64_t;\n"
-    "template <class S> __device__ void curand_init(unsigned long long,\n"
-    "  unsigned long long, unsigned long long, S *);\n"
-    "__device__ void curand_init(curandDirectionVectors32_t, unsigned,\n"
-    "  curandStateSobol32_t *);\n"
-    "__device__ void curand_init(curandDirectionVectors64_t,\n"
-    "  unsigned long long, curandStateSobol64_t *);\n"
-    "template <class S> __device__ unsigned curand(S *);\n"
-    "template <class S> __device__ float curand_uniform(S *);\n"
-    "template <class S> __device__ double curand_uniform_double(S *);\n"
-    "template <class S> __device__ float curand_normal(S *);\n"
-    "template <class S> __device__ double curand_normal_double(S *);\n"
-    "template <class S> __device__ float2 curand_normal2(S *);\n"
-    "template <class S> __device__ float4 curand_normal4(S *);\n"
-    "template <class S> __device__ float4 curand_uniform4(S *);\n"
-    "template <class S> __device__ uint4 curand4(S *);\n"
-    "template <class S> __device__ float curand_log_normal(S *, float,\n"
-    "  float);\n"
-    "template <class S> __device__ unsigned curand_poisson(S *, double);\n"
-    "template <class S> __device__ void skipahead(unsigned long long, S *);\n"
-    "template <class S> __device__ void skipahead_sequence(\n"
-    "  unsigned long long, S *);\n";
-
 /* PyTorch headers answered by the torch stand-in when nothing else on the
  * include path has them */
 static const char *torch_stubs[] = {
@@ -283,12 +180,6 @@ put_prelude(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/kforge_prelude.h", dir);
 	if (k_write_file(path, k_prelude_text) != 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/fallback/curand.h", dir);
-	if (k_write_file(path, curand_host) != 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/fallback/curand_kernel.h", dir);
-	if (k_write_file(path, curand_device) != 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/torch/kforge_torch.h", dir);
 	if (k_write_file(path, k_prelude_torch_text) != 0)
@@ -342,10 +233,6 @@ k_prelude_keep(const char *dir)
 	/* named after what it holds: a new build with another prelude
 	 * gets a directory of its own */
 	k_buf_add(&b, k_prelude_text);
-	k_buf_addn(&b, "", 1);
-	k_buf_add(&b, curand_host);
-	k_buf_addn(&b, "", 1);
-	k_buf_add(&b, curand_device);
 	k_buf_addn(&b, "", 1);
 	k_buf_add(&b, k_prelude_torch_text);
 	for (i = 0; torch_stubs[i] != NULL; i++) {
@@ -628,17 +515,11 @@ k_build_args(struct k_strv *a, const struct k_parse_conf *c,
 		    "--cuda-gpu-arch=sm_90");
 	} else
 		k_strv_push(a, "--cuda-host-only");
-	if (prelude_dir[0] != '\0') {
-		/* searched last: a real cuRAND or PyTorch on the include
-		 * path wins */
-		snprintf(path, sizeof(path), "%s/fallback", prelude_dir);
+	/* searched last: a real PyTorch on the include path wins */
+	if (prelude_dir[0] != '\0' && c->torch) {
+		snprintf(path, sizeof(path), "%s/torch", prelude_dir);
 		k_strv_push(a, "-idirafter");
 		k_strv_push(a, path);
-		if (c->torch) {
-			snprintf(path, sizeof(path), "%s/torch", prelude_dir);
-			k_strv_push(a, "-idirafter");
-			k_strv_push(a, path);
-		}
 	}
 	k_strv_push(a, "-Wno-unknown-cuda-version");
 	k_strv_push(a, "-w");

@@ -42,9 +42,8 @@ int k_write_file(const char *path, const char *text);
 
 /*
  * Make the private prelude directory, named after prog, removed at exit:
- * the prelude header (force-included), cuRAND stand-ins under fallback/
- * and the PyTorch stand-in with its headers under torch/ (both searched
- * after every other include directory).  Fatal on failure.
+ * the prelude header (force-included) and the PyTorch stand-in with its
+ * headers under torch/ (searched after every other include directory).  Fatal on failure.
  * k_prelude_dir() is "" before.
  */
 void k_make_prelude(const char *prog);

@@ -5,7 +5,7 @@
 # 1. Debian packages, libclang 19 among them.
 # 2. The CUDA 12.4 headers libclang parses CUDA with, from NVIDIA's wheels
 #    on PyPI (runtime, nvcc's crt/ and nvvm/libdevice, CCCL's cub, thrust
-#    and libcu++), checked against the sha256 sums below and laid out as
+#    and libcu++, cuRAND), checked against the sha256 sums below and laid out as
 #    one toolkit tree (include/, nvvm/, bin/) in deps/cuda-12.4, which git
 #    ignores.  The tools find it there or installed under the share
 #    directory; nothing is downloaded at run time.
@@ -49,9 +49,13 @@ wheels="nvidia-cuda-runtime-cu12==12.4.127
 nvidia-cuda-nvcc-cu12==12.4.131
 e4c9a35435c3b0e36c6397c5696334c9ea6650e524736cbd1c5d345ea099bb04
 nvidia-cuda-cccl-cu12==12.4.127.post1
-2027fa5fc75fbee703bf24e8275a40a605cf94a3e8fef8a7187897d49b34facb"
+2027fa5fc75fbee703bf24e8275a40a605cf94a3e8fef8a7187897d49b34facb
+nvidia-curand-cu12==10.3.5.147
+a88f583d4e0bb643c49743469964103aa59f7f708d862c3ddb0fc07f851e3b8b"
 
-[ -f "$stamp" ] && exit 0
+# a tree laid out from this very list is kept; another list lays it out anew
+[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(echo "$wheels" | awk 'NR % 2 == 1')" ] &&
+    exit 0
 
 dl=deps/wheels
 mkdir -p "$dl"
@@ -79,12 +83,15 @@ done
 tmp=$tree.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp/unpack" "$tmp/include" "$tmp/nvvm" "$tmp/bin"
-for whl in "$dl"/nvidia_cuda_*.whl; do
-	unzip -q -o "$whl" 'nvidia/*' -d "$tmp/unpack"
+echo "$wheels" | awk 'NR % 2 == 1' | while read -r spec; do
+	name=$(echo "$spec" | sed 's/==.*//; s/-/_/g')
+	unzip -q -o "$dl/$name-${spec#*==}-"*.whl 'nvidia/*' -d "$tmp/unpack"
 done
 u=$tmp/unpack/nvidia
+# cuRAND's headers too: clang's CUDA wrapper includes
+# curand_mtgp32_kernel.h, and kernels use curand_kernel.h
 cp -R "$u/cuda_runtime/include/." "$u/cuda_nvcc/include/." \
-    "$u/cuda_cccl/include/." "$tmp/include/"
+    "$u/cuda_cccl/include/." "$u/curand/include/." "$tmp/include/"
 cp -R "$u/cuda_nvcc/nvvm/libdevice" "$tmp/nvvm/"
 rm -f "$tmp/include/__init__.py"
 # clang takes a directory for a toolkit when it has include/ and bin/; the

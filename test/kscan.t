@@ -365,6 +365,15 @@ is "$T_STATUS:$(jq -s '[.[].scan.diagnostics.errors] | add' "$T_TMP/out")" "0:0"
 is "$(jq -r -s '[.[].scan.name] | join(" ")' "$T_TMP/out")" \
     "tk_kernel parent_kernel surf_kernel" "the toolkit's own kernels (cub's) are not reported"
 
+# cuRAND: the toolkit's own headers from make deps, not a stand-in (clang's
+# CUDA wrapper includes curand_mtgp32_kernel.h in every CUDA parse)
+is "$(ls "$(cd "$(dirname "$KSCAN")" && pwd)/deps/cuda-12.4/include/curand_mtgp32_kernel.h" 2>&1 | sed 's,.*/,,')" \
+    curand_mtgp32_kernel.h "the parse toolkit tree holds cuRAND's headers"
+run "$KSCAN" test/cuda/curand.cu
+is "$T_STATUS:$(jq -r -s '[.[] | .scan.name + "=" + (.scan.diagnostics.errors | tostring)] | join(" ")' "$T_TMP/out")" \
+    "0:mtgp_kernel=0 philox_kernel=0" \
+    "MTGP32, discrete distributions and Philox parse with cuRAND's own headers"
+
 # alignas after __shared__, __device__, __constant__, __managed__ (nvcc's
 # order), in the unit and in a header it includes: parsed in clang's order,
 # lines and columns of what is around unmoved
