@@ -280,26 +280,24 @@ macro_named(struct res *r, const char *name)
 	return clang_getNullCursor();
 }
 
-/* The argument ranges of the call whose '(' is t[open]: starts and ends
- * in as, ae (at most max); the count, or -1 with no closing ')'. */
-static int
-call_args(struct tok *t, unsigned open, unsigned n, unsigned *as,
-    unsigned *ae, int max, unsigned *close)
+/* The comma-separated items of t[a..b), brackets nested: the ranges of
+ * the first max in as, ae; the number of items, which may exceed max. */
+static unsigned
+split_all(struct tok *t, unsigned a, unsigned b, unsigned *as,
+    unsigned *ae, unsigned max)
 {
-	unsigned i, start = open + 1;
-	int depth = 0, na = 0;
+	unsigned i, start = a, n = 0;
+	int depth = 0;
 
-	*close = matching(t, open, n);
-	if (*close >= n)
-		return -1;
-	if (*close == open + 1)
+	if (a >= b)
 		return 0;
-	for (i = open + 1; i <= *close; i++) {
-		if (i == *close || (depth == 0 && strcmp(t[i].s, ",") == 0)) {
-			if (na == max)
-				return -1;
-			as[na] = start;
-			ae[na++] = i;
+	for (i = a; i <= b; i++) {
+		if (i == b || (depth == 0 && strcmp(t[i].s, ",") == 0)) {
+			if (n < max) {
+				as[n] = start;
+				ae[n] = i;
+			}
+			n++;
 			start = i + 1;
 			continue;
 		}
@@ -310,7 +308,33 @@ call_args(struct tok *t, unsigned open, unsigned n, unsigned *as,
 		    strcmp(t[i].s, "}") == 0)
 			depth--;
 	}
-	return na;
+	return n;
+}
+
+/* The first max items of t[a..b); how many were stored. */
+static unsigned
+split_ranges(struct tok *t, unsigned a, unsigned b, unsigned *as,
+    unsigned *ae, unsigned max)
+{
+	unsigned n = split_all(t, a, b, as, ae, max);
+
+	return n < max ? n : max;
+}
+
+/* The argument ranges of the call whose '(' is t[open]: starts and ends
+ * in as, ae (at most max); the count, or -1 with no closing ')' or more
+ * than max arguments. */
+static int
+call_args(struct tok *t, unsigned open, unsigned n, unsigned *as,
+    unsigned *ae, int max, unsigned *close)
+{
+	unsigned na;
+
+	*close = matching(t, open, n);
+	if (*close >= n)
+		return -1;
+	na = split_all(t, open + 1, *close, as, ae, (unsigned)max);
+	return na > (unsigned)max ? -1 : (int)na;
 }
 
 /* Each argument of the call at t[open] resolved on its own. */
@@ -1013,35 +1037,6 @@ resolve(struct res *r, struct fileinfo *fi, struct tok *t, unsigned a,
 	j = json_string(text);
 	free(text);
 	return j;
-}
-
-/* Ranges of the comma-separated items of t[a..b). */
-static unsigned
-split_ranges(struct tok *t, unsigned a, unsigned b, unsigned *as,
-    unsigned *ae, unsigned max)
-{
-	unsigned i, start = a, n = 0;
-	int depth = 0;
-
-	if (a >= b)
-		return 0;
-	for (i = a; i <= b; i++) {
-		if (i == b || (depth == 0 && strcmp(t[i].s, ",") == 0)) {
-			if (n < max) {
-				as[n] = start;
-				ae[n++] = i;
-			}
-			start = i + 1;
-			continue;
-		}
-		if (strcmp(t[i].s, "(") == 0 || strcmp(t[i].s, "[") == 0 ||
-		    strcmp(t[i].s, "{") == 0)
-			depth++;
-		else if (strcmp(t[i].s, ")") == 0 || strcmp(t[i].s, "]") == 0 ||
-		    strcmp(t[i].s, "}") == 0)
-			depth--;
-	}
-	return n;
 }
 
 #define MAX_LAUNCH_ITEMS 128
