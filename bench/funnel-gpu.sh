@@ -6,14 +6,15 @@
 # on case 0, every output element written, not degenerate), then print
 # the Markdown table and the causes (bench/funnel-table.sh).
 #
-#	sh bench/funnel-gpu.sh [-F] [-d seconds] [-j jobs] [-t seconds] OUT...
+#	sh bench/funnel-gpu.sh [-F] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT...
 #
 # -F: kverify --fit, the GPU sizing step before the verdict (a spec's
 # counts grown under compute-sanitizer memcheck until clean, outputs shrunk
 # to what is written, fitted across the cases); the fit statuses are
 # counted after the table, and table.md gets them too.
-# -j: kverify processes at once (default: the number of CPUs); every
-# process shares the one GPU, records are dealt to them four at a time.
+# -j: kverify processes at once (default: the number of CPUs); records
+# are dealt to them four at a time.  -g: how many GPUs they share
+# (default 1): chunk N runs on GPU N mod gpus (CUDA_VISIBLE_DEVICES).
 # -t: kverify's --timeout per test case (default 10; memcheck gets ten
 # times as long).  -d: stop kverify after this many seconds (a machine
 # lent for a limited time); records it did not reach get the error
@@ -29,20 +30,22 @@ k=$(cd "$(dirname "$0")/.." && pwd)
 bin=${KFORGE_BIN:-$k}
 jobs=$(nproc 2> /dev/null || echo 4)
 tmo=10
+gpus=1
 deadline=
 fit=
-while getopts Fd:j:t: o; do
+while getopts Fd:g:j:t: o; do
 	case $o in
 	F) fit=--fit ;;
 	d) deadline=$OPTARG ;;
+	g) gpus=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	*) echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-j jobs] [-t seconds] OUT..." >&2
+	*) echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -50,7 +53,7 @@ fi
 export KFORGE_BIN=$bin
 echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1)"
 echo "# nvcc: $(nvcc --version 2> /dev/null | grep -o 'release [0-9.]*' | head -n 1)"
-echo "# $(nproc) CPUs, $jobs kverify processes, --timeout $tmo${fit:+, --fit}"
+echo "# $(nproc) CPUs, $gpus GPU(s), $jobs kverify processes, --timeout $tmo${fit:+, --fit}"
 
 for out in "$@"; do
 	out=$(cd "$out" && pwd)
@@ -83,6 +86,10 @@ done
 t0=$(date +%s)
 # each: KFORGE_WORK is the chunk's corpus's work directory
 ${deadline:+timeout -s KILL "$deadline"} xargs -P "$jobs" -n 1 sh -c 'd=$(dirname "$(dirname "$1")");
+    n=$(basename "$1" .in | sed "s/^0*//");
+    if [ '"$gpus"' -gt 1 ]; then
+	CUDA_VISIBLE_DEVICES=$((${n:-0} % '"$gpus"')); export CUDA_VISIBLE_DEVICES
+    fi
     KFORGE_WORK=$d/work "$KFORGE_BIN/kverify" -q --no-time '"$fit"' --timeout "'"$tmo"'" \
     < "$1" > "${1%.in}.part" 2> /dev/null; mv "${1%.in}.part" "${1%.in}.out"' \
     sh < "$q/list" || echo "# kverify: stopped after ${deadline:-?} s"
