@@ -1,0 +1,584 @@
+/*
+ * kreport --export-dir: each verified task as a folder that works without
+ * kforge: kernel.cu (the slice), task.json (what the record knows of it),
+ * test.cu (the record's own harness with its driver layer through the
+ * runtime API, the kernel included, the comparison with the expected
+ * outputs) that builds with plain nvcc, expected/CASE/NAME.bin (the golden
+ * outputs from the work directory's blobs) and README.md.  One line per
+ * input record on stdout says where its folder is or why it has none.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "k_buf.h"
+#include "k_dtype.h"
+#include "k_exit.h"
+#include "k_fs.h"
+#include "k_hash.h"
+#include "k_mem.h"
+#include "k_msg.h"
+#include "k_record.h"
+#include "kreport.h"
+
+extern const char kreport_test_text[];
+
+/* the sections of exporttest.in, between its "//@@ NAME" lines */
+static char *part_driver, *part_compare, *part_main;
+
+static void
+split_parts(void)
+{
+	char *t = k_strdup(kreport_test_text), *p = t, *next;
+	char **slot = NULL;
+
+	while (p != NULL && *p != '\0') {
+		next = strchr(p, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		if (strncmp(p, "//@@ ", 5) == 0) {
+			slot = strcmp(p + 5, "driver") == 0 ? &part_driver :
+			    strcmp(p + 5, "compare") == 0 ? &part_compare :
+			    &part_main;
+			*slot = k_strdup("");
+		} else if (slot != NULL) {
+			char *s = k_asprintf("%s%s\n", *slot, p);
+			free(*slot);
+			*slot = s;
+		}
+		p = next;
+	}
+	free(t);
+}
+
+/* A C string literal of s (quotes and escapes) into b. */
+static void
+c_str(struct k_buf *b, const char *s)
+{
+	k_buf_add(b, "\"");
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			k_buf_printf(b, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			k_buf_printf(b, "\\%03o", ch);
+		else
+			k_buf_printf(b, "%c", ch);
+	}
+	k_buf_add(b, "\"");
+}
+
+/*
+ * The harness with its CUDA driver-API block (from "#else" and
+ * "#include <cuda.h>" to the "#endif" after it) replaced by the runtime
+ * one, or NULL when the harness has no such block.
+ */
+static char *
+runtime_harness(const char *h)
+{
+	const char *start = strstr(h, "\n#else\n#include <cuda.h>\n"), *end;
+
+	if (start == NULL || (end = strstr(start + 1, "\n#endif\n")) == NULL)
+		return NULL;
+	return k_asprintf("%.*s\n#else\n%s#endif\n%s", (int)(start - h), h,
+	    part_driver, end + 8);
+}
+
+static int
+kind_of(const struct k_dtype *d)
+{
+	if (d == NULL || !d->is_float)
+		return 0;
+	if (d->size == 8)
+		return 2;
+	if (d->size == 4)
+		return 1;
+	return strcmp(d->name, "bfloat16") == 0 ? 4 : 3;
+}
+
+/* verify.tolerance's band of output name, or the dtype's */
+static void
+band(json_t *verify, const char *name, const struct k_dtype *d,
+    double *atol, double *rtol)
+{
+	json_t *o;
+	size_t i;
+
+	*atol = d != NULL ? d->atol : 0;
+	*rtol = d != NULL ? d->rtol : 0;
+	json_array_foreach(json_object_get(json_object_get(verify,
+	    "tolerance"), "outputs"), i, o)
+		if (strcmp(k_get_str(o, "name") != NULL ? k_get_str(o, "name") :
+		    "", name) == 0) {
+			if (json_is_number(json_object_get(o, "atol")))
+				*atol = json_number_value(json_object_get(o,
+				    "atol"));
+			if (json_is_number(json_object_get(o, "rtol")))
+				*rtol = json_number_value(json_object_get(o,
+				    "rtol"));
+		}
+}
+
+/* One golden case's outputs as bytes: blob paths checked, NULL and *why
+ * set when one is missing or not what its hash says. */
+struct gold {
+	long kcase;
+	size_t n;
+	json_t *outs;		/* borrowed */
+	size_t bytes;
+};
+
+static const char *
+blob_path(const char *hash, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/blobs/%.2s/%s", k_work_name(NULL), hash, hash);
+	return buf;
+}
+
+/* Whether every blob of g is in the work directory with its size. */
+static const char *
+gold_check(struct gold *g)
+{
+	char path[4096];
+	struct stat st;
+	json_t *o;
+	size_t i;
+
+	g->bytes = 0;
+	json_array_foreach(g->outs, i, o) {
+		const char *h = k_get_str(o, "hash"), *name = k_get_str(o,
+		    "name"), *type = k_get_str(o, "type");
+		json_t *bytes = json_object_get(o, "bytes");
+		if (h == NULL || strlen(h) != 64 || strspn(h,
+		    "0123456789abcdef") != 64 || name == NULL ||
+		    type == NULL || !json_is_integer(bytes))
+			return "a golden output lacks its name, type, bytes "
+			    "or hash";
+		if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+		    "OPQRSTUVWXYZ0123456789_") != strlen(name))
+			return "a golden output's name is not an identifier";
+		if (stat(blob_path(h, path, sizeof(path)), &st) != 0 ||
+		    st.st_size != json_integer_value(bytes))
+			return "a golden output is not in the work directory's "
+			    "blobs (KFORGE_WORK)";
+		g->bytes += (size_t)st.st_size;
+	}
+	return NULL;
+}
+
+/* Copy a blob to dir/name, checking its hash on the way. */
+static const char *
+copy_blob(const char *hash, const char *dir, const char *name)
+{
+	char path[4096], hex[K_SHA256_HEX];
+	size_t len;
+	char *data = k_file_read(blob_path(hash, path, sizeof(path)),
+	    (size_t)1 << 34, &len);
+	const char *why = NULL;
+	char *to;
+
+	if (data == NULL)
+		return "a golden blob cannot be read";
+	k_sha256_hex(data, len, hex);
+	to = k_asprintf("%s/%s", dir, name);
+	if (strcmp(hex, hash) != 0)
+		why = "a golden blob does not match its hash";
+	else if (k_file_write(to, data, len) != 0)
+		why = "cannot write an expected output";
+	free(to);
+	free(data);
+	return why;
+}
+
+static void
+put_text(const char *dir, const char *name, const char *text)
+{
+	char *path = k_asprintf("%s/%s", dir, name);
+
+	if (k_file_write(path, text, strlen(text)) != 0)
+		k_warn(K_EXIT_IO, path, "cannot write: %s", strerror(errno));
+	free(path);
+}
+
+static json_t *
+copy_or_null(json_t *v)
+{
+	return v != NULL ? json_deep_copy(v) : json_null();
+}
+
+static json_t *
+tri(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+/* The build command of README.md and task.json: the slice's own flags. */
+static char *
+build_command(json_t *slice)
+{
+	struct k_buf b = { 0 };
+	json_t *f;
+	size_t i;
+
+	k_buf_add(&b, "nvcc");
+	json_array_foreach(json_object_get(slice, "flags"), i, f)
+		if (json_is_string(f))
+			k_buf_printf(&b, " %s", json_string_value(f));
+	k_buf_add(&b, " -o test test.cu");
+	return k_buf_take(&b);
+}
+
+static json_t *
+task_json(struct info *in, json_t *cases, const char *build)
+{
+	json_t *rec = in->rec, *scan = json_object_get(rec, "scan");
+	json_t *slice = json_object_get(rec, "slice");
+	json_t *wrap = json_object_get(rec, "wrap");
+	json_t *verify = json_object_get(rec, "verify");
+	json_t *mv = json_object_get(verify, "mutation"), *t, *v;
+
+	t = json_object();
+	json_object_set_new(t, "id", json_string(in->id));
+	json_object_set_new(t, "op", copy_or_null(json_object_get(scan,
+	    "op")));
+	if (json_object_get(scan, "chain") != NULL)
+		json_object_set_new(t, "chain", json_deep_copy(
+		    json_object_get(scan, "chain")));
+	json_object_set_new(t, "project", json_string(in->project));
+	json_object_set_new(t, "dialect", json_string(in->dialect));
+	json_object_set_new(t, "source", json_pack("{s o s o s o}", "file",
+	    copy_or_null(json_object_get(scan, "file")), "line",
+	    copy_or_null(json_object_get(scan, "line")), "end_line",
+	    copy_or_null(json_object_get(scan, "end_line"))));
+	json_object_set_new(t, "kernel", copy_or_null(json_object_get(slice,
+	    "symbol")));
+	json_object_set_new(t, "signature", copy_or_null(json_object_get(
+	    scan, "signature")));
+	json_object_set_new(t, "instance", copy_or_null(json_object_get(
+	    slice, "instance")));
+	json_object_set_new(t, "instruction", copy_or_null(json_object_get(
+	    wrap, "instruction")));
+	json_object_set_new(t, "tags", copy_or_null(json_object_get(slice,
+	    "tags")));
+	json_object_set_new(t, "spec", copy_or_null(json_object_get(wrap,
+	    "spec")));
+	v = json_object();
+	json_object_set_new(v, "verified", copy_or_null(json_object_get(
+	    verify, "verified")));
+	json_object_set_new(v, "deterministic", copy_or_null(
+	    json_object_get(verify, "deterministic")));
+	json_object_set_new(v, "tolerance", copy_or_null(json_object_get(
+	    verify, "tolerance")));
+	json_object_set_new(v, "mutation", json_is_object(mv) ? json_pack(
+	    "{sO sO sO sO}", "score", json_object_get(mv, "score"), "tried",
+	    json_object_get(mv, "tried"), "killed", json_object_get(mv,
+	    "killed"), "survived", json_object_get(mv, "survived")) :
+	    json_null());
+	json_object_set_new(v, "pass_call", tri(in->call));
+	json_object_set_new(v, "pass_exe", tri(in->exe));
+	json_object_set_new(v, "pass_perf", tri(in->perf));
+	json_object_set_new(t, "verdicts", v);
+	json_object_set_new(t, "fit_args", copy_or_null(json_object_get(
+	    json_object_get(rec, "fit"), "args")));
+	json_object_set_new(t, "cases", json_incref(cases));
+	json_object_set_new(t, "build", json_string(build));
+	json_object_set_new(t, "run", json_string("./test"));
+	return t;
+}
+
+static char *
+readme(struct info *in, const char *build, json_t *task, size_t ncases,
+    size_t left_out)
+{
+	struct k_buf b = { 0 };
+	json_t *ins = json_object_get(task, "instruction");
+	const char *concise = k_get_str(ins, "concise");
+
+	k_buf_printf(&b, "# %s\n\n", in->id);
+	if (concise != NULL)
+		k_buf_printf(&b, "%s\n\n", concise);
+	k_buf_printf(&b, "A GPU kernel task exported by kforge (kreport "
+	    "--export-dir): `kernel.cu` is the kernel, `task.json` what is "
+	    "known of it (source, signature, spec, instruction, tags, "
+	    "verdicts), `test.cu` its test, `expected/` the outputs it "
+	    "must produce.\n\n"
+	    "Build and run the test in this folder (CUDA and an NVIDIA "
+	    "GPU):\n\n"
+	    "    %s\n"
+	    "    ./test\n\n"
+	    "`test.cu` includes `kernel.cu`, generates each case's inputs "
+	    "from its seed, launches the kernel, writes the outputs under "
+	    "`out/` and compares them with `expected/`. It prints one line, "
+	    "`PASS` or `FAIL`, and exits 0 only on `PASS`; each output that "
+	    "differs gets a `mismatch:` line first. To test another "
+	    "implementation, replace `kernel.cu` with one that defines the "
+	    "same kernel (name, template arguments and parameters) and "
+	    "build again.\n", build);
+	if (left_out > 0)
+		k_buf_printf(&b, "\n%zu of the task's %zu test cases are left "
+		    "out: their expected outputs were over the export's size "
+		    "limit (task.json's `cases` says which).\n", left_out,
+		    ncases + left_out);
+	return k_buf_take(&b);
+}
+
+/* test.cu for the record: NULL and *why set where it cannot be made. */
+static char *
+test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep)
+{
+	json_t *rec = in->rec, *slice = json_object_get(rec, "slice");
+	json_t *spec = json_object_get(json_object_get(rec, "wrap"), "spec");
+	json_t *verify = json_object_get(rec, "verify"), *g, *o, *x;
+	const char *sym = k_get_str(slice, "symbol");
+	char *h = runtime_harness(harness);
+	struct k_buf b = { 0 };
+	size_t i, j;
+
+	if (h == NULL)
+		return NULL;
+	k_buf_printf(&b, "// kforge task %s\n// Build and run in this "
+	    "folder: nvcc -o test test.cu && ./test (see README.md).\n"
+	    "// The harness kwrap generated for the task, its kernel "
+	    "included below.\n#define main kx_harness_main\n", in->id);
+	k_buf_add(&b, h);
+	free(h);
+	k_buf_add(&b, "#undef main\n\nstatic const char kx_id[] = ");
+	c_str(&b, in->id);
+	k_buf_add(&b, ";\nstatic const char kx_name[] = ");
+	c_str(&b, sym);
+	k_buf_add(&b, ";\n");
+	k_buf_add(&b, part_compare);
+	k_buf_printf(&b, "\n// ------------------------------------------"
+	    "-------------------- kernel\n#include \"kernel.cu\"\n\n"
+	    "static const void *kx_kernel(void) { return (const void *)&%s; "
+	    "}\n\nstatic const void *kx_symbol(const char *name)\n{\n", sym);
+	json_array_foreach(json_object_get(spec, "globals"), i, o) {
+		const char *n = k_get_str(o, "name");
+		if (n == NULL)
+			continue;
+		k_buf_add(&b, "\tif (strcmp(name, ");
+		c_str(&b, n);
+		k_buf_printf(&b, ") == 0) return (const void *)&%s;\n", n);
+	}
+	k_buf_add(&b, "\t(void)name;\n\treturn NULL;\n}\n\n"
+	    "static const char *const kx_case_names[] = {");
+	json_array_foreach(json_object_get(spec, "cases"), i, o) {
+		k_buf_add(&b, i > 0 ? ", " : " ");
+		c_str(&b, k_get_str(o, "name") != NULL ? k_get_str(o,
+		    "name") : "");
+	}
+	k_buf_add(&b, " };\nstatic const int kx_cases[] = {");
+	json_array_foreach(keep, i, x)
+		k_buf_printf(&b, "%s%lld", i > 0 ? ", " : " ",
+		    (long long)json_integer_value(x));
+	k_buf_add(&b, " };\nstatic const char *const kx_args[] = {");
+	json_array_foreach(json_object_get(json_object_get(rec, "fit"),
+	    "args"), i, x)
+		if (json_is_string(x)) {
+			k_buf_add(&b, " ");
+			c_str(&b, json_string_value(x));
+			k_buf_add(&b, ",");
+		}
+	k_buf_add(&b, " NULL, NULL };\nstatic const kx_out kx_outs[] = {\n");
+	json_array_foreach(keep, i, x) {
+		g = json_array_get(gold, (size_t)json_integer_value(x));
+		json_array_foreach(json_object_get(g, "outputs"), j, o) {
+			const struct k_dtype *d = k_dtype_named(k_get_str(o,
+			    "type"));
+			double atol, rtol;
+			band(verify, k_get_str(o, "name"), d, &atol, &rtol);
+			k_buf_printf(&b, "\t{ %lld, \"%s\", %d, %d, %.17g, "
+			    "%.17g, %lluULL },\n", (long long)json_integer_value(
+			    json_object_get(g, "case")), k_get_str(o, "name"),
+			    kind_of(d), d != NULL ? d->size : 1, atol, rtol,
+			    (unsigned long long)json_integer_value(
+			    json_object_get(o, "bytes")));
+		}
+	}
+	k_buf_add(&b, "};\n\n");
+	k_buf_add(&b, part_main);
+	return k_buf_take(&b);
+}
+
+/* Why rec has no folder, or NULL when it may have one. */
+static const char *
+refuse(struct info *in)
+{
+	json_t *rec = in->rec, *verify = json_object_get(rec, "verify");
+	json_t *harness = json_object_get(json_object_get(rec, "wrap"),
+	    "harness"), *gold = json_object_get(verify, "golden"), *g;
+	const char *sym = k_get_str(json_object_get(rec, "slice"), "symbol");
+	size_t i;
+
+	if (in->bad)
+		return "not a record";
+	if (!json_is_string(json_object_get(json_object_get(rec, "slice"),
+	    "code")) || sym == NULL)
+		return "no slice";
+	if (!json_is_string(json_object_get(harness, "code")))
+		return "no harness";
+	if (!json_is_true(json_object_get(json_object_get(verify,
+	    "verified"), "value")))
+		return "not verified";
+	if (strcmp(k_get_str(harness, "dialect") != NULL ? k_get_str(
+	    harness, "dialect") : "cuda", "cuda") != 0)
+		return "not CUDA: test.cu is built with nvcc";
+	if (json_array_size(gold) == 0)
+		return "no golden outputs";
+	json_array_foreach(gold, i, g)
+		if (json_integer_value(json_object_get(g, "case")) != (json_int_t)i ||
+		    json_array_size(json_object_get(g, "outputs")) == 0)
+			return "the golden outputs are not one per case, in order";
+	if (json_array_size(gold) != json_array_size(json_object_get(
+	    json_object_get(json_object_get(rec, "wrap"), "spec"), "cases")))
+		return "the golden outputs and the spec's cases differ in "
+		    "number";
+	return NULL;
+}
+
+static json_t *names_used;
+
+static char *
+folder_name(const char *id)
+{
+	char *base = dir_name(id), *name = k_strdup(base);
+	unsigned long n = 1;
+
+	if (names_used == NULL)
+		names_used = json_object();
+	while (json_object_get(names_used, name) != NULL) {
+		free(name);
+		name = k_asprintf("%s-%lu", base, ++n);
+	}
+	json_object_set_new(names_used, name, json_true());
+	free(base);
+	return name;
+}
+
+static void
+say(struct info *in, const char *dir, const char *why)
+{
+	json_t *row = json_pack("{s s}", "id", in->id != NULL ? in->id : "");
+
+	if (dir != NULL)
+		json_object_set_new(row, "dir", json_string(dir));
+	else
+		json_object_set_new(row, "skipped", json_string(why));
+	k_write(row);
+	json_decref(row);
+}
+
+void
+export_files(struct info *in)
+{
+	json_t *rec = in->rec, *verify = json_object_get(rec, "verify");
+	json_t *gold = json_object_get(verify, "golden"), *g, *o;
+	json_t *spec = json_object_get(json_object_get(rec, "wrap"), "spec");
+	json_t *keep = json_array(), *cases = json_array(), *task;
+	const char *why = refuse(in);
+	char *name = NULL, *dir = NULL, *test = NULL, *build = NULL, *text;
+	size_t i, j, total = 0, left = 0;
+
+	if (part_main == NULL)
+		split_parts();
+	if (why != NULL)
+		goto out;
+	/* the cases whose expected outputs fit --export-max-bytes, in order */
+	json_array_foreach(gold, i, g) {
+		struct gold gd = { 0 };
+		int in_ = 0;
+		gd.outs = json_object_get(g, "outputs");
+		if ((why = gold_check(&gd)) != NULL)
+			goto out;
+		if (total + gd.bytes <= opt.max_bytes) {
+			total += gd.bytes;
+			json_array_append_new(keep, json_integer((json_int_t)i));
+			in_ = 1;
+		} else
+			left++;
+		json_array_append_new(cases, json_pack("{s I s o s b s I}",
+		    "case", (json_int_t)i, "name", copy_or_null(json_object_get(
+		    json_array_get(json_object_get(spec, "cases"), i), "name")),
+		    "included", in_, "expected_bytes", (json_int_t)gd.bytes));
+	}
+	if (json_array_size(keep) == 0) {
+		why = "every case's expected outputs are over "
+		    "--export-max-bytes";
+		goto out;
+	}
+	test = test_cu(in, k_get_str(json_object_get(json_object_get(rec,
+	    "wrap"), "harness"), "code"), gold, keep);
+	if (test == NULL) {
+		why = "the harness has no CUDA driver-API block to replace";
+		goto out;
+	}
+	name = folder_name(in->id);
+	dir = k_asprintf("%s/%s", opt.export_dir, name);
+	k_remove_tree(dir);
+	if (k_mkdirs(dir) != 0) {
+		k_warn(K_EXIT_IO, dir, "cannot create: %s", strerror(errno));
+		why = "cannot create its folder";
+		goto out;
+	}
+	json_array_foreach(keep, i, g) {
+		char *cd = k_asprintf("%s/expected/%lld", dir,
+		    (long long)json_integer_value(g));
+		json_t *gc = json_array_get(gold, (size_t)json_integer_value(g));
+		if (k_mkdirs(cd) != 0)
+			why = "cannot create its expected/ folder";
+		json_array_foreach(json_object_get(gc, "outputs"), j, o) {
+			char *fn = k_asprintf("%s.bin", k_get_str(o, "name"));
+			if (why == NULL)
+				why = copy_blob(k_get_str(o, "hash"), cd, fn);
+			free(fn);
+		}
+		free(cd);
+		if (why != NULL) {
+			k_remove_tree(dir);
+			goto out;
+		}
+	}
+	build = build_command(json_object_get(rec, "slice"));
+	text = k_asprintf("%s", k_get_str(json_object_get(rec, "slice"),
+	    "code"));
+	put_text(dir, "kernel.cu", text);
+	free(text);
+	put_text(dir, "test.cu", test);
+	task = task_json(in, cases, build);
+	text = json_dumps(task, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	if (text != NULL) {
+		char *t2 = k_asprintf("%s\n", text);
+		put_text(dir, "task.json", t2);
+		free(t2);
+	}
+	free(text);
+	text = readme(in, build, task, json_array_size(keep), left);
+	put_text(dir, "README.md", text);
+	free(text);
+	json_decref(task);
+out:
+	say(in, dir, why);
+	json_decref(keep);
+	json_decref(cases);
+	free(test);
+	free(build);
+	free(name);
+	free(dir);
+}
+
+void
+export_files_end(void)
+{
+	json_decref(names_used);
+	names_used = NULL;
+	free(part_driver);
+	free(part_compare);
+	free(part_main);
+	part_driver = part_compare = part_main = NULL;
+}
