@@ -218,6 +218,17 @@ tri(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
+/* A double as C source: the shortest of %.15g and %.17g that reads back
+ * as the same value. */
+static const char *
+c_double(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
 /* The build command of README.md and task.json: the slice's own flags. */
 static char *
 build_command(json_t *slice)
@@ -392,11 +403,13 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep)
 			const struct k_dtype *d = k_dtype_named(k_get_str(o,
 			    "type"));
 			double atol, rtol;
+			char a[40], r[40];
 			band(verify, k_get_str(o, "name"), d, &atol, &rtol);
-			k_buf_printf(&b, "\t{ %lld, \"%s\", %d, %d, %.17g, "
-			    "%.17g, %lluULL },\n", (long long)json_integer_value(
+			k_buf_printf(&b, "\t{ %lld, \"%s\", %d, %d, %s, %s, "
+			    "%lluULL },\n", (long long)json_integer_value(
 			    json_object_get(g, "case")), k_get_str(o, "name"),
-			    kind_of(d), d != NULL ? d->size : 1, atol, rtol,
+			    kind_of(d), d != NULL ? d->size : 1, c_double(atol,
+			    a, sizeof(a)), c_double(rtol, r, sizeof(r)),
 			    (unsigned long long)json_integer_value(
 			    json_object_get(o, "bytes")));
 		}
@@ -563,7 +576,7 @@ export_files(struct info *in)
 	free(text);
 	json_decref(task);
 out:
-	say(in, dir, why);
+	say(in, why == NULL ? dir : NULL, why);
 	json_decref(keep);
 	json_decref(cases);
 	free(test);

@@ -1,0 +1,139 @@
+#!/bin/sh
+# kreport --export-dir: the example records, given a verify section and
+# golden blobs of their own (test/export/golden.jq), become one folder per
+# verified CUDA task: kernel.cu, task.json, test.cu, expected/ and
+# README.md; test.cu builds with plain nvcc (no GPU here: build only; the
+# run is test/gpu/export.sh's).
+. "$(dirname "$0")/lib.sh"
+
+have_tool kreport || skip_all "kreport not built"
+command -v jq > /dev/null || skip_all "jq not installed (make deps)"
+command -v sha256sum > /dev/null || skip_all "no sha256sum"
+KREPORT=$(tool kreport)
+KFORGE_WORK=$T_TMP/work
+export KFORGE_WORK
+
+# blob K: case K's bytes of every output, 16 of them ("0000000000000K" as
+# text); its hash goes to hashes.json
+hashes=
+for k in $(seq 0 15); do
+	printf '%016d' "$k" > "$T_TMP/blob"
+	h=$(sha256sum < "$T_TMP/blob" | cut -c1-64)
+	mkdir -p "$KFORGE_WORK/blobs/$(echo "$h" | cut -c1-2)"
+	mv "$T_TMP/blob" "$KFORGE_WORK/blobs/$(echo "$h" | cut -c1-2)/$h"
+	hashes="$hashes${hashes:+,}\"$h\""
+done
+echo "[$hashes]" > "$T_TMP/hashes.json"
+H3=$(jq -r '.[3]' "$T_TMP/hashes.json")
+IN=$T_TMP/in.ndjson
+jq -c --slurpfile h "$T_TMP/hashes.json" -f test/export/golden.jq \
+    examples/kwrap.ndjson > "$IN"
+total=$(wc -l < examples/kwrap.ndjson)
+hip=$(jq -s '[.[] | select(.wrap.harness.dialect == "hip")] | length' "$IN")
+
+# --- every example: one line each, a folder for each CUDA task
+cd "$T_TMP" || exit 1
+run "$KREPORT" --export-dir x in.ndjson
+cd "$T_ROOT" || exit 1
+is "$T_STATUS" 0 "export: exit 0"
+is "$(wc -l < "$T_TMP/out")" "$total" "one line per record"
+cp "$T_TMP/out" "$T_TMP/lines"
+is "$(jq -r 'select(.skipped) | .skipped' "$T_TMP/lines" | sort -u)" \
+    "not CUDA: test.cu is built with nvcc" "only HIP tasks are left out"
+is "$(jq -r 'select(.dir) | .dir' "$T_TMP/lines" | wc -l)" "$((total - hip))" \
+    "a folder for each CUDA task"
+X=$T_TMP/$(jq -r 'select(.id == "examples/src/conv1d.cu::conv1d_kernel") | .dir' "$T_TMP/lines")
+is "$(cd "$X" && find . -type f | sort | tr '\n' ' ')" \
+    "./README.md ./expected/0/out.bin ./expected/1/out.bin ./expected/2/out.bin ./expected/3/out.bin ./expected/4/out.bin ./expected/5/out.bin ./expected/6/out.bin ./expected/7/out.bin ./expected/8/out.bin ./kernel.cu ./task.json ./test.cu " \
+    "conv1d: kernel, task, test, readme and one expected output per case"
+R=$(jq -c 'select(.id == "examples/src/conv1d.cu::conv1d_kernel")' "$IN")
+printf '%s\n' "$R" | jq -j .slice.code > "$T_TMP/kernel.cu"
+is_file "$X/kernel.cu" "$T_TMP/kernel.cu" "kernel.cu is the slice"
+is_file "$X/expected/3/out.bin" "$KFORGE_WORK/blobs/$(echo "$H3" | cut -c1-2)/$H3" \
+    "expected/3/out.bin is case 3's golden blob"
+is "$(jq -c '[.id, .source.file, .source.line, .kernel, .signature,
+    (.instruction | keys), .spec.kernel, (.tags | type), .verdicts.verified.value,
+    .verdicts.mutation.score, .build, .run, (.cases | length)]' "$X/task.json")" \
+    '["examples/src/conv1d.cu::conv1d_kernel","examples/src/conv1d.cu",12,"conv1d_kernel","__global__ void conv1d_kernel(const float *__restrict__ in, float *__restrict__ out, int n)",["concise","detailed"],"conv1d_kernel","object",true,0.9,"nvcc -o test test.cu","./test",9]' \
+    "task.json: id, source, kernel, signature, instruction, spec, tags, verdicts, commands"
+like "$(cat "$X/README.md")" '^    nvcc -o test test\.cu$' "README: the build command"
+like "$(cat "$X/README.md")" '^    \./test$' "README: the run command"
+# the harness's driver layer is the runtime's; the kernel is its symbol
+like "$(grep -c 'cuModuleLoad\|cuLaunchKernel\|#include <cuda.h>' "$X/test.cu")" '^0$' \
+    "test.cu calls no driver API (plain nvcc links no libcuda)"
+like "$(cat "$X/test.cu")" 'return \(const void \*\)&conv1d_kernel; \}' \
+    "the kernel is found by its symbol"
+like "$(cat "$X/test.cu")" 'if \(strcmp\(name, "c_taps"\) == 0\) return \(const void \*\)&c_taps;' \
+    "a __constant__ global is found by its symbol"
+like "$(cat "$X/test.cu")" '^#include "kernel.cu"$' "test.cu includes kernel.cu"
+# verify.tolerance's band (the fixture widens out's atol to 0.5)
+like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0.5, 0.0001' \
+    "an output is compared in the band kverify measured"
+T=$T_TMP/$(jq -r 'select(.id == "examples/src/attention.cu::qk_scores_kernel<float>") | .dir' "$T_TMP/lines")
+like "$(cat "$T/test.cu")" 'return \(const void \*\)&qk_scores_kernel<float>; \}' \
+    "a template instantiation is found by its symbol"
+
+# --- what has no folder, and why: one line each
+{
+	printf '%s\n' "$R" | jq -c '.id = "t:unverified" | .verify.verified.value = false'
+	printf '%s\n' "$R" | jq -c '.id = "t:no-blob" | .verify.golden[2].outputs[0].hash = ("ab" * 32)'
+	printf '%s\n' "$R" | jq -c '.id = "t:no-driver-block" |
+	    .wrap.harness.code |= sub("#include <cuda.h>"; "#include <cuda_runtime.h>")'
+	printf '%s\n' "$R" | jq -c '.id = "t:cases" | .verify.golden |= .[0:3]'
+	echo 'not json'
+} > "$T_TMP/odd.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/y" "$T_TMP/odd.ndjson"
+is "$T_STATUS" 1 "a line that is not a record: exit 1"
+is "$(jq -r '.skipped' "$T_TMP/out")" "not verified
+a golden output is not in the work directory's blobs (KFORGE_WORK)
+the harness has no CUDA driver-API block to replace
+the golden outputs and the spec's cases differ in number
+not a record" "each record without a folder says why"
+is "$(find "$T_TMP/y" -mindepth 1 | wc -l)" 0 "and has no folder"
+
+# --- a blob that is not what its hash says is not copied
+B=$KFORGE_WORK/blobs/$(echo "$H3" | cut -c1-2)/$H3
+cp "$B" "$T_TMP/b3"
+printf '%016d' 99 > "$B"
+printf '%s\n' "$R" > "$T_TMP/one.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/z" "$T_TMP/one.ndjson"
+is "$(jq -r .skipped "$T_TMP/out")" "a golden blob does not match its hash" \
+    "a blob changed in the work directory is refused"
+is "$(find "$T_TMP/z" -mindepth 1 | wc -l)" 0 "and its folder removed"
+cp "$T_TMP/b3" "$B"
+
+# --- --export-max-bytes: the cases that fit, in order; the rest listed
+run "$KREPORT" --export-dir "$T_TMP/m" --export-max-bytes 40 "$T_TMP/one.ndjson"
+M=$(jq -r .dir "$T_TMP/out")
+is "$(jq -c '[.cases[] | select(.included) | .case]' "$M/task.json")" "[0,1]" \
+    "two cases of 16 bytes fit in 40"
+like "$(cat "$M/test.cu")" 'static const int kx_cases\[\] = \{ 0, 1 \};' \
+    "test.cu runs those"
+like "$(cat "$M/README.md")" '7 of the task.s 9 test cases are left out' \
+    "README says the others are left out"
+run "$KREPORT" --export-dir "$T_TMP/m" --export-max-bytes 8 "$T_TMP/one.ndjson"
+like "$(jq -r .skipped "$T_TMP/out")" "over --export-max-bytes" \
+    "no case fits: no folder"
+# kverify --fit's harness arguments go with every run
+printf '%s\n' "$R" | jq -c '.fit = {args: ["--count", "out=n + 1", "--shared-mem", "64"]}' \
+    > "$T_TMP/fit.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/f" "$T_TMP/fit.ndjson"
+like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" \
+    'kx_args\[\] = \{ "--count", "out=n \+ 1", "--shared-mem", "64", NULL, NULL \};' \
+    "fit.args are passed to the harness"
+
+run "$KREPORT" --export-dir "$T_TMP/u" --export kforge "$T_TMP/one.ndjson"
+is "$T_STATUS" 2 "--export-dir with --export: usage error"
+
+# --- the exported tests build with plain nvcc, from their own folder
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$NVCC" ]; then
+	for d in "$X" "$T"; do
+		(cd "$d" && "$NVCC" -o test test.cu) > "$T_TMP/nvcc.log" 2>&1
+		ok $? "nvcc -o test test.cu: $(basename "$d")" || diag_file "$T_TMP/nvcc.log"
+		is "$(grep -c 'warning' "$T_TMP/nvcc.log")" 0 "no warnings: $(basename "$d")"
+	done
+else
+	skip "nvcc -o test test.cu" "nvcc not installed"
+fi
+done_testing
