@@ -122,8 +122,39 @@ like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" \
     'kx_args\[\] = \{ "--count", "out=n \+ 1", "--shared-mem", "64", NULL, NULL \};' \
     "fit.args are passed to the harness"
 
+# --export-mutants: killed mutants (by a mismatch) as mutants/ID.cu
+printf '%s\n' "$R" | jq -c '(.slice.code | index("in[j]")) as $o |
+    .wrap.mutants = {budget: 2, sites: 2, list: [
+	{id: "m1", op: "constant", offset: $o, length: 5, replacement: "in[i]", line: 1, diff: ""},
+	{id: "m2", op: "constant", offset: 0, length: 0, replacement: "x", line: 1, diff: ""}]} |
+    .verify.mutation.mutants = [{id: "m1", status: "killed", by: "mismatch", case: 0},
+	{id: "m2", status: "survived"}]' > "$T_TMP/mut.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/k" --export-mutants 3 "$T_TMP/mut.ndjson"
+D=$(jq -r .dir "$T_TMP/out")
+is "$(ls "$D/mutants" | tr '\n' ' ')" "m1.cu " "the killed mutant is kept, not the survivor"
+printf '%s\n' "$R" | jq -j '.slice.code | sub("in\\[j\\]"; "in[i]")' > "$T_TMP/m1.cu"
+is_file "$D/mutants/m1.cu" "$T_TMP/m1.cu" "mutants/m1.cu: the slice with the mutant's edit"
+run "$KREPORT" --export-dir "$T_TMP/k2" "$T_TMP/mut.ndjson"
+is "$(ls "$(jq -r .dir "$T_TMP/out")" | grep -c mutants)" 0 "no mutants/ by default"
+
 run "$KREPORT" --export-dir "$T_TMP/u" --export kforge "$T_TMP/one.ndjson"
 is "$T_STATUS" 2 "--export-dir with --export: usage error"
+
+# --- test.cu's comparison on the CPU: tolerances, NaN, infinities, half
+# and bfloat16, integers byte for byte, sizes, a missing file
+if command -v g++ > /dev/null; then
+	mkdir -p "$T_TMP/cmp"
+	sed -n '/^\/\/@@ compare$/,/^\/\/@@ main$/p' tools/kreport/exporttest.in |
+	    sed '1d;$d' > "$T_TMP/cmp/compare.inc"
+	g++ -Wall -Wextra -Werror -Wno-unused-function -I"$T_TMP/cmp" -o "$T_TMP/cmp/cmp" \
+	    test/export/compare.cpp > "$T_TMP/cmp.log" 2>&1
+	ok $? "the comparison builds alone" || diag_file "$T_TMP/cmp.log"
+	(cd "$T_TMP/cmp" && ./cmp > result 2>&1)
+	is_file "$T_TMP/cmp/result" test/export/compare.out \
+	    "comparisons and their mismatch lines (test/export/compare.out)"
+else
+	skip "the comparison on the CPU" "no g++"
+fi
 
 # --- the exported tests build with plain nvcc, from their own folder
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -455,6 +455,61 @@ refuse(struct info *in)
 	return NULL;
 }
 
+/*
+ * Up to opt.mutants of the mutants kverify's tests killed by a mismatch
+ * (verify.mutation.mutants, their edits in wrap.mutants.list) as
+ * dir/mutants/ID.cu: kernels that test.cu must fail, for whoever wants
+ * to see it do so.  Returns how many were written.
+ */
+static int
+write_mutants(json_t *rec, const char *dir)
+{
+	json_t *m, *e, *list = json_object_get(json_object_get(json_object_get(
+	    rec, "wrap"), "mutants"), "list");
+	const char *code = k_get_str(json_object_get(rec, "slice"), "code");
+	size_t i, j, len = code != NULL ? strlen(code) : 0;
+	int n = 0;
+
+	json_array_foreach(json_object_get(json_object_get(json_object_get(rec,
+	    "verify"), "mutation"), "mutants"), i, m) {
+		const char *id = k_get_str(m, "id"), *st = k_get_str(m,
+		    "status"), *by = k_get_str(m, "by");
+		if (n >= opt.mutants || id == NULL || st == NULL || by == NULL ||
+		    strcmp(st, "killed") != 0 || strcmp(by, "mismatch") != 0)
+			continue;
+		json_array_foreach(list, j, e) {
+			json_int_t off = json_integer_value(json_object_get(e,
+			    "offset"));
+			json_int_t l = json_integer_value(json_object_get(e,
+			    "length"));
+			const char *rep = k_get_str(e, "replacement"), *eid =
+			    k_get_str(e, "id");
+			char *sub, *text, *name;
+			if (eid == NULL || strcmp(eid, id) != 0 || rep == NULL ||
+			    off < 0 || l < 0 || (size_t)off > len ||
+			    (size_t)l > len - (size_t)off ||
+			    strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789") !=
+			    strlen(id))
+				continue;
+			sub = k_asprintf("%s/mutants", dir);
+			if (k_mkdirs(sub) != 0) {
+				free(sub);
+				return n;
+			}
+			text = k_asprintf("%.*s%s%s", (int)off, code, rep,
+			    code + off + l);
+			name = k_asprintf("%s.cu", id);
+			put_text(sub, name, text);
+			free(name);
+			free(text);
+			free(sub);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
 static json_t *names_used;
 
 static char *
@@ -564,6 +619,10 @@ export_files(struct info *in)
 	free(text);
 	put_text(dir, "test.cu", test);
 	task = task_json(in, cases, build);
+	if (opt.mutants > 0 && write_mutants(rec, dir) > 0)
+		json_object_set_new(task, "mutants", json_string("mutants/: "
+		    "kernels with one edit each that the tests caught; copied "
+		    "over kernel.cu, ./test fails"));
 	text = json_dumps(task, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
 	if (text != NULL) {
 		char *t2 = k_asprintf("%s\n", text);

@@ -32,6 +32,7 @@ struct kreport_opts {
 	int depth;
 	const char *export_dir;	/* --export-dir: tasks as folders */
 	size_t max_bytes;	/* --export-max-bytes: expected outputs */
+	int mutants;		/* --export-mutants: killed mutants kept */
 };
 extern struct kreport_opts opt;
 

@@ -52,6 +52,9 @@ option(int ch, const char *arg, void *ctx)
 		opt.max_bytes = (size_t)k_opt_ll("--export-max-bytes", arg, 1,
 		    (long long)1 << 40);
 		break;
+	case 'M':
+		opt.mutants = (int)k_opt_ll("--export-mutants", arg, 0, 1000);
+		break;
 	case 'f':
 		if (strcmp(arg, "md") == 0)
 			opt.format = F_MD;
@@ -74,6 +77,7 @@ static const struct option longopts[] = {
 	{ "export", required_argument, NULL, 'e' },
 	{ "export-dir", required_argument, NULL, 'x' },
 	{ "export-max-bytes", required_argument, NULL, 'm' },
+	{ "export-mutants", required_argument, NULL, 'M' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "project-depth", required_argument, NULL, 'p' },
 	{ NULL, 0, NULL, 0 }
@@ -82,7 +86,7 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kreport [-hqV] [--debug-dir dir] [--export kforge | tritonbench]\n"
-	    "               [--export-dir dir [--export-max-bytes n]]\n"
+	    "               [--export-dir dir [--export-max-bytes n] [--export-mutants n]]\n"
 	    "               [--format md | html | json] [--project-depth n]\n"
 	    "               [file ...]\n",
 	.longopts = longopts,
