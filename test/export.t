@@ -156,11 +156,27 @@ else
 	skip "the comparison on the CPU" "no g++"
 fi
 
+# --- slice.flags: -D and -U into test.cu, the others into the command
+# (on the template instantiation, whose test.cu is built below)
+jq -c 'select(.id == "examples/src/attention.cu::qk_scores_kernel<float>") |
+    .id = "t:flags" | .slice.flags = ["-DKX_A=3", "-D", "KX_B",
+    "-UKX_C", "--expt-relaxed-constexpr", "-std=c++17"]' "$IN" > "$T_TMP/flags.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/fl" "$T_TMP/flags.ndjson"
+F=$(jq -r .dir "$T_TMP/out")
+is "$(jq -r .build "$F/task.json")" "nvcc --expt-relaxed-constexpr -std=c++17 -o test test.cu" \
+    "task.json: the build command carries the flags that are not defines"
+like "$(cat "$F/README.md")" '^    nvcc --expt-relaxed-constexpr -std=c\+\+17 -o test test\.cu$' \
+    "README: the same command"
+is "$(sed -n '/^#define KX_\|^#undef KX_/p' "$F/test.cu")" "#define KX_A 3
+#define KX_B 1
+#undef KX_C" "defines and undefines at the top of test.cu"
+
 # --- the exported tests build with plain nvcc, from their own folder
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$NVCC" ]; then
-	for d in "$X" "$T"; do
-		(cd "$d" && "$NVCC" -o test test.cu) > "$T_TMP/nvcc.log" 2>&1
+	for d in "$X" "$F"; do
+		c=$(jq -r .build "$d/task.json")
+		(cd "$d" && eval "\"\$NVCC\"${c#nvcc}") > "$T_TMP/nvcc.log" 2>&1
 		ok $? "nvcc -o test test.cu: $(basename "$d")" || diag_file "$T_TMP/nvcc.log"
 		is "$(grep -c 'warning' "$T_TMP/nvcc.log")" 0 "no warnings: $(basename "$d")"
 	done

@@ -20,8 +20,11 @@ else
 	echo "# export: $(echo "$dirs" | grep -c .) folders, $(du -sh "$X" | cut -f1)"
 	# build in parallel (each folder alone, as a user would), run in turn
 	t0=$(date +%s)
-	echo "$dirs" | grep . | xargs -P 8 -I{} sh -c \
-	    'cd "{}" && "$0" -o test test.cu > build.log 2>&1' "$NVCC"
+	# with task.json's command (the slice's flags), nvcc as $NVCC
+	export NVCC
+	echo "$dirs" | grep . | xargs -P 8 -I{} sh -c 'cd "$1" &&
+	    c=$(sed -n "s/^  \"build\": \"\(.*\)\",\$/\1/p" task.json) &&
+	    eval "\"\$NVCC\"${c#nvcc}" > build.log 2>&1' sh {}
 	t1=$(date +%s)
 	tried=0
 	passed=0
@@ -45,7 +48,8 @@ else
 		cp -R "$r" "$w"
 		rm -rf "$w/test" "$w/out" "$w/build.log" "$w/run.log"
 		cp test/gpu/wrong.cu "$w/kernel.cu"
-		(cd "$w" && "$NVCC" -o test test.cu > build.log 2>&1 && ./test > run.log 2>&1)
+		(cd "$w" && c=$(sed -n 's/^  "build": "\(.*\)",$/\1/p' task.json) &&
+		    eval "\"\$NVCC\"${c#nvcc}" > build.log 2>&1 && ./test > run.log 2>&1)
 		rc=$?
 		sed 's/^/# wrong: /' "$w/run.log" | head -n 5
 		ok "$([ "$rc" -ne 0 ] && grep -q '^mismatch: case 0 ' "$w/run.log" &&
@@ -70,7 +74,8 @@ else
 		cp "$m" "$w/kernel.cu"
 		mt=$((mt + 1))
 		# a mutant that does not build proves nothing: not counted failed
-		(cd "$w" && "$NVCC" -o test test.cu > build.log 2>&1) || {
+		(cd "$w" && c=$(sed -n 's/^  "build": "\(.*\)",$/\1/p' task.json) &&
+		    eval "\"\$NVCC\"${c#nvcc}" > build.log 2>&1) || {
 			echo "# mutant $(basename "$d")/$(basename "$m"): does not build"
 			continue
 		}

@@ -229,18 +229,41 @@ c_double(double v, char *buf, size_t len)
 	return buf;
 }
 
-/* The build command of README.md and task.json: the slice's own flags. */
+/*
+ * slice.flags split in two: -D and -U (with their value attached or
+ * next) as #define and #undef lines for the top of test.cu (defs), the
+ * others after "nvcc" in the build command of README.md and task.json.
+ */
 static char *
-build_command(json_t *slice)
+build_command(json_t *slice, struct k_buf *defs)
 {
 	struct k_buf b = { 0 };
-	json_t *f;
-	size_t i;
+	json_t *flags = json_object_get(slice, "flags");
+	size_t i, n = json_array_size(flags);
 
 	k_buf_add(&b, "nvcc");
-	json_array_foreach(json_object_get(slice, "flags"), i, f)
-		if (json_is_string(f))
-			k_buf_printf(&b, " %s", json_string_value(f));
+	for (i = 0; i < n; i++) {
+		const char *f = json_string_value(json_array_get(flags, i));
+		const char *v = NULL, *eq;
+		int def;
+		if (f == NULL)
+			continue;
+		def = f[0] == '-' && (f[1] == 'D' || f[1] == 'U');
+		if (def)
+			v = f[2] != '\0' ? f + 2 : i + 1 < n ?
+			    json_string_value(json_array_get(flags, ++i)) : NULL;
+		if (!def || v == NULL || *v == '\0') {
+			k_buf_printf(&b, " %s", f);
+			continue;
+		}
+		if (f[1] == 'U')
+			k_buf_printf(defs, "#undef %s\n", v);
+		else if ((eq = strchr(v, '=')) != NULL)
+			k_buf_printf(defs, "#define %.*s %s\n", (int)(eq - v), v,
+			    eq + 1);
+		else
+			k_buf_printf(defs, "#define %s 1\n", v);
+	}
 	k_buf_add(&b, " -o test test.cu");
 	return k_buf_take(&b);
 }
@@ -330,7 +353,9 @@ readme(struct info *in, const char *build, json_t *task, size_t ncases,
 	    "differs gets a `mismatch:` line first. To test another "
 	    "implementation, replace `kernel.cu` with one that defines the "
 	    "same kernel (name, template arguments and parameters) and "
-	    "build again.\n", build);
+	    "build again.  A kernel that needs a newer GPU than nvcc's "
+	    "default architecture builds with `-arch=native` (or "
+	    "`-arch=sm_90`, ...) added.\n", build);
 	if (left_out > 0)
 		k_buf_printf(&b, "\n%zu of the task's %zu test cases are left "
 		    "out: their expected outputs were over the export's size "
@@ -341,7 +366,8 @@ readme(struct info *in, const char *build, json_t *task, size_t ncases,
 
 /* test.cu for the record: NULL and *why set where it cannot be made. */
 static char *
-test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep)
+test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
+    const char *defs)
 {
 	json_t *rec = in->rec, *slice = json_object_get(rec, "slice");
 	json_t *spec = json_object_get(json_object_get(rec, "wrap"), "spec");
@@ -354,9 +380,11 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep)
 	if (h == NULL)
 		return NULL;
 	k_buf_printf(&b, "// kforge task %s\n// Build and run in this "
-	    "folder: nvcc -o test test.cu && ./test (see README.md).\n"
-	    "// The harness kwrap generated for the task, its kernel "
-	    "included below.\n#define main kx_harness_main\n", in->id);
+	    "folder with the two commands of README.md.\n", in->id);
+	if (*defs != '\0')
+		k_buf_printf(&b, "// the slice's -D and -U flags\n%s", defs);
+	k_buf_add(&b, "// The harness kwrap generated for the task, its "
+	    "kernel included below.\n#define main kx_harness_main\n");
 	k_buf_add(&b, h);
 	free(h);
 	k_buf_add(&b, "#undef main\n\nstatic const char kx_id[] = ");
@@ -549,6 +577,7 @@ export_files(struct info *in)
 	json_t *gold = json_object_get(verify, "golden"), *g, *o;
 	json_t *spec = json_object_get(json_object_get(rec, "wrap"), "spec");
 	json_t *keep = json_array(), *cases = json_array(), *task;
+	struct k_buf defs = { 0 };
 	const char *why = refuse(in);
 	char *name = NULL, *dir = NULL, *test = NULL, *build = NULL, *text;
 	size_t i, j, total = 0, left = 0;
@@ -580,8 +609,10 @@ export_files(struct info *in)
 		    "--export-max-bytes";
 		goto out;
 	}
+	build = build_command(json_object_get(rec, "slice"), &defs);
 	test = test_cu(in, k_get_str(json_object_get(json_object_get(rec,
-	    "wrap"), "harness"), "code"), gold, keep);
+	    "wrap"), "harness"), "code"), gold, keep, defs.s != NULL ?
+	    defs.s : "");
 	if (test == NULL) {
 		why = "the harness has no CUDA driver-API block to replace";
 		goto out;
@@ -612,7 +643,6 @@ export_files(struct info *in)
 			goto out;
 		}
 	}
-	build = build_command(json_object_get(rec, "slice"));
 	text = k_asprintf("%s", k_get_str(json_object_get(rec, "slice"),
 	    "code"));
 	put_text(dir, "kernel.cu", text);
@@ -642,6 +672,7 @@ out:
 	free(build);
 	free(name);
 	free(dir);
+	k_buf_free(&defs);
 }
 
 void
