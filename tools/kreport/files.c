@@ -393,20 +393,7 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 	c_str(&b, sym);
 	k_buf_add(&b, ";\n");
 	k_buf_add(&b, part_compare);
-	k_buf_printf(&b, "\n// ------------------------------------------"
-	    "-------------------- kernel\n#include \"kernel.cu\"\n\n"
-	    "static const void *kx_kernel(void) { return (const void *)&%s; "
-	    "}\n\nstatic const void *kx_symbol(const char *name)\n{\n", sym);
-	json_array_foreach(json_object_get(spec, "globals"), i, o) {
-		const char *n = k_get_str(o, "name");
-		if (n == NULL)
-			continue;
-		k_buf_add(&b, "\tif (strcmp(name, ");
-		c_str(&b, n);
-		k_buf_printf(&b, ") == 0) return (const void *)&%s;\n", n);
-	}
-	k_buf_add(&b, "\t(void)name;\n\treturn NULL;\n}\n\n"
-	    "static const char *const kx_case_names[] = {");
+	k_buf_add(&b, "\nstatic const char *const kx_case_names[] = {");
 	json_array_foreach(json_object_get(spec, "cases"), i, o) {
 		k_buf_add(&b, i > 0 ? ", " : " ");
 		c_str(&b, k_get_str(o, "name") != NULL ? k_get_str(o,
@@ -444,6 +431,20 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 	}
 	k_buf_add(&b, "};\n\n");
 	k_buf_add(&b, part_main);
+	/* the kernel last: its macros reach none of the code above */
+	k_buf_printf(&b, "\n// ------------------------------------------"
+	    "-------------------- kernel\n#include \"kernel.cu\"\n\n"
+	    "static const void *kx_kernel(void) { return (const void *)&%s; "
+	    "}\n\nstatic const void *kx_symbol(const char *name)\n{\n", sym);
+	json_array_foreach(json_object_get(spec, "globals"), i, o) {
+		const char *n = k_get_str(o, "name");
+		if (n == NULL)
+			continue;
+		k_buf_add(&b, "\tif (strcmp(name, ");
+		c_str(&b, n);
+		k_buf_printf(&b, ") == 0) return (const void *)&%s;\n", n);
+	}
+	k_buf_add(&b, "\t(void)name;\n\treturn NULL;\n}\n");
 	return k_buf_take(&b);
 }
 
