@@ -118,9 +118,10 @@ like "$(jq -r .skipped "$T_TMP/out")" "over --export-max-bytes" \
 printf '%s\n' "$R" | jq -c '.fit = {args: ["--count", "out=n + 1", "--shared-mem", "64"]}' \
     > "$T_TMP/fit.ndjson"
 run "$KREPORT" --export-dir "$T_TMP/f" "$T_TMP/fit.ndjson"
-like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" \
-    'kx_args\[\] = \{ "--count", "out=n \+ 1", "--shared-mem", "64", NULL, NULL \};' \
-    "fit.args are passed to the harness"
+FT=$(jq -r .dir "$T_TMP/out")/test.cu
+like "$(cat "$FT")" '^	kw_add_override\(kw_counts, "--count", "out=n \+ 1"\);$' \
+    "fit.args: --count is passed to the harness"
+like "$(cat "$FT")" '^	kw_ov_launch\[6\] = "64";$' "fit.args: and --shared-mem"
 
 # --export-mutants: killed mutants (by a mismatch) as mutants/ID.cu
 printf '%s\n' "$R" | jq -c '(.slice.code | index("in[j]")) as $o |

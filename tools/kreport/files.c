@@ -371,7 +371,7 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 {
 	json_t *rec = in->rec, *slice = json_object_get(rec, "slice");
 	json_t *spec = json_object_get(json_object_get(rec, "wrap"), "spec");
-	json_t *verify = json_object_get(rec, "verify"), *g, *o, *x;
+	json_t *verify = json_object_get(rec, "verify"), *g, *o, *x, *args;
 	const char *sym = k_get_str(slice, "symbol");
 	char *h = runtime_harness(harness);
 	struct k_buf b = { 0 };
@@ -403,15 +403,36 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 	json_array_foreach(keep, i, x)
 		k_buf_printf(&b, "%s%lld", i > 0 ? ", " : " ",
 		    (long long)json_integer_value(x));
-	k_buf_add(&b, " };\nstatic const char *const kx_args[] = {");
-	json_array_foreach(json_object_get(json_object_get(rec, "fit"),
-	    "args"), i, x)
-		if (json_is_string(x)) {
-			k_buf_add(&b, " ");
-			c_str(&b, json_string_value(x));
-			k_buf_add(&b, ",");
+	/* kverify --fit's harness arguments, as the harness's own option
+	 * parser takes them (a harness from before they existed has none) */
+	k_buf_add(&b, " };\n\n// the harness arguments of kverify --fit\n"
+	    "static void kx_fit_args(void)\n{\n");
+	args = json_object_get(json_object_get(rec, "fit"), "args");
+	for (i = 0; i + 1 < json_array_size(args); i += 2) {
+		const char *opt_ = json_string_value(json_array_get(args, i));
+		const char *val = json_string_value(json_array_get(args, i + 1));
+		const char *call = opt_ == NULL || val == NULL ? NULL :
+		    strcmp(opt_, "--count") == 0 ? "kw_add_override(kw_counts, " :
+		    strcmp(opt_, "--set") == 0 ? "kw_add_override(kw_sets, " :
+		    strcmp(opt_, "--grid") == 0 ? "kw_add_dim3(kw_ov_launch, " :
+		    strcmp(opt_, "--block") == 0 ?
+		    "kw_add_dim3(kw_ov_launch + 3, " :
+		    strcmp(opt_, "--shared-mem") == 0 ? "" : NULL;
+		if (call == NULL)
+			continue;
+		if (*call == '\0') {
+			k_buf_add(&b, "\tkw_ov_launch[6] = ");
+			c_str(&b, val);
+			k_buf_add(&b, ";\n");
+			continue;
 		}
-	k_buf_add(&b, " NULL, NULL };\nstatic const kx_out kx_outs[] = {\n");
+		k_buf_printf(&b, "\t%s", call);
+		c_str(&b, opt_);
+		k_buf_add(&b, ", ");
+		c_str(&b, val);
+		k_buf_add(&b, ");\n");
+	}
+	k_buf_add(&b, "}\n\nstatic const kx_out kx_outs[] = {\n");
 	json_array_foreach(keep, i, x) {
 		g = json_array_get(gold, (size_t)json_integer_value(x));
 		json_array_foreach(json_object_get(g, "outputs"), j, o) {
