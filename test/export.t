@@ -56,6 +56,14 @@ is "$(jq -c '[.id, .source.file, .source.line, .kernel, .signature,
     .verdicts.mutation.score, .build, .run, (.cases | length)]' "$X/task.json")" \
     '["examples/src/conv1d.cu::conv1d_kernel","examples/src/conv1d.cu",12,"conv1d_kernel","__global__ void conv1d_kernel(const float *__restrict__ in, float *__restrict__ out, int n)",["concise","detailed"],"conv1d_kernel","object",true,0.9,"nvcc -o test test.cu","./test",9]' \
     "task.json: id, source, kernel, signature, instruction, spec, tags, verdicts, commands"
+if /usr/bin/python3 -c 'import jsonschema' 2> /dev/null; then
+	for f in "$T_TMP"/x/*/task.json; do jq -c . "$f"; done > "$T_TMP/tasks.ndjson"
+	run test/validate -s task.schema.json "$T_TMP/tasks.ndjson"
+	is "$T_STATUS:$(cat "$T_TMP/out" "$T_TMP/err")" "0:" \
+	    "every task.json validates against schemas/task.schema.json"
+else
+	skip "task.json against its schema" "python3-jsonschema is not installed"
+fi
 like "$(cat "$X/README.md")" '^    nvcc -o test test\.cu$' "README: the build command"
 like "$(cat "$X/README.md")" '^    \./test$' "README: the run command"
 # the harness's driver layer is the runtime's; the kernel is its symbol
