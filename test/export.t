@@ -123,13 +123,20 @@ run "$KREPORT" --export-dir "$T_TMP/m" --export-max-bytes 8 "$T_TMP/one.ndjson"
 like "$(jq -r .skipped "$T_TMP/out")" "over --export-max-bytes" \
     "no case fits: no folder"
 # kverify --fit's harness arguments go with every run
-printf '%s\n' "$R" | jq -c '.fit = {args: ["--count", "out=n + 1", "--shared-mem", "64"]}' \
+printf '%s\n' "$R" | jq -c '.fit = {status: "fitted", args: ["--count", "out=n + 1", "--shared-mem", "64"]}' \
     > "$T_TMP/fit.ndjson"
 run "$KREPORT" --export-dir "$T_TMP/f" "$T_TMP/fit.ndjson"
 FT=$(jq -r .dir "$T_TMP/out")/test.cu
 like "$(cat "$FT")" '^	kw_add_override\(kw_counts, "--count", "out=n \+ 1"\);$' \
     "fit.args: --count is passed to the harness"
 like "$(cat "$FT")" '^	kw_ov_launch\[6\] = "64";$' "fit.args: and --shared-mem"
+# as kverify, only a fit that fitted or bound the counts
+printf '%s\n' "$R" | jq -c '.fit = {status: "failed", args: ["--count", "out=n + 1"]}' \
+    > "$T_TMP/fit2.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/f2" "$T_TMP/fit2.ndjson"
+FT=$(jq -r .dir "$T_TMP/out")
+is "$(grep -c "kw_add_override(kw_counts, \"--count\", \"out" "$FT/test.cu"):$(jq -c .fit_args "$FT/task.json")" "0:null" \
+    "a fit that failed gives no arguments"
 
 # --export-mutants: killed mutants (by a mismatch) as mutants/ID.cu
 printf '%s\n' "$R" | jq -c '(.slice.code | index("in[j]")) as $o |

@@ -268,6 +268,35 @@ build_command(json_t *slice, struct k_buf *defs)
 	return k_buf_take(&b);
 }
 
+/*
+ * The harness arguments kverify passed to every run of rec (fit.args), by
+ * its own rule: a fit whose status is fitted or bound, its arguments
+ * pairs of an override option and a value; else NULL (borrowed).
+ */
+static json_t *
+fit_args(json_t *rec)
+{
+	json_t *fit = json_object_get(rec, "fit");
+	json_t *a = json_object_get(fit, "args"), *v;
+	const char *st = k_get_str(fit, "status");
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) == 0 ||
+	    json_array_size(a) % 2 != 0 || st == NULL ||
+	    (strcmp(st, "fitted") != 0 && strcmp(st, "bound") != 0))
+		return NULL;
+	json_array_foreach(a, i, v) {
+		const char *x = json_string_value(v);
+		if (x == NULL)
+			return NULL;
+		if (i % 2 == 0 && strcmp(x, "--count") != 0 &&
+		    strcmp(x, "--shared-mem") != 0 && strcmp(x, "--set") != 0 &&
+		    strcmp(x, "--grid") != 0 && strcmp(x, "--block") != 0)
+			return NULL;
+	}
+	return a;
+}
+
 static json_t *
 task_json(struct info *in, json_t *cases, const char *build)
 {
@@ -318,8 +347,7 @@ task_json(struct info *in, json_t *cases, const char *build)
 	json_object_set_new(v, "pass_exe", tri(in->exe));
 	json_object_set_new(v, "pass_perf", tri(in->perf));
 	json_object_set_new(t, "verdicts", v);
-	json_object_set_new(t, "fit_args", copy_or_null(json_object_get(
-	    json_object_get(rec, "fit"), "args")));
+	json_object_set_new(t, "fit_args", copy_or_null(fit_args(rec)));
 	json_object_set_new(t, "cases", json_incref(cases));
 	json_object_set_new(t, "build", json_string(build));
 	json_object_set_new(t, "run", json_string("./test"));
@@ -407,7 +435,7 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 	 * parser takes them (a harness from before they existed has none) */
 	k_buf_add(&b, " };\n\n// the harness arguments of kverify --fit\n"
 	    "static void kx_fit_args(void)\n{\n");
-	args = json_object_get(json_object_get(rec, "fit"), "args");
+	args = fit_args(rec);
 	for (i = 0; i + 1 < json_array_size(args); i += 2) {
 		const char *opt_ = json_string_value(json_array_get(args, i));
 		const char *val = json_string_value(json_array_get(args, i + 1));
