@@ -187,10 +187,26 @@ is "$(sed -n '/^#define KX_\|^#undef KX_/p' "$F/test.cu")" "#define KX_A 3
 #define KX_B 1
 #undef KX_C" "defines and undefines at the top of test.cu"
 
+# --- an overloaded kernel (kscan gives its id the parameter types) is
+# taken by its type; "(anonymous namespace)" is no parameter list
+jq -c 'select(.id == "examples/src/elementwise.cu::relu_kernel") |
+    .id = "examples/src/elementwise.cu::relu_kernel(const float *, float *, int)" |
+    .slice.code += "\n__global__ void relu_kernel(const double *in, double *out, int n) { }\n"' \
+    "$IN" > "$T_TMP/over.ndjson"
+jq -c 'select(.id == "examples/src/elementwise.cu::relu_kernel") |
+    .id = "a.cu::(anonymous namespace)::relu_kernel"' "$IN" >> "$T_TMP/over.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/ov" "$T_TMP/over.ndjson"
+O=$(jq -r .dir "$T_TMP/out" | head -n 1)
+like "$(cat "$O/test.cu")" \
+    'return \(const void \*\)static_cast<void \(\*\)\(const float \*, float \*, int\)>\(&relu_kernel\); \}' \
+    "an overload is taken by its parameter types"
+like "$(cat "$(jq -r .dir "$T_TMP/out" | tail -n 1)/test.cu")" \
+    'return \(const void \*\)&relu_kernel; \}' "(anonymous namespace) is not a parameter list"
+
 # --- the exported tests build with plain nvcc, from their own folder
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$NVCC" ]; then
-	for d in "$X" "$F"; do
+	for d in "$X" "$F" "$O"; do
 		c=$(jq -r .build "$d/task.json")
 		(cd "$d" && eval "\"\$NVCC\"${c#nvcc}") > "$T_TMP/nvcc.log" 2>&1
 		ok $? "nvcc -o test test.cu: $(basename "$d")" || diag_file "$T_TMP/nvcc.log"

@@ -392,6 +392,45 @@ readme(struct info *in, const char *build, json_t *task, size_t ncases,
 	return k_buf_take(&b);
 }
 
+/*
+ * The parameter types of an overloaded kernel, or NULL: kscan tells the
+ * overloads of a name apart by their canonical parameter types in the id
+ * ("a.cu::k(int, const float *)"), and &k alone is then ambiguous (so is
+ * the name of a template with an explicit specialization).  Not for a
+ * symbol with template arguments, which names one function already, nor
+ * for types that are a template's own parameters.
+ */
+static char *
+overload_params(const char *id, const char *sym)
+{
+	const char *file_end = strstr(id, "::"), *p = NULL, *open;
+	size_t n = strlen(sym);
+	int depth;
+
+	if (file_end == NULL || (n > 0 && sym[n - 1] == '>'))
+		return NULL;
+	/* the group that ends the name: "(anonymous namespace)::" is not */
+	for (open = strchr(file_end, '('); open != NULL;
+	    open = strchr(p, '(')) {
+		depth = 0;
+		for (p = open; *p != '\0'; p++) {
+			if (*p == '(')
+				depth++;
+			else if (*p == ')' && --depth == 0)
+				break;
+		}
+		if (*p != ')')
+			return NULL;
+		if (p[1] == '\0' || p[1] == '<' || p[1] == '#')
+			break;
+	}
+	if (open == NULL || p == open + 1)
+		return NULL;
+	if (memmem(open, (size_t)(p - open), "type-parameter", 14) != NULL)
+		return NULL;
+	return k_asprintf("%.*s", (int)(p - open - 1), open + 1);
+}
+
 /* test.cu for the record: NULL and *why set where it cannot be made. */
 static char *
 test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
@@ -401,6 +440,7 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 	json_t *spec = json_object_get(json_object_get(rec, "wrap"), "spec");
 	json_t *verify = json_object_get(rec, "verify"), *g, *o, *x, *args;
 	const char *sym = k_get_str(slice, "symbol");
+	char *params;
 	char *h = runtime_harness(harness);
 	struct k_buf b = { 0 };
 	size_t i, j;
@@ -481,10 +521,18 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 	k_buf_add(&b, "};\n\n");
 	k_buf_add(&b, part_main);
 	/* the kernel last: its macros reach none of the code above */
-	k_buf_printf(&b, "\n// ------------------------------------------"
-	    "-------------------- kernel\n#include \"kernel.cu\"\n\n"
-	    "static const void *kx_kernel(void) { return (const void *)&%s; "
-	    "}\n\nstatic const void *kx_symbol(const char *name)\n{\n", sym);
+	params = overload_params(in->id, sym);
+	k_buf_add(&b, "\n// ------------------------------------------"
+	    "-------------------- kernel\n#include \"kernel.cu\"\n\n");
+	if (params != NULL)
+		k_buf_printf(&b, "static const void *kx_kernel(void) { return "
+		    "(const void *)static_cast<void (*)(%s)>(&%s); }\n",
+		    params, sym);
+	else
+		k_buf_printf(&b, "static const void *kx_kernel(void) { return "
+		    "(const void *)&%s; }\n", sym);
+	free(params);
+	k_buf_add(&b, "\nstatic const void *kx_symbol(const char *name)\n{\n");
 	json_array_foreach(json_object_get(spec, "globals"), i, o) {
 		const char *n = k_get_str(o, "name");
 		if (n == NULL)
