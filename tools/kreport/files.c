@@ -125,12 +125,9 @@ band(json_t *verify, const char *name, const struct k_dtype *d,
 		}
 }
 
-/* One golden case's outputs as bytes: blob paths checked, NULL and *why
- * set when one is missing or not what its hash says. */
+/* One golden case: its outputs (borrowed) and, once checked, their bytes. */
 struct gold {
-	long kcase;
-	size_t n;
-	json_t *outs;		/* borrowed */
+	json_t *outs;
 	size_t bytes;
 };
 
@@ -141,7 +138,8 @@ blob_path(const char *hash, char *buf, size_t len)
 	return buf;
 }
 
-/* Whether every blob of g is in the work directory with its size. */
+/* NULL when every blob of g is in the work directory with its size (their
+ * sum to g->bytes), else what is wrong. */
 static const char *
 gold_check(struct gold *g)
 {
@@ -741,10 +739,8 @@ export_files(struct info *in)
 			goto out;
 		}
 	}
-	text = k_asprintf("%s", k_get_str(json_object_get(rec, "slice"),
+	put_text(dir, "kernel.cu", k_get_str(json_object_get(rec, "slice"),
 	    "code"));
-	put_text(dir, "kernel.cu", text);
-	free(text);
 	put_text(dir, "test.cu", test);
 	task = task_json(in, cases, build);
 	if (opt.mutants > 0 && write_mutants(rec, dir) > 0)
