@@ -176,8 +176,11 @@ kverify: $(KVERIFY_OBJS) lib/libkforge.a
 test/tmp/fuzz/fuzz_kverify: tools/kverify/*.c tools/kverify/kverify.h
 
 # kreport: tools/kreport/, one internal header
-KREPORT_UNITS = main digest summary render md html debug export
-KREPORT_OBJS = $(KREPORT_UNITS:%=tools/kreport/%.o)
+KREPORT_UNITS = main digest summary render md html debug export files
+KREPORT_OBJS = $(KREPORT_UNITS:%=tools/kreport/%.o) tools/kreport/exporttest_text.o
+
+tools/kreport/exporttest_text.c: tools/kreport/exporttest.in mk/embed.sh
+	sh mk/embed.sh kreport_test_text tools/kreport/exporttest.in > $@
 
 tools/kreport/%.o: tools/kreport/%.c tools/kreport/kreport.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -298,7 +301,7 @@ install: all deps
 clean:
 	rm -f $(TOOLS) tools/*.o tools/*/*.o lib/*.o lib/libkforge.a lib/libkparse.a \
 	    lib/libkllm.a lib/k_prelude.c tools/kwrap/harness_text.c \
-	    tools/kbuild/hipnv_text.c
+	    tools/kbuild/hipnv_text.c tools/kreport/exporttest_text.c
 	rm -f $(UNIT) bench/kextract
 	rm -rf test/tmp
 

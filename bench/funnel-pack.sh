@@ -1,8 +1,9 @@
 #!/bin/sh
 # Pack what the funnel's GPU half needs for a machine that has nvcc,
 # compute-sanitizer and a GPU but not this checkout's build: kbuild,
-# kverify and the libraries they link other than libc's, the bench/funnel
-# scripts, and each OUT's counts.json and kwrap.ndjson (the CPU half's).
+# kverify, kreport and the libraries they link other than libc's, the
+# bench/funnel scripts and bench/export-gpu.sh, and each OUT's counts.json
+# and kwrap.ndjson (the CPU half's).
 #
 #	sh bench/funnel-pack.sh DEST OUT...
 #
@@ -17,9 +18,9 @@ mkdir -p "$dest"
 s=$(mktemp -d)
 trap 'rm -rf "$s"' EXIT
 mkdir -p "$s/bench" "$s/lib" "$s/out"
-cp "$k/kbuild" "$k/kverify" "$s/"
-cp "$k/bench/funnel-gpu.sh" "$k/bench/funnel-table.sh" "$s/bench/"
-for t in kbuild kverify; do
+cp "$k/kbuild" "$k/kverify" "$k/kreport" "$s/"
+cp "$k/bench/funnel-gpu.sh" "$k/bench/funnel-table.sh" "$k/bench/export-gpu.sh" "$s/bench/"
+for t in kbuild kverify kreport; do
 	ldd "$k/$t" | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }'
 done | sort -u | while read -r lib; do cp -L "$lib" "$s/lib/"; done
 for o in "$@"; do

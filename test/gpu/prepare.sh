@@ -86,9 +86,12 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/judge.ndjson" || true
 fi
 
-# kverify's shared libraries other than libc, for machines without them
-ldd ./kverify | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
-    while read -r lib; do cp -L "$lib" "$g/lib/"; done
+# kverify's and kreport's shared libraries other than libc, for machines
+# without them
+for t in ./kverify ./kreport; do
+	if [ -x "$t" ]; then ldd "$t"; fi
+done | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }' |
+    sort -u | while read -r lib; do cp -L "$lib" "$g/lib/"; done
 echo "prepare.sh: ready in $g ($(wc -l < "$g/built.ndjson") examples," \
     "$(cat "$g/fit.ndjson" 2> /dev/null | wc -l) fit record," \
     "$(wc -l < "$g/hostile.ndjson") hostile records," \

@@ -270,6 +270,9 @@ if [ -f "$g/judge.ndjson" ]; then
 	ok $? "axpy_mode: scored (its switch case gives mode == 2 a run)"
 fi
 
+# --- kreport --export-dir: tasks as folders run by plain nvcc builds
+. "$root/test/gpu/export.sh"
+
 echo "1..$n"
 echo "# test-gpu: $n tests, $failed failed; outputs in $out"
 exit "$failed"

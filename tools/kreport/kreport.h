@@ -30,6 +30,9 @@ struct kreport_opts {
 	int export;
 	const char *debug_dir;
 	int depth;
+	const char *export_dir;	/* --export-dir: tasks as folders */
+	size_t max_bytes;	/* --export-max-bytes: expected outputs */
+	int mutants;		/* --export-mutants: killed mutants kept */
 };
 extern struct kreport_opts opt;
 
@@ -168,5 +171,13 @@ void write_debug(struct info *in);
 /* Forget the folder names write_debug gave this run. */
 void debug_names_free(void);
 void export_row(struct info *in);
+
+/* ------------------------------------------------------- files.c */
+
+/* The record's folder under opt.export_dir, or why it has none: one
+ * line on stdout either way. */
+void export_files(struct info *in);
+/* Release what export_files kept between records. */
+void export_files_end(void);
 
 #endif

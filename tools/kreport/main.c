@@ -43,6 +43,18 @@ option(int ch, const char *arg, void *ctx)
 			k_fatal(K_EXIT_USAGE, NULL, "--export: expected "
 			    "kforge or tritonbench: %s", arg);
 		break;
+	case 'x':
+		if (*arg == '\0')
+			k_fatal(K_EXIT_USAGE, NULL, "--export-dir: empty path");
+		opt.export_dir = arg;
+		break;
+	case 'm':
+		opt.max_bytes = (size_t)k_opt_ll("--export-max-bytes", arg, 1,
+		    (long long)1 << 40);
+		break;
+	case 'M':
+		opt.mutants = (int)k_opt_ll("--export-mutants", arg, 0, 1000);
+		break;
 	case 'f':
 		if (strcmp(arg, "md") == 0)
 			opt.format = F_MD;
@@ -63,6 +75,9 @@ option(int ch, const char *arg, void *ctx)
 static const struct option longopts[] = {
 	{ "debug-dir", required_argument, NULL, 'd' },
 	{ "export", required_argument, NULL, 'e' },
+	{ "export-dir", required_argument, NULL, 'x' },
+	{ "export-max-bytes", required_argument, NULL, 'm' },
+	{ "export-mutants", required_argument, NULL, 'M' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "project-depth", required_argument, NULL, 'p' },
 	{ NULL, 0, NULL, 0 }
@@ -71,6 +86,7 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kreport [-hqV] [--debug-dir dir] [--export kforge | tritonbench]\n"
+	    "               [--export-dir dir [--export-max-bytes n] [--export-mutants n]]\n"
 	    "               [--format md | html | json] [--project-depth n]\n"
 	    "               [file ...]\n",
 	.longopts = longopts,
@@ -100,10 +116,18 @@ main(int argc, char *argv[])
 	int first, opened = 0;
 
 	opt.depth = 1;
+	opt.max_bytes = (size_t)64 << 20;
 	first = k_main(argc, argv, &tool, NULL);
 	if (opt.debug_dir != NULL && mkdir(opt.debug_dir, 0755) != 0 &&
 	    errno != EEXIST)
 		k_fatal(K_EXIT_IO, opt.debug_dir, "cannot create: %s",
+		    strerror(errno));
+	if (opt.export_dir != NULL && opt.export != X_NONE)
+		k_fatal(K_EXIT_USAGE, NULL, "--export-dir and --export: "
+		    "one export at a time");
+	if (opt.export_dir != NULL && mkdir(opt.export_dir, 0755) != 0 &&
+	    errno != EEXIST)
+		k_fatal(K_EXIT_IO, opt.export_dir, "cannot create: %s",
 		    strerror(errno));
 
 	if (first == argc) {
@@ -137,7 +161,11 @@ main(int argc, char *argv[])
 			if (json_array_size(recs[i].classes) > 0)
 				write_debug(&recs[i]);
 	debug_names_free();
-	if (opt.export != X_NONE) {
+	if (opt.export_dir != NULL) {
+		for (i = 0; i < nrecs; i++)
+			export_files(&recs[i]);
+		export_files_end();
+	} else if (opt.export != X_NONE) {
 		for (i = 0; i < nrecs; i++)
 			export_row(&recs[i]);
 	} else {

@@ -1,0 +1,64 @@
+// The comparison of an exported test.cu (the "compare" part of
+// tools/kreport/exporttest.in, included as compare.inc) on the CPU: each
+// line of stdout is one comparison's result and its mismatch line.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char kx_id[] = "t::k";
+#include "compare.inc"
+
+static void put(const char *path, const void *p, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+	if (fp == NULL || fwrite(p, 1, n, fp) != n || fclose(fp) != 0) exit(9);
+}
+
+// expected and got as files of case 0, output o, then the comparison
+static void check(const char *what, int kind, int size, double atol, double rtol,
+    const void *want, size_t wn, const void *got, size_t gn)
+{
+	put("expected/0/o.bin", want, wn);
+	put("out/0/o.bin", got, gn);
+	kx_out o = { 0, "o", kind, size, atol, rtol, wn };
+	printf("%s: ", what);
+	fflush(stdout);
+	printf("%d\n", kx_compare(o, "typical"));
+}
+
+int main(void)
+{
+	mkdir("expected", 0777); mkdir("expected/0", 0777);
+	mkdir("out", 0777); mkdir("out/0", 0777);
+	float a[4] = { 1, 2, 3, 4 }, b[4] = { 1, 2, 3.0005f, 4 }, c[4] = { 1, 2, 1.5f, 4 };
+	check("f32 equal", KX_F32, 4, 1e-3, 0, a, 16, a, 16);
+	check("f32 in atol", KX_F32, 4, 1e-3, 0, a, 16, b, 16);
+	check("f32 outside", KX_F32, 4, 1e-3, 0, a, 16, c, 16);
+	check("f32 in rtol", KX_F32, 4, 0, 0.6, a, 16, c, 16);
+	float n1[2] = { NAN, 1 }, n2[2] = { NAN, 1 }, n3[2] = { 1, 1 }, i1[2] = { INFINITY, 1 };
+	check("nan where nan", KX_F32, 4, 0, 0, n1, 8, n2, 8);
+	check("a number for nan", KX_F32, 4, 1, 1, n1, 8, n3, 8);
+	check("inf for a number", KX_F32, 4, 1e30, 0, n3, 8, i1, 8);
+	double d1[1] = { 1.0 }, d2[1] = { 1.0 + 1e-12 };
+	check("f64 in atol", KX_F64, 8, 1e-10, 0, d1, 8, d2, 8);
+	uint16_t h1[1] = { 0x3c00 }, h2[1] = { 0x3c01 }, h3[1] = { 0x3c04 };
+	check("f16 one ulp", KX_F16, 2, 1e-3, 0, h1, 2, h2, 2);
+	check("f16 four ulps", KX_F16, 2, 1e-3, 0, h1, 2, h3, 2);
+	uint16_t g1[1] = { 0x3f80 }, g2[1] = { 0x3f81 };
+	check("bf16 one ulp outside", KX_BF16, 2, 1e-3, 0, g1, 2, g2, 2);
+	int32_t k1[3] = { 1, 2, 3 }, k2[3] = { 1, 2, 4 };
+	check("int32 equal", KX_BYTES, 4, 0, 0, k1, 12, k1, 12);
+	check("int32 differs", KX_BYTES, 4, 0, 0, k1, 12, k2, 12);
+	check("size", KX_BYTES, 4, 0, 0, k1, 12, k1, 8);
+	unlink("expected/0/o.bin");
+	kx_out o = { 0, "o", KX_BYTES, 4, 0, 0, 12 };
+	printf("missing: %d\n", kx_compare(o, "typical"));
+	atexit(kx_stopped);
+	return 0;
+}
