@@ -41,6 +41,7 @@ struct row {
 	const char *build_command, *test_command;
 	const char *model;
 	char *extracted;	/* kernelbench: cuda_sources, malloc'd */
+	char name[128];		/* a file name made from the task */
 	char why[512];		/* when read_row fails */
 };
 
@@ -59,6 +60,9 @@ int safe_relpath(const char *p);
 /* memory.c: GEAK-style agent memory, history per run and file */
 void memory_load(const char *path, const char *run, long iter);
 json_t *memory_history(const char *run, const char *filename);
+/* the code a row of that iteration proposed, kept in its entry */
+void memory_note_code(const char *run, const char *filename, long iter,
+    json_t *code);
 void memory_free(void);
 /* "<dir>/<run>_mem_<iter>.json" for "<dir>/<run>_<iter>.jsonl", or NULL;
  * *run (malloc'd) and *iter set when the name has that shape */

@@ -221,6 +221,7 @@ process_row(json_t *row, const struct at *at)
 		rc = emit_error(row, &r, at, "no-kernel", why);
 		goto out;
 	}
+	memory_note_code(at->run, r.filename, at->iter, r.code);
 	if (opt.run_tests)
 		test = own_test(&r);
 	if (cands == NULL) {

@@ -5,7 +5,9 @@
  * what the agent saw and thought (call_err_msg, exe_err_msg, reflection,
  * perf_strategy, temp_strategy, pass_call, pass_exe, pass_perf, ...).
  * A candidate's history is that file's entries from every iteration of
- * its run read so far, its own iteration last.
+ * its run read so far, its own iteration last, in the shape of kwrap's
+ * repair rounds (round, error, strategy, code) with the agent's
+ * reflection and verdicts beside them.
  *
  * Ownership: the histories (run -> filename -> array) belong to this
  * unit until memory_free; memory_history returns a new copy.
@@ -46,7 +48,7 @@ entry_of(json_t *m, long iter, const char *source)
 	json_t *e = json_object(), *v;
 	int i, said = 0;
 
-	json_object_set_new(e, "iter", json_integer(iter));
+	json_object_set_new(e, "round", json_integer(iter));
 	for (i = 0; bool_keys[i] != NULL; i++)
 		if (json_is_boolean(v = json_object_get(m, bool_keys[i]))) {
 			json_object_set(e, bool_keys[i], v);
@@ -66,6 +68,15 @@ entry_of(json_t *m, long iter, const char *source)
 		json_decref(e);
 		return NULL;
 	}
+	/* the error the agent was shown, as kwrap's rounds give it */
+	if (k_get_str(e, "call_error") != NULL ||
+	    k_get_str(e, "exe_error") != NULL)
+		json_object_set_new(e, "error", json_sprintf("%s%s%s",
+		    k_get_str(e, "call_error") != NULL ? k_get_str(e,
+		    "call_error") : "", k_get_str(e, "call_error") != NULL &&
+		    k_get_str(e, "exe_error") != NULL ? "\n" : "",
+		    k_get_str(e, "exe_error") != NULL ? k_get_str(e,
+		    "exe_error") : ""));
 	json_object_set_new(e, "memory", json_string(source));
 	return e;
 }
@@ -119,6 +130,22 @@ memory_history(const char *run, const char *filename)
 		return NULL;
 	h = json_object_get(json_object_get(runs, run), filename);
 	return h != NULL ? json_deep_copy(h) : NULL;
+}
+
+void
+memory_note_code(const char *run, const char *filename, long iter,
+    json_t *code)
+{
+	json_t *h, *e;
+	size_t i;
+
+	if (run == NULL || filename == NULL || !json_is_string(code))
+		return;
+	h = json_object_get(json_object_get(runs, run), filename);
+	json_array_foreach(h, i, e)
+		if (k_get_int(e, "round", -1) == iter &&
+		    json_object_get(e, "code") == NULL)
+			json_object_set(e, "code", code);
 }
 
 void

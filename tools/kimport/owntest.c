@@ -139,12 +139,16 @@ own_test(const struct row *r)
 	j.lim.mem_mb = opt.mem_mb;
 	j.lim.fsize_mb = 1024;
 	argv[2] = script;
-	cmd = r->test_code != NULL ? "python3 test_kforge.py" : script;
+	cmd = r->test_code != NULL ? "python3 test_kforge.py" :
+	    r->test_command;
 	if (k_jail_run(argv, &j, log, opt.timeout, &pr) != 0)
 		k_fatal(K_EXIT_SYSTEM, NULL, "cannot run /bin/sh: %s",
 		    strerror(errno));
 	t = json_object();
 	json_object_set_new(t, "ran", json_true());
+	if (r->build_command != NULL && r->test_code == NULL)
+		json_object_set_new(t, "build_command",
+		    json_string(r->build_command));
 	json_object_set_new(t, "command", json_string(cmd));
 	json_object_set_new(t, "pass", json_boolean(pr.exited &&
 	    pr.status == 0 && !pr.timed_out));

@@ -183,10 +183,10 @@ py_assigned(const char *py, const char *name, size_t nlen)
 {
 	const char *s;
 
-	for (s = py; (s = strstr(s, name)) != NULL; s += nlen) {
+	for (s = py; (s = strchr(s, *name)) != NULL; s++) {
 		const char *v = s + nlen;
 		char *lit;
-		if (s != py && s[-1] != '\n')
+		if ((s != py && s[-1] != '\n') || strncmp(s, name, nlen) != 0)
 			continue;
 		while (*v == ' ' || *v == '\t')
 			v++;
@@ -234,6 +234,31 @@ cuda_sources(const char *py, char *why, size_t len)
 	snprintf(why, len, "no load_inline(cuda_sources=...) whose value is a "
 	    "string literal or a name assigned one");
 	return NULL;
+}
+
+/* task with every run of bytes outside [A-Za-z0-9._-] one '_', as kbuild
+ * names a task's file, then ext */
+static void
+file_name(char *out, size_t len, const char *task, const char *ext)
+{
+	size_t n = 0, e = strlen(ext);
+	int run = 0;
+
+	for (; task != NULL && *task != '\0' && n + e + 1 < len; task++) {
+		unsigned char ch = (unsigned char)*task;
+		if (isalnum(ch) || ch == '.' || ch == '-' || ch == '_') {
+			out[n++] = (char)ch;
+			run = 0;
+		} else if (!run) {
+			out[n++] = '_';
+			run = 1;
+		}
+	}
+	if (n == 0)
+		out[n++] = 'k';
+	else if (out[0] == '.')
+		out[0] = '_';
+	snprintf(out + n, len - n, "%s", ext);
 }
 
 static const char *
@@ -319,7 +344,10 @@ read_row(json_t *row, const char *format, struct row *r, const char **code)
 			return -1;
 		}
 		r->code = json_string(r->extracted);
-		r->filename = "cuda_sources.cu";
+		/* problems' kernels share names (relu_kernel): each its own
+		 * file, so that their ids differ */
+		file_name(r->name, sizeof(r->name), r->task, ".cu");
+		r->filename = r->name;
 	} else if (strcmp(format, "geak") == 0 ||
 	    strcmp(format, "tritonbench") == 0) {
 		r->filename = str_or_null(row, "filename");

@@ -222,6 +222,49 @@ scan_code(json_t *code, const char *filename, char *why, size_t len)
 	return recs;
 }
 
+/*
+ * A parameter's type as its function's signature (and mangled name) has
+ * it: top-level qualifiers dropped ("const float *__restrict" is
+ * "const float *", "const int" is "int"), spaces as one.
+ */
+static void
+sig_type(struct k_buf *b, const char *t)
+{
+	static const char *const drop[] = { "__restrict__", "__restrict",
+		"restrict", NULL };
+	char buf[512], *w;
+	size_t n, i;
+	int sp = 0;
+
+	snprintf(buf, sizeof(buf), "%s", t);
+	for (i = 0; drop[i] != NULL; i++)
+		while ((w = strstr(buf, drop[i])) != NULL) {
+			n = strlen(drop[i]);
+			memmove(w, w + n, strlen(w + n) + 1);
+		}
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	if (n >= 5 && strcmp(buf + n - 5, "const") == 0 &&
+	    strchr(buf, '*') != NULL)
+		buf[n -= 5] = '\0';
+	w = buf;
+	if (strchr(buf, '*') == NULL && strchr(buf, '&') == NULL &&
+	    strncmp(buf, "const ", 6) == 0)
+		w += 6;
+	for (; *w != '\0'; w++) {
+		if (*w == ' ') {
+			sp = 1;
+			continue;
+		}
+		if (sp && b->n > 0 && b->s[b->n - 1] != '(' &&
+		    b->s[b->n - 1] != ',')
+			k_buf_addn(b, " ", 1);
+		sp = 0;
+		k_buf_addn(b, w, 1);
+	}
+}
+
 /* A kernel's name and signature, and its instantiation after kslice:
  * what a candidate must match to be judged against a reference. */
 static char *
@@ -242,9 +285,11 @@ key_of(json_t *rec)
 	k_buf_printf(&b, "%s(", q);
 	json_array_foreach(json_object_get(scan, "params"), i, p) {
 		const char *t = k_get_str(p, "canonical_type");
-		k_buf_printf(&b, "%s%s", i > 0 ? "," : "",
-		    t != NULL ? t : k_get_str(p, "type") != NULL ?
-		    k_get_str(p, "type") : "?");
+		if (t == NULL)
+			t = k_get_str(p, "type");
+		if (i > 0)
+			k_buf_add(&b, ",");
+		sig_type(&b, t != NULL ? t : "?");
 	}
 	is = inst != NULL ? json_dumps(inst, JSON_COMPACT | JSON_SORT_KEYS) :
 	    NULL;
