@@ -255,7 +255,7 @@ test-asan: deps
 # libFuzzer targets (clang): test/tmp/fuzz/fuzz_<target>; fuzz/run.sh runs
 # them.  test/fuzz.t replays their corpora without libFuzzer.
 FUZZ_CC = clang-19
-FUZZ_TARGETS = record kbuild kverify kslice kwrap
+FUZZ_TARGETS = record kbuild kverify kslice kwrap kimport
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -284,6 +284,12 @@ test/tmp/fuzz/fuzz_kbuild: fuzz/fuzz_kbuild.c $(KBUILD_SRCS) \
 	@mkdir -p test/tmp/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kbuild -Itools/kwrap -o $@ fuzz/fuzz_kbuild.c \
 	    $(KBUILD_SRCS) $(FUZZ_LIB) $(LIBS) -lm
+
+test/tmp/fuzz/fuzz_kimport: fuzz/fuzz_kimport.c tools/kimport/rows.c \
+    tools/kimport/kimport.h $(FUZZ_LIB) lib/*.h
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kimport -o $@ fuzz/fuzz_kimport.c \
+	    tools/kimport/rows.c $(FUZZ_LIB) $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz

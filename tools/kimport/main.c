@@ -153,17 +153,21 @@ emit_error(json_t *row, const struct row *r, const struct at *at,
 {
 	json_t *rec = json_object(), *imp = import_section(r, at);
 
-	/* the task when the row names one, else where the row is */
+	/* the task when the row names one, else where the row is (which
+	 * every message starts with already) */
+	json_object_set(imp, "raw", row);
 	if (r->task != NULL && r->format != NULL &&
-	    strcmp(r->task, r->format) != 0)
+	    strcmp(r->task, r->format) != 0) {
 		json_object_set_new(rec, "id", json_sprintf("%s:%s", r->format,
 		    r->task));
-	else
+		json_object_set_new(rec, "import", imp);
+		k_fail(rec, STAGE, code, "%s: %s", k_id_text(rec), why);
+	} else {
 		json_object_set_new(rec, "id", json_sprintf("%s:%lu", at->file,
 		    at->line));
-	json_object_set(imp, "raw", row);
-	json_object_set_new(rec, "import", imp);
-	k_fail(rec, STAGE, code, "%s: %s", k_id_text(rec), why);
+		json_object_set_new(rec, "import", imp);
+		k_fail(rec, STAGE, code, "%s", why);
+	}
 	return emit(rec);
 }
 
