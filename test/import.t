@@ -98,9 +98,10 @@ is "$(cat "$dir/round-0.reflection" 2> /dev/null)" \
 # --- TritonBench: {instruction, predict, label}
 run "$KIMPORT" $D/tritonbench.jsonl
 is "$(jq -r '[.import.format, .id, (.import.reference // "-"), (.errors[0].code // "-")] | @tsv' "$T_TMP/out")" \
-"tritonbench	predict.cu::negate	row	-
-tritonbench	predict.cu::negate	row	-
-tritonbench	$D/tritonbench.jsonl:3	-	not-cuda" "tritonbench: the label is the reference"
+"tritonbench	task-71a9f5c5be92.cu::negate	row	-
+tritonbench	task-71a9f5c5be92.cu::negate	row	-
+tritonbench	tritonbench:task-059f2effabf6	-	not-cuda" \
+    "tritonbench: the label is the reference; a task is named by its label's hash"
 cp "$T_TMP/out" "$T_TMP/tb"
 run "$(tool kbuild)" --arch sm_90 < "$T_TMP/tb"
 is "$(jq -r '.build.candidate.pass_call | if . == null then "-" else tostring end' "$T_TMP/out")" "true

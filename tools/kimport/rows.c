@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "k_hash.h"
 #include "k_mem.h"
 #include "k_record.h"
 #include "kimport.h"
@@ -364,6 +365,21 @@ read_row(json_t *row, const char *format, struct row *r, const char **code)
 		v = json_object_get(row, "label");
 		if (json_is_string(v) && has_kernel(v))
 			r->label = v;
+		if (r->filename == NULL) {
+			/* no name: the task's, from what defines it (the
+			 * label, else the instruction), so that tasks whose
+			 * kernels share a name get ids of their own */
+			const char *t = r->label != NULL ?
+			    json_string_value(r->label) :
+			    str_or_null(row, "instruction");
+			char h[K_SHA256_HEX];
+			if (t == NULL)
+				t = json_string_value(r->code);
+			k_sha256_hex(t, strlen(t), h);
+			snprintf(r->name, sizeof(r->name), "task-%.12s", h);
+			r->filename = r->name;
+			r->task = r->name;
+		}
 	} else {
 		*code = "unknown-format";
 		snprintf(r->why, sizeof(r->why), "-f %s: not a format kimport "
