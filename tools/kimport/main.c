@@ -186,6 +186,17 @@ candidate_of(json_t *c, const struct row *r, const struct at *at)
 		json_object_set_new(cand, "code", json_string(code));
 	else if (json_is_string(r->code))
 		json_object_set(cand, "code", r->code);
+	else {
+		/* not sliced: the file of the candidate's that holds it */
+		json_t *f;
+		size_t i;
+		const char *file = k_get_str(scan, "file");
+		json_array_foreach(r->code, i, f)
+			if (file != NULL && strcmp(file, k_get_str(f,
+			    "path")) == 0)
+				json_object_set(cand, "code",
+				    json_object_get(f, "content"));
+	}
 	json_object_set_new(cand, "dialect", json_string(d != NULL &&
 	    strcmp(d, "hip") == 0 ? "hip" : "cuda"));
 	json_object_set_new(cand, "source", json_sprintf("%s:%lu", at->file,
