@@ -20,7 +20,7 @@ CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
 CLANG_LIBDIR = $(shell $(LLVM_CONFIG) --libdir)
 CLANG_LIBS = -L$(CLANG_LIBDIR) -lclang -Wl,-rpath,$(CLANG_LIBDIR)
 
-TOOLS = kscan kslice kwrap kbuild kverify kreport
+TOOLS = kscan kslice kwrap kbuild kverify kreport kimport
 # The one list of lib/ sources (beyond the generated k_prelude.c): the
 # build, the fuzz targets (here and in test/fuzz.t, which asks
 # "make print-LIB_SRCS"), the ASan build and the unit tests all use it.
@@ -29,7 +29,7 @@ LIB_SRCS = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c \
 	lib/k_main.c lib/k_pcache.c lib/k_flags.c lib/k_jail.c
 LIB_OBJS = $(LIB_SRCS:.c=.o) lib/k_prelude.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
-	man/kreport.1
+	man/kreport.1 man/kimport.1
 
 all: $(TOOLS)
 
@@ -188,6 +188,16 @@ tools/kreport/%.o: tools/kreport/%.c tools/kreport/kreport.h lib/*.h
 kreport: $(KREPORT_OBJS) lib/libkforge.a
 	$(CC) $(LDFLAGS) -o $@ $(KREPORT_OBJS) lib/libkforge.a $(LIBS) -lm
 
+# kimport: tools/kimport/, one internal header; runs kscan and kslice
+KIMPORT_UNITS = main rows memory scan owntest
+KIMPORT_OBJS = $(KIMPORT_UNITS:%=tools/kimport/%.o)
+
+tools/kimport/%.o: tools/kimport/%.c tools/kimport/kimport.h lib/*.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+kimport: $(KIMPORT_OBJS) lib/libkforge.a kscan kslice
+	$(CC) $(LDFLAGS) -o $@ $(KIMPORT_OBJS) lib/libkforge.a $(LIBS)
+
 # unit tests: cmocka programs over lib/, run by test/unit.t
 UNIT = test/unit/test_record test/unit/test_msg test/unit/test_lib \
 	test/unit/test_pcache test/unit/test_flags test/unit/test_kwrap \
@@ -248,7 +258,7 @@ test-asan: deps
 # libFuzzer targets (clang): test/tmp/fuzz/fuzz_<target>; fuzz/run.sh runs
 # them.  test/fuzz.t replays their corpora without libFuzzer.
 FUZZ_CC = clang-19
-FUZZ_TARGETS = record kbuild kverify kslice kwrap
+FUZZ_TARGETS = record kbuild kverify kslice kwrap kimport
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -277,6 +287,12 @@ test/tmp/fuzz/fuzz_kbuild: fuzz/fuzz_kbuild.c $(KBUILD_SRCS) \
 	@mkdir -p test/tmp/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kbuild -Itools/kwrap -o $@ fuzz/fuzz_kbuild.c \
 	    $(KBUILD_SRCS) $(FUZZ_LIB) $(LIBS) -lm
+
+test/tmp/fuzz/fuzz_kimport: fuzz/fuzz_kimport.c tools/kimport/rows.c \
+    tools/kimport/kimport.h $(FUZZ_LIB) lib/*.h
+	@mkdir -p test/tmp/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools/kimport -o $@ fuzz/fuzz_kimport.c \
+	    tools/kimport/rows.c $(FUZZ_LIB) $(LIBS) -lm
 
 test/tmp/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) lib/*.h tools/*.c
 	@mkdir -p test/tmp/fuzz

@@ -69,6 +69,9 @@ for t in $targets; do
 		extra="-Itools/kwrap $(ls tools/kwrap/*.c | grep -v '/kwrap\.c$')
 		    lib/k_llm.c lib/k_llm_extract.c $curl"
 	fi
+	if [ "$t" = kimport ]; then
+		extra="-Itools/kimport tools/kimport/rows.c"
+	fi
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -o "$T_TMP/fuzz_$t" "fuzz/fuzz_$t.c" fuzz/replay.c $LIB \
 	    $extra $jlibs -lpthread -lm > "$T_TMP/cc.$t" 2>&1

@@ -13,7 +13,7 @@ if [ ! -d "$src" ]; then
 	echo '__global__ void k(float *x){}' > "$src"
 fi
 
-for t in kscan kslice kwrap kbuild kverify kreport; do
+for t in kscan kslice kwrap kbuild kverify kreport kimport; do
 	if ! have_tool "$t"; then
 		skip "$t: exit status 3 on /dev/full" "$t is not built"
 		skip "$t: write error reported" "$t is not built"

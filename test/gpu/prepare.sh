@@ -74,6 +74,8 @@ fi
 
 # HIP examples, their CUDA twins and HIP candidates (test/gpu/hip.sh)
 sh test/gpu/hip-prepare.sh
+# rows of other benchmarks through kimport (test/gpu/import.sh)
+sh test/gpu/import-prepare.sh
 
 # nondeterministic references and the mutation score: a float atomicAdd
 # reduction and small kernels of test/mutate/, each with its mutants and

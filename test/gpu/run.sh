@@ -222,6 +222,9 @@ rm -rf "$KFORGE_WORK/verify"
 
 # --- HIP through kforge's mapping onto CUDA (test/gpu/hip.sh)
 . "$root/test/gpu/hip.sh"
+
+# --- rows of other benchmarks, imported (test/gpu/import.sh)
+. "$root/test/gpu/import.sh"
 # --- a nondeterministic reference judged in its band, and the mutation
 # score (test/gpu/judge/, test/mutate/; prepare.sh built them)
 if [ -f "$g/judge.ndjson" ]; then

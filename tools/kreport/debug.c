@@ -216,6 +216,11 @@ write_debug(struct info *in)
 		    tri_text(in->call), tri_text(in->exe), tri_text(in->perf));
 		if (in->has_sp)
 			k_buf_printf(&b, "speedup: %.3f\n", in->sp);
+		if (k_get_str(json_object_get(build, "candidate"),
+		    "pass_call_reason") != NULL)
+			k_buf_printf(&b, "pass_call_reason: %s\n", k_get_str(
+			    json_object_get(build, "candidate"),
+			    "pass_call_reason"));
 	}
 	json_array_foreach(json_object_get(rec, "errors"), i, x)
 		k_buf_printf(&b, "error: %s/%s: %s\n", k_get_str(x, "stage") ?
@@ -312,10 +317,33 @@ write_debug(struct info *in)
 			}
 		}
 	}
+	/* the rounds before this candidate, an agent's reflections
+	 * included (kimport takes them from the agent's memory) */
+	json_array_foreach(hist, i, x) {
+		json_t *v;
+		int t;
+		static const char *const pass[3] = { "pass_call", "pass_exe",
+		    "pass_perf" };
+		k_buf_printf(&b, "%sround %lld:", i == 0 ? "history:\n" : "",
+		    (long long)k_get_int(x, "round", (json_int_t)i + 1));
+		for (t = 0; t < 3; t++)
+			if (json_is_boolean(v = json_object_get(x, pass[t])))
+				k_buf_printf(&b, " %s %s", pass[t],
+				    json_is_true(v) ? "yes" : "no");
+		k_buf_printf(&b, "\n");
+		if (k_get_str(x, "error") != NULL)
+			k_buf_printf(&b, "  error: %s\n", k_get_str(x, "error"));
+		if (k_get_str(x, "reflection") != NULL)
+			k_buf_printf(&b, "  reflection: %s\n", k_get_str(x,
+			    "reflection"));
+		if (k_get_str(x, "strategy") != NULL)
+			k_buf_printf(&b, "  strategy: %s\n", k_get_str(x,
+			    "strategy"));
+	}
 	put_file(dir, "mismatch.txt", k_buf_str(&b));
 	k_buf_reset(&b);
 
-	/* kwrap's repair rounds, when it made several */
+	/* kwrap's repair rounds, or an agent's iterations */
 	json_array_foreach(hist, i, x) {
 		json_int_t rn = k_get_int(x, "round", (json_int_t)i + 1);
 		y = json_object_get(x, "error");
@@ -330,6 +358,9 @@ write_debug(struct info *in)
 		snprintf(name, sizeof(name), "round-%lld.strategy",
 		    (long long)rn);
 		put_file(dir, name, k_get_str(x, "strategy"));
+		snprintf(name, sizeof(name), "round-%lld.reflection",
+		    (long long)rn);
+		put_file(dir, name, k_get_str(x, "reflection"));
 		snprintf(name, sizeof(name), "round-%lld.code", (long long)rn);
 		put_file(dir, name, k_get_str(x, "code"));
 	}
@@ -361,9 +392,11 @@ write_debug(struct info *in)
 		    k_get_str(x, "command"));
 	}
 	if (json_array_size(hist) > 0)
-		k_buf_printf(&b, "\nThe repair rounds are round-N.error, "
-		    "round-N.strategy and round-N.code:\n\n"
-		    "    diff -u round-1.code candidate.cu\n");
+		k_buf_printf(&b, "\nThe earlier rounds (listed in "
+		    "mismatch.txt) are round-N.error, round-N.strategy,\n"
+		    "round-N.reflection and round-N.code:\n\n"
+		    "    diff -u round-%lld.code candidate.cu\n",
+		    (long long)k_get_int(json_array_get(hist, 0), "round", 1));
 	put_file(dir, "README", k_buf_str(&b));
 	k_buf_free(&b);
 }

@@ -446,6 +446,11 @@ digest(struct info *in)
 			in->call = tri(json_object_get(bc, "pass_call"));
 			if (in->call < 0)
 				in->call = tri(json_object_get(bc, "ok"));
+			/* compiled, but not the task's kernel (another name
+			 * or signature): a failure of its own */
+			else if (in->call == 0 &&
+			    json_is_true(json_object_get(bc, "ok")))
+				add_class(in, "compile:candidate:wrong-kernel");
 		} else if (json_is_object(build))
 			in->call = 0;
 		in->exe = in->call == 0 ? 0 : json_is_object(verify) ?
