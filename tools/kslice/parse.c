@@ -220,6 +220,7 @@ free_parsed(struct parsed *p)
 	free(p->exps);
 	free(p->defs);
 	free(p->specs);
+	free(p->members);
 	free(p->key);
 	free(p->first_error);
 	if (p->tu != NULL)

@@ -28,6 +28,7 @@ slicer_free(struct slicer *s)
 	json_decref(s->writes);
 	json_decref(s->reads);
 	json_decref(s->guessed);
+	json_decref(s->resolved);
 	k_strv_free(&s->includes);
 	free(s->body);
 	free(s->own);
@@ -94,6 +95,9 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		it->what = "kernel";
 		it->ns = ns_chain(s->kernel);
 	}
+	close_over(cl);
+	/* the classes the resolved launches bind come with the instance */
+	s->resolved = resolved_launches(p, cl, scan);
 	close_over(cl);
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
 	    cl);
@@ -527,7 +531,7 @@ process(json_t *rec, void *ctx)
 	guessed = json_array();
 	explicit = explicit_instances(s.p, s.kernel);
 	bound = spec_bound(s.p, &s.cl, scan);
-	insts = instances(scan, explicit, bound, guessed, &why);
+	insts = instances(scan, explicit, s.resolved, bound, guessed, &why);
 	json_decref(explicit);
 	json_decref(bound);
 	s.guessed = guessed;
