@@ -122,6 +122,7 @@ struct parsed {
 				 * class; tmpl: the class at namespace scope */
 	size_t nmembers, capmembers;
 	int members_done;
+	int torch_incl;		/* a project file includes a torch header */
 	struct named *named;	/* sorted by name, built on first use */
 	size_t nnamed, capnamed;
 	int named_done;

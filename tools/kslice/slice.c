@@ -268,7 +268,8 @@ torch_header(const struct fileinfo *fi)
  * slice.flags, the flags the project builds the kernel with: those of its
  * compile command when kscan read one (scan.build_flags), else PyTorch's
  * extension defaults when its translation unit includes the torch headers
- * (every extension is built with them), else none.
+ * (every extension is built with them; an #include of one counts whether
+ * a stub answers it or not), else none.
  */
 static json_t *
 slice_flags(const struct parsed *p, json_t *scan)
@@ -283,6 +284,8 @@ slice_flags(const struct parsed *p, json_t *scan)
 				json_array_append(out, f);
 		return out;
 	}
+	if (p != NULL && p->torch_incl)
+		return k_torch_flags();
 	for (i = 0; p != NULL && i < p->nfiles; i++)
 		if (torch_header(p->files[i]))
 			return k_torch_flags();
