@@ -35,6 +35,61 @@ slicer_free(struct slicer *s)
 	free(s->ns);
 }
 
+/* Whether text [a, b) names a fixed-width integer type of <cstdint>
+ * (uint64_t, int32_t, uintptr_t). */
+static int
+fixed_width(const char *s, unsigned a, unsigned b)
+{
+	static const char *const names[] = { "int8_t", "int16_t", "int32_t",
+	    "int64_t", "intptr_t", "intmax_t", NULL };
+	unsigned i = a, j;
+	int n;
+
+	while (i < b) {
+		if (!is_ident_char(s[i])) {
+			i++;
+			continue;
+		}
+		for (j = i; j < b && is_ident_char(s[j]); j++)
+			;
+		for (n = 0; names[n] != NULL; n++) {
+			size_t l = strlen(names[n]);
+			if ((j - i == l && strncmp(s + i, names[n], l) == 0) ||
+			    (j - i == l + 1 && s[i] == 'u' &&
+			    strncmp(s + i + 1, names[n], l) == 0))
+				return 1;
+		}
+		i = j;
+	}
+	return 0;
+}
+
+/*
+ * A slice that names uint64_t and its kin needs <cstdint> of its own
+ * when no include it keeps declares them: the unit had them through a
+ * header the slice replaces (a PyTorch header, a project header), or
+ * through the parser's own wrappers, and nvcc's <stdlib.h> declares
+ * int64_t but not uint64_t.
+ */
+static int
+needs_cstdint(struct closure *cl, const struct k_strv *inc)
+{
+	size_t i;
+
+	for (i = 0; i < inc->n; i++)
+		if (strstr(inc->v[i], "<cstdint>") != NULL ||
+		    strstr(inc->v[i], "<stdint.h>") != NULL ||
+		    strstr(inc->v[i], "<inttypes.h>") != NULL ||
+		    strstr(inc->v[i], "<cinttypes>") != NULL)
+			return 0;
+	for (i = 0; i < cl->n; i++)
+		if (cl->v[i].kind == I_DECL && cl->v[i].fi->text != NULL &&
+		    cl->v[i].fi->cls == F_PROJECT &&
+		    fixed_width(cl->v[i].fi->text, cl->v[i].a, cl->v[i].b))
+			return 1;
+	return 0;
+}
+
 /* The slice of a kernel, without its instantiation; 0 or -1 with *why. */
 static int
 slice_kernel(struct slicer *s, json_t *scan, char **why)
@@ -113,6 +168,8 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 				    p->files[f]->sysinc.v[i]))
 					k_strv_push(&s->includes,
 					    p->files[f]->sysinc.v[i]);
+	if (needs_cstdint(cl, &s->includes))
+		k_strv_push(&s->includes, "#include <cstdint>");
 
 	/* the kernel stays first in the array: sort the rest */
 	if (cl->n > 2)
