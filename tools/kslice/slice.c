@@ -350,9 +350,11 @@ slice_flags(const struct parsed *p, json_t *scan)
 }
 
 
+/* The record of one instance; quiet: NULL, no message, when the slice
+ * does not parse. */
 static json_t *
 slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
-    size_t ninst)
+    size_t ninst, int quiet)
 {
 	json_t *out = ninst > 0 ? json_deep_copy(rec) : json_incref(rec);
 	json_t *sl = json_object();
@@ -440,11 +442,14 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	json_object_set_new(sl, "lines", json_integer((json_int_t)lines));
 	json_object_set_new(sl, "code", k_string_lossy(code.s, code.n));
 	k_set_section(out, "slice", sl);
-	if (errors > 0)
+	if (errors > 0 && quiet) {
+		json_decref(out);
+		out = NULL;
+	} else if (errors > 0)
 		k_error(out, STAGE, "slice-does-not-parse",
 		    "%s: slice does not parse: %u error%s: %s",
 		    k_id_text(out), errors, errors == 1 ? "" : "s", msg);
-	if (k_has_errors(out))
+	if (out != NULL && k_has_errors(out))
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(out), "%s",
 		    errors > 0 ? "slice does not parse" : "error");
 	free(msg);
@@ -551,6 +556,107 @@ use_root(json_t *scan)
 	free(path);
 }
 
+/* The largest literal that text divides name by ("THREADS / 32",
+ * "N >> 2" counts as 4), 0 if none. */
+static long
+divisor_of(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = text, *q;
+	long best = 0, v;
+	char *end;
+	int shift;
+
+	while (text != NULL && (p = strstr(p, name)) != NULL) {
+		q = p + n;
+		if ((p > text && is_ident_char(p[-1])) || is_ident_char(*q)) {
+			p = q;
+			continue;
+		}
+		while (*q == ' ' || *q == '\t')
+			q++;
+		shift = q[0] == '>' && q[1] == '>';
+		if (*q == '/' || shift) {
+			q += shift ? 2 : 1;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			v = strtol(q, &end, 10);
+			if (end != q && v > 0 && v <= 1024 && !shift)
+				best = v > best ? v : best;
+			else if (end != q && v > 0 && v <= 10 && shift)
+				best = (1L << v) > best ? 1L << v : best;
+		}
+		p = q;
+	}
+	return best;
+}
+
+/*
+ * An instance whose value parameters no launch binds takes 1 for them
+ * (slice.guessed).  Where the kernel divides one by a constant (an array
+ * of THREADS / 32 elements: zero-sized for 1, which nvcc refuses in
+ * device code and the check parse does not see), the largest such
+ * constant is tried first; where a slice does not parse (a static_assert
+ * on the block size), other values a kernel is commonly built for are
+ * tried in turn, the same for every guessed parameter, and the first
+ * that parses is kept.
+ */
+static json_t *
+instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
+    size_t ninst)
+{
+	const char *alt[] = { NULL, "32", "4", "128", "256", NULL };
+	json_t *tps = json_object_get(scan, "template_params"), *tp, *o, *try;
+	char first[24];
+	size_t i;
+	int a, any = 0;
+	long div = 0, d;
+
+	json_array_foreach(tps, i, tp) {
+		const char *name = k_get_str(tp, "name");
+		size_t g;
+		if (strcmp(k_get_str(tp, "kind"), "value") != 0 ||
+		    strcmp(k_get_str(inst, name), "1") != 0)
+			continue;
+		for (g = 0; g < json_array_size(s->guessed); g++)
+			if (strcmp(json_string_value(json_array_get(
+			    s->guessed, g)), name) == 0) {
+				any = 1;
+				d = divisor_of(s->own, name);
+				div = d > div ? d : div;
+			}
+	}
+	if (!any)
+		return slice_record(rec, scan, s, inst, ninst, 0);
+	if (div > 1) {
+		snprintf(first, sizeof(first), "%ld", div);
+		alt[0] = first;
+	} else if ((o = slice_record(rec, scan, s, inst, ninst, 1)) != NULL)
+		return o;
+	for (a = alt[0] != NULL ? 0 : 1; alt[a] != NULL; a++) {
+		if (a > 0 && alt[0] != NULL && strcmp(alt[a], alt[0]) == 0)
+			continue;
+		try = json_deep_copy(inst);
+		json_array_foreach(tps, i, tp) {
+			const char *name = k_get_str(tp, "name");
+			size_t g;
+			if (strcmp(k_get_str(tp, "kind"), "value") != 0 ||
+			    strcmp(k_get_str(inst, name), "1") != 0)
+				continue;
+			for (g = 0; g < json_array_size(s->guessed); g++)
+				if (strcmp(json_string_value(json_array_get(
+				    s->guessed, g)), name) == 0)
+					json_object_set_new(try, name,
+					    json_string(alt[a]));
+		}
+		o = slice_record(rec, scan, s, try, ninst, 1);
+		json_decref(try);
+		if (o != NULL)
+			return o;
+	}
+	return slice_record(rec, scan, s, inst, ninst, 0);
+}
+
 json_t *
 process(json_t *rec, void *ctx)
 {
@@ -597,7 +703,7 @@ process(json_t *rec, void *ctx)
 	s.guessed = guessed;
 	n = json_array_size(insts);
 	if (json_array_size(json_object_get(scan, "template_params")) == 0) {
-		out = slice_record(rec, scan, &s, NULL, 0);
+		out = slice_record(rec, scan, &s, NULL, 0, 0);
 	} else if (n == 0) {
 		k_error(rec, STAGE, "no-instance", "%s: %s",
 		    k_id_text(rec), why != NULL ? why : "no instance");
@@ -606,7 +712,7 @@ process(json_t *rec, void *ctx)
 		out = json_incref(rec);
 	} else {
 		for (i = 0; i < n; i++) {
-			json_t *o = slice_record(rec, scan, &s,
+			json_t *o = instance_record(rec, scan, &s,
 			    json_array_get(insts, i), n);
 			if (i + 1 == n) {
 				out = o;
