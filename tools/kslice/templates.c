@@ -845,8 +845,8 @@ struct resolving {
 #define MAX_RESOLVED 64		/* specializations looked at a kernel */
 #define MAX_ARG_DECLS 8		/* classes one instance brings */
 
-/* The project classes a type names (itself, what it points to, its
- * template arguments), appended to v; 0 when one of them has no name a
+/* The project's and stubs' classes a type names (itself, what it points
+ * to, its template arguments), appended to v; 0 when one of them has no name a
  * slice could spell (a lambda, a class of an anonymous namespace or local
  * to a function). */
 static int
@@ -876,8 +876,9 @@ type_decls(struct parsed *p, CXType t, CXCursor *v, size_t *n, int depth)
 		    (k == CXCursor_Namespace && clang_Cursor_isAnonymous(par)))
 			return 0;
 	}
+	/* a stub's class (c10::Half) brings the stub */
 	fi = where(p, clang_getCursorLocation(d), NULL, NULL);
-	if (fi != NULL && fi->cls == F_PROJECT && *n < MAX_ARG_DECLS)
+	if (fi != NULL && fi->cls != F_SYSTEM && *n < MAX_ARG_DECLS)
 		v[(*n)++] = d;
 	na = clang_Type_getNumTemplateArguments(t);
 	for (i = 0; i < na; i++)
