@@ -229,6 +229,7 @@ json_t *resolved_launches(struct parsed *p, struct closure *cl,
     json_t *scan);
 json_t *spec_bound(struct parsed *p, struct closure *cl, json_t *scan);
 json_t *explicit_instances(struct parsed *p, CXCursor kernel);
+void enum_bound(CXCursor kernel, json_t *bound);
 char *instance_args(json_t *scan, json_t *inst);
 void set_types(const char *list);
 

@@ -697,6 +697,7 @@ process(json_t *rec, void *ctx)
 	guessed = json_array();
 	explicit = explicit_instances(s.p, s.kernel);
 	bound = spec_bound(s.p, &s.cl, scan);
+	enum_bound(s.kernel, bound);
 	insts = instances(scan, explicit, s.resolved, bound, guessed, &why);
 	json_decref(explicit);
 	json_decref(bound);

@@ -285,6 +285,13 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *bound,
 				k_strv_push(&choices, strcmp(k_get_str(tp,
 				    "type"), "bool") == 0 ? "true" : "1");
 				note_guess(guessed, name);
+			} else if (strcmp(kind, "value") == 0 &&
+			    json_array_size(json_object_get(bound, name)) > 0) {
+				/* an enumeration's: its first enumerator */
+				k_strv_push(&choices, json_string_value(
+				    json_array_get(json_object_get(bound, name),
+				    0)));
+				note_guess(guessed, name);
 			} else {
 				if (*why == NULL)
 					*why = k_asprintf("template parameter "
@@ -1034,4 +1041,60 @@ resolved_launches(struct parsed *p, struct closure *cl, json_t *scan)
 	free(r.decls);
 	free(r.ndecls);
 	return out;
+}
+
+static enum CXChildVisitResult
+first_enumerator(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl)
+		return CXChildVisit_Continue;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+/* A value template parameter of an enumeration type: bound[its name] =
+ * [the enumeration's first enumerator, qualified]. */
+static enum CXChildVisitResult
+enum_param(CXCursor c, CXCursor parent, CXClientData data)
+{
+	json_t *bound = data;
+	CXCursor d, e = clang_getNullCursor();
+	CXType t;
+	char *ty, *en, *name;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_NonTypeTemplateParameter)
+		return CXChildVisit_Continue;
+	t = clang_getCanonicalType(clang_getCursorType(c));
+	if (t.kind != CXType_Enum)
+		return CXChildVisit_Continue;
+	d = clang_getTypeDeclaration(t);
+	clang_visitChildren(d, first_enumerator, &e);
+	if (clang_Cursor_isNull(e))
+		return CXChildVisit_Continue;
+	ty = k_take(clang_getTypeSpelling(t));
+	name = k_take(clang_getCursorSpelling(c));
+	if (strchr(ty, '(') == NULL && json_object_get(bound, name) == NULL) {
+		en = k_take(clang_getCursorSpelling(e));
+		json_object_set_new(bound, name, json_pack("[s+++]", ty, "::",
+		    en, ""));
+		free(en);
+	}
+	free(name);
+	free(ty);
+	return CXChildVisit_Continue;
+}
+
+/*
+ * Value parameters of an enumeration type (template <quantize::Type
+ * qtype>) take the first enumerator, spelled through the enumeration's
+ * qualified name, where nothing binds them (a guess: slice.guessed):
+ * added to bound as {param: [spelling]}.
+ */
+void
+enum_bound(CXCursor kernel, json_t *bound)
+{
+	if (clang_getCursorKind(kernel) == CXCursor_FunctionTemplate)
+		clang_visitChildren(kernel, enum_param, bound);
 }
