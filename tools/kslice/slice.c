@@ -35,59 +35,115 @@ slicer_free(struct slicer *s)
 	free(s->ns);
 }
 
-/* Whether text [a, b) names a fixed-width integer type of <cstdint>
- * (uint64_t, int32_t, uintptr_t). */
-static int
-fixed_width(const char *s, unsigned a, unsigned b)
+/* Standard headers a slice may need of its own: a name (after "std::"
+ * where std is set, else bare) and the headers that declare it, the
+ * first of which is the one to include. */
+static const struct {
+	const char *name;
+	int std;
+	const char *hdr[3];
+} std_names[] = {
+	{ "int8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "int16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "int32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "int64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "intptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uintptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "tuple", 1, { "<tuple>", NULL, NULL } },
+	{ "make_tuple", 1, { "<tuple>", NULL, NULL } },
+	{ "tie", 1, { "<tuple>", NULL, NULL } },
+	{ "get", 1, { "<tuple>", "<utility>", "<array>" } },
+	{ "pair", 1, { "<utility>", "<tuple>", NULL } },
+	{ "make_pair", 1, { "<utility>", "<tuple>", NULL } },
+	{ "array", 1, { "<array>", NULL, NULL } },
+	{ "numeric_limits", 1, { "<limits>", NULL, NULL } },
+	{ "is_same", 1, { "<type_traits>", NULL, NULL } },
+	{ "conditional", 1, { "<type_traits>", NULL, NULL } },
+	{ "enable_if", 1, { "<type_traits>", NULL, NULL } },
+	{ "is_same_v", 1, { "<type_traits>", NULL, NULL } },
+	{ "conditional_t", 1, { "<type_traits>", NULL, NULL } },
+	{ "enable_if_t", 1, { "<type_traits>", NULL, NULL } },
+};
+#define NSTD (sizeof(std_names) / sizeof(std_names[0]))
+
+/* Mark in used[] the std_names that text [a, b) names. */
+static void
+std_used(const char *s, unsigned a, unsigned b, unsigned char *used)
 {
-	static const char *const names[] = { "int8_t", "int16_t", "int32_t",
-	    "int64_t", "intptr_t", "intmax_t", NULL };
-	unsigned i = a, j;
-	int n;
+	unsigned i = a, j, k;
+	size_t n;
+	int after_std;
 
 	while (i < b) {
-		if (!is_ident_char(s[i])) {
-			i++;
+		if (!is_ident_char(s[i]) || isdigit((unsigned char)s[i])) {
+			if (isdigit((unsigned char)s[i]))
+				while (i < b && is_ident_char(s[i]))
+					i++;
+			else
+				i++;
 			continue;
 		}
 		for (j = i; j < b && is_ident_char(s[j]); j++)
 			;
-		for (n = 0; names[n] != NULL; n++) {
-			size_t l = strlen(names[n]);
-			if ((j - i == l && strncmp(s + i, names[n], l) == 0) ||
-			    (j - i == l + 1 && s[i] == 'u' &&
-			    strncmp(s + i + 1, names[n], l) == 0))
-				return 1;
+		/* "std ::" before the word */
+		k = i;
+		while (k > a && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+			k--;
+		after_std = k >= a + 5 && s[k - 1] == ':' && s[k - 2] == ':';
+		if (after_std) {
+			k -= 2;
+			while (k > a && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+				k--;
+			after_std = k >= a + 3 && strncmp(s + k - 3, "std",
+			    3) == 0 && (k == a + 3 || !is_ident_char(s[k - 4]));
 		}
+		for (n = 0; n < NSTD; n++)
+			if ((!std_names[n].std || after_std) &&
+			    strlen(std_names[n].name) == j - i &&
+			    strncmp(s + i, std_names[n].name, j - i) == 0)
+				used[n] = 1;
 		i = j;
 	}
-	return 0;
 }
 
 /*
- * A slice that names uint64_t and its kin needs <cstdint> of its own
- * when no include it keeps declares them: the unit had them through a
- * header the slice replaces (a PyTorch header, a project header), or
- * through the parser's own wrappers, and nvcc's <stdlib.h> declares
- * int64_t but not uint64_t.
+ * The standard headers a slice needs of its own: where it names
+ * uint64_t, std::tuple or std::numeric_limits and no include it keeps
+ * declares them, the unit had them through a header the slice does not
+ * keep (a PyTorch header, a project header, the parser's own wrappers);
+ * nvcc's <stdlib.h> declares int64_t but not uint64_t.
  */
-static int
-needs_cstdint(struct closure *cl, const struct k_strv *inc)
+static void
+std_includes(struct closure *cl, struct k_strv *inc)
 {
-	size_t i;
+	unsigned char used[NSTD];
+	size_t i, n;
+	int h, have;
+	char line[64];
 
-	for (i = 0; i < inc->n; i++)
-		if (strstr(inc->v[i], "<cstdint>") != NULL ||
-		    strstr(inc->v[i], "<stdint.h>") != NULL ||
-		    strstr(inc->v[i], "<inttypes.h>") != NULL ||
-		    strstr(inc->v[i], "<cinttypes>") != NULL)
-			return 0;
+	memset(used, 0, sizeof(used));
 	for (i = 0; i < cl->n; i++)
 		if (cl->v[i].kind == I_DECL && cl->v[i].fi->text != NULL &&
-		    cl->v[i].fi->cls == F_PROJECT &&
-		    fixed_width(cl->v[i].fi->text, cl->v[i].a, cl->v[i].b))
-			return 1;
-	return 0;
+		    cl->v[i].fi->cls == F_PROJECT)
+			std_used(cl->v[i].fi->text, cl->v[i].a, cl->v[i].b,
+			    used);
+	for (n = 0; n < NSTD; n++) {
+		if (!used[n])
+			continue;
+		have = 0;
+		for (h = 0; h < 3 && std_names[n].hdr[h] != NULL; h++)
+			for (i = 0; i < inc->n; i++)
+				have |= strstr(inc->v[i],
+				    std_names[n].hdr[h]) != NULL;
+		snprintf(line, sizeof(line), "#include %s",
+		    std_names[n].hdr[0]);
+		if (!have && !k_strv_has(inc, line))
+			k_strv_push(inc, line);
+	}
 }
 
 /* The slice of a kernel, without its instantiation; 0 or -1 with *why. */
@@ -168,8 +224,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 				    p->files[f]->sysinc.v[i]))
 					k_strv_push(&s->includes,
 					    p->files[f]->sysinc.v[i]);
-	if (needs_cstdint(cl, &s->includes))
-		k_strv_push(&s->includes, "#include <cstdint>");
+	std_includes(cl, &s->includes);
 
 	/* the kernel stays first in the array: sort the rest */
 	if (cl->n > 2)

@@ -1,10 +1,9 @@
-// kslice: a kernel that names uint64_t with no <cstdint> of its own: the
-// unit had it through a header the slice does not keep (a PyTorch
-// header; the parser's own wrappers), and nvcc's <stdlib.h> declares
-// int64_t but not uint64_t.  The slice must include <cstdint>.
+// kslice: a kernel that names uint64_t with no <cstdint> or <stdint.h>
+// among its source's includes: the parse had it through the parser's
+// own CUDA wrappers, and nvcc's <stdlib.h> declares int64_t but not
+// uint64_t.  The slice must include <cstdint>.
 #include <stdio.h>
 #include <stdlib.h>
-#include <torch/torch.h>
 
 __global__ void
 hash_rows_kernel(int n, const int *__restrict__ rows, int64_t *out)
