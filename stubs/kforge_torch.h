@@ -14,6 +14,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

@@ -56,6 +56,28 @@ ns_chain(CXCursor c)
 	return r;
 }
 
+/* The namespace a declaration is written in: a member defined outside
+ * its class stands in the namespace around the definition. */
+static char *
+member_ns(CXCursor c)
+{
+	CXCursor lp = clang_getCursorLexicalParent(c);
+	enum CXCursorKind sk = clang_getCursorKind(
+	    clang_getCursorSemanticParent(c));
+	char *outer, *name, *r;
+
+	if (sk == CXCursor_Namespace || sk == CXCursor_TranslationUnit ||
+	    clang_getCursorKind(lp) != CXCursor_Namespace)
+		return ns_chain(c);
+	outer = ns_chain(lp);
+	name = k_take(clang_getCursorSpelling(lp));
+	r = k_asprintf("%s%s%s", outer, outer[0] != '\0' ? "::" : "",
+	    name[0] != '\0' ? name : "(anonymous)");
+	free(outer);
+	free(name);
+	return r;
+}
+
 static struct item *
 find_item(struct closure *cl, struct fileinfo *fi, unsigned a)
 {
@@ -300,6 +322,97 @@ collect_spec(CXCursor c, CXCursor parent, CXClientData data)
 
 static void add_decl_at(struct closure *cl, CXCursor c);
 
+static enum CXChildVisitResult
+has_device_attr(CXCursor c, CXCursor parent, CXClientData data)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k == CXCursor_CUDADeviceAttr || k == CXCursor_CUDAGlobalAttr) {
+		*(int *)data = 1;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* A project member function defined outside its class
+ * (template <class K> __device__ void Table<K>::view::insert(K k) {...}),
+ * that device code can call. */
+static enum CXChildVisitResult
+collect_member(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct parsed *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c), pk;
+	struct fileinfo *fi;
+	CXCursor cls, up;
+	int device = 0;
+
+	(void)parent;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+	    k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
+	    k != CXCursor_Constructor && k != CXCursor_Destructor &&
+	    k != CXCursor_ConversionFunction)
+		return CXChildVisit_Continue;
+	cls = clang_getCursorSemanticParent(c);
+	pk = clang_getCursorKind(cls);
+	if (pk != CXCursor_StructDecl && pk != CXCursor_ClassDecl &&
+	    pk != CXCursor_UnionDecl && pk != CXCursor_ClassTemplate &&
+	    pk != CXCursor_ClassTemplatePartialSpecialization)
+		return CXChildVisit_Continue;
+	if (!clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	fi = where(p, clang_getCursorLocation(c), NULL, NULL);
+	if (fi == NULL || fi->cls != F_PROJECT)
+		return CXChildVisit_Continue;
+	clang_visitChildren(c, has_device_attr, &device);
+	if (!device)
+		return CXChildVisit_Continue;
+	/* the class at namespace scope that holds it */
+	for (up = clang_getCursorSemanticParent(cls); ; cls = up,
+	    up = clang_getCursorSemanticParent(up)) {
+		pk = clang_getCursorKind(up);
+		if (clang_Cursor_isNull(up) || pk == CXCursor_TranslationUnit ||
+		    pk == CXCursor_Namespace || pk == CXCursor_LinkageSpec ||
+		    pk == CXCursor_UnexposedDecl || clang_isInvalid(pk))
+			break;
+	}
+	if (p->nmembers == p->capmembers) {
+		p->capmembers = p->capmembers ? p->capmembers * 2 : 16;
+		p->members = k_realloc(p->members, p->capmembers *
+		    sizeof(*p->members));
+	}
+	p->members[p->nmembers].tmpl = clang_getCanonicalCursor(cls);
+	p->members[p->nmembers].c = c;
+	p->nmembers++;
+	return CXChildVisit_Continue;
+}
+
+/*
+ * A class brings the device member functions defined outside it: a
+ * kernel that calls view.insert() through a template parameter, or a
+ * method whose declaration alone the class holds, needs the definition,
+ * and no reference in the kernel names it (NVVM's "Broken module found",
+ * ptxas' "Unresolved extern function" otherwise).
+ */
+static void
+add_members(struct closure *cl, CXCursor c)
+{
+	struct parsed *p = cl->p;
+	CXCursor canon = clang_getCanonicalCursor(c);
+	size_t i;
+
+	if (!p->members_done) {
+		clang_visitChildren(clang_getTranslationUnitCursor(p->tu),
+		    collect_member, p);
+		p->members_done = 1;
+	}
+	for (i = 0; i < p->nmembers; i++)
+		if (clang_equalCursors(p->members[i].tmpl, canon))
+			add_decl_at(cl, p->members[i].c);
+}
+
 /*
  * A template brings its explicit specializations: a kernel that names
  * InternalType<T> needs InternalType<float> for T = float, and a call of
@@ -464,7 +577,7 @@ add_decl_at(struct closure *cl, CXCursor c)
 	it->c = c;
 	it->name = k_take(clang_getCursorSpelling(c));
 	it->what = kind_name(k);
-	it->ns = ns_chain(c);
+	it->ns = member_ns(c);
 	/* skip white space to see whether a ';' ends the declaration */
 	while (b < fi->size && (fi->text[b] == ' ' || fi->text[b] == '\t' ||
 	    fi->text[b] == '\n' || fi->text[b] == '\r'))
@@ -479,6 +592,10 @@ add_decl_at(struct closure *cl, CXCursor c)
 	if (k == CXCursor_ClassTemplate || k == CXCursor_FunctionTemplate ||
 	    k == CXCursor_StructDecl || k == CXCursor_ClassDecl)
 		add_specs(cl, c);
+	if (k == CXCursor_ClassTemplate || k == CXCursor_StructDecl ||
+	    k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+	    k == CXCursor_ClassTemplatePartialSpecialization)
+		add_members(cl, c);
 }
 
 /* The declaration a reference stands for, as something a slice can hold:

@@ -118,6 +118,11 @@ struct parsed {
 	struct spec *specs;	/* explicit and partial class specializations */
 	size_t nspecs, capspecs;
 	int specs_done;
+	struct spec *members;	/* device members defined outside their
+				 * class; tmpl: the class at namespace scope */
+	size_t nmembers, capmembers;
+	int members_done;
+	int torch_incl;		/* a project file includes a torch header */
 	struct named *named;	/* sorted by name, built on first use */
 	size_t nnamed, capnamed;
 	int named_done;
@@ -175,6 +180,7 @@ struct slicer {
 	char *ns;		/* the kernel's namespace */
 	json_t *writes, *reads;
 	json_t *guessed;	/* value parameters bound by a guess */
+	json_t *resolved;	/* launches the parse resolved */
 };
 
 /* util.c */
@@ -217,10 +223,13 @@ json_t *launch_json(json_t *scan, json_t *inst);
 
 /* templates.c */
 const char *cxx_type(const char *name);
-json_t *instances(json_t *scan, json_t *explicit, json_t *bound,
-    json_t *guessed, char **why);
+json_t *instances(json_t *scan, json_t *explicit, json_t *resolved,
+    json_t *bound, json_t *guessed, char **why);
+json_t *resolved_launches(struct parsed *p, struct closure *cl,
+    json_t *scan);
 json_t *spec_bound(struct parsed *p, struct closure *cl, json_t *scan);
 json_t *explicit_instances(struct parsed *p, CXCursor kernel);
+void enum_bound(CXCursor kernel, json_t *bound);
 char *instance_args(json_t *scan, json_t *inst);
 void set_types(const char *list);
 

@@ -121,6 +121,23 @@ note_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
 	}
 }
 
+/* An #include of a PyTorch header, as spelled: found or not (kslice
+ * parses without the torch stand-in, and its stubs answer only some). */
+static int
+torch_include(CXCursor c)
+{
+	static const char *const dirs[] = { "torch/", "ATen/", "c10/",
+	    "THC/", NULL };
+	char *name = k_take(clang_getCursorSpelling(c));
+	int i, r = 0;
+
+	for (i = 0; dirs[i] != NULL; i++)
+		if (strncmp(name, dirs[i], strlen(dirs[i])) == 0)
+			r = 1;
+	free(name);
+	return r;
+}
+
 static enum CXChildVisitResult
 collect_pp(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -164,6 +181,8 @@ collect_pp(CXCursor c, CXCursor parent, CXClientData data)
 	} else if (k == CXCursor_InclusionDirective) {
 		CXFile inc = clang_getIncludedFile(c);
 		struct fileinfo *ifi;
+		if (fi->cls == F_PROJECT && torch_include(c))
+			p->torch_incl = 1;
 		if (inc == NULL)
 			return CXChildVisit_Continue;
 		ifi = file_info(p, inc);
@@ -220,6 +239,7 @@ free_parsed(struct parsed *p)
 	free(p->exps);
 	free(p->defs);
 	free(p->specs);
+	free(p->members);
 	free(p->key);
 	free(p->first_error);
 	if (p->tu != NULL)

@@ -28,10 +28,122 @@ slicer_free(struct slicer *s)
 	json_decref(s->writes);
 	json_decref(s->reads);
 	json_decref(s->guessed);
+	json_decref(s->resolved);
 	k_strv_free(&s->includes);
 	free(s->body);
 	free(s->own);
 	free(s->ns);
+}
+
+/* Standard headers a slice may need of its own: a name (after "std::"
+ * where std is set, else bare) and the headers that declare it, the
+ * first of which is the one to include. */
+static const struct {
+	const char *name;
+	int std;
+	const char *hdr[3];
+} std_names[] = {
+	{ "int8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "int16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "int32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "int64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uint64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "intptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "uintptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
+	{ "tuple", 1, { "<tuple>", NULL, NULL } },
+	{ "make_tuple", 1, { "<tuple>", NULL, NULL } },
+	{ "tie", 1, { "<tuple>", NULL, NULL } },
+	{ "get", 1, { "<tuple>", "<utility>", "<array>" } },
+	{ "pair", 1, { "<utility>", "<tuple>", NULL } },
+	{ "make_pair", 1, { "<utility>", "<tuple>", NULL } },
+	{ "array", 1, { "<array>", NULL, NULL } },
+	{ "numeric_limits", 1, { "<limits>", NULL, NULL } },
+	{ "is_same", 1, { "<type_traits>", NULL, NULL } },
+	{ "conditional", 1, { "<type_traits>", NULL, NULL } },
+	{ "enable_if", 1, { "<type_traits>", NULL, NULL } },
+	{ "is_same_v", 1, { "<type_traits>", NULL, NULL } },
+	{ "conditional_t", 1, { "<type_traits>", NULL, NULL } },
+	{ "enable_if_t", 1, { "<type_traits>", NULL, NULL } },
+};
+#define NSTD (sizeof(std_names) / sizeof(std_names[0]))
+
+/* Mark in used[] the std_names that text [a, b) names. */
+static void
+std_used(const char *s, unsigned a, unsigned b, unsigned char *used)
+{
+	unsigned i = a, j, k;
+	size_t n;
+	int after_std;
+
+	while (i < b) {
+		if (!is_ident_char(s[i]) || isdigit((unsigned char)s[i])) {
+			if (isdigit((unsigned char)s[i]))
+				while (i < b && is_ident_char(s[i]))
+					i++;
+			else
+				i++;
+			continue;
+		}
+		for (j = i; j < b && is_ident_char(s[j]); j++)
+			;
+		/* "std ::" before the word */
+		k = i;
+		while (k > a && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+			k--;
+		after_std = k >= a + 5 && s[k - 1] == ':' && s[k - 2] == ':';
+		if (after_std) {
+			k -= 2;
+			while (k > a && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+				k--;
+			after_std = k >= a + 3 && strncmp(s + k - 3, "std",
+			    3) == 0 && (k == a + 3 || !is_ident_char(s[k - 4]));
+		}
+		for (n = 0; n < NSTD; n++)
+			if ((!std_names[n].std || after_std) &&
+			    strlen(std_names[n].name) == j - i &&
+			    strncmp(s + i, std_names[n].name, j - i) == 0)
+				used[n] = 1;
+		i = j;
+	}
+}
+
+/*
+ * The standard headers a slice needs of its own: where it names
+ * uint64_t, std::tuple or std::numeric_limits and no include it keeps
+ * declares them, the unit had them through a header the slice does not
+ * keep (a PyTorch header, a project header, the parser's own wrappers);
+ * nvcc's <stdlib.h> declares int64_t but not uint64_t.
+ */
+static void
+std_includes(struct closure *cl, struct k_strv *inc)
+{
+	unsigned char used[NSTD];
+	size_t i, n;
+	int h, have;
+	char line[64];
+
+	memset(used, 0, sizeof(used));
+	for (i = 0; i < cl->n; i++)
+		if (cl->v[i].kind == I_DECL && cl->v[i].fi->text != NULL &&
+		    cl->v[i].fi->cls == F_PROJECT)
+			std_used(cl->v[i].fi->text, cl->v[i].a, cl->v[i].b,
+			    used);
+	for (n = 0; n < NSTD; n++) {
+		if (!used[n])
+			continue;
+		have = 0;
+		for (h = 0; h < 3 && std_names[n].hdr[h] != NULL; h++)
+			for (i = 0; i < inc->n; i++)
+				have |= strstr(inc->v[i],
+				    std_names[n].hdr[h]) != NULL;
+		snprintf(line, sizeof(line), "#include %s",
+		    std_names[n].hdr[0]);
+		if (!have && !k_strv_has(inc, line))
+			k_strv_push(inc, line);
+	}
 }
 
 /* The slice of a kernel, without its instantiation; 0 or -1 with *why. */
@@ -95,6 +207,9 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		it->ns = ns_chain(s->kernel);
 	}
 	close_over(cl);
+	/* the classes the resolved launches bind come with the instance */
+	s->resolved = resolved_launches(p, cl, scan);
+	close_over(cl);
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
 	    cl);
 	close_over(cl);
@@ -109,6 +224,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 				    p->files[f]->sysinc.v[i]))
 					k_strv_push(&s->includes,
 					    p->files[f]->sysinc.v[i]);
+	std_includes(cl, &s->includes);
 
 	/* the kernel stays first in the array: sort the rest */
 	if (cl->n > 2)
@@ -264,7 +380,8 @@ torch_header(const struct fileinfo *fi)
  * slice.flags, the flags the project builds the kernel with: those of its
  * compile command when kscan read one (scan.build_flags), else PyTorch's
  * extension defaults when its translation unit includes the torch headers
- * (every extension is built with them), else none.
+ * (every extension is built with them; an #include of one counts whether
+ * a stub answers it or not), else none.
  */
 static json_t *
 slice_flags(const struct parsed *p, json_t *scan)
@@ -279,6 +396,8 @@ slice_flags(const struct parsed *p, json_t *scan)
 				json_array_append(out, f);
 		return out;
 	}
+	if (p != NULL && p->torch_incl)
+		return k_torch_flags();
 	for (i = 0; p != NULL && i < p->nfiles; i++)
 		if (torch_header(p->files[i]))
 			return k_torch_flags();
@@ -286,9 +405,11 @@ slice_flags(const struct parsed *p, json_t *scan)
 }
 
 
+/* The record of one instance; quiet: NULL, no message, when the slice
+ * does not parse. */
 static json_t *
 slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
-    size_t ninst)
+    size_t ninst, int quiet)
 {
 	json_t *out = ninst > 0 ? json_deep_copy(rec) : json_incref(rec);
 	json_t *sl = json_object();
@@ -376,11 +497,14 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	json_object_set_new(sl, "lines", json_integer((json_int_t)lines));
 	json_object_set_new(sl, "code", k_string_lossy(code.s, code.n));
 	k_set_section(out, "slice", sl);
-	if (errors > 0)
+	if (errors > 0 && quiet) {
+		json_decref(out);
+		out = NULL;
+	} else if (errors > 0)
 		k_error(out, STAGE, "slice-does-not-parse",
 		    "%s: slice does not parse: %u error%s: %s",
 		    k_id_text(out), errors, errors == 1 ? "" : "s", msg);
-	if (k_has_errors(out))
+	if (out != NULL && k_has_errors(out))
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(out), "%s",
 		    errors > 0 ? "slice does not parse" : "error");
 	free(msg);
@@ -487,6 +611,107 @@ use_root(json_t *scan)
 	free(path);
 }
 
+/* The largest literal that text divides name by ("THREADS / 32",
+ * "N >> 2" counts as 4), 0 if none. */
+static long
+divisor_of(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = text, *q;
+	long best = 0, v;
+	char *end;
+	int shift;
+
+	while (text != NULL && (p = strstr(p, name)) != NULL) {
+		q = p + n;
+		if ((p > text && is_ident_char(p[-1])) || is_ident_char(*q)) {
+			p = q;
+			continue;
+		}
+		while (*q == ' ' || *q == '\t')
+			q++;
+		shift = q[0] == '>' && q[1] == '>';
+		if (*q == '/' || shift) {
+			q += shift ? 2 : 1;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			v = strtol(q, &end, 10);
+			if (end != q && v > 0 && v <= 1024 && !shift)
+				best = v > best ? v : best;
+			else if (end != q && v > 0 && v <= 10 && shift)
+				best = (1L << v) > best ? 1L << v : best;
+		}
+		p = q;
+	}
+	return best;
+}
+
+/*
+ * An instance whose value parameters no launch binds takes 1 for them
+ * (slice.guessed).  Where the kernel divides one by a constant (an array
+ * of THREADS / 32 elements: zero-sized for 1, which nvcc refuses in
+ * device code and the check parse does not see), the largest such
+ * constant is tried first; where a slice does not parse (a static_assert
+ * on the block size), other values a kernel is commonly built for are
+ * tried in turn, the same for every guessed parameter, and the first
+ * that parses is kept.
+ */
+static json_t *
+instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
+    size_t ninst)
+{
+	const char *alt[] = { NULL, "32", "4", "128", "256", NULL };
+	json_t *tps = json_object_get(scan, "template_params"), *tp, *o, *try;
+	char first[24];
+	size_t i;
+	int a, any = 0;
+	long div = 0, d;
+
+	json_array_foreach(tps, i, tp) {
+		const char *name = k_get_str(tp, "name");
+		size_t g;
+		if (strcmp(k_get_str(tp, "kind"), "value") != 0 ||
+		    strcmp(k_get_str(inst, name), "1") != 0)
+			continue;
+		for (g = 0; g < json_array_size(s->guessed); g++)
+			if (strcmp(json_string_value(json_array_get(
+			    s->guessed, g)), name) == 0) {
+				any = 1;
+				d = divisor_of(s->own, name);
+				div = d > div ? d : div;
+			}
+	}
+	if (!any)
+		return slice_record(rec, scan, s, inst, ninst, 0);
+	if (div > 1) {
+		snprintf(first, sizeof(first), "%ld", div);
+		alt[0] = first;
+	} else if ((o = slice_record(rec, scan, s, inst, ninst, 1)) != NULL)
+		return o;
+	for (a = alt[0] != NULL ? 0 : 1; alt[a] != NULL; a++) {
+		if (a > 0 && alt[0] != NULL && strcmp(alt[a], alt[0]) == 0)
+			continue;
+		try = json_deep_copy(inst);
+		json_array_foreach(tps, i, tp) {
+			const char *name = k_get_str(tp, "name");
+			size_t g;
+			if (strcmp(k_get_str(tp, "kind"), "value") != 0 ||
+			    strcmp(k_get_str(inst, name), "1") != 0)
+				continue;
+			for (g = 0; g < json_array_size(s->guessed); g++)
+				if (strcmp(json_string_value(json_array_get(
+				    s->guessed, g)), name) == 0)
+					json_object_set_new(try, name,
+					    json_string(alt[a]));
+		}
+		o = slice_record(rec, scan, s, try, ninst, 1);
+		json_decref(try);
+		if (o != NULL)
+			return o;
+	}
+	return slice_record(rec, scan, s, inst, ninst, 0);
+}
+
 json_t *
 process(json_t *rec, void *ctx)
 {
@@ -527,13 +752,14 @@ process(json_t *rec, void *ctx)
 	guessed = json_array();
 	explicit = explicit_instances(s.p, s.kernel);
 	bound = spec_bound(s.p, &s.cl, scan);
-	insts = instances(scan, explicit, bound, guessed, &why);
+	enum_bound(s.kernel, bound);
+	insts = instances(scan, explicit, s.resolved, bound, guessed, &why);
 	json_decref(explicit);
 	json_decref(bound);
 	s.guessed = guessed;
 	n = json_array_size(insts);
 	if (json_array_size(json_object_get(scan, "template_params")) == 0) {
-		out = slice_record(rec, scan, &s, NULL, 0);
+		out = slice_record(rec, scan, &s, NULL, 0, 0);
 	} else if (n == 0) {
 		k_error(rec, STAGE, "no-instance", "%s: %s",
 		    k_id_text(rec), why != NULL ? why : "no instance");
@@ -542,7 +768,7 @@ process(json_t *rec, void *ctx)
 		out = json_incref(rec);
 	} else {
 		for (i = 0; i < n; i++) {
-			json_t *o = slice_record(rec, scan, &s,
+			json_t *o = instance_record(rec, scan, &s,
 			    json_array_get(insts, i), n);
 			if (i + 1 == n) {
 				out = o;

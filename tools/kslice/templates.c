@@ -172,10 +172,11 @@ of_types(json_t *tps, json_t *args)
  * instantiates the kernel explicitly and no launch binds every parameter
  * concretely (a launcher's own parameters, a dispatch macro), the explicit
  * instantiations stand for the launches: those of --types, else the
- * first.  Otherwise the launches as kscan saw them.
+ * first; without them the launches the parse resolved (resolved_launches).
+ * Otherwise the launches as kscan saw them.
  */
 static json_t *
-binding_launches(json_t *scan, json_t *explicit)
+binding_launches(json_t *scan, json_t *explicit, json_t *resolved)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *launches = json_object_get(scan, "launches"), *out, *l, *e;
@@ -203,17 +204,19 @@ binding_launches(json_t *scan, json_t *explicit)
 	if (n > 0)
 		return out;
 	json_decref(out);
+	if (json_array_size(resolved) > 0)
+		return json_incref(resolved);
 	return json_incref(launches != NULL ? launches : json_null());
 }
 
 json_t *
-instances(json_t *scan, json_t *explicit, json_t *bound, json_t *guessed,
-    char **why)
+instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *bound,
+    json_t *guessed, char **why)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *out = json_array(), *l, *seen = json_object();
 	size_t ntp = json_array_size(tps), i, li, t;
-	json_t *launches = binding_launches(scan, explicit);
+	json_t *launches = binding_launches(scan, explicit, resolved);
 	size_t nl = json_array_size(launches);
 
 	if (ntp == 0)
@@ -281,6 +284,13 @@ instances(json_t *scan, json_t *explicit, json_t *bound, json_t *guessed,
 				 * slice.guessed names it */
 				k_strv_push(&choices, strcmp(k_get_str(tp,
 				    "type"), "bool") == 0 ? "true" : "1");
+				note_guess(guessed, name);
+			} else if (strcmp(kind, "value") == 0 &&
+			    json_array_size(json_object_get(bound, name)) > 0) {
+				/* an enumeration's: its first enumerator */
+				k_strv_push(&choices, json_string_value(
+				    json_array_get(json_object_get(bound, name),
+				    0)));
 				note_guess(guessed, name);
 			} else {
 				if (*why == NULL)
@@ -818,4 +828,273 @@ done:
 	free(t.v);
 	json_decref(none);
 	return out;
+}
+
+/*
+ * Launches resolved by the parse: a call of the kernel in code that is no
+ * template itself names one specialization, whose arguments clang knows
+ * whether the launch spells them or deduces them from its arguments
+ * (kernel<<<g, b>>>(table.view(), n) binds view_t to the view's class).
+ * A type argument that is a class of the project (a traits class, a
+ * device view) comes into the slice with the instance.
+ */
+struct resolving {
+	struct parsed *p;
+	CXCursor kernel;	/* canonical */
+	json_t *tps;
+	json_t *out;		/* arrays of spellings, distinct */
+	json_t *seen;
+	CXCursor *decls;	/* per entry of out: its classes */
+	size_t *ndecls;
+	size_t cap;
+};
+
+#define MAX_RESOLVED 64		/* specializations looked at a kernel */
+#define MAX_ARG_DECLS 8		/* classes one instance brings */
+
+/* The project's and stubs' classes a type names (itself, what it points
+ * to, its template arguments), appended to v; 0 when one of them has no name a
+ * slice could spell (a lambda, a class of an anonymous namespace or local
+ * to a function). */
+static int
+type_decls(struct parsed *p, CXType t, CXCursor *v, size_t *n, int depth)
+{
+	CXCursor d, par;
+	struct fileinfo *fi;
+	int i, na;
+
+	t = clang_getCanonicalType(t);
+	while (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+	    t.kind == CXType_RValueReference)
+		t = clang_getCanonicalType(clang_getPointeeType(t));
+	if (t.kind != CXType_Record && t.kind != CXType_Enum)
+		return 1;
+	if (depth > 4)
+		return 0;
+	d = clang_getTypeDeclaration(t);
+	if (clang_Cursor_isNull(d) || clang_Cursor_isAnonymous(d))
+		return 0;
+	for (par = clang_getCursorSemanticParent(d); !clang_Cursor_isNull(par)
+	    && clang_getCursorKind(par) != CXCursor_TranslationUnit;
+	    par = clang_getCursorSemanticParent(par)) {
+		enum CXCursorKind k = clang_getCursorKind(par);
+		if (clang_isInvalid(k) || k == CXCursor_FunctionDecl ||
+		    k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+		    (k == CXCursor_Namespace && clang_Cursor_isAnonymous(par)))
+			return 0;
+	}
+	/* a stub's class (c10::Half) brings the stub */
+	fi = where(p, clang_getCursorLocation(d), NULL, NULL);
+	if (fi != NULL && fi->cls != F_SYSTEM && *n < MAX_ARG_DECLS)
+		v[(*n)++] = d;
+	na = clang_Type_getNumTemplateArguments(t);
+	for (i = 0; i < na; i++)
+		if (!type_decls(p, clang_Type_getTemplateArgumentAsType(t,
+		    (unsigned)i), v, n, depth + 1))
+			return 0;
+	return 1;
+}
+
+/* The arguments of the specialization fn in template parameter order,
+ * spelled for the slice; NULL when one cannot be. */
+static json_t *
+spec_args(struct resolving *r, CXCursor fn, CXCursor *decls, size_t *nd)
+{
+	int n = clang_Cursor_getNumTemplateArguments(fn), i;
+	json_t *args = json_array();
+
+	*nd = 0;
+	if (n < 0 || (size_t)n != json_array_size(r->tps))
+		goto bad;
+	for (i = 0; i < n; i++) {
+		const char *pt = k_get_str(json_array_get(r->tps, i), "type");
+		enum CXTemplateArgumentKind k =
+		    clang_Cursor_getTemplateArgumentKind(fn, (unsigned)i);
+		char *s;
+
+		if (k == CXTemplateArgumentKind_Type) {
+			CXType t = clang_Cursor_getTemplateArgumentType(fn,
+			    (unsigned)i);
+			if (!type_decls(r->p, t, decls, nd, 0))
+				goto bad;
+			s = k_take(clang_getTypeSpelling(
+			    clang_getCanonicalType(t)));
+			if (s[0] == '\0' || strchr(s, '(') != NULL) {
+				free(s);
+				goto bad;
+			}
+		} else if (k == CXTemplateArgumentKind_Integral) {
+			long long v = clang_Cursor_getTemplateArgumentValue(fn,
+			    (unsigned)i);
+			if (pt != NULL && strcmp(pt, "bool") == 0)
+				s = k_strdup(v ? "true" : "false");
+			else if (pt != NULL && (strncmp(pt, "unsigned", 8) == 0
+			    || strcmp(pt, "size_t") == 0 ||
+			    strncmp(pt, "uint", 4) == 0))
+				s = k_asprintf("%lluu",
+				    clang_Cursor_getTemplateArgumentUnsignedValue(
+				    fn, (unsigned)i));
+			else
+				s = k_asprintf("%lld", v);
+		} else
+			goto bad;
+		json_array_append_new(args, json_string(s));
+		free(s);
+	}
+	return args;
+bad:
+	json_decref(args);
+	return NULL;
+}
+
+static enum CXChildVisitResult
+find_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct resolving *r = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct fileinfo *fi;
+	CXCursor fn, t, decls[MAX_ARG_DECLS];
+	json_t *args;
+	size_t nd;
+	char *key;
+
+	(void)parent;
+	if (json_array_size(r->out) >= MAX_RESOLVED)
+		return CXChildVisit_Break;
+	if (clang_isDeclaration(k)) {
+		/* the project's code alone, and no template's pattern: its
+		 * calls are dependent */
+		fi = where(r->p, clang_getCursorLocation(c), NULL, NULL);
+		if (fi == NULL || fi->cls != F_PROJECT ||
+		    k == CXCursor_FunctionTemplate ||
+		    k == CXCursor_ClassTemplate ||
+		    k == CXCursor_ClassTemplatePartialSpecialization)
+			return CXChildVisit_Continue;
+		return CXChildVisit_Recurse;
+	}
+	if (k != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	fn = clang_getCursorReferenced(c);
+	k = clang_getCursorKind(fn);
+	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod)
+		return CXChildVisit_Recurse;
+	t = clang_getSpecializedCursorTemplate(fn);
+	if (clang_Cursor_isNull(t) || !clang_equalCursors(
+	    clang_getCanonicalCursor(t), r->kernel))
+		return CXChildVisit_Recurse;
+	if ((args = spec_args(r, fn, decls, &nd)) == NULL)
+		return CXChildVisit_Recurse;
+	key = json_dumps(args, JSON_COMPACT);
+	if (key != NULL && json_object_get(r->seen, key) == NULL) {
+		size_t i = json_array_size(r->out);
+		json_object_set_new(r->seen, key, json_true());
+		if (i == r->cap) {
+			r->cap = r->cap ? r->cap * 2 : 8;
+			r->decls = k_realloc(r->decls, r->cap *
+			    MAX_ARG_DECLS * sizeof(*r->decls));
+			r->ndecls = k_realloc(r->ndecls, r->cap *
+			    sizeof(*r->ndecls));
+		}
+		memcpy(r->decls + i * MAX_ARG_DECLS, decls,
+		    nd * sizeof(*decls));
+		r->ndecls[i] = nd;
+		json_array_append(r->out, args);
+	}
+	free(key);
+	json_decref(args);
+	return CXChildVisit_Recurse;
+}
+
+json_t *
+resolved_launches(struct parsed *p, struct closure *cl, json_t *scan)
+{
+	struct resolving r;
+	json_t *out = json_array(), *a;
+	size_t i, j, n = 0;
+	int pass;
+
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.kernel = clang_getCanonicalCursor(cl->kernel);
+	r.tps = json_object_get(scan, "template_params");
+	if (json_array_size(r.tps) == 0 ||
+	    clang_getCursorKind(cl->kernel) != CXCursor_FunctionTemplate)
+		return out;
+	r.out = json_array();
+	r.seen = json_object();
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu),
+	    find_calls, &r);
+	/* those of --types (at most MAX_EXPLICIT), else the first */
+	for (pass = 0; pass < 2 && n == 0; pass++)
+		json_array_foreach(r.out, i, a) {
+			if (n >= (pass == 0 ? MAX_EXPLICIT : 1) ||
+			    (pass == 0 && !of_types(r.tps, a)))
+				continue;
+			json_array_append_new(out, json_pack("{sOsb}",
+			    "template_args", a, "explicit", 1));
+			for (j = 0; j < r.ndecls[i]; j++)
+				add_decl(cl, r.decls[i * MAX_ARG_DECLS + j]);
+			n++;
+		}
+	json_decref(r.out);
+	json_decref(r.seen);
+	free(r.decls);
+	free(r.ndecls);
+	return out;
+}
+
+static enum CXChildVisitResult
+first_enumerator(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl)
+		return CXChildVisit_Continue;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+/* A value template parameter of an enumeration type: bound[its name] =
+ * [the enumeration's first enumerator, qualified]. */
+static enum CXChildVisitResult
+enum_param(CXCursor c, CXCursor parent, CXClientData data)
+{
+	json_t *bound = data;
+	CXCursor d, e = clang_getNullCursor();
+	CXType t;
+	char *ty, *en, *name;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_NonTypeTemplateParameter)
+		return CXChildVisit_Continue;
+	t = clang_getCanonicalType(clang_getCursorType(c));
+	if (t.kind != CXType_Enum)
+		return CXChildVisit_Continue;
+	d = clang_getTypeDeclaration(t);
+	clang_visitChildren(d, first_enumerator, &e);
+	if (clang_Cursor_isNull(e))
+		return CXChildVisit_Continue;
+	ty = k_take(clang_getTypeSpelling(t));
+	name = k_take(clang_getCursorSpelling(c));
+	if (strchr(ty, '(') == NULL && json_object_get(bound, name) == NULL) {
+		en = k_take(clang_getCursorSpelling(e));
+		json_object_set_new(bound, name, json_pack("[s+++]", ty, "::",
+		    en, ""));
+		free(en);
+	}
+	free(name);
+	free(ty);
+	return CXChildVisit_Continue;
+}
+
+/*
+ * Value parameters of an enumeration type (template <quantize::Type
+ * qtype>) take the first enumerator, spelled through the enumeration's
+ * qualified name, where nothing binds them (a guess: slice.guessed):
+ * added to bound as {param: [spelling]}.
+ */
+void
+enum_bound(CXCursor kernel, json_t *bound)
+{
+	if (clang_getCursorKind(kernel) == CXCursor_FunctionTemplate)
+		clang_visitChildren(kernel, enum_param, bound);
 }
