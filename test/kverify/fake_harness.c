@@ -6,6 +6,7 @@
  * Input x (float32, 16) is filled per case; outputs y (float32) = 2x + 1
  * (case 1 also has a NaN and an infinity) and k (int32) = i + case.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -46,8 +47,67 @@ put(const char *dir, const char *name, const void *p, size_t n)
 static int one_case(char *argv[], const char *dir, int kcase, int reps,
     int oracle);
 
+static int command(int argc, char *argv[]);
+
+/*
+ * --serve, as the kwrap harness speaks it: "ready", then one command per
+ * line (tab-separated arguments), "done 0" after each that went well; a
+ * failed command ends the process with its status.  FAKE_NOSERVE: a
+ * harness from before --serve.  FAKE_PIDS: a file that gets "PID MODULE"
+ * per command, to count the processes.
+ */
+static int
+serve(void)
+{
+	char line[8192], *av[64], *p, *t;
+	FILE *answer;
+	int fd, ac, rc;
+
+	if (getenv("FAKE_NOSERVE") != NULL)
+		return 2;
+	if ((fd = dup(1)) < 0 || (answer = fdopen(fd, "w")) == NULL ||
+	    dup2(2, 1) < 0)
+		return 1;
+	fprintf(answer, "ready\n");
+	fflush(answer);
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		const char *pids = getenv("FAKE_PIDS");
+		FILE *fp;
+		line[strcspn(line, "\n")] = '\0';
+		ac = 0;
+		av[ac++] = "fake";
+		for (p = line; p != NULL && ac < 63; p = t) {
+			if ((t = strchr(p, '\t')) != NULL)
+				*t++ = '\0';
+			av[ac++] = p;
+		}
+		av[ac] = NULL;
+		if (pids != NULL && (fp = fopen(pids, "a")) != NULL) {
+			fprintf(fp, "%ld %s\n", (long)getpid(), av[1]);
+			fclose(fp);
+		}
+		rc = command(ac, av);
+		alarm(0);
+		fflush(stdout);
+		fflush(stderr);
+		if (rc != 0)
+			return rc;
+		fprintf(answer, "done 0\n");
+		fflush(answer);
+	}
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
+{
+	if (argc == 2 && strcmp(argv[1], "--serve") == 0)
+		return serve();
+	return command(argc, argv);
+}
+
+static int
+command(int argc, char *argv[])
 {
 	char dir[4096];
 	int i, kcase = 0, reps = 0, oracle = 0, all = 0, tmo = 0, rc;
@@ -88,7 +148,7 @@ main(int argc, char *argv[])
 	 * failure ends the run */
 	for (kcase = 0; kcase < 3; kcase++) {
 		snprintf(dir, sizeof(dir), "%s/%d", argv[3], kcase);
-		if (mkdir(dir, 0777) != 0)
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 			return 1;
 		if (tmo > 0)
 			alarm((unsigned)tmo);
