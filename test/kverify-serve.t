@@ -65,6 +65,8 @@ is "$(sec good | jq -c '.serve')" \
     "golden, repeat, candidate and 8 timing runs: 11 commands, 1 process"
 is "$(procs "$T_TMP/pids1"):$(wc -l < "$T_TMP/pids1" | tr -d ' ')" "1:11" \
     "the harness saw the 11 commands in one process"
+is "$(grep -c ' times-only$' "$T_TMP/pids1")" 8 \
+    "the 8 timing runs ask for times only (no buffer files)"
 is "$(sec good | jq -r '[.pass_exe, .pass_perf, .verified.value] | @tsv')" \
     "$(printf 'true\ttrue\ttrue')" "verdict as before"
 strip='del(.verify.runs, .verify.seconds, .verify.overhead_seconds,

@@ -56,7 +56,8 @@ static int command(int argc, char *argv[]);
  * line (tab-separated arguments), "done 0" after each that went well; a
  * failed command ends the process with its status.  FAKE_NOSERVE: a
  * harness from before --serve.  FAKE_PIDS: a file that gets "PID MODULE"
- * per command, to count the processes.
+ * per command (and "times-only" after it when the command has
+ * --times-only), to count the processes.
  */
 static int
 serve(void)
@@ -85,7 +86,11 @@ serve(void)
 		}
 		av[ac] = NULL;
 		if (pids != NULL && (fp = fopen(pids, "a")) != NULL) {
-			fprintf(fp, "%ld %s\n", (long)getpid(), av[1]);
+			int k, t = 0;
+			for (k = 1; k < ac; k++)
+				t |= strcmp(av[k], "--times-only") == 0;
+			fprintf(fp, "%ld %s%s\n", (long)getpid(), av[1],
+			    t ? " times-only" : "");
 			fclose(fp);
 		}
 		rc = command(ac, av);
@@ -126,7 +131,9 @@ command(int argc, char *argv[])
 		if (getenv("FAKE_OLD") != NULL && (strcmp(argv[i], "--all") ==
 		    0 || strcmp(argv[i], "--case-timeout") == 0))
 			return 2;
-		if (strcmp(argv[i], "--oracle") == 0 ||
+		if (strcmp(argv[i], "--times-only") == 0)
+			i--;	/* buffer files are written all the same */
+		else if (strcmp(argv[i], "--oracle") == 0 ||
 		    strcmp(argv[i], "--all") == 0) {
 			*(argv[i][2] == 'o' ? &oracle : &all) = 1;
 			i--;

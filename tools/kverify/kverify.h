@@ -151,6 +151,8 @@ json_t *fault_json(const char *role, int kcase, const struct run *r);
 /* serve.c: the record's long-lived harness (harness --serve) */
 void serve_begin(const char *scratch);
 void serve_end(json_t *v);
+int serve_serving(void);
+extern _Thread_local int run_times_only;	/* timing.c: a run for its times */
 int serve_run(const struct worker *w, char *const argv[], const char *dir,
     double timeout, struct k_proc *p);
 

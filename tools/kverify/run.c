@@ -153,6 +153,7 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 /* run_batch_limit's limit per case, for the run_harness it calls (0:
  * --timeout) */
 static _Thread_local double case_limit;
+_Thread_local int run_times_only;
 
 int
 run_harness(const struct worker *w, const char *harness, const char *module,
@@ -207,6 +208,9 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		else if (reps > 0) {
 			argv[n++] = "--time";
 			argv[n++] = rs;
+			/* no buffer files: a serving harness knows it */
+			if (run_times_only && serve_serving())
+				argv[n++] = "--times-only";
 		}
 		/* the counts the GPU fitted (kverify --fit), if any */
 		fit_args_append(argv, &n, 23 + FIT_ARGS_MAX);

@@ -278,6 +278,14 @@ log_since(const char *path)
 		lseek(sv.log, 0, SEEK_SET);
 }
 
+/* Whether the record's runs go to a serving harness (one that knows
+ * --times-only too). */
+int
+serve_serving(void)
+{
+	return sv.on && !sv.off && sv.starts > 0;
+}
+
 void
 serve_begin(const char *scratch)
 {

@@ -173,12 +173,15 @@ timing(struct ctx *c, const struct unit *h, const struct unit *ref,
 	for (round = 0; round < TIME_ROUNDS; round++) {
 		round_med[round][0] = round_med[round][1] = NAN;
 		for (k = 0; k < n; k++) {
-			int i = round % 2 == 0 ? k : n - 1 - k;
+			int i = round % 2 == 0 ? k : n - 1 - k, rc;
 			struct run r;
 			dir_for(c, "time", kcase, dir, sizeof(dir));
-			if (run_harness(c->w, h->path, who[i]->path,
+			run_times_only = 1;
+			rc = run_harness(c->w, h->path, who[i]->path,
 			    who[i]->symbol, dir, kcase, opt.reps, NULL,
-			    opt.timeout, &r) != 0)
+			    opt.timeout, &r);
+			run_times_only = 0;
+			if (rc != 0)
 				continue;
 			log_run(c->runs, role[i], kcase, "time", &r);
 			if (r.ok) {
