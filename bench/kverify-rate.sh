@@ -27,7 +27,17 @@
 # all), KV_ARGS (options for both engines, e.g. --timeout 20), COPIES (each record repeated under a new id for the 1-vs-N run,
 # default 2), NEW_N (records the new engine runs, default all), GPUS (how many, default nvidia-smi's count), OUT (where the
 # outputs stay, default a temporary directory that is removed).
-# Needs python3 (statistics), the GPU driver and compute-sanitizer.
+# SCALING_ONLY=1 runs the 1-vs-N part only (a command's time limit may not
+# hold both).  Needs python3 (statistics), the GPU driver and
+# compute-sanitizer; kverify's libraries through LD_LIBRARY_PATH and the
+# work directory through KFORGE_WORK where the records were built
+# elsewhere.  Preparing the records on a machine with nvcc:
+#	jq -c 'select(.wrap.spec.confidence.overall == "high" and
+#	    .wrap.harness.code != null) |
+#	    .candidate = {code: .slice.code, dialect: .slice.dialect}' \
+#	    OUT/mmcv/kwrap.ndjson > self.in
+#	./kbuild -q -j 2 --arch sm_90 --work W < self.in > self.ndjson
+# and with the old version's kbuild, the same --work W, > self-old.ndjson.
 set -eu
 [ $# -ge 1 ] || { echo "usage: kverify-rate.sh built.ndjson [old-kverify [old-built.ndjson]]" >&2; exit 2; }
 built=$1 old=${2:-} oldbuilt=${3:-$1}
@@ -64,10 +74,10 @@ wall() {
 }
 
 # 1. the new engine, one GPU
-wall new "$KV" ${KV_ARGS:-} --gpus 0 < "$built" > "$o/new.ndjson" 2> "$o/new.err"
+[ -n "${SCALING_ONLY:-}" ] || wall new "$KV" ${KV_ARGS:-} --gpus 0 < "$built" > "$o/new.ndjson" 2> "$o/new.err"
 # 2. the old engine, one GPU, on the first OLD_N records
 head -n "$OLD_N" "$oldbuilt" > "$o/old.in"
-if [ -n "$old" ]; then
+if [ -n "$old" ] && [ -z "${SCALING_ONLY:-}" ]; then
 	wall old "$old" ${KV_ARGS:-} --gpus 0 < "$o/old.in" > "$o/old.ndjson" 2> "$o/old.err"
 fi
 # 3. 1 GPU against all of them, the new engine, COPIES copies of each
