@@ -166,6 +166,7 @@ KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o tools/kverify/fit.o tools/kverify/fitmath.o \
 	tools/kverify/sanreport.o tools/kverify/hip.o
+KVERIFY_OBJS += tools/kverify/serve.o
 
 tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<

@@ -16,6 +16,7 @@ int kverify_main(int argc, char *argv[]);
 #include "../tools/kverify/blob.c"
 #include "../tools/kverify/dtype.c"
 #include "../tools/kverify/run.c"
+#include "../tools/kverify/serve.c"
 #include "../tools/kverify/compare.c"
 #include "../tools/kverify/timing.c"
 #include "../tools/kverify/sanitize.c"

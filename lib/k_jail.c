@@ -134,20 +134,25 @@ top(struct args *a, const char *dir)
 		add3(a, "--ro-bind-try", dir, dir);
 }
 
-int
-k_jail_run(char *const argv[], const struct k_jail *j,
-    const char *out_path, double timeout_s, struct k_proc *r)
+/*
+ * The command line that runs argv in the jail j: bwrap's options, then
+ * argv; argv itself (copied) when there is no sandbox.  NULL-ended,
+ * allocated; k_jail_argv_free() frees it.
+ */
+char **
+k_jail_argv(char *const argv[], const struct k_jail *j)
 {
 	static const char *const etc[] = { "/etc/alternatives",
 	    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
 	    NULL };
 	struct args a = { 0 };
 	size_t i;
-	int rc, err;
 
-	if (k_jail_kind(j->why) == NULL)
-		return k_run_limited(argv, j->scratch, out_path, timeout_s,
-		    &j->lim, r);
+	if (k_jail_kind(j->why) == NULL) {
+		for (i = 0; argv[i] != NULL; i++)
+			add(&a, argv[i]);
+		return a.v;
+	}
 	add(&a, bwrap);
 	add(&a, "--unshare-all");
 	add(&a, "--die-with-parent");
@@ -192,11 +197,33 @@ k_jail_run(char *const argv[], const struct k_jail *j,
 	add(&a, "--");
 	for (i = 0; argv[i] != NULL; i++)
 		add(&a, argv[i]);
-	rc = k_run_limited(a.v, j->scratch, out_path, timeout_s, &j->lim, r);
+	return a.v;
+}
+
+void
+k_jail_argv_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+int
+k_jail_run(char *const argv[], const struct k_jail *j,
+    const char *out_path, double timeout_s, struct k_proc *r)
+{
+	char **v;
+	int rc, err;
+
+	if (k_jail_kind(j->why) == NULL)
+		return k_run_limited(argv, j->scratch, out_path, timeout_s,
+		    &j->lim, r);
+	v = k_jail_argv(argv, j);
+	rc = k_run_limited(v, j->scratch, out_path, timeout_s, &j->lim, r);
 	err = errno;
-	for (i = 0; i < a.n; i++)
-		free(a.v[i]);
-	free(a.v);
+	k_jail_argv_free(v);
 	errno = err;
 	return rc;
 }

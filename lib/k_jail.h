@@ -40,4 +40,9 @@ int k_jail_run(char *const argv[], const struct k_jail *j,
  * there is none. */
 const char *k_jail_kind(const char *why);
 
+/* The command line of argv in jail j, for a caller that starts it itself
+ * (a long-lived process with pipes): allocated, NULL-ended. */
+char **k_jail_argv(char *const argv[], const struct k_jail *j);
+void k_jail_argv_free(char **v);
+
 #endif

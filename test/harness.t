@@ -115,6 +115,16 @@ is "$?" 2 "--plan and --layout exclude each other"
 is "$? $(cat "$T_TMP/e")" '1 harness: kw_init(): unknown error' \
     "a run with overrides goes on to the driver"
 
+# --serve starts the driver before it answers "ready": with the stub it
+# answers nothing and exits as a run of its own would (kverify: no device)
+printf 'm\tk\t%s\t--case\t0\n' "$T_TMP/o" | "$T_TMP/causal" --serve \
+    > "$T_TMP/so" 2> "$T_TMP/e"
+is "$? [$(cat "$T_TMP/so")] $(cat "$T_TMP/e")" \
+    '1 [] harness: kw_init(): unknown error' \
+    "--serve: no driver, no ready, the run's exit status"
+"$T_TMP/causal" --serve m k "$T_TMP/o" > /dev/null 2>&1
+is "$?" 2 "--serve takes its commands on standard input only"
+
 # struct fields by name
 AXPBY='examples/src/elementwise.cu::axpby_kernel'
 if build axpby "$AXPBY"; then

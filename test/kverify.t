@@ -104,17 +104,17 @@ is "$(v '[.cases, .deterministic, .pass_exe, .pass_perf] | @tsv')" \
 is "$(v '.golden | map(.outputs | map(.name) | join(",")) | join(" ")')" \
     "y,k y,k y,k" "golden: every output of every case"
 is "$(v '[.runs[] | "\(.role):\(.mode):\(.case)"] | join(" ")')" \
-    "harness:cases:null reference:check:null reference:repeat:null candidate:check:null reference:time:0 candidate:time:0 candidate:time:0 reference:time:0" \
-    "every case of a role in one harness process (--all), timing alternated"
+    "harness:cases:null reference:check:null reference:repeat:null candidate:check:null reference:time:0 candidate:time:0 candidate:time:0 reference:time:0 reference:time:0 candidate:time:0 candidate:time:0 reference:time:0" \
+    "every case of a role in one harness run (--all), timing alternated"
 h=$(v '.golden[0].outputs[0].hash')
 [ -f "$W/blobs/$(echo "$h" | cut -c1-2)/$h" ] &&
     [ "$(sha256sum < "$W/blobs/$(echo "$h" | cut -c1-2)/$h" | cut -c1-64)" = "$h" ]
 ok $? "golden outputs stored in the work directory by sha256"
 is "$(v '.timing.speedup')" 2 "speedup is reference median / candidate median"
 is "$(v '[.timing.reference.n, .timing.candidate.n, .timing.reference.median_ms] | @tsv')" \
-    "$(printf '10\t10\t2.02')" "timing: 2 rounds of 5 repetitions each, median kept"
+    "$(printf '20\t20\t2.02')" "timing: 4 rounds of 5 repetitions each, median kept"
 is "$(v '[.runs[] | select(.mode == "time") | .role] | join(" ")')" \
-    "reference candidate candidate reference" "timing order alternates"
+    "reference candidate candidate reference reference candidate candidate reference" "timing order alternates (ABBA)"
 is "$(v '.timing.suspicious')" false "a 2x speedup is not suspicious"
 is "$(v '.candidate.cases[1].outputs[0] | [.match, .mismatches] | @tsv')" \
     "$(printf 'true\t0')" "NaN and Inf in the same places match"

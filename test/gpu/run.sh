@@ -141,6 +141,34 @@ echo "# late: candidate median $late ms"
 ok "$(awk -v m="${late:-0}" 'BEGIN { exit !(m >= 1.0) }' && echo 0 || echo 1)" \
     "the clock stops after the whole grid: the late block's 2 ms are timed"
 
+# --- a faulting candidate between two good ones (KernelBench #92): the
+# fault ends its record's serving harness only; the records before and
+# after it, and the reference's own timing after it, keep their verdicts
+{ line "$g/cands.ndjson" gpu-test:good; line "$g/cands.ndjson" gpu-test:fault
+  line "$g/cands.ndjson" gpu-test:late; } > "$out/between.in"
+./kverify --time 20 < "$out/between.in" > "$out/between.ndjson" 2> "$out/between.err"
+echo "# between: exit $?"
+B=$out/between.ndjson
+for c in good fault late; do
+	echo "# $c: pass_exe=$(val "$B" "gpu-test:$c" pass_exe)" \
+	    "$(line "$B" "gpu-test:$c" | grep -o '"fault":{"kind":"[a-z]*","role":"[a-z]*"\|"serve":{[^}]*}' | tr '\n' ' ')"
+done
+ok "$([ "$(val "$B" gpu-test:good pass_exe)" = true ] &&
+    [ "$(val "$B" gpu-test:late pass_exe)" = true ] && echo 0 || echo 1)" \
+    "the good candidates before and after a faulting one pass"
+has "$B" gpu-test:fault '"fault":{"kind":"runtime","role":"candidate"'
+ok $? "the illegal address is the faulting candidate's (runtime)"
+has "$B" gpu-test:fault '"verified":{"value":true'
+ok $? "its reference stays a verified task"
+has "$B" gpu-test:fault '"serve":{"used":true,"processes":[2-9]'
+ok $? "a fresh serving harness after the fault"
+has "$B" gpu-test:fault '"timing":{[^}]*"reference":{"n":[1-9]'
+ok $? "the reference is timed after the fault"
+has "$B" gpu-test:good '"serve":{"used":true,"processes":1,'
+ok $? "a record without a fault runs in one serving harness"
+has "$C" gpu-test:good '"speedup_noise":[0-9]'
+ok $? "the speedup comes with its noise"
+
 # --- the CPU reference compiled into the harness checks the golden
 if [ -f "$g/oracle.ndjson" ]; then
 	./kverify --no-time < "$g/oracle.ndjson" > "$out/oracle.ndjson" 2> "$out/oracle.err"

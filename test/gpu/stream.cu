@@ -1,8 +1,9 @@
 // Cheat: push the work to another stream (a fire-and-forget child grid)
 // so that the timed launch returns at once.  Candidates are device code
 // only, built with nvcc -cubin and no -rdc, so this cannot even be built;
-// and were it built, the harness stops its clock only after a
-// device-wide synchronization.
+// and were it built, a parent grid is not complete before its child grids
+// are, so the stop event after the launch waits for them, and the harness
+// synchronizes the whole context before it reads the time.
 __global__ void relu_child(const float *in, float *out, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;

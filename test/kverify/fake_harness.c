@@ -5,7 +5,10 @@
  *
  * Input x (float32, 16) is filled per case; outputs y (float32) = 2x + 1
  * (case 1 also has a NaN and an infinity) and k (int32) = i + case.
+ * Timed repetitions take 2 ms (+0..2%), 1 ms for "good", 1.96 for "near",
+ * 2 x (case + 1) for "ramp".
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -46,8 +49,72 @@ put(const char *dir, const char *name, const void *p, size_t n)
 static int one_case(char *argv[], const char *dir, int kcase, int reps,
     int oracle);
 
+static int command(int argc, char *argv[]);
+
+/*
+ * --serve, as the kwrap harness speaks it: "ready", then one command per
+ * line (tab-separated arguments), "done 0" after each that went well; a
+ * failed command ends the process with its status.  FAKE_NOSERVE: a
+ * harness from before --serve.  FAKE_PIDS: a file that gets "PID MODULE"
+ * per command (and "times-only" after it when the command has
+ * --times-only), to count the processes.
+ */
+static int
+serve(void)
+{
+	char line[8192], *av[64], *p, *t;
+	FILE *answer;
+	int fd, ac, rc;
+
+	if (getenv("FAKE_NOSERVE") != NULL)
+		return 2;
+	if ((fd = dup(1)) < 0 || (answer = fdopen(fd, "w")) == NULL ||
+	    dup2(2, 1) < 0)
+		return 1;
+	fprintf(answer, "ready\n");
+	fflush(answer);
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		const char *pids = getenv("FAKE_PIDS");
+		FILE *fp;
+		line[strcspn(line, "\n")] = '\0';
+		ac = 0;
+		av[ac++] = "fake";
+		for (p = line; p != NULL && ac < 63; p = t) {
+			if ((t = strchr(p, '\t')) != NULL)
+				*t++ = '\0';
+			av[ac++] = p;
+		}
+		av[ac] = NULL;
+		if (pids != NULL && (fp = fopen(pids, "a")) != NULL) {
+			int k, t = 0;
+			for (k = 1; k < ac; k++)
+				t |= strcmp(av[k], "--times-only") == 0;
+			fprintf(fp, "%ld %s%s\n", (long)getpid(), av[1],
+			    t ? " times-only" : "");
+			fclose(fp);
+		}
+		rc = command(ac, av);
+		alarm(0);
+		fflush(stdout);
+		fflush(stderr);
+		if (rc != 0)
+			return rc;
+		fprintf(answer, "done 0\n");
+		fflush(answer);
+	}
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
+{
+	if (argc == 2 && strcmp(argv[1], "--serve") == 0)
+		return serve();
+	return command(argc, argv);
+}
+
+static int
+command(int argc, char *argv[])
 {
 	char dir[4096];
 	int i, kcase = 0, reps = 0, oracle = 0, all = 0, tmo = 0, rc;
@@ -64,7 +131,9 @@ main(int argc, char *argv[])
 		if (getenv("FAKE_OLD") != NULL && (strcmp(argv[i], "--all") ==
 		    0 || strcmp(argv[i], "--case-timeout") == 0))
 			return 2;
-		if (strcmp(argv[i], "--oracle") == 0 ||
+		if (strcmp(argv[i], "--times-only") == 0)
+			i--;	/* buffer files are written all the same */
+		else if (strcmp(argv[i], "--oracle") == 0 ||
 		    strcmp(argv[i], "--all") == 0) {
 			*(argv[i][2] == 'o' ? &oracle : &all) = 1;
 			i--;
@@ -88,7 +157,7 @@ main(int argc, char *argv[])
 	 * failure ends the run */
 	for (kcase = 0; kcase < 3; kcase++) {
 		snprintf(dir, sizeof(dir), "%s/%d", argv[3], kcase);
-		if (mkdir(dir, 0777) != 0)
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 			return 1;
 		if (tmo > 0)
 			alarm((unsigned)tmo);
@@ -215,6 +284,10 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		tms = 0.01;
 	else if (strcmp(mode, "good") == 0)
 		tms = 1.0;
+	else if (strcmp(mode, "near") == 0)
+		tms = 1.96;	/* 2% faster than the reference */
+	else if (strcmp(mode, "ramp") == 0)
+		tms = 2.0 * (1 + kcase);	/* the last case is the longest */
 	if (reps > 0 && strcmp(mode, "flaky") == 0)
 		match = 0;
 	/* float atomics: the first launch of a timed run gives y, its

@@ -65,6 +65,9 @@ struct kv_opt {
 	char *sanitizer;
 	int gpus[MAX_GPUS];
 	int ngpus;		/* 0: no --gpus, one worker, inherited env */
+	int serve;		/* 0: --no-serve, one process per run */
+	double noise_floor;	/* --noise-floor: the least relative
+				 * uncertainty a speedup is given */
 };
 
 extern struct kv_opt opt;
@@ -144,6 +147,14 @@ struct buf *out_named(const struct run *r, const char *name);
 void log_run(json_t *runs, const char *role, int kcase, const char *mode,
     const struct run *r);
 json_t *fault_json(const char *role, int kcase, const struct run *r);
+
+/* serve.c: the record's long-lived harness (harness --serve) */
+void serve_begin(const char *scratch);
+void serve_end(json_t *v);
+int serve_serving(void);
+extern _Thread_local int run_times_only;	/* timing.c: a run for its times */
+int serve_run(const struct worker *w, char *const argv[], const char *dir,
+    double timeout, struct k_proc *p);
 
 /* compare.c */
 struct cmp {
@@ -267,8 +278,12 @@ int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
     struct run *gold, int ncases);
 
 /* timing.c */
+#define TIME_ROUNDS 4		/* timing rounds of each kernel, ABBA */
+double speedup_noise(double rse_ref, double rse_cand, const double *round_sp,
+    int nrounds, double floor);
+int timed_case(const struct run *gold, int ncases);
 void timing(struct ctx *c, const struct unit *h, const struct unit *ref,
-    const struct unit *cand);
+    const struct unit *cand, int kcase);
 
 /* hip.c */
 void hip_section(json_t *rec, json_t *v);

@@ -208,6 +208,12 @@ option(int ch, const char *arg, void *ctx)
 	case 'N':
 		no_time = 1;
 		break;
+	case 'P':
+		opt.serve = 0;
+		break;
+	case 'n':
+		opt.noise_floor = number("--noise-floor", arg, 0, 1);
+		break;
 	case 'X':
 		opt.mutants = 0;
 		break;
@@ -252,7 +258,9 @@ static const struct option longopts[] = {
 	{ "mutant-timeout", required_argument, NULL, 'U' },
 	{ "no-memcheck", no_argument, NULL, 'M' },
 	{ "no-mutants", no_argument, NULL, 'X' },
+	{ "no-serve", no_argument, NULL, 'P' },
 	{ "no-time", no_argument, NULL, 'N' },
+	{ "noise-floor", required_argument, NULL, 'n' },
 	{ "rtol", required_argument, NULL, 'r' },
 	{ "sanitize", no_argument, NULL, 's' },
 	{ "spread-k", required_argument, NULL, 'K' },
@@ -268,7 +276,8 @@ static const struct k_tool tool = {
 	.usage =
 	    "usage: kverify [-hqV] [--atol x] [--fit] [--gpus list] [--keep] [--mem mb]\n"
 	    "               [--mutant-timeout seconds] [--no-memcheck]\n"
-	    "               [--no-mutants] [--no-time | --time reps] [--rtol x]\n"
+	    "               [--no-mutants] [--no-serve] [--no-time | --time reps]\n"
+	    "               [--noise-floor x] [--rtol x]\n"
 	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
 	    "               [--threshold x] [--timeout seconds] [--work dir] [file ...]\n",
 	.longopts = longopts,
@@ -288,7 +297,9 @@ main(int argc, char *argv[])
 		return child_main(argc, argv);
 	opt.timeout = 60;
 	opt.memcheck = 1;
-	opt.reps = 20;
+	opt.reps = 100;
+	opt.serve = 1;
+	opt.noise_floor = 0.03;
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;
 	opt.suspicious = 10.0;

@@ -153,6 +153,7 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 /* run_batch_limit's limit per case, for the run_harness it calls (0:
  * --timeout) */
 static _Thread_local double case_limit;
+_Thread_local int run_times_only;
 
 int
 run_harness(const struct worker *w, const char *harness, const char *module,
@@ -207,12 +208,23 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		else if (reps > 0) {
 			argv[n++] = "--time";
 			argv[n++] = rs;
+			/* no buffer files: a serving harness knows it */
+			if (run_times_only && serve_serving())
+				argv[n++] = "--times-only";
 		}
 		/* the counts the GPU fitted (kverify --fit), if any */
 		fit_args_append(argv, &n, 23 + FIT_ARGS_MAX);
 	} else
 		argv[n++] = "--cases";
 	argv[n] = NULL;
+	if (san_tool == NULL && module != NULL) {
+		/* the record's serving harness, when it has one */
+		int rc = serve_run(w, argv, dir, timeout, &r->p);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			goto ran;
+	}
 	{
 		/* the harness is a program a record carried: in the sandbox
 		 * (k_jail), with the GPU, this program and the work
@@ -231,6 +243,7 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		if (rc != 0)
 			return -1;
 	}
+ran:
 	r->ran = 1;
 	r->tail = tail_of(log, TAIL_MAX);
 	if (!r->p.exited || r->p.status != 0 || r->p.timed_out) {

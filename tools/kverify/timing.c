@@ -60,37 +60,137 @@ stats(struct samples *s, double *median)
 	return o;
 }
 
-/* Reference and candidate timed in the same run, alternating: round 0
- * runs ref then cand, round 1 cand then ref. */
+/* The median of v[0..n) (sorted in place); NAN when n is 0. */
+static double
+median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The relative standard error of a sample's median: 1.2533 x sigma /
+ * sqrt(n) / median, sigma estimated robustly as 1.4826 x the median
+ * absolute deviation (a stray slow launch does not widen it).
+ */
+static double
+median_rse(const struct samples *s, double med)
+{
+	double *d;
+	size_t i;
+	double mad;
+
+	if (s->n < 2 || !(med > 0))
+		return NAN;
+	d = k_reallocarray(NULL, s->n, sizeof(double));
+	for (i = 0; i < s->n; i++)
+		d[i] = fabs(s->v[i] - med);
+	mad = median_of(d, s->n);
+	free(d);
+	return 1.2533 * 1.4826 * mad / sqrt((double)s->n) / med;
+}
+
+/*
+ * The uncertainty of speedup = ref / cand, relative: the larger of twice
+ * the combined standard error of the two medians, half the spread of the
+ * rounds' own speedups (drift between rounds: clocks, other work on the
+ * device) and --noise-floor.
+ */
+double
+speedup_noise(double rse_ref, double rse_cand, const double *round_sp,
+    int nrounds, double floor)
+{
+	double noise = floor, lo = INFINITY, hi = -INFINITY, mid;
+	int i;
+
+	if (isfinite(rse_ref) && isfinite(rse_cand) &&
+	    2 * sqrt(rse_ref * rse_ref + rse_cand * rse_cand) > noise)
+		noise = 2 * sqrt(rse_ref * rse_ref + rse_cand * rse_cand);
+	for (i = 0; i < nrounds; i++)
+		if (isfinite(round_sp[i])) {
+			if (round_sp[i] < lo)
+				lo = round_sp[i];
+			if (round_sp[i] > hi)
+				hi = round_sp[i];
+		}
+	mid = (lo + hi) / 2;
+	if (hi > lo && mid > 0 && (hi - lo) / 2 / mid > noise)
+		noise = (hi - lo) / 2 / mid;
+	return noise;
+}
+
+/*
+ * The case worth timing: the one the reference's checking runs took
+ * longest on (a case of a few microseconds times launch overhead, not
+ * the kernel).  Case 0 when none was timed.
+ */
+int
+timed_case(const struct run *gold, int ncases)
+{
+	int k, best = 0;
+	double most = -1;
+
+	for (k = 0; k < ncases; k++) {
+		struct samples one = { NULL, 0, 0 };
+		double m;
+		samples_add(&one, gold[k].times, gold[k].ntimes);
+		m = median_of(one.v, one.n);
+		free(one.v);
+		if (isfinite(m) && m > most) {
+			most = m;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/*
+ * Reference and candidate timed in alternating rounds (ABBA: round r runs
+ * the reference first when r is even), in the same serving harness when
+ * the record has one; each round's harness run warms up, flushes L2 and
+ * repeats until its noise is small (tools/kwrap/harness.in).  The
+ * speedup is the ratio of the pooled medians, with its uncertainty.
+ */
 void
 timing(struct ctx *c, const struct unit *h, const struct unit *ref,
-    const struct unit *cand)
+    const struct unit *cand, int kcase)
 {
 	struct samples s[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } };
 	const struct unit *who[2] = { ref, cand };
 	static const char *const role[2] = { "reference", "candidate" };
 	json_t *t = json_object();
 	char dir[PATH_MAX + 64];
-	double med[2] = { NAN, NAN };
+	double med[2] = { NAN, NAN }, round_med[TIME_ROUNDS][2];
+	double round_sp[TIME_ROUNDS], rse[2];
 	int round, k, n = cand != NULL ? 2 : 1;
 
 	json_object_set_new(c->v, "timing", t);
-	json_object_set_new(t, "case", json_integer(0));
+	json_object_set_new(t, "case", json_integer(kcase));
 	json_object_set_new(t, "reps", json_integer(opt.reps));
-	json_object_set_new(t, "rounds", json_integer(2));
-	for (round = 0; round < 2; round++) {
+	json_object_set_new(t, "rounds", json_integer(TIME_ROUNDS));
+	for (round = 0; round < TIME_ROUNDS; round++) {
+		round_med[round][0] = round_med[round][1] = NAN;
 		for (k = 0; k < n; k++) {
-			int i = round % 2 == 0 ? k : n - 1 - k;
+			int i = round % 2 == 0 ? k : n - 1 - k, rc;
 			struct run r;
-			dir_for(c, "time", 0, dir, sizeof(dir));
-			if (run_harness(c->w, h->path, who[i]->path,
-			    who[i]->symbol, dir, 0, opt.reps, NULL,
-			    opt.timeout, &r) != 0)
+			dir_for(c, "time", kcase, dir, sizeof(dir));
+			run_times_only = 1;
+			rc = run_harness(c->w, h->path, who[i]->path,
+			    who[i]->symbol, dir, kcase, opt.reps, NULL,
+			    opt.timeout, &r);
+			run_times_only = 0;
+			if (rc != 0)
 				continue;
-			log_run(c->runs, role[i], 0, "time", &r);
+			log_run(c->runs, role[i], kcase, "time", &r);
 			if (r.ok) {
 				size_t j;
+				struct samples one = { NULL, 0, 0 };
 				samples_add(&s[i], r.times, r.ntimes);
+				samples_add(&one, r.times, r.ntimes);
+				round_med[round][i] = median_of(one.v, one.n);
+				free(one.v);
 				for (j = 0; j < r.ntimes; j++)
 					if (isfinite(r.times[j]))
 						c->kernel_ms += r.times[j];
@@ -101,16 +201,27 @@ timing(struct ctx *c, const struct unit *h, const struct unit *ref,
 			} else if (i == 1 &&
 			    json_object_get(c->v, "fault") == NULL)
 				json_object_set_new(c->v, "fault",
-				    fault_json("candidate", 0, &r));
+				    fault_json("candidate", kcase, &r));
 			run_free(&r);
 		}
+		round_sp[round] = round_med[round][0] / round_med[round][1];
 	}
 	json_object_set_new(t, "reference", stats(&s[0], &med[0]));
+	rse[0] = median_rse(&s[0], med[0]);
 	if (cand != NULL) {
-		double sp;
+		double sp, noise;
 		json_object_set_new(t, "candidate", stats(&s[1], &med[1]));
+		rse[1] = median_rse(&s[1], med[1]);
 		sp = med[0] / med[1];
+		noise = speedup_noise(rse[0], rse[1], round_sp, TIME_ROUNDS,
+		    opt.noise_floor);
 		json_object_set_new(t, "speedup", jround(sp, 1e-4));
+		json_object_set_new(t, "speedup_noise", isfinite(sp) ?
+		    jround(sp * noise, 1e-4) : json_null());
+		json_object_set_new(t, "speedup_low", isfinite(sp) ?
+		    jround(sp * (1 - noise), 1e-4) : json_null());
+		json_object_set_new(t, "speedup_high", isfinite(sp) ?
+		    jround(sp * (1 + noise), 1e-4) : json_null());
 		json_object_set_new(t, "suspicious", json_boolean(
 		    isfinite(sp) && sp > opt.suspicious));
 	}

@@ -1,0 +1,145 @@
+#!/bin/sh
+# kverify's serving harness (harness --serve) and its timing verdict,
+# without a GPU: the fake harness of test/kverify.t speaks the protocol and
+# logs its process id per command ($FAKE_PIDS).
+. "$(dirname "$0")/lib.sh"
+
+have_tool kverify || skip_all "kverify not built"
+command -v jq > /dev/null || skip_all "jq not installed (make deps)"
+KV=$(tool kverify)
+W=$T_TMP/work
+export KFORGE_WORK=$W
+# the fake harness logs outside its run directory: no sandbox here
+# (test/hostile.t tests it)
+KFORGE_BWRAP=none
+export KFORGE_BWRAP
+CC=${CC:-cc}
+$CC -std=c11 -D_GNU_SOURCE -O1 -o "$T_TMP/fake" test/kverify/fake_harness.c \
+    -lm || skip_all "cannot compile the fake harness"
+
+# entry ROLE WORD: a build entry holding WORD (module) or the fake harness
+entry() {
+	key=$(printf '%s:%s' "$1" "$2" | sha256sum | cut -c1-64)
+	d=$W/build/$(echo "$key" | cut -c1-2)/$key
+	mkdir -p "$d"
+	if [ "$1" = harness ]; then
+		cp "$T_TMP/fake" "$d/harness"
+	else
+		printf '%s\n' "$2" > "$d/module.cubin"
+	fi
+	echo "$key"
+}
+HKEY=$(entry harness fake)
+
+# rec ID REFWORD [CANDWORD]: one built record
+rec() {
+	r=$(entry reference "$2")
+	c=
+	[ -n "${3:-}" ] && c=$(entry candidate "$3")
+	jq -cn --arg id "$1" --arg h "$HKEY" --arg r "$r" --arg c "$c" '
+	def unit($key; $file; $sym): {ok: true, compiler: "nvcc",
+	    version: "fake", command: "nvcc", seconds: 0, cached: false,
+	    artifact: $key, file: $file, symbol: $sym, runnable: true,
+	    diagnostics: [], log: "", log_truncated: false, pass_call: true};
+	{id: $id, build: ({arch: "sm_90",
+	    reference: unit($r; "module.cubin"; "_Z4fakev"),
+	    harness: unit($h; "harness"; null)} +
+	    (if $c == "" then {} else
+	    {candidate: unit($c; "module.cubin"; "_Z4fakev")} end))}'
+}
+# the verify section of record ID in $T_TMP/out
+sec() {
+	jq -c --arg id "$1" 'select(.id == $id) | .verify' "$T_TMP/out"
+}
+# processes that ran the record's commands, from $FAKE_PIDS
+procs() {
+	cut -d' ' -f1 "$1" | sort -u | wc -l | tr -d ' '
+}
+
+# --- one process for every run of a record
+rec good ref good > "$T_TMP/in"
+FAKE_PIDS=$T_TMP/pids1 run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
+is "$T_STATUS" 0 "serving harness: exit 0"
+is "$(sec good | jq -c '.serve')" \
+    '{"used":true,"processes":1,"commands":11}' \
+    "golden, repeat, candidate and 8 timing runs: 11 commands, 1 process"
+is "$(procs "$T_TMP/pids1"):$(wc -l < "$T_TMP/pids1" | tr -d ' ')" "1:11" \
+    "the harness saw the 11 commands in one process"
+is "$(grep -c ' times-only$' "$T_TMP/pids1")" 8 \
+    "the 8 timing runs ask for times only (no buffer files)"
+is "$(sec good | jq -r '[.pass_exe, .pass_perf, .verified.value] | @tsv')" \
+    "$(printf 'true\ttrue\ttrue')" "verdict as before"
+strip='del(.verify.runs, .verify.seconds, .verify.overhead_seconds,
+    .verify.kernel_seconds, .verify.serve)'
+jq -c "$strip" "$T_TMP/out" > "$T_TMP/served"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "serve section validates against schemas/"
+
+# --- the same verdicts one process per run (--no-serve, and a harness
+# from before --serve)
+FAKE_PIDS=$T_TMP/pids2 run "$KV" --no-memcheck --time 5 --no-serve \
+    < "$T_TMP/in"
+is "$(jq -c "$strip" "$T_TMP/out")" "$(cat "$T_TMP/served")" \
+    "--no-serve: the same verify section"
+is "$(sec good | jq -c '.serve'):$([ -s "$T_TMP/pids2" ] && echo served)" \
+    "null:" "--no-serve: no serving process"
+FAKE_NOSERVE=1 run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
+is "$(jq -c "$strip" "$T_TMP/out")" "$(cat "$T_TMP/served")" \
+    "a harness that refuses --serve: the same verify section"
+is "$(sec good | jq -c '.serve')" '{"used":false,"processes":1,"commands":0}' \
+    "a harness that refuses --serve: one process per run, said"
+
+# --- a faulting candidate between two good ones (KernelBench #92)
+{ rec a ref good; rec b ref crash; rec c ref good; } > "$T_TMP/in"
+FAKE_PIDS=$T_TMP/pids3 run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
+is "$T_STATUS" 0 "a faulting candidate is a verdict, not an error"
+is "$(for i in a b c; do sec $i | jq -r '[.pass_exe, .verified.value] | @tsv'; done | tr '\t\n' ', ')" \
+    "true,true false,true true,true " \
+    "the good candidates around it keep their verdicts"
+is "$(sec b | jq -r '.fault | [.kind, .role, .case] | @tsv')" \
+    "$(printf 'crash\tcandidate\t1')" "the fault is the candidate's, on its case"
+is "$(sec b | jq -c '.serve | [.used, .processes]')" '[true,2]' \
+    "a fresh process after the fault"
+is "$(sec b | jq -r '[.timing.reference.n, .timing.candidate.n // "none"] | @tsv')" \
+    "$(printf '20\tnone')" "the reference is still timed after the fault"
+is "$(procs "$T_TMP/pids3")" 4 "one process per record, one more after the fault"
+
+# --- a candidate out of time: killed, the next run in a fresh process
+{ rec h ref hang; } > "$T_TMP/in"
+run "$KV" --no-memcheck --time 5 --timeout 1 < "$T_TMP/in"
+is "$(sec h | jq -r '[.fault.kind, .fault.role, .pass_exe, .timing.reference.n, .serve.processes] | @tsv')" \
+    "$(printf 'timeout\tcandidate\tfalse\t20\t2')" \
+    "a hang: timeout for the candidate, the reference timed in a fresh process"
+
+# --- no device: the serving process cannot start, every record says so
+rec nd nodev > "$T_TMP/in"
+run "$KV" --no-memcheck < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:no-device" \
+    "a harness that cannot start the driver: no-device"
+
+# --- the timed case and the noise rule
+rec ramp ramp ramp > "$T_TMP/in"
+run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
+is "$(sec ramp | jq -r '[.timing.case, .timing.reference.median_ms] | @tsv')" \
+    "$(printf '2\t6.06')" "the case the reference took longest on is timed"
+rec self ref ref > "$T_TMP/in"
+run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
+is "$(sec self | jq -r '[.timing.speedup, .pass_perf] | @tsv')" \
+    "$(printf '1\tfalse')" \
+    "the reference against itself: speedup 1, pass_perf false at threshold 1"
+is "$(sec self | jq -r '.timing | [.speedup_noise, .speedup_low, .speedup_high] | map(. * 1000 | round / 1000) | @tsv')" \
+    "$(printf '0.03\t0.97\t1.03')" "its noise is the floor, 3%"
+run "$KV" --no-memcheck --time 5 --threshold 0.9 < "$T_TMP/in"
+is "$(sec self | jq -r '.pass_perf')" true \
+    "threshold 0.9: 1.0 beats it by more than the noise"
+rec near ref near > "$T_TMP/in"
+run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
+is "$(sec near | jq -r '[.timing.speedup, .pass_perf] | @tsv')" \
+    "$(printf '1.0204\tfalse')" "2% faster is within the 3% floor: pass_perf false"
+run "$KV" --no-memcheck --time 5 --noise-floor 0.001 < "$T_TMP/in"
+is "$(sec near | jq -r '.pass_perf')" true \
+    "--noise-floor 0.001: 2% beats the samples' own noise"
+like "$(sec near | jq -r '.timing.speedup_noise')" '^0\.0[01][0-9]*$' \
+    "the samples' noise: about 1% of the speedup"
+
+done_testing
