@@ -58,6 +58,7 @@ struct unit {
 	json_t *kernels;	/* results, filled by a worker */
 	json_t *launches;
 	json_t *errors;		/* error records for this input */
+	json_t *chain;		/* chain.c's facts from its parse, or NULL */
 	struct k_strv seen;	/* real paths of project files it included */
 	struct k_strv deps;	/* real paths of every file either side read */
 	int missing;		/* an include was not found: the result
@@ -191,6 +192,12 @@ json_t *cache_lookup(struct unit *u);
 void cache_store(struct unit *u, json_t *reply);
 void cache_report(void);
 
+
+/* chain.c: the operator chain (kernel -> launcher -> ... -> binding) */
+void chain_collect(struct ctx *x);
+int chain_mentions(const char *text);
+void chain_link(json_t *scan);
+void chain_free(void);
 
 /* emit.c */
 void emit(void);

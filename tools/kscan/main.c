@@ -310,7 +310,9 @@ main(int argc, char *argv[])
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);
+		json_decref(units[i].chain);
 	}
+	chain_free();
 	free(units);
 	k_strv_free(&headers);
 	k_strv_free(&allfiles);

@@ -62,6 +62,8 @@ serve(FILE *in, void *arg)
 		json_object_set(r, "kernels", u->kernels);
 		json_object_set(r, "launches", u->launches);
 		json_object_set(r, "errors", u->errors);
+		if (u->chain != NULL)
+			json_object_set(r, "chain", u->chain);
 		json_object_set_new(r, "seen", strv_json(&u->seen));
 		json_object_set_new(r, "flags", strv_json(&u->flags));
 		cache_store(u, r);
@@ -94,6 +96,10 @@ take_reply(struct unit *u, json_t *r)
 	json_array_extend(u->errors, e);
 	strv_from_json(&u->seen, json_object_get(r, "seen"));
 	strv_from_json(&u->flags, json_object_get(r, "flags"));
+	if (json_is_object(json_object_get(r, "chain"))) {
+		json_decref(u->chain);
+		u->chain = json_incref(json_object_get(r, "chain"));
+	}
 }
 
 void
