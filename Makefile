@@ -176,7 +176,7 @@ kverify: $(KVERIFY_OBJS) lib/libkforge.a
 test/tmp/fuzz/fuzz_kverify: tools/kverify/*.c tools/kverify/kverify.h
 
 # kreport: tools/kreport/, one internal header
-KREPORT_UNITS = main digest summary render md html debug export
+KREPORT_UNITS = main digest summary render md html debug export ops
 KREPORT_OBJS = $(KREPORT_UNITS:%=tools/kreport/%.o)
 
 tools/kreport/%.o: tools/kreport/%.c tools/kreport/kreport.h lib/*.h
