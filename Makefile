@@ -26,7 +26,7 @@ TOOLS = kscan kslice kwrap kbuild kverify kreport
 # "make print-LIB_SRCS"), the ASan build and the unit tests all use it.
 LIB_SRCS = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c \
 	lib/k_fs.c lib/k_buf.c lib/k_mem.c lib/k_num.c lib/k_dtype.c \
-	lib/k_main.c lib/k_pcache.c lib/k_flags.c lib/k_jail.c
+	lib/k_main.c lib/k_pcache.c lib/k_flags.c lib/k_jail.c lib/k_progress.c
 LIB_OBJS = $(LIB_SRCS:.c=.o) lib/k_prelude.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1

@@ -42,6 +42,7 @@
 #include "k_pcache.h"
 #include "k_pch.h"
 #include "k_proc.h"
+#include "k_progress.h"
 #include "k_record.h"
 
 #define STAGE "kscan"

@@ -114,6 +114,11 @@ run_units(size_t from)
 
 	w = k_calloc(n, sizeof(*w));
 	job = k_calloc(n, sizeof(*job));
+	/* the progress line counts files, not the records written at the end */
+	k_progress_unit("files");
+	for (i = from; i < nunits; i++)
+		if (units[i].path[0] != '\0')
+			k_progress_more(1);
 	/* before any worker forks: the workers keep the units' keys */
 	for (i = from; i < nunits; i++) {
 		json_t *r = cache_lookup(&units[i]);
@@ -121,6 +126,7 @@ run_units(size_t from)
 			take_reply(&units[i], r);
 			units[i].done = 1;
 			json_decref(r);
+			k_progress_add(1);
 		}
 	}
 	for (;;) {
@@ -164,6 +170,7 @@ run_units(size_t from)
 			input_error(u, u->path, "parse-crashed",
 			    "parse failed: the parsing process was %s",
 			    k_worker_how(&w[k]));
+		k_progress_add(1);
 	}
 	for (i = 0; i < n; i++)
 		k_worker_stop(&w[i]);
