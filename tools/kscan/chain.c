@@ -441,7 +441,8 @@ dispatchers(const char *key)
 /*
  * scan.op and scan.chain of one kernel record's scan section, from its
  * launches: the shortest way up to a binding, or, with none, the launcher
- * and its callers while each has one.
+ * and its callers while each has one; no chain when that is the launcher
+ * alone.
  */
 void
 chain_link(json_t *scan)
@@ -560,7 +561,11 @@ chain_link(json_t *scan)
 			    json_array_get(f, 0)));
 		}
 	}
-	json_object_set_new(scan, "chain", chain);
+	/* the launcher alone is in scan.launches already */
+	if (json_array_size(chain) > 2)
+		json_object_set_new(scan, "chain", chain);
+	else
+		json_decref(chain);
 	free(steps);
 	json_decref(queue);
 }
