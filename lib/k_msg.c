@@ -129,11 +129,28 @@ emit(const char *where, const char *fmt, va_list ap)
 		fprintf(stderr, "%s\n", buf);
 }
 
+static void
+fork_prepare(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void
+fork_done(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
 int
 k_msg_status_on(void)
 {
-	if (tty < 0)
+	if (tty < 0) {
 		tty = isatty(STDERR_FILENO);
+		/* a status line means a ticker thread: a fork must not copy
+		 * this lock held */
+		if (tty)
+			pthread_atfork(fork_prepare, fork_done, fork_done);
+	}
 	return tty && !quiet && !child && getpid() == owner;
 }
 

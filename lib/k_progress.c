@@ -56,8 +56,8 @@ draw(int final)
 	double el = now() - p.start, rate = el > 0 ? done / el : 0, share = -1;
 	int n;
 
-	if (p.unit != NULL && p.total > 0)
-		share = (double)p.done / p.total;
+	if (p.total > 0)
+		share = (double)done / p.total;
 	else if (p.in != NULL && p.size > 0) {
 		long pos = ftell(p.in);
 		if (pos >= 0)
@@ -65,7 +65,7 @@ draw(int final)
 	}
 	if (share > 1)
 		share = 1;
-	if (p.unit != NULL && p.total > 0)
+	if (p.total > 0)
 		n = snprintf(line, sizeof(line), "%lu/%lu %s", done, p.total,
 		    unit);
 	else if (share >= 0 && !final)
@@ -91,12 +91,59 @@ draw(int final)
 	p.drawn = now();
 }
 
+/* A fork while the ticker holds the lock must not leave the child's lock
+ * held: the fork waits for it. */
+static void
+fork_prepare(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void
+fork_done(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+/* Redraws the line every second, so that time moves on the terminal while
+ * one record takes minutes (a compile, a kernel). */
+static void *
+ticker(void *arg)
+{
+	struct timespec ts = { 1, 0 };
+
+	(void)arg;
+	for (;;) {
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&lock);
+		if (p.ended) {
+			pthread_mutex_unlock(&lock);
+			return NULL;
+		}
+		draw(0);
+		pthread_mutex_unlock(&lock);
+	}
+}
+
+/* The first count: the clock starts, the line is drawn from now on;
+ * the caller holds the lock. */
 static void
 start(void)
 {
-	if (p.start == 0) {
-		p.start = now();
-		k_msg_on_finish(k_progress_end);
+	pthread_t th;
+	pthread_attr_t a;
+
+	if (p.start != 0)
+		return;
+	p.start = now();
+	k_msg_on_finish(k_progress_end);
+	if (!k_msg_status_on())
+		return;
+	pthread_atfork(fork_prepare, fork_done, fork_done);
+	if (pthread_attr_init(&a) == 0) {
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		(void)pthread_create(&th, &a, ticker, NULL);
+		pthread_attr_destroy(&a);
 	}
 }
 
