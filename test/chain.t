@@ -11,11 +11,12 @@ KREPORT=$(tool kreport)
 D=$T_TMP
 export KFORGE_WORK=$D/work
 
-run "$KSCAN" --root . test/chain/ext
+run "$KSCAN" --timing --root . test/chain/ext
 is "$T_STATUS" 0 "extension tree: exit 0"
 cp "$T_TMP/out" "$D/scan.ndjson"
-is "$(wc -l < "$D/scan.ndjson" | tr -d ' ')" 4 \
-    "four kernels (the binding file holds none)"
+cp "$T_TMP/err" "$D/timing"
+is "$(wc -l < "$D/scan.ndjson" | tr -d ' ')" 5 \
+    "five kernels (the binding and API files hold none)"
 run test/validate "$D/scan.ndjson"
 ok "$T_STATUS" "records validate against schemas/ (op, chain)"
 
@@ -54,6 +55,13 @@ is "$(k fill_kernel '.scan.op // "none"')" none "plain C++ API: no op"
 is "$(k fill_kernel "$roles")" "kernel launcher function" \
     "plain C++ API: the launcher and the public function that calls it"
 is "$(k fill_kernel '.scan.chain[2].name')" fill "plain C++ API: fill"
+# a plain C++ API in a file of its own, which only calls the launcher
+is "$(k sumsq_kernel '[.scan.chain[] | "\(.role) \(.name) \(.file):\(.line)"] | join(", ")')" \
+    "kernel sumsq_kernel test/chain/ext/norm.cu:2, launcher sumsq_launch test/chain/ext/norm.cu:7, function squared_norm test/chain/ext/norm_api.cpp:5" \
+    "a C++ file that only calls a launcher is read for the chain"
+like "$(cat "$D/timing")" "norm_api.cpp: parsed in" "the API file is parsed"
+is "$(grep -c 'unrelated.cpp' "$D/timing")" 0 \
+    "a C++ file that calls nothing of the chain is not parsed"
 # never launched: no chain
 is "$(k orphan_kernel '.scan.chain // "none"')" none "a kernel never launched has no chain"
 # the lambda m.def names no function: its op is nobody's
@@ -64,7 +72,7 @@ run "$KREPORT" "$D/scan.ndjson"
 like "$(cat "$T_TMP/out")" "### By op" "kreport: a breakdown by op"
 is "$(grep -E '^\| `(add|scale_forward|\(none\))` ' "$T_TMP/out" |
     awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); print $2 "=" $3 }' |
-    tr '\n' ' ')" '`(none)`=2 `add`=1 `scale_forward`=1 ' \
+    tr '\n' ' ')" '`(none)`=3 `add`=1 `scale_forward`=1 ' \
     "kreport: records per op, the ones without one together"
 run "$KREPORT" --format json "$D/scan.ndjson"
 is "$(jq -r '[.breakdown.op[].key] | join(" ")' "$T_TMP/out")" \

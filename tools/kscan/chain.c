@@ -569,3 +569,104 @@ chain_link(json_t *scan)
 	free(steps);
 	json_decref(queue);
 }
+
+/* ------------------------------------------- C++ files that call */
+
+static const char *
+simple(const char *q)
+{
+	const char *p = q != NULL ? strrchr(q, ':') : NULL;
+
+	return p != NULL ? p + 1 : q;
+}
+
+/* Whether text calls a name in names: an identifier followed by "(". */
+static int
+calls_any(const char *text, json_t *names)
+{
+	const char *p = text, *b;
+	char name[256];
+
+	while (*p != '\0') {
+		if (!(isalpha((unsigned char)*p) || *p == '_')) {
+			p++;
+			continue;
+		}
+		for (b = p; isalnum((unsigned char)*p) || *p == '_'; p++)
+			;
+		if ((size_t)(p - b) >= sizeof(name))
+			continue;
+		memcpy(name, b, (size_t)(p - b));
+		name[p - b] = '\0';
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == '(' && json_object_get(names, name) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The C++ files that hold no kernel and neither bind nor register but call
+ * a launcher, or a function that calls one, however far up (a plain C++
+ * API over the launchers): new units for them, parsed next.  Returns how
+ * many; call again after they are parsed, for their callers.
+ */
+size_t
+chain_more(void)
+{
+	json_t *names = json_object(), *e, *f, *m;
+	size_t i, j, k, added = 0, n = nunits;
+	int grew = 1;
+
+	for (i = 0; i < n; i++)
+		json_array_foreach(units[i].launches, j, e)
+			if (k_get_str(e, "function") != NULL)
+				json_object_set_new(names, simple(k_get_str(e,
+				    "function")), json_true());
+	/* the functions above them in every parsed file */
+	while (grew) {
+		grew = 0;
+		for (i = 0; i < n; i++)
+			json_array_foreach(json_object_get(units[i].chain,
+			    "defs"), j, f) {
+				const char *s = json_string_value(
+				    json_array_get(f, 1));
+				if (s == NULL || json_object_get(names, s))
+					continue;
+				json_array_foreach(json_array_get(f, 4), k, m)
+					if (json_object_get(names,
+					    json_string_value(m)) != NULL) {
+						json_object_set_new(names, s,
+						    json_true());
+						grew = 1;
+						break;
+					}
+			}
+	}
+	for (i = 0; i < n && json_object_size(names) > 0; i++) {
+		struct unit *u = &units[i], *nu;
+		char *text;
+		size_t len;
+		if (u->header != -1 || u->path[0] == '\0' || u->chain != NULL)
+			continue;
+		if ((text = k_file_read(u->path, MAX_SOURCE, &len)) == NULL)
+			continue;
+		/* a file the text filter let through was parsed already */
+		if (!looks_binary(text, len) && !mentions_gpu(text) &&
+		    !chain_mentions(text) && calls_any(text, names)) {
+			/* parsed as a named file is: whatever it mentions */
+			nu = add_unit(units[i].path, units[i].dir, 0);
+			u = &units[i];	/* add_unit may move the table */
+			for (j = 0; j < u->flags.n; j++)
+				k_strv_push(&nu->flags, u->flags.v[j]);
+			nu->build_flags = json_incref(u->build_flags);
+			/* this one is done with */
+			u->header = -2;
+			added++;
+		}
+		free(text);
+	}
+	json_decref(names);
+	return added;
+}

@@ -199,6 +199,7 @@ void chain_collect(struct ctx *x);
 int chain_mentions(const char *text);
 void chain_link(json_t *scan);
 void chain_free(void);
+size_t chain_more(void);
 
 /* emit.c */
 void emit(void);

@@ -212,7 +212,7 @@ main(int argc, char *argv[])
 {
 	struct k_strv ops = { 0 };
 	size_t i, first_header;
-	int first, compdb_ok = 1;
+	int first, compdb_ok = 1, round;
 
 	opt.jobs = 1;
 	opt.timeout = K_PARSE_TIMEOUT;
@@ -292,6 +292,13 @@ main(int argc, char *argv[])
 		free(text);
 	}
 	run_units(first_header);
+	/* C++ files that call the launchers, and their callers' callers */
+	for (round = 0; round < 4; round++) {
+		size_t from = nunits;
+		if (chain_more() == 0)
+			break;
+		run_units(from);
+	}
 	emit();
 	if (opt.timing)
 		cache_report();
