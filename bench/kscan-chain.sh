@@ -30,10 +30,14 @@ now() { date +%s.%N; }
 run() {	# kscan name
 	rm -rf "$out/$2.work"
 	t0=$(now)
-	(cd "$src" && "$1" -q -j2 --timing --work "$out/$2.work" . \
+	# CPU time, the parsing processes included: steadier than wall time
+	# on a machine shared with other jobs
+	(cd "$src" && /usr/bin/time -f '%U %S' -o "$out/$2.cpu" \
+	    "$1" -q -j2 --timing --work "$out/$2.work" . \
 	    > "$out/$2.ndjson" 2> "$out/$2.timing") || true
 	t1=$(now)
 	echo "$t0 $t1" | awk '{ printf "%.2f\n", $2 - $1 }' > "$out/$2.wall"
+	uptime >> "$out/$2.wall"
 }
 
 if [ "${COUNT_ONLY:-0}" != 1 ]; then
@@ -71,15 +75,24 @@ print("callers above the launcher, no binding %s" % pc(above))
 print("the launcher alone (no caller found) %s" % pc(lonly))
 print("no launch site in a function %s" % pc(none))
 print("ops named %d" % len({r["scan"]["op"] for r in op}))
-wall = float(open(os.path.join(out, "chain.wall")).read())
-print("chain: units %d, wall %.2f s" % (units("chain"), wall))
+def cost(name):
+    w = open(os.path.join(out, name + ".wall")).read().split("\n")
+    try:
+        c = sum(map(float, open(os.path.join(out, name + ".cpu")).read()
+                    .split()[-2:]))
+    except (OSError, ValueError):
+        c = float("nan")
+    return float(w[0]), c, w[1].split("load average:")[-1].strip()
+wall, cpu, load = cost("chain")
+print("chain: units %d, wall %.2f s, cpu %.2f s, load after %s" %
+      (units("chain"), wall, cpu, load))
 if base != "-":
-    bw = float(open(os.path.join(out, "baseline.wall")).read())
+    bw, bc, bl = cost("baseline")
     bk = sum(1 for l in open(os.path.join(out, "baseline.ndjson"))
              if '"scan"' in l)
-    print("baseline: units %d, wall %.2f s, kernels %d" %
-          (units("baseline"), bw, bk))
-    print("wall chain / baseline %.2fx" % (wall / bw))
+    print("baseline: units %d, wall %.2f s, cpu %.2f s, load after %s, "
+          "kernels %d" % (units("baseline"), bw, bc, bl, bk))
+    print("chain / baseline: wall %.2fx, cpu %.2fx" % (wall / bw, cpu / bc))
 with open(os.path.join(out, "lonly.txt"), "w") as f:
     for r in above + lonly + none:
         f.write("%s %s\n" % (r["id"], roles(r)))

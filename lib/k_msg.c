@@ -19,7 +19,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local const char *at_name;
 static _Thread_local unsigned long at_line;
 /* the status line: -1 not yet asked whether stderr is a terminal */
-static int tty = -1;
+static int tty = -1, out_tty;
 static pid_t owner;
 static char status[256];
 static int shown;
@@ -141,17 +141,27 @@ fork_done(void)
 	pthread_mutex_unlock(&lock);
 }
 
-int
-k_msg_status_on(void)
+/* Whether messages go to a terminal, in the main process, without -q. */
+static int
+on_terminal(void)
 {
 	if (tty < 0) {
 		tty = isatty(STDERR_FILENO);
+		out_tty = isatty(STDOUT_FILENO);
 		/* a status line means a ticker thread: a fork must not copy
 		 * this lock held */
 		if (tty)
 			pthread_atfork(fork_prepare, fork_done, fork_done);
 	}
 	return tty && !quiet && !child && getpid() == owner;
+}
+
+int
+k_msg_status_on(void)
+{
+	/* records or a report written to the same terminal would run into
+	 * the line */
+	return on_terminal() && !out_tty;
 }
 
 void
@@ -211,7 +221,7 @@ collapsed(const char *fmt, va_list ap)
 	char msg[4096], *k;
 	size_t i;
 
-	if (!k_msg_status_on())
+	if (!on_terminal())
 		return 0;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if ((k = kind_of(msg)) == NULL)

@@ -42,7 +42,8 @@ void k_msg_quiet(int on);
 
 /*
  * The status line at the bottom of a terminal (k_progress.c's): drawn
- * when stderr is a terminal, without -q, in the main process only;
+ * when stderr is a terminal and stdout is not, without -q, in the main
+ * process only;
  * messages print above it.  final: the line stays, ended.  Then the run
  * is done with it.
  */

@@ -61,6 +61,11 @@ is "$(grep -c 'no build section' "$D/kverify.err")" 19 \
     "stderr not a terminal: every warning, one a line"
 is "$(grep -c 'records in' "$D/kverify.err")" 0 \
     "stderr not a terminal: no progress"
+tty kverify-out "$(tool kverify) < $ex/kwrap.ndjson"
+is "$(grep -c 'records in' "$D/kverify-out.tty")" 0 \
+    "stdout on the terminal too: no progress line among the records"
+like "$(cat "$D/kverify-out.tty")" "^kverify: 18 more like: " \
+    "stdout on the terminal too: warnings still counted"
 tty kverify-q "$(tool kverify) -q < $ex/kwrap.ndjson > $D/o"
 is "$(grep -c 'records\|no build' "$D/kverify-q.tty")" 0 "-q: no progress, no warnings"
 tty kverify-status "$(tool kverify) < $ex/kwrap.ndjson > $D/o; echo status \$?"
