@@ -67,6 +67,13 @@ is "$(k orphan_kernel '.scan.chain // "none"')" none "a kernel never launched ha
 # the lambda m.def names no function: its op is nobody's
 is "$(grep -c scale_twice "$D/scan.ndjson")" 0 "a lambda binding gives no op"
 
+# --no-chain: the same kernels, no op, no chain, no file read for it
+run "$KSCAN" --no-chain --timing --root . test/chain/ext
+is "$(jq -c 'del(.scan.op, .scan.chain)' "$D/scan.ndjson")" "$(cat "$T_TMP/out")" \
+    "--no-chain: the records without op and chain"
+is "$(grep -c 'binding.cpp\|scale.cpp\|norm_api.cpp' "$T_TMP/err")" 0 \
+    "--no-chain: binding, dispatcher and API files are not parsed"
+
 # --- kreport groups by op
 run "$KREPORT" "$D/scan.ndjson"
 like "$(cat "$T_TMP/out")" "### By op" "kreport: a breakdown by op"

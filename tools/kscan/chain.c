@@ -275,6 +275,8 @@ chain_collect(struct ctx *x)
 int
 chain_mentions(const char *text)
 {
+	if (opt.no_chain)
+		return 0;
 	return strstr(text, "PYBIND11_MODULE") != NULL ||
 	    strstr(text, "TORCH_LIBRARY") != NULL ||
 	    strstr(text, "REGISTER_") != NULL ||
@@ -453,6 +455,8 @@ chain_link(json_t *scan)
 	long found = -1, bind = -1, d;
 	int depth;
 
+	if (opt.no_chain)
+		return;
 	if (!g.built)
 		build();
 	nd = json_array_size(g.defs);
@@ -615,10 +619,13 @@ calls_any(const char *text, json_t *names)
 size_t
 chain_more(void)
 {
-	json_t *names = json_object(), *e, *f, *m;
+	json_t *names, *e, *f, *m;
 	size_t i, j, k, added = 0, n = nunits;
 	int grew = 1;
 
+	if (opt.no_chain)
+		return 0;
+	names = json_object();
 	for (i = 0; i < n; i++)
 		json_array_foreach(units[i].launches, j, e)
 			if (k_get_str(e, "function") != NULL)

@@ -87,6 +87,7 @@ struct options {
 	int timing;
 	double timeout;		/* per unit, seconds; 0: none */
 	int no_cache;
+	int no_chain;		/* --no-chain: no files read for the chain */
 	const char *work;	/* --work */
 	struct k_pcache cache;	/* off when no_cache */
 	struct k_pcache pch;	/* precompiled toolkit headers, the same */
