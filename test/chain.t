@@ -15,8 +15,8 @@ run "$KSCAN" --timing --root . test/chain/ext
 is "$T_STATUS" 0 "extension tree: exit 0"
 cp "$T_TMP/out" "$D/scan.ndjson"
 cp "$T_TMP/err" "$D/timing"
-is "$(wc -l < "$D/scan.ndjson" | tr -d ' ')" 5 \
-    "five kernels (the binding and API files hold none)"
+is "$(wc -l < "$D/scan.ndjson" | tr -d ' ')" 6 \
+    "six kernels (the binding and API files hold none)"
 run test/validate "$D/scan.ndjson"
 ok "$T_STATUS" "records validate against schemas/ (op, chain)"
 
@@ -62,6 +62,10 @@ is "$(k sumsq_kernel '[.scan.chain[] | "\(.role) \(.name) \(.file):\(.line)"] | 
 like "$(cat "$D/timing")" "norm_api.cpp: parsed in" "the API file is parsed"
 is "$(grep -c 'unrelated.cpp' "$D/timing")" 0 \
     "a C++ file that calls nothing of the chain is not parsed"
+# a launcher in a function object: its callers name the class
+is "$(k gather_kernel '[.scan.chain[] | "\(.role) \(.name)"] | join(", ")')" \
+    "kernel gather_kernel, launcher functor::GatherFunctor::operator(), function gather" \
+    "a functor's operator() is called through its class"
 # never launched: no chain
 is "$(k orphan_kernel '.scan.chain // "none"')" none "a kernel never launched has no chain"
 # the lambda m.def names no function: its op is nobody's
@@ -79,7 +83,7 @@ run "$KREPORT" "$D/scan.ndjson"
 like "$(cat "$T_TMP/out")" "### By op" "kreport: a breakdown by op"
 is "$(grep -E '^\| `(add|scale_forward|\(none\))` ' "$T_TMP/out" |
     awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); print $2 "=" $3 }' |
-    tr '\n' ' ')" '`(none)`=3 `add`=1 `scale_forward`=1 ' \
+    tr '\n' ' ')" '`(none)`=4 `add`=1 `scale_forward`=1 ' \
     "kreport: records per op, the ones without one together"
 run "$KREPORT" --format json "$D/scan.ndjson"
 is "$(jq -r '[.breakdown.op[].key] | join(" ")' "$T_TMP/out")" \

@@ -419,6 +419,46 @@ def_str(size_t d, int k)
 	return json_string_value(json_array_get(json_array_get(g.defs, d), k));
 }
 
+/*
+ * The name a caller writes to call a function of qualified name q: its
+ * own, or for a function object's operator() its class's (a launcher in
+ * a functor is called through an object of that type).
+ */
+static void
+call_name(const char *q, char *buf, size_t len)
+{
+	size_t n = q != NULL ? strlen(q) : 0, op = strlen("::operator()");
+	const char *b;
+
+	if (n > op && strcmp(q + n - op, "::operator()") == 0) {
+		for (b = q + n - op; b > q && b[-1] != ':'; b--)
+			;
+		snprintf(buf, len, "%.*s", (int)(q + n - op - b), b);
+		return;
+	}
+	b = q != NULL ? strrchr(q, ':') : NULL;
+	snprintf(buf, len, "%s", b != NULL ? b + 1 : q != NULL ? q : "");
+}
+
+/* Whether def e is a caller of def d that counts: not d under another
+ * name (an overload), not another member of d's class. */
+static int
+other(size_t e, size_t d, const char *name)
+{
+	char en[512];
+	const char *dq = def_str(d, 0), *eq = def_str(e, 0);
+	size_t n = strlen(dq);
+
+	call_name(eq, en, sizeof(en));
+	if (e == d || strcmp(en, name) == 0)
+		return 0;
+	/* "ns::C::operator()": the members of ns::C */
+	if (n > 10 && strcmp(dq + n - 10, "operator()") == 0 &&
+	    strncmp(eq, dq, n - 10) == 0)
+		return 0;
+	return 1;
+}
+
 /* Visit def d from step s, once. */
 static void
 reach(json_t *queue, struct step *steps, size_t d, long from, long reg)
@@ -451,6 +491,7 @@ chain_link(json_t *scan)
 {
 	json_t *queue = json_array(), *chain, *l, *a, *v;
 	struct step *steps;
+	char cn[512];
 	size_t i, j, qi, nd;
 	long found = -1, bind = -1, d;
 	int depth;
@@ -491,9 +532,9 @@ chain_link(json_t *scan)
 				reach(queue, steps, (size_t)json_integer_value(
 				    dv), (long)dd, (long)r);
 		}
-		json_array_foreach(json_object_get(g.by_mention, s), j, v)
-			if (strcmp(def_str((size_t)json_integer_value(v), 1),
-			    s) != 0)
+		call_name(def_str(dd, 0), cn, sizeof(cn));
+		json_array_foreach(json_object_get(g.by_mention, cn), j, v)
+			if (other((size_t)json_integer_value(v), dd, cn))
 				reach(queue, steps, (size_t)json_integer_value(
 				    v), (long)dd, -1);
 	}
@@ -511,14 +552,16 @@ chain_link(json_t *scan)
 		 * is one caller */
 		d = (long)json_integer_value(json_array_get(queue, 0));
 		for (depth = 0; d >= 0 && depth <= CHAIN_DEPTH; depth++) {
-			json_t *up = json_object_get(g.by_mention,
-			    def_str((size_t)d, 1)), *uv;
+			json_t *up, *uv;
 			long next = -1;
 			int n = 0;
+			call_name(def_str((size_t)d, 0), cn, sizeof(cn));
+			up = json_object_get(g.by_mention, cn);
 			json_array_append_new(chain, def_link(depth == 0 ?
 			    "launcher" : "function", (size_t)d));
 			json_array_foreach(up, j, uv)
-				if ((long)json_integer_value(uv) != d) {
+				if (other((size_t)json_integer_value(uv),
+				    (size_t)d, cn)) {
 					next = (long)json_integer_value(uv);
 					n++;
 				}
@@ -576,14 +619,6 @@ chain_link(json_t *scan)
 
 /* ------------------------------------------- C++ files that call */
 
-static const char *
-simple(const char *q)
-{
-	const char *p = q != NULL ? strrchr(q, ':') : NULL;
-
-	return p != NULL ? p + 1 : q;
-}
-
 /* Whether text calls a name in names: an identifier followed by "(". */
 static int
 calls_any(const char *text, json_t *names)
@@ -628,18 +663,22 @@ chain_more(void)
 	names = json_object();
 	for (i = 0; i < n; i++)
 		json_array_foreach(units[i].launches, j, e)
-			if (k_get_str(e, "function") != NULL)
-				json_object_set_new(names, simple(k_get_str(e,
-				    "function")), json_true());
+			if (k_get_str(e, "function") != NULL) {
+				char cn[512];
+				call_name(k_get_str(e, "function"), cn,
+				    sizeof(cn));
+				json_object_set_new(names, cn, json_true());
+			}
 	/* the functions above them in every parsed file */
 	while (grew) {
 		grew = 0;
 		for (i = 0; i < n; i++)
 			json_array_foreach(json_object_get(units[i].chain,
 			    "defs"), j, f) {
-				const char *s = json_string_value(
-				    json_array_get(f, 1));
-				if (s == NULL || json_object_get(names, s))
+				char s[512];
+				call_name(json_string_value(json_array_get(f,
+				    0)), s, sizeof(s));
+				if (s[0] == '\0' || json_object_get(names, s))
 					continue;
 				json_array_foreach(json_array_get(f, 4), k, m)
 					if (json_object_get(names,
