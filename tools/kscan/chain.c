@@ -103,7 +103,9 @@ visit_defs(CXCursor c, CXCursor parent, CXClientData data)
 	(void)parent;
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
 	    k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
-	    k == CXCursor_ClassTemplate || k == CXCursor_UnexposedDecl)
+	    k == CXCursor_ClassTemplate ||
+	    k == CXCursor_ClassTemplatePartialSpecialization ||
+	    k == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
 	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod &&
 	    k != CXCursor_FunctionTemplate)

@@ -6,9 +6,15 @@ __global__ void gather_kernel(const float *x, const int *idx, float *y,
   if (i < n) y[i] = x[idx[i]];
 }
 
+struct GPU {};
+
 namespace functor {
+// the launching one is a partial specialization, as in spconv-style code
+template <typename Device, typename T>
+struct GatherFunctor;
+
 template <typename T>
-struct GatherFunctor {
+struct GatherFunctor<GPU, T> {
   void operator()(const T *x, const int *idx, T *y, int n) {
     gather_kernel<<<(n + 255) / 256, 256>>>(x, idx, y, n);
   }
@@ -16,6 +22,6 @@ struct GatherFunctor {
 }  // namespace functor
 
 void gather(const float *x, const int *idx, float *y, int n) {
-  functor::GatherFunctor<float> g;
+  functor::GatherFunctor<GPU, float> g;
   g(x, idx, y, n);
 }
