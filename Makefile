@@ -26,7 +26,7 @@ TOOLS = kscan kslice kwrap kbuild kverify kreport kimport
 # "make print-LIB_SRCS"), the ASan build and the unit tests all use it.
 LIB_SRCS = lib/k_msg.c lib/k_record.c lib/k_hash.c lib/k_proc.c \
 	lib/k_fs.c lib/k_buf.c lib/k_mem.c lib/k_num.c lib/k_dtype.c \
-	lib/k_main.c lib/k_pcache.c lib/k_flags.c lib/k_jail.c
+	lib/k_main.c lib/k_pcache.c lib/k_flags.c lib/k_jail.c lib/k_progress.c
 LIB_OBJS = $(LIB_SRCS:.c=.o) lib/k_prelude.o
 MANS = man/kscan.1 man/kslice.1 man/kwrap.1 man/kbuild.1 man/kverify.1 \
 	man/kreport.1 man/kimport.1
@@ -77,7 +77,7 @@ lib/libkllm.a: $(LLM_OBJS)
 KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
 	tools/kscan/source.o tools/kscan/launch.o tools/kscan/kernel.o \
 	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o \
-	tools/kscan/cache.o tools/kscan/recall.o
+	tools/kscan/cache.o tools/kscan/recall.o tools/kscan/chain.o
 
 tools/kscan/%.o: tools/kscan/%.c tools/kscan/kscan.h lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
@@ -177,7 +177,7 @@ kverify: $(KVERIFY_OBJS) lib/libkforge.a
 test/tmp/fuzz/fuzz_kverify: tools/kverify/*.c tools/kverify/kverify.h
 
 # kreport: tools/kreport/, one internal header
-KREPORT_UNITS = main digest summary render md html debug export files
+KREPORT_UNITS = main digest summary render md html debug export files ops
 KREPORT_OBJS = $(KREPORT_UNITS:%=tools/kreport/%.o) tools/kreport/exporttest_text.o
 
 tools/kreport/exporttest_text.c: tools/kreport/exporttest.in mk/embed.sh

@@ -33,8 +33,25 @@ void k_msg_child(void);
 void k_msg_at(const char *name, unsigned long line);
 /* This thread's position: its name (NULL when none) and line. */
 const char *k_msg_where(unsigned long *line);
-/* Quiet mode drops warnings (not fatal errors) from stderr. */
+/* Quiet mode drops warnings (not fatal errors) from stderr.  On a
+ * terminal, a warning like one already printed (the same text once its
+ * first field, a record id or a path, and its digits are set aside) is
+ * counted instead, and k_finish prints one line per such warning with
+ * the count. */
 void k_msg_quiet(int on);
+
+/*
+ * The status line at the bottom of a terminal (k_progress.c's): drawn
+ * when stderr is a terminal and stdout is not, without -q, in the main
+ * process only;
+ * messages print above it.  final: the line stays, ended.  Then the run
+ * is done with it.
+ */
+void k_msg_status(const char *line, int final);
+/* Whether a status line would be drawn. */
+int k_msg_status_on(void);
+/* Called once by k_finish, before the summary of collapsed warnings. */
+void k_msg_on_finish(void (*fn)(void));
 
 /* Report a failed write to stdout (once per run) and raise the status. */
 void k_write_error(int err);

@@ -9,6 +9,7 @@
 #include "k_mem.h"
 #include "k_num.h"
 #include "k_msg.h"
+#include "k_progress.h"
 #include "k_record.h"
 
 void
@@ -26,6 +27,7 @@ k_reader_init(struct k_reader *r, FILE *fp, const char *name,
 	if ((env = getenv("KFORGE_MAX_LINE")) != NULL &&
 	    k_num_ll(env, 10, 1, (long long)K_MAX_LINE_DEFAULT, &v) == 0)
 		r->max = (size_t)v;
+	k_progress_input(fp);
 }
 
 void
@@ -34,6 +36,7 @@ k_reader_free(struct k_reader *r)
 	free(r->buf);
 	r->buf = NULL;
 	r->cap = 0;
+	k_progress_input(NULL);
 }
 
 json_t *
@@ -115,6 +118,14 @@ bad_line(struct k_reader *r, const char *code, const char *raw, size_t n,
 	return rec;
 }
 
+/* k_read's "a record": counted for the progress line */
+static int
+counted(int rc)
+{
+	k_progress_read();
+	return rc;
+}
+
 int
 k_read(struct k_reader *r, json_t **rec, int *bad)
 {
@@ -157,13 +168,13 @@ k_read(struct k_reader *r, json_t **rec, int *bad)
 	if (over) {
 		*rec = bad_line(r, "line-too-long", r->buf, n > 256 ? 256 : n,
 		    "line longer than %zu bytes (KFORGE_MAX_LINE)", r->max);
-		return 1;
+		return counted(1);
 	}
 	if (n > 0 && r->buf[n - 1] == '\r')
 		n--;
 	if (n == 0) {
 		*rec = bad_line(r, "empty-line", "", 0, "empty line");
-		return 1;
+		return counted(1);
 	}
 	/* any value, so that 42 or "x" is "not-an-object", not invalid JSON */
 	j = json_loadb(r->buf, n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
@@ -171,17 +182,17 @@ k_read(struct k_reader *r, json_t **rec, int *bad)
 	if (j == NULL) {
 		*rec = bad_line(r, "invalid-json", r->buf, n,
 		    "invalid JSON: %s at column %d", err.text, err.column);
-		return 1;
+		return counted(1);
 	}
 	if (!json_is_object(j)) {
 		json_decref(j);
 		*rec = bad_line(r, "not-an-object", r->buf, n,
 		    "JSON value is not an object");
-		return 1;
+		return counted(1);
 	}
 	*bad = 0;
 	*rec = j;
-	return 1;
+	return counted(1);
 }
 
 /*
@@ -316,6 +327,7 @@ k_write(json_t *rec)
 		k_write_error(err);
 		return -1;
 	}
+	k_progress_written();
 	return 0;
 }
 

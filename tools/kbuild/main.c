@@ -8,6 +8,7 @@
  * candidate's host code ever runs inside the judge.
  */
 #include "kbuild.h"
+#include "k_progress.h"
 
 /* ------------------------------------------------------------ driver */
 
@@ -38,11 +39,13 @@ worker(void *arg)
 		pthread_mutex_unlock(&wlock);
 		if (i == (size_t)-1)
 			return NULL;
-		if (window[i].bad)
-			continue;
-		k_msg_at(wname, window[i].line);
-		window[i].rec = process(window[i].rec, NULL);
-		k_msg_at(NULL, 0);
+		if (!window[i].bad) {
+			k_msg_at(wname, window[i].line);
+			window[i].rec = process(window[i].rec, NULL);
+			k_msg_at(NULL, 0);
+		}
+		/* counted as built, not as written a window later */
+		k_progress_add(1);
 	}
 }
 
@@ -239,6 +242,7 @@ main(int argc, char *argv[])
 	hip_platform_settle();
 	check_targets(arch != NULL);
 
+	k_progress_unit("records");
 	cap = (size_t)opt.jobs * 4;
 	window = k_calloc(cap, sizeof(*window));
 	/* file operands in order, "-" or none: standard input */

@@ -509,6 +509,7 @@ digest(struct info *in)
 		size_t n = 0, r;
 		const char *tk;
 		rows[n++] = agg_get(&t_proj, in->project);
+		rows[n++] = agg_get(&t_op, op_key(in));
 		rows[n++] = agg_get(&t_dial, in->dialect);
 		tags = json_object_get(slice, "tags");
 		if (json_is_object(tags)) {
@@ -593,5 +594,6 @@ records_free(void)
 	table_free(&t_proj);
 	table_free(&t_dial);
 	table_free(&t_tag);
+	table_free(&t_op);
 	table_free(&t_task);
 }

@@ -105,6 +105,14 @@ void add_record(json_t *rec, int bad);
 /* Release recs and the tables. */
 void records_free(void);
 
+/* --------------------------------------------------------- ops.c */
+
+/* Records by op (scan.op); "(none)" for a record without one. */
+extern struct table t_op;
+const char *op_key(struct info *in);
+/* Whether any record names an op: the breakdown is shown then. */
+int op_any(void);
+
 /* ----------------------------------------------------- summary.c */
 
 /* The summary of everything digested: a new reference. */

@@ -401,6 +401,7 @@ render(json_t *s, const struct backend *b)
 	mutants(s, b);
 	b->heading(2, "Breakdown");
 	r = json_object_get(s, "breakdown");
+	breakdown(json_object_get(r, "op"), "op", b);
 	breakdown(json_object_get(r, "project"), "project", b);
 	breakdown(json_object_get(r, "dialect"), "dialect", b);
 	breakdown(json_object_get(r, "tag"), "tag", b);

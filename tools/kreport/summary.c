@@ -301,6 +301,9 @@ summary(void)
 	json_object_set_new(s, "breakdown", json_pack("{so so so}",
 	    "project", breakdown(&t_proj), "dialect", breakdown(&t_dial),
 	    "tag", breakdown(&t_tag)));
+	if (op_any())
+		json_object_set_new(json_object_get(s, "breakdown"), "op",
+		    breakdown(&t_op));
 
 	arr = json_array();
 	for (i = 0; i < nrecs; i++) {

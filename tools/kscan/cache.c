@@ -76,7 +76,8 @@ unit_key(struct unit *u, char out[K_SHA256_HEX])
 	if (opt.no_cache || opt.cache.dir == NULL ||
 	    (text = k_file_read(u->path, MAX_SOURCE, &len)) == NULL)
 		return -1;
-	if (looks_binary(text, len) || (u->header == -1 && !mentions_gpu(text))) {
+	if (looks_binary(text, len) || (u->header == -1 && !mentions_gpu(text) &&
+	    !chain_mentions(text))) {
 		/* nothing to parse: nothing worth keeping */
 		free(text);
 		return -1;

@@ -144,6 +144,7 @@ emit(void)
 				    "launches"), c);
 			}
 		}
+		chain_link(s);
 		root_flags(s);
 		/* where the ids and paths are relative to: --root as given
 		 * (a relative one resolves where a later stage runs), else

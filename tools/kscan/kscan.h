@@ -42,6 +42,7 @@
 #include "k_pcache.h"
 #include "k_pch.h"
 #include "k_proc.h"
+#include "k_progress.h"
 #include "k_record.h"
 
 #define STAGE "kscan"
@@ -58,6 +59,7 @@ struct unit {
 	json_t *kernels;	/* results, filled by a worker */
 	json_t *launches;
 	json_t *errors;		/* error records for this input */
+	json_t *chain;		/* chain.c's facts from its parse, or NULL */
 	struct k_strv seen;	/* real paths of project files it included */
 	struct k_strv deps;	/* real paths of every file either side read */
 	int missing;		/* an include was not found: the result
@@ -85,6 +87,7 @@ struct options {
 	int timing;
 	double timeout;		/* per unit, seconds; 0: none */
 	int no_cache;
+	int no_chain;		/* --no-chain: no files read for the chain */
 	const char *work;	/* --work */
 	struct k_pcache cache;	/* off when no_cache */
 	struct k_pcache pch;	/* precompiled toolkit headers, the same */
@@ -191,6 +194,13 @@ json_t *cache_lookup(struct unit *u);
 void cache_store(struct unit *u, json_t *reply);
 void cache_report(void);
 
+
+/* chain.c: the operator chain (kernel -> launcher -> ... -> binding) */
+void chain_collect(struct ctx *x);
+int chain_mentions(const char *text);
+void chain_link(json_t *scan);
+void chain_free(void);
+size_t chain_more(void);
 
 /* emit.c */
 void emit(void);

@@ -169,6 +169,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'N':
 		opt.no_cache = 1;
 		break;
+	case 'O':
+		opt.no_chain = 1;
+		break;
 	case 'w':
 		opt.work = arg;
 		break;
@@ -186,6 +189,7 @@ static const struct option longopts[] = {
 	{ "mem", required_argument, NULL, 'M' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "no-cache", no_argument, NULL, 'N' },
+	{ "no-chain", no_argument, NULL, 'O' },
 	{ "root", required_argument, NULL, 'R' },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "timing", no_argument, NULL, 'T' },
@@ -196,9 +200,9 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kscan [-hqV] [-D macro[=value]] [-I dir] [-j jobs] [-p builddir]\n"
-	    "             [-x cuda | hip] [--cuda-path dir] [--mem mib] [--no-cache]\n"
-	    "             [--root dir] [--timeout seconds] [--timing] [--work dir]\n"
-	    "             [path ...]\n",
+	    "             [-x cuda | hip] [--cuda-path dir] [--mem mib]\n"
+	    "             [--no-cache] [--no-chain] [--root dir] [--timeout seconds]\n"
+	    "             [--timing] [--work dir] [path ...]\n",
 	.shortopts = "D:I:j:p:x:",
 	.longopts = longopts,
 	.option = option,
@@ -212,7 +216,7 @@ main(int argc, char *argv[])
 {
 	struct k_strv ops = { 0 };
 	size_t i, first_header;
-	int first, compdb_ok = 1;
+	int first, compdb_ok = 1, round;
 
 	opt.jobs = 1;
 	opt.timeout = K_PARSE_TIMEOUT;
@@ -292,6 +296,13 @@ main(int argc, char *argv[])
 		free(text);
 	}
 	run_units(first_header);
+	/* C++ files that call the launchers, and their callers' callers */
+	for (round = 0; round < 4; round++) {
+		size_t from = nunits;
+		if (chain_more() == 0)
+			break;
+		run_units(from);
+	}
 	emit();
 	if (opt.timing)
 		cache_report();
@@ -310,7 +321,9 @@ main(int argc, char *argv[])
 		json_decref(units[i].kernels);
 		json_decref(units[i].launches);
 		json_decref(units[i].errors);
+		json_decref(units[i].chain);
 	}
+	chain_free();
 	free(units);
 	k_strv_free(&headers);
 	k_strv_free(&allfiles);

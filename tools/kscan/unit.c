@@ -373,6 +373,7 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	in.device = device;
 	clang_getInclusions(tu, note_inclusion, &in);
 	if (!device) {
+		chain_collect(&x);
 		note_skipped(&x);
 		/* a side only the device compiler sees exists when a project
 		 * file tests __CUDA_ARCH__; it can hold a kernel or a launch
@@ -413,7 +414,7 @@ scan_unit(CXIndex idx, struct unit *u)
 		free(text);
 		return;
 	}
-	if (u->header == -1 && !mentions_gpu(text)) {
+	if (u->header == -1 && !mentions_gpu(text) && !chain_mentions(text)) {
 		free(text);
 		return;
 	}

@@ -62,6 +62,8 @@ serve(FILE *in, void *arg)
 		json_object_set(r, "kernels", u->kernels);
 		json_object_set(r, "launches", u->launches);
 		json_object_set(r, "errors", u->errors);
+		if (u->chain != NULL)
+			json_object_set(r, "chain", u->chain);
 		json_object_set_new(r, "seen", strv_json(&u->seen));
 		json_object_set_new(r, "flags", strv_json(&u->flags));
 		cache_store(u, r);
@@ -94,6 +96,10 @@ take_reply(struct unit *u, json_t *r)
 	json_array_extend(u->errors, e);
 	strv_from_json(&u->seen, json_object_get(r, "seen"));
 	strv_from_json(&u->flags, json_object_get(r, "flags"));
+	if (json_is_object(json_object_get(r, "chain"))) {
+		json_decref(u->chain);
+		u->chain = json_incref(json_object_get(r, "chain"));
+	}
 }
 
 void
@@ -108,6 +114,11 @@ run_units(size_t from)
 
 	w = k_calloc(n, sizeof(*w));
 	job = k_calloc(n, sizeof(*job));
+	/* the progress line counts files, not the records written at the end */
+	k_progress_unit("files");
+	for (i = from; i < nunits; i++)
+		if (units[i].path[0] != '\0')
+			k_progress_more(1);
 	/* before any worker forks: the workers keep the units' keys */
 	for (i = from; i < nunits; i++) {
 		json_t *r = cache_lookup(&units[i]);
@@ -115,6 +126,7 @@ run_units(size_t from)
 			take_reply(&units[i], r);
 			units[i].done = 1;
 			json_decref(r);
+			k_progress_add(1);
 		}
 	}
 	for (;;) {
@@ -158,6 +170,7 @@ run_units(size_t from)
 			input_error(u, u->path, "parse-crashed",
 			    "parse failed: the parsing process was %s",
 			    k_worker_how(&w[k]));
+		k_progress_add(1);
 	}
 	for (i = 0; i < n; i++)
 		k_worker_stop(&w[i]);
