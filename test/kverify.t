@@ -429,22 +429,27 @@ mut() {
 {
 	mut m1 far; mut m2 crash; mut m3 hang; mut m4 good; mut m5 ref true
 	echo '{"id":"m6","ok":false,"error":"expected a ;"}'
-	mut m7 timedfar
-} | jq -cs '{built: 6, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
+	mut m7 timedfar; mut m8 "good memerr"
+} | jq -cs '{built: 7, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
 rec mscore ref | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0] |
-    .wrap.mutants = {budget: 7, sites: 7, list: [range(1; 8) |
+    .wrap.mutants = {budget: 8, sites: 8, list: [range(1; 9) |
     {id: "m\(.)", op: "swap-arith", offset: 0, length: 1, replacement: "-",
     line: ., diff: "@@ line \(.) @@\n-a + b\n+a - b\n"}]}' > "$T_TMP/in"
 t0=$(date +%s)
-run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
+FAKE_SAN_LOG=$T_TMP/msan run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
 t1=$(date +%s)
 jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
 is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, .score] | map(tostring) | join(" ")')" \
-    "5 4 1 1 1 0.8" \
+    "6 5 1 1 1 0.8333" \
     "score: killed over tried; equivalent and stillborn mutants not counted"
 is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-")"] | join(" ")')" \
-    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed" \
-    "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band all kill"
+    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed m8:killed:memcheck" \
+    "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band, memcheck's errors all kill"
+is "$(v '.mutation.mutants[7] | [.memcheck, .case // "all"] | map(tostring) | join(" | ")')" \
+    "Invalid __global__ write of size 4 bytes | all" \
+    "memcheck kills a mutant with right outputs, on every case the reference ran clean, and says why"
+is "$(grep -c -- '--tool memcheck' "$T_TMP/msan")" 4 \
+    "memcheck runs: the reference on case 0 and on every case (once), then each of the two survivors of the values"
 is "$(v '.mutation.survivors | map("\(.id) \(.line) \(.diff)") | join("")')" \
     "$(printf 'm4 4 @@ line 4 @@\n-a + b\n+a - b\n')" \
     "a survivor carries its diff from wrap.mutants"

@@ -176,6 +176,9 @@ json_t *stats(struct samples *s, double *median);
 json_t *sanitize_one(const struct worker *w, const char *tool,
     const char *harness, const char *module, const char *symbol,
     const char *dir);
+json_t *sanitize_case(const struct worker *w, const char *tool,
+    const char *harness, const char *module, const char *symbol,
+    const char *dir, int kcase);
 
 /* sanreport.c: compute-sanitizer memcheck's findings */
 struct san_finding {

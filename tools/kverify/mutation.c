@@ -9,7 +9,12 @@
  * crashes or hangs is killed: the reference ran the same cases clean,
  * or there would be no golden to score against, and a mutant's case may
  * take four times the reference's whole check run before it is out of
- * time.
+ * time.  A mutant whose every compared element is right can still read
+ * or write outside its buffers ("i < n" made "i <= n", a bound one too
+ * far: the stray element lies past the buffer's end, where no output is
+ * compared); a survivor is run once more under compute-sanitizer
+ * memcheck and killed where memcheck finds errors on cases the reference
+ * ran clean under it.
  */
 #include <string.h>
 
@@ -35,9 +40,77 @@ killed_by(const struct run *g, const struct run *r)
 		if (m.mismatches > 0)
 			return "mismatch";
 	}
+	/* an input-only buffer the mutant wrote to, as a candidate's */
+	for (i = 0; i < r->nin; i++) {
+		const char *after = k_get_str(json_array_get(json_object_get(
+		    r->manifest, "inputs"), i), "checksum_after");
+		if (out_named(r, r->in[i].name) == NULL && after != NULL &&
+		    strcmp(after, r->in[i].checksum) != 0)
+			return "modified-inputs";
+	}
 	if (r->timed_match == 0 && !timed_in_band(g, r))
 		return "timed";
 	return NULL;
+}
+
+/* Errors a memcheck run (sanitize_case) found: -1 when it did not
+ * finish (no count, a timeout). */
+static long
+mc_errors(json_t *o)
+{
+	json_t *e = json_object_get(o, "errors");
+
+	if (!json_is_integer(e) || json_is_true(json_object_get(o,
+	    "timed_out")))
+		return -1;
+	return (long)json_integer_value(e);
+}
+
+/*
+ * Whether memcheck kills mutant m: errors on the cases the reference ran
+ * clean under memcheck.  Those are every case when the reference, run
+ * under memcheck on all of them once per record (*ref_all, -1 until
+ * then), finished clean; else case 0, which the verdict already ran the
+ * reference clean on.  The finding's first line goes into one.
+ */
+static int
+memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
+    int *ref_all, json_t *one)
+{
+	char dir[PATH_MAX + 64];
+	json_t *o;
+	long e;
+
+	if (opt.sanitizer == NULL || !opt.memcheck)
+		return 0;
+	if (*ref_all < 0) {
+		struct unit ref;
+		int runnable;
+		*ref_all = 0;
+		if (unit_of(json_object_get(c->rec, "build"), "reference",
+		    &ref, &runnable) && runnable && ref.symbol != NULL) {
+			dir_for(c, "reference-memcheck", -1, dir, sizeof(dir));
+			o = sanitize_case(c->w, "memcheck", h->path, ref.path,
+			    ref.symbol, dir, ALL_CASES);
+			*ref_all = mc_errors(o) == 0 && json_integer_value(
+			    json_object_get(o, "exit")) == 0 &&
+			    json_is_integer(json_object_get(o, "exit"));
+			json_decref(o);
+		}
+	}
+	dir_for(c, "mutant-memcheck", *ref_all ? -1 : 0, dir, sizeof(dir));
+	o = sanitize_case(c->w, "memcheck", h->path, m->path, m->symbol, dir,
+	    *ref_all ? ALL_CASES : 0);
+	e = mc_errors(o);
+	if (e > 0) {
+		json_t *msg = json_array_get(json_object_get(o, "messages"), 0);
+		if (json_is_string(msg))
+			json_object_set(one, "memcheck", msg);
+		if (!*ref_all)
+			json_object_set_new(one, "case", json_integer(0));
+	}
+	json_decref(o);
+	return e > 0;
 }
 
 /* wrap.mutants' entry for id (borrowed), or NULL. */
@@ -61,6 +134,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	json_t *bm = json_object_get(json_object_get(c->rec, "build"),
 	    "mutants"), *e, *mv, *all, *surv, *by;
 	long tried = 0, killed = 0, equiv = 0, still = 0;
+	int ref_all = -1;
 	size_t i;
 	/* a case of a mutant gets four times what the reference took for
 	 * all of them, at least --mutant-timeout: a mutant out of time is
@@ -120,6 +194,8 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 			run_free(&r);
 		}
 		run_free(&batch);
+		if (why == NULL && memcheck_kills(c, h, &u, &ref_all, one))
+			why = "memcheck";
 		json_decref(wrapper);
 		json_object_set_new(one, "status", json_string(why != NULL ?
 		    "killed" : "survived"));
