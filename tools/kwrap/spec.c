@@ -92,11 +92,14 @@ value_json(struct kern *k, const char *name, const char *type,
 		return json_boolean(c != 6);
 	if (dt->is_float) {
 		double v = typical[nth % 4];
+		/* a bound inside the data's [-1, 1], so that data falls on
+		 * both sides of it; lower and upper differ in magnitude, so
+		 * that their squares (radii) differ too */
 		if (strstr(name, "lo") == name || strstr(name, "min") == name)
-			v = -1.0;
+			v = -0.5;
 		else if (strstr(name, "hi") == name ||
 		    strstr(name, "max") == name)
-			v = 1.0;
+			v = 0.75;
 		if (c == 6)
 			v = 0;
 		else if (c == 7)
