@@ -257,14 +257,22 @@ is "$(v '[.deterministic, .verified.value, .pass_exe] | map(tostring) | join(" "
     "false true true" \
     "float atomics: not deterministic, still verified, and passes as its own candidate"
 is "$(v '[.tolerance.k, (.tolerance.outputs[] | "\(.name):\(.spread):\(.atol):\(.banded)")] | map(tostring) | join(" ")')" \
-    "4 y:0.004000000189989805:0.01600000075995922:true k:0:0:false" \
-    "verify.tolerance: per output the largest spread seen, the band k x spread"
+    "4 y:0.004000000189989805:0.015999794006347656:true k:0:0:false" \
+    "verify.tolerance: per output the largest spread seen, case 0's band k x its spread"
 is "$(v '[.golden[].outputs | "\(.[0].spread * 1e4 | round):\(.[1].spread)"] | join(" ")')" \
     "40:null 40:null 40:null" \
     "golden: the spread seen in each case (timed repetitions and a fresh process)"
 verify jitk jitter jitter --no-time --spread-k 1
 is "$(v '[.tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
-    "0.004000000189989805 true" "--spread-k 1: the band is the spread itself"
+    "0.003999948501586914 true" "--spread-k 1: the band is the spread itself"
+verify jitbig jitbig jitbig --no-time
+is "$(v '[.verified.value, .pass_exe, (.tolerance.outputs[0] | .spread > 1000, .relative < 1e-3, (.atol * 1e3 | round))] | map(tostring) | join(" ")')" \
+    "true true true true 16" \
+    "a case of values a million times larger: its spread sizes its own band, case 0 keeps 4 x 0.004"
+verify jitbigf jitbig jitbigfar --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false timed-outputs-differ,mismatch" \
+    "0.05 off where values are small fails, though another case's band is a thousandfold wider"
 verify jitfar jitter jitfar --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
     "false mismatch" "a candidate beyond k x spread fails"

@@ -158,6 +158,7 @@ void compare(const struct buf *want, const struct buf *got, double atol_o,
 double spread(const struct buf *want, const unsigned char *got,
     size_t len, double *scale);
 double band_atol(const struct buf *want);
+double magnitude(const struct buf *b);
 int all_bytes(const unsigned char *p, size_t n, int v);
 int constant(const struct buf *b);
 long long unwritten(const struct buf *b);
