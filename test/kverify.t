@@ -35,8 +35,8 @@ entry() {
 HKEY=$(entry harness fake)
 
 # compute-sanitizer's stand-in, found through $CUDA_PATH: runs the
-# harness and reports one memcheck error for a module holding "memerr",
-# none otherwise
+# harness and reports one memcheck error for a module holding "memerr"
+# (or "memnm", on case 2 only), none otherwise
 mkdir -p "$T_TMP/cuda/bin"
 cat > "$T_TMP/cuda/bin/compute-sanitizer" <<'EOF'
 #!/bin/sh
@@ -46,7 +46,8 @@ while [ $# -gt 0 ]; do
 done
 "$@"
 rc=$?
-if grep -q memerr "$2" 2> /dev/null; then
+if grep -q memerr "$2" 2> /dev/null || { grep -q memnm "$2" 2> /dev/null &&
+    case " $* " in *" --case 2 "*) true ;; *) false ;; esac; }; then
 	echo "========= Invalid __global__ write of size 4 bytes"
 	echo "=========     at 0x10 in fake(float *)"
 	echo "========= ERROR SUMMARY: 1 error"
@@ -437,27 +438,29 @@ mut() {
 {
 	mut m1 far; mut m2 crash; mut m3 hang; mut m4 good; mut m5 ref true
 	echo '{"id":"m6","ok":false,"error":"expected a ;"}'
-	mut m7 timedfar; mut m8 "good memerr"
-} | jq -cs '{built: 7, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
+	mut m7 timedfar; mut m8 "good memerr"; mut m9 "good memnm"
+} | jq -cs '{built: 8, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
 rec mscore ref | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0] |
-    .wrap.mutants = {budget: 8, sites: 8, list: [range(1; 9) |
+    .wrap.spec.cases = [{name: "typical"}, {name: "smallest"}, {name: "non_multiple"}] |
+    .wrap.mutants = {budget: 9, sites: 9, list: [range(1; 10) |
     {id: "m\(.)", op: "swap-arith", offset: 0, length: 1, replacement: "-",
     line: ., diff: "@@ line \(.) @@\n-a + b\n+a - b\n"}]}' > "$T_TMP/in"
 t0=$(date +%s)
 FAKE_SAN_LOG=$T_TMP/msan run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
 t1=$(date +%s)
 jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
-is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, .score] | map(tostring) | join(" ")')" \
-    "6 5 1 1 1 0.8333" \
+is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, (.score * 1e4 | round)] | map(tostring) | join(" ")')" \
+    "7 6 1 1 1 8571" \
     "score: killed over tried; equivalent and stillborn mutants not counted"
 is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-")"] | join(" ")')" \
-    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed m8:killed:memcheck" \
+    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed m8:killed:memcheck m9:killed:memcheck" \
     "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band, memcheck's errors all kill"
-is "$(v '.mutation.mutants[7] | [.memcheck, .case // "all"] | map(tostring) | join(" | ")')" \
-    "Invalid __global__ write of size 4 bytes | all" \
-    "memcheck kills a mutant with right outputs, on every case the reference ran clean, and says why"
-is "$(grep -c -- '--tool memcheck' "$T_TMP/msan")" 4 \
-    "memcheck runs: the reference on case 0 and on every case (once), then each of the two survivors of the values"
+is "$(v '[.mutation.mutants[7,8] | "\(.memcheck):\(.case)"] | join(" | ")')" \
+    "Invalid __global__ write of size 4 bytes:0 | Invalid __global__ write of size 4 bytes:2" \
+    "memcheck kills a mutant with right outputs on case 0 or on non_multiple, and says why"
+is "$(grep -o -- '--case [0-9]' "$T_TMP/msan" | tr '\n' ' ')" \
+    "--case 0 --case 0 --case 2 --case 2 --case 0 --case 0 --case 2 " \
+    "memcheck runs: the reference on case 0, then per survivor of the values case 0 and non_multiple (the reference there once)"
 is "$(v '.mutation.survivors | map("\(.id) \(.line) \(.diff)") | join("")')" \
     "$(printf 'm4 4 @@ line 4 @@\n-a + b\n+a - b\n')" \
     "a survivor carries its diff from wrap.mutants"
