@@ -125,7 +125,7 @@ is "$(jq -c '[.fit.rounds[] | select(.case == 0) | .counts.x] | .[1:] | map(. > 
 like "$(jq -c '.fit.memcheck_runs' "$T_TMP/out")" '^([4-9]|[1-9][0-9])$' \
     "the rounds are counted"
 
-# --- a spec whose counts are right is confirmed in one sample
+# --- a spec whose counts are right: case 0 clean and written, no fit
 jq -c '.wrap.spec.params[0].count = "2 * n + 1" | .wrap.spec.params[1].count = "n - 3"' \
     "$T_TMP/rec.ndjson" > "$T_TMP/right.ndjson"
 FAKE_SPEC=right run "$KV" --no-time --fit < "$T_TMP/right.ndjson"
