@@ -56,10 +56,10 @@ is "$T_STATUS" 2 "--mutants x: usage error"
 # --- switch cases
 is "$(jq -r '.wrap.spec.cases[] | select(.name | startswith("switch")) |
     "\(.name) \(.scalars.mode) \(.scalars.n)"' "$T_TMP/modes.wrap")" \
-    "switch_mode_2 2 100000" \
-    "a scalar compared with 2 (mode == 2) gets a case with mode 2, other values already had one"
+    "$(printf 'switch_mode_2 2 100000\nswitch_mode_0 0 100000\nswitch_accumulate_0 3 100000')" \
+    "a scalar compared with 2 (mode == 2) gets a case with mode 2; 0 and false, which only the zeros case gave, get one of plain data"
 is "$(jq -r '[.wrap.spec.cases[].scalars.mode] | map(tostring) | join(" ")' "$T_TMP/modes.wrap")" \
-    "3 3 3 3 3 3 0 -3 1000000 2" \
+    "3 3 3 3 3 3 0 -3 1000000 2 0 3" \
     "every value the kernel compares mode with (0, 2, 3) is in some case"
 is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
     [.name, .fills.x]' "$T_TMP/guard.wrap")" \
@@ -71,6 +71,10 @@ is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
     [.name, .fills.x]' "$T_TMP/gl")" \
     '["straddle_x_0_25",{"kind":"uniform","lo":-1.75,"hi":2.25}]' \
     "a guard on a local loaded from x (v = x[i]; v > 0.25f) straddles x too"
+is "$("$(tool kscan)" test/mutate/helper.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" 2> /dev/null | jq -c '[.wrap.spec.cases[] | select(.name | startswith("switch")) | [.name, .scalars.pool]]')" \
+    '[["switch_pool_1",1]]' \
+    "a scalar a helper compares under the same name (pool == 1) gets its case"
 "$(tool kscan)" test/mutate/order.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null \
     > "$T_TMP/order.slice"
 "$KW" < "$T_TMP/order.slice" > "$T_TMP/order" 2> /dev/null

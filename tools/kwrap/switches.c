@@ -3,9 +3,11 @@
  * The default cases hold every scalar at one value, so a scalar that
  * selects a mode ("if (mode == 2)", "switch (pool)", "if (aligned)")
  * runs one branch only, and a mutant in the others survives.  Here each
- * integer or bool scalar that the kernel's body compares with a constant
- * (==, !=, a case label) or tests for truth gets one case per value seen
- * that no case gives it yet, cloned from the first case.  Likewise an
+ * integer or bool scalar that the slice compares with a constant (==,
+ * !=, an order, a case label) or tests for truth, in the kernel or in a
+ * helper that takes it under the same name, gets one case per value seen
+ * that no case of plain data gives it yet, cloned from the first case
+ * (the zeros case's false runs a branch on all-zero data only).  Likewise an
  * input buffer that a guard compares element-wise with a constant
  * ("if (x[i] > 0.5f)") gets a case whose fill straddles that constant,
  * so that both sides of the guarded store happen; a whole constant is
@@ -214,14 +216,25 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 		if (!s.is_ptr && (strcmp(role, "scalar") != 0 ||
 		    d->is_float || sizes(spec, s.name)))
 			continue;
-		scan_uses(code, &t, a, b, &s);
+		/* a scalar is looked for in the whole slice: the helpers
+		 * the kernel passes it to take it under its own name
+		 * ("if (mode_flag == 0)" in an iou helper) */
+		if (s.is_ptr)
+			scan_uses(code, &t, a, b, &s);
+		else
+			scan_uses(code, &t, 0, t.n, &s);
 		for (j = 0; j < s.n && added < budget; j++) {
 			json_t *nc, *sc;
 			char name[160], val[40];
 			int covered = 0;
+			/* a value only a case of special data gives (zeros,
+			 * negatives, large magnitudes) runs its branch on
+			 * data that hides what the branch computes */
 			if (!s.is_ptr)
 				json_array_foreach(cases, k, nc)
-					covered |= has_value(nc, s.name, s.v[j]);
+					covered |= json_object_size(
+					    json_object_get(nc, "fills")) == 0 &&
+					    has_value(nc, s.name, s.v[j]);
 			if (covered || (!s.is_ptr && json_object_get(
 			    json_object_get(base, "scalars"), s.name) == NULL))
 				continue;
