@@ -87,6 +87,11 @@ is "$("$(tool kscan)" examples/src/reduce.cu 2> /dev/null | "$(tool kslice)" 2> 
     "$KW" 2> /dev/null | jq -c 'select(.scan.name == "histogram_kernel") |
     .wrap.spec.cases[0].scalars | [.lo, .hi]')" "[-0.5,0.75]" \
     "bounds named lo and hi sit inside the data's [-1, 1], their magnitudes apart"
+is "$("$(tool kscan)" test/mutate/step.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" 2> /dev/null | jq -c '[.wrap.spec.cases[] | select(.name == "zeros" or .name == "negatives") |
+    [.name, .scalars.step, .scalars.group, .scalars.scale, .scalars.bias]]')" \
+    '[["zeros",3,4,5,0],["negatives",3,4,5,-6]]' \
+    "a loop's step and a divisor keep their typical values where zeros and negatives would hang or divide by 0"
 run "$KW" --switch-cases 0 < "$T_TMP/modes.slice"
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | length' "$T_TMP/out")" \
     0 "--switch-cases 0: none added"
