@@ -115,13 +115,13 @@ done
 	if [ -n "$fit" ]; then
 		# what the sizing step did, per corpus
 		echo
-		echo "| corpus | fit confirmed | fitted | bound | failed | skipped | memcheck runs | fitted and verified |"
-		echo "|---|---|---|---|---|---|---|---|"
+		echo "| corpus | fit not needed | confirmed | fitted | bound | failed | skipped | memcheck runs | fitted and verified |"
+		echo "|---|---|---|---|---|---|---|---|---|"
 		for out in "$@"; do
 			out=$(cd "$out" && pwd)
 			jq -s -r --arg c "$(basename "$out")" '
 			    def n($s): map(select(.fit.status == $s)) | length;
-			    "| \($c) | \(n("confirmed")) | \(n("fitted")) | " +
+			    "| \($c) | \(n("not-needed")) | \(n("confirmed")) | \(n("fitted")) | " +
 			    "\(n("bound")) | \(n("failed")) | \(n("skipped")) | " +
 			    "\(map(.fit.memcheck_runs // 0) | add // 0) | " +
 			    "\(map(select((.fit.status == "fitted" or .fit.status == "bound") and .verify.verified.value == true)) | length) |"' \

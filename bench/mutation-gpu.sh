@@ -17,8 +17,12 @@
 # old one where it is still verified (default 0 rounds).
 # -j: kbuild jobs and kverify processes (default: the CPUs).  -t: the
 # mutant's --mutant-timeout per case (default 5).  -d: stop kverify after
-# this many seconds.  Writes OUT/built.ndjson, OUT/verified.ndjson and
-# mutation.md next to the first OUT.
+# this many seconds.  Writes OUT/built.ndjson, OUT/verified.ndjson,
+# OUT/mutation.row and OUT/mutation.tasks, and next to the first OUT
+# mutation.md (per corpus) and mutation-tasks.md (per task, lowest score
+# first), from every OUT there that has been run: corpora can be run one
+# call at a time.  compute-sanitizer (kverify finds it as for its
+# verdict) also kills survivors that read or write past a buffer.
 set -eu
 k=$(cd "$(dirname "$0")/.." && pwd)
 bin=${KFORGE_BIN:-$k}
@@ -48,7 +52,6 @@ arch=sm_${arch:-90}
 echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1), $arch"
 echo "# $(nproc) CPUs, $jobs jobs, --mutant-timeout $tmo"
 md=$(cd "$(dirname "$1")" && pwd)/mutation.md
-: > "$md"
 
 # verify IN OUT DIR: kbuild and kverify, -j processes sharing the GPU
 verify() {
@@ -131,16 +134,57 @@ for out in "$@"; do
 		    name, tasks, gold, pass, gold, ndpass, ndet, scored, tried,
 		    killed, tried ? sprintf("%.1f%%", 100 * killed / tried) : "-",
 		    b[1], b[2], b[3], b[4], b[5], b[6]
-	}' "$out/rows.ndjson" >> "$md"
-	# the operators of the survivors
-	grep -o '"survivors":\[[^]]*\]' "$out/verified.ndjson" |
-	    grep -o '"op":"[a-z-]*"' | cut -d'"' -f4 | sort | uniq -c |
+	}' "$out/rows.ndjson" > "$out/mutation.row"
+	# per task: its score, what killed, the operators of its survivors
+	# (between "survivors":[ and ],"mutants":[, where a diff's own
+	# brackets cannot end the list early)
+	awk -v name="$n" '
+	function num(s, key,   i) {
+		i = index(s, "\"" key "\":")
+		if (i == 0) return ""
+		s = substr(s, i + length(key) + 3)
+		match(s, /^[^,}]*/)
+		return substr(s, 1, RLENGTH)
+	}
+	{
+		m = index($0, "\"mutation\":{")
+		if (m == 0) next
+		match($0, /^\{"id":"([^"\\]|\\.)*"/)
+		id = substr($0, 8, RLENGTH - 8)
+		s = substr($0, m)
+		tr = num(s, "tried"); ki = num(s, "killed")
+		if (tr == "" || tr + 0 == 0) next
+		a = index(s, "\"survivors\":[")
+		e = index(s, "],\"mutants\":[")
+		sv = a > 0 && e > a ? substr(s, a, e - a) : ""
+		ops = ""; delete c
+		while (match(sv, /"op":"[a-z-]*"/)) {
+			c[substr(sv, RSTART + 6, RLENGTH - 7)]++
+			sv = substr(sv, RSTART + RLENGTH)
+		}
+		for (o in c) ops = ops (ops == "" ? "" : ", ") o " " c[o]
+		printf "| %s | %s | %d | %d | %.1f%% | %s |\n", name, id, tr, ki,
+		    100 * ki / tr, ops == "" ? "-" : ops
+	}' "$out/verified.ndjson" | sort -t'|' -k6,6n > "$out/mutation.tasks"
+	# the operators of the survivors, over the corpus
+	awk -F'|' '{ n = split($7, a, ", "); for (i = 1; i <= n; i++) {
+		split(a[i], p, " "); if (p[2] != "") c[p[1]] += p[2] } }
+	    END { for (o in c) print c[o], o }' "$out/mutation.tasks" |
 	    sort -rn | awk -v n="$n" '{ printf "%s%s %s", (NR > 1 ? ", " : "# " n " survivors: "), $2, $1 } END { if (NR) print "" }'
 done
+# the tables, over every OUT next to the first one that has been run
+# (one call per corpus adds its rows)
+parent=$(dirname "$md")
 {
 	echo "| corpus | tasks | golden | reference passes as itself | of them nondeterministic | scored | mutants tried | killed | score | tasks at 100% / 95-99 / 90-95 / 80-90 / 50-80 / <50% |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
-	cat "$md"
-} > "$md.tmp" && mv "$md.tmp" "$md"
+	cat "$parent"/*/mutation.row 2> /dev/null
+} > "$md"
+{
+	echo "| corpus | task | mutants tried | killed | score | survivors by operator |"
+	echo "|---|---|---|---|---|---|"
+	cat "$parent"/*/mutation.tasks 2> /dev/null
+} > "$parent/mutation-tasks.md"
 awk -F'|' 'NR > 2 { t += $8; k += $9 } END { printf "# overall: %d of %d mutants killed (%.1f%%)\n", k, t, t ? 100 * k / t : 0 }' "$md"
 cat "$md"
+echo "# per task: $parent/mutation-tasks.md"

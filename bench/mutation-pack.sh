@@ -1,7 +1,8 @@
 #!/bin/sh
 # The mutation bench's CPU half: for each funnel OUT directory
 # (bench/funnel.sh), take its tasks (only those OUT/kverify.ndjson marks
-# verified, when the funnel's GPU half has run), at most -m per corpus,
+# verified, when the funnel's GPU half has run), at most -m per corpus
+# (default 0: all of them),
 # wrap them again with kwrap --mutants N (switch and straddle cases
 # included), give each its own reference as the candidate, and pack the
 # tools and those records for a GPU machine (as bench/funnel-pack.sh).
@@ -10,8 +11,10 @@
 #
 # DEST gets mutation.tar.xz; there, run
 #	tar xJf mutation.tar.xz && sh bench/mutation-gpu.sh out/*
+# or one corpus per call (sh bench/mutation-gpu.sh out/mmcv, ...): the
+# tables gather every corpus run so far.
 set -eu
-max=40
+max=0
 nmut=20
 while getopts m:n: o; do
 	case $o in
@@ -48,7 +51,8 @@ for o in "$@"; do
 	fi
 	jq -c --rawfile ids "$s.ids" '($ids | split("\n")) as $keep |
 	    select(.id as $i | $keep | index($i))' "$o/kwrap.ndjson" |
-	    head -n "$max" | "$k/kwrap" -q --mutants "$nmut" |
+	    { if [ "$max" -gt 0 ]; then head -n "$max"; else cat; fi; } |
+	    "$k/kwrap" -q --mutants "$nmut" |
 	    jq -c '.candidate = {code: .slice.code, dialect: (.scan.dialect // "cuda")}' \
 	    > "$s/out/$n/mut.ndjson"
 	echo "mutation-pack: $n: $(wc -l < "$s/out/$n/mut.ndjson") tasks," \

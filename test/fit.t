@@ -125,12 +125,17 @@ is "$(jq -c '[.fit.rounds[] | select(.case == 0) | .counts.x] | .[1:] | map(. > 
 like "$(jq -c '.fit.memcheck_runs' "$T_TMP/out")" '^([4-9]|[1-9][0-9])$' \
     "the rounds are counted"
 
-# --- a spec whose counts are right is confirmed in one sample
+# --- a spec whose counts are right: case 0 clean and written, no fit
 jq -c '.wrap.spec.params[0].count = "2 * n + 1" | .wrap.spec.params[1].count = "n - 3"' \
     "$T_TMP/rec.ndjson" > "$T_TMP/right.ndjson"
 FAKE_SPEC=right run "$KV" --no-time --fit < "$T_TMP/right.ndjson"
 is "$(jq -c '[.fit.status, .fit.args, (.fit.samples | length), .fit.memcheck_runs, .verify.verified.value]' "$T_TMP/out")" \
-    '["confirmed",[],1,1,true]' "right counts: confirmed by one memcheck run, no overrides"
+    '["not-needed",[],0,0,true]' \
+    "right counts: case 0 runs clean and fully written, so no fit runs (no memcheck run, no overrides)"
+is "$(jq -r '.fit.why' "$T_TMP/out")" \
+    "case 0 ran clean with the spec's counts and wrote every element of its outputs" "and it says why"
+is "$(jq -r '.fit.why' "$T_TMP/fitted.ndjson")" null \
+    "a fit that ran leaves no reason of the gate behind"
 
 # --- no compute-sanitizer: the fit says why it did not run
 CUDA_PATH=$T_TMP/none PATH=/usr/bin:/bin run "$KV" --no-time --no-memcheck --fit < "$T_TMP/rec.ndjson"

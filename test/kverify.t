@@ -35,8 +35,8 @@ entry() {
 HKEY=$(entry harness fake)
 
 # compute-sanitizer's stand-in, found through $CUDA_PATH: runs the
-# harness and reports one memcheck error for a module holding "memerr",
-# none otherwise
+# harness and reports one memcheck error for a module holding "memerr"
+# (or "memnm", on case 2 only), none otherwise
 mkdir -p "$T_TMP/cuda/bin"
 cat > "$T_TMP/cuda/bin/compute-sanitizer" <<'EOF'
 #!/bin/sh
@@ -46,7 +46,8 @@ while [ $# -gt 0 ]; do
 done
 "$@"
 rc=$?
-if grep -q memerr "$2" 2> /dev/null; then
+if grep -q memerr "$2" 2> /dev/null || { grep -q memnm "$2" 2> /dev/null &&
+    case " $* " in *" --case 2 "*) true ;; *) false ;; esac; }; then
 	echo "========= Invalid __global__ write of size 4 bytes"
 	echo "=========     at 0x10 in fake(float *)"
 	echo "========= ERROR SUMMARY: 1 error"
@@ -257,14 +258,22 @@ is "$(v '[.deterministic, .verified.value, .pass_exe] | map(tostring) | join(" "
     "false true true" \
     "float atomics: not deterministic, still verified, and passes as its own candidate"
 is "$(v '[.tolerance.k, (.tolerance.outputs[] | "\(.name):\(.spread):\(.atol):\(.banded)")] | map(tostring) | join(" ")')" \
-    "4 y:0.004000000189989805:0.01600000075995922:true k:0:0:false" \
-    "verify.tolerance: per output the largest spread seen, the band k x spread"
+    "4 y:0.004000000189989805:0.015999794006347656:true k:0:0:false" \
+    "verify.tolerance: per output the largest spread seen, case 0's band k x its spread"
 is "$(v '[.golden[].outputs | "\(.[0].spread * 1e4 | round):\(.[1].spread)"] | join(" ")')" \
     "40:null 40:null 40:null" \
     "golden: the spread seen in each case (timed repetitions and a fresh process)"
 verify jitk jitter jitter --no-time --spread-k 1
 is "$(v '[.tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
-    "0.004000000189989805 true" "--spread-k 1: the band is the spread itself"
+    "0.003999948501586914 true" "--spread-k 1: the band is the spread itself"
+verify jitbig jitbig jitbig --no-time
+is "$(v '[.verified.value, .pass_exe, (.tolerance.outputs[0] | .spread > 1000, .relative < 1e-3, (.atol * 1e3 | round))] | map(tostring) | join(" ")')" \
+    "true true true true 16" \
+    "a case of values a million times larger: its spread sizes its own band, case 0 keeps 4 x 0.004"
+verify jitbigf jitbig jitbigfar --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false timed-outputs-differ,mismatch" \
+    "0.05 off where values are small fails, though another case's band is a thousandfold wider"
 verify jitfar jitter jitfar --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
     "false mismatch" "a candidate beyond k x spread fails"
@@ -429,22 +438,29 @@ mut() {
 {
 	mut m1 far; mut m2 crash; mut m3 hang; mut m4 good; mut m5 ref true
 	echo '{"id":"m6","ok":false,"error":"expected a ;"}'
-	mut m7 timedfar
-} | jq -cs '{built: 6, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
+	mut m7 timedfar; mut m8 "good memerr"; mut m9 "good memnm"
+} | jq -cs '{built: 8, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
 rec mscore ref | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0] |
-    .wrap.mutants = {budget: 7, sites: 7, list: [range(1; 8) |
+    .wrap.spec.cases = [{name: "typical"}, {name: "smallest"}, {name: "non_multiple"}] |
+    .wrap.mutants = {budget: 9, sites: 9, list: [range(1; 10) |
     {id: "m\(.)", op: "swap-arith", offset: 0, length: 1, replacement: "-",
     line: ., diff: "@@ line \(.) @@\n-a + b\n+a - b\n"}]}' > "$T_TMP/in"
 t0=$(date +%s)
-run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
+FAKE_SAN_LOG=$T_TMP/msan run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
 t1=$(date +%s)
 jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
-is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, .score] | map(tostring) | join(" ")')" \
-    "5 4 1 1 1 0.8" \
+is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, (.score * 1e4 | round)] | map(tostring) | join(" ")')" \
+    "7 6 1 1 1 8571" \
     "score: killed over tried; equivalent and stillborn mutants not counted"
 is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-")"] | join(" ")')" \
-    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed" \
-    "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band all kill"
+    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed m8:killed:memcheck m9:killed:memcheck" \
+    "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band, memcheck's errors all kill"
+is "$(v '[.mutation.mutants[7,8] | "\(.memcheck):\(.case)"] | join(" | ")')" \
+    "Invalid __global__ write of size 4 bytes:0 | Invalid __global__ write of size 4 bytes:2" \
+    "memcheck kills a mutant with right outputs on case 0 or on non_multiple, and says why"
+is "$(grep -o -- '--case [0-9]' "$T_TMP/msan" | tr '\n' ' ')" \
+    "--case 0 --case 0 --case 2 --case 2 --case 0 --case 0 --case 2 " \
+    "memcheck runs: the reference on case 0, then per survivor of the values case 0 and non_multiple (the reference there once)"
 is "$(v '.mutation.survivors | map("\(.id) \(.line) \(.diff)") | join("")')" \
     "$(printf 'm4 4 @@ line 4 @@\n-a + b\n+a - b\n')" \
     "a survivor carries its diff from wrap.mutants"

@@ -56,10 +56,10 @@ is "$T_STATUS" 2 "--mutants x: usage error"
 # --- switch cases
 is "$(jq -r '.wrap.spec.cases[] | select(.name | startswith("switch")) |
     "\(.name) \(.scalars.mode) \(.scalars.n)"' "$T_TMP/modes.wrap")" \
-    "switch_mode_2 2 100000" \
-    "a scalar compared with 2 (mode == 2) gets a case with mode 2, other values already had one"
+    "$(printf 'switch_mode_2 2 100000\nswitch_mode_0 0 100000\nswitch_accumulate_0 3 100000')" \
+    "a scalar compared with 2 (mode == 2) gets a case with mode 2; 0 and false, which only the zeros case gave, get one of plain data"
 is "$(jq -r '[.wrap.spec.cases[].scalars.mode] | map(tostring) | join(" ")' "$T_TMP/modes.wrap")" \
-    "3 3 3 3 3 3 0 -3 1000000 2" \
+    "3 3 3 3 3 3 0 -3 1000000 2 0 3" \
     "every value the kernel compares mode with (0, 2, 3) is in some case"
 is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
     [.name, .fills.x]' "$T_TMP/guard.wrap")" \
@@ -71,6 +71,27 @@ is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("straddle")) |
     [.name, .fills.x]' "$T_TMP/gl")" \
     '["straddle_x_0_25",{"kind":"uniform","lo":-1.75,"hi":2.25}]' \
     "a guard on a local loaded from x (v = x[i]; v > 0.25f) straddles x too"
+is "$("$(tool kscan)" test/mutate/helper.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" 2> /dev/null | jq -c '[.wrap.spec.cases[] | select(.name | startswith("switch")) | [.name, .scalars.pool]]')" \
+    '[["switch_pool_1",1]]' \
+    "a scalar a helper compares under the same name (pool == 1) gets its case"
+"$(tool kscan)" test/mutate/order.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null \
+    > "$T_TMP/order.slice"
+"$KW" < "$T_TMP/order.slice" > "$T_TMP/order" 2> /dev/null
+is "$(jq -c '.wrap.spec.cases[] | select(.name | test("straddle|switch")) |
+    [.name, .scalars.k, .fills.x]' "$T_TMP/order")" \
+    "$(printf '%s\n' '["straddle_x_0",3,{"kind":"int","lo":-2,"hi":2}]' \
+    '["switch_k_5",5,null]')" \
+    "ordered against a whole constant: x[i] >= 0.0f draws 0 itself, k < 5 gets k = 5"
+is "$("$(tool kscan)" examples/src/reduce.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" 2> /dev/null | jq -c 'select(.scan.name == "histogram_kernel") |
+    .wrap.spec.cases[0].scalars | [.lo, .hi]')" "[-0.5,0.75]" \
+    "bounds named lo and hi sit inside the data's [-1, 1], their magnitudes apart"
+is "$("$(tool kscan)" test/mutate/step.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" 2> /dev/null | jq -c '[.wrap.spec.cases[] | select(.name == "zeros" or .name == "negatives") |
+    [.name, .scalars.step, .scalars.group, .scalars.scale, .scalars.bias]]')" \
+    '[["zeros",3,4,5,0],["negatives",3,4,5,-6]]' \
+    "a loop's step and a divisor keep their typical values where zeros and negatives would hang or divide by 0"
 run "$KW" --switch-cases 0 < "$T_TMP/modes.slice"
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | length' "$T_TMP/out")" \
     0 "--switch-cases 0: none added"
@@ -94,6 +115,29 @@ is "$(jq -r '.wrap.spec.cases[] | select(.name | startswith("survivor")) |
 run "$KW" < "$T_TMP/surv.in"
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("survivor"))] | length' "$T_TMP/out")" \
     0 "no --survivor-cases: none"
+jq -c '.verify = {mutation: {survivors: [
+    {id: "m4", op: "constant", line: 8,
+     diff: "@@ line 8 @@\n-\t\tfor (int j = 0; j < m; j++)\n+\t\tfor (int j = 1; j < m; j++)\n"},
+    {id: "m6", op: "drop-statement", line: 9,
+     diff: "@@ line 9 @@\n-\t\t\tv += x[(i + j) % n];\n+\t\t\t;\n"},
+    {id: "m3", op: "swap-relational", line: 6,
+     diff: "@@ line 6 @@\n-\tif (i < w) {\n+\tif (i <= w) {\n"},
+    {id: "m9", op: "swap-relational", line: 1,
+     diff: "@@ line 1 @@\n-\tif (t < 1) {\n+\tif (t <= 1) {\n"}]}}' \
+    "$T_TMP/order" > "$T_TMP/surv.in"
+run "$KW" --survivor-cases 8 < "$T_TMP/surv.in"
+is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("survivor")) |
+    [.name, .scalars.n, .scalars.m, .scalars.k, .fills.x.kind // "-"]' "$T_TMP/out")" \
+    "$(printf '%s\n' '["survivor_m4_m_1",300,65,3,"-"]' '["survivor_m4_m_2",300,129,3,"-"]' \
+    '["survivor_m6_x_1",300,64,3,"normal"]' '["survivor_m6_n_1",301,64,3,"-"]' \
+    '["survivor_m6_n_2",601,64,3,"-"]' '["survivor_sizes",300,49,3,"-"]' \
+    '["survivor_data",300,64,3,"normal"]')" \
+    "a survivor whose line names no parameter: sizes apart and wider data, once"
+jq -c 'del(.verify)' "$T_TMP/out" > "$T_TMP/order.surv"
+run "$KW" --survivor-cases 6 < "$T_TMP/surv.in"
+is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("survivor")) | .name] | join(" ")' "$T_TMP/out")" \
+    "survivor_m4_m_1 survivor_m4_m_2 survivor_m6_x_1 survivor_m6_n_1 survivor_m6_n_2 survivor_sizes" \
+    "the budget bounds them too"
 
 # --- kbuild builds the mutants; byte-equal modules are equivalent
 if have_tool kbuild && { command -v nvcc > /dev/null ||
@@ -121,7 +165,7 @@ fi
 
 if python3 -c 'import jsonschema' 2> /dev/null; then
 	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" \
-	    "$T_TMP/dead.built" 2> /dev/null |
+	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/dead.built" 2> /dev/null |
 	    python3 test/validate > "$T_TMP/val" 2> /dev/null
 	is "$?:$(cat "$T_TMP/val")" "0:" "wrap.mutants and the added cases validate against schemas/"
 else

@@ -296,6 +296,13 @@ if [ -f "$g/judge.ndjson" ]; then
 	echo
 	has "$J" "$m" '"killed_by":{"[a-z]'
 	ok $? "block_sum: killed_by says how"
+	# a bound one too far ("i < n" made "i <= n") writes y[n], past the
+	# buffer, and every compared element stays right: memcheck kills it
+	m=test/mutate/order.cu::order_guard
+	echo "# $m: tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+	    "$(line "$J" "$m" | grep -o '"killed_by":{[^}]*}')"
+	has "$J" "$m" '"killed_by":{[^}]*"memcheck":[1-9]'
+	ok $? "order_guard: a mutant whose outputs are right dies under memcheck"
 	m=test/mutate/modes.cu::axpy_mode
 	has "$J" "$m" '"mutation":{"tried":[1-9]'
 	ok $? "axpy_mode: scored (its switch case gives mode == 2 a run)"

@@ -175,7 +175,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	int32_t k[N];
 	int i, match = 1;
 	double tms = 2.0;
-	float ty = 0;
+	float ty = 0, mag = 1.0f;
 	const char *log = getenv("FAKE_LOG");
 	FILE *fp;
 
@@ -294,13 +294,24 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	 * repetitions y[0] + 0.004 (the harness's y.timed.bin), a fresh
 	 * process without --time y[0] + 0.002; jitint moves an integer,
 	 * race y[0] by 5, timedfar's repetitions are wrong by 1 */
+	/* jitbig: jitter whose case 2 has values and spread a million
+	 * times larger; jitbigfar is also 0.05 off in case 0 */
+	if (strncmp(mode, "jitbig", 6) == 0) {
+		mag = kcase == 2 ? 1e6f : 1.0f;
+		for (i = 0; i < N; i++)
+			y[i] *= mag;
+		if (mode[6] == 'f' && kcase == 0)
+			y[7] += 0.05f;
+	}
 	if (reps > 0 && (strcmp(mode, "jitter") == 0 ||
+	    strncmp(mode, "jitbig", 6) == 0 ||
 	    strcmp(mode, "timedfar") == 0)) {
-		ty = mode[0] == 'j' ? 0.004f : 1.0f;
+		ty = (mode[0] == 'j' ? 0.004f : 1.0f) * mag;
 		match = 0;
 	}
-	if (reps == 0 && strcmp(mode, "jitter") == 0)
-		y[0] += 0.002f;
+	if (reps == 0 && (strcmp(mode, "jitter") == 0 ||
+	    strncmp(mode, "jitbig", 6) == 0))
+		y[0] += 0.002f * mag;
 	else if (reps == 0 && strcmp(mode, "jitint") == 0)
 		k[4]++;
 	else if (reps == 0 && strcmp(mode, "race") == 0)

@@ -96,6 +96,24 @@ spread(const struct buf *want, const unsigned char *got, size_t len,
 	return m;
 }
 
+/* The largest finite |element| of a float output; 0 for other types. */
+double
+magnitude(const struct buf *b)
+{
+	const struct k_dtype *d = k_dtype_named(b->type);
+	size_t i, sz = d != NULL ? (size_t)d->size : 1;
+	double m = 0, x;
+
+	if (d == NULL || !d->is_float)
+		return 0;
+	for (i = 0; i + sz <= b->len; i += sz) {
+		x = fabs(load_float(b->data + i, d->size, d->name));
+		if (isfinite(x) && x > m)
+			m = x;
+	}
+	return m;
+}
+
 /*
  * The absolute tolerance a run is compared with want under: --atol or the
  * dtype's, widened to --spread-k times the spread the reference showed

@@ -34,10 +34,19 @@ observe(json_t *gold, int k, size_t i, struct buf *b, const unsigned char
 
 /*
  * The tolerance band of every output (verify.tolerance), from the spread
- * its golden showed over every case and every repeated run: one band per
- * output, the largest spread of any case, set on every case's golden
- * buffer for the comparisons to come.  Returns whether every output that
- * differed can be judged in a band.
+ * its golden showed over every case and every repeated run.  Rounding in
+ * float atomics grows with the values summed, so one absolute band for
+ * all cases, sized by the case of the largest values (large magnitudes:
+ * a spread of 1e23 on values of 1e30), would let anything pass on values
+ * near 1.  Each case's band is its own: the largest of its own spread
+ * and the output's relative spread (the largest spread over magnitude of
+ * any case) times that case's magnitude, so that a case whose runs
+ * happened to agree still gets a band in proportion.  A spread over
+ * SPREAD_RACE of the output's largest magnitude is a race, no band.
+ * Set on every case's golden buffer for the comparisons to come;
+ * verify.tolerance reports the largest spread, the relative one and
+ * case 0's atol.
+ * Returns whether every output that differed can be judged in a band.
  */
 static int
 tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
@@ -52,16 +61,27 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 	json_object_set_new(c->v, "tolerance", t);
 	for (i = 0; i < g0->nout; i++) {
 		const struct k_dtype *d = k_dtype_named(g0->out[i].type);
-		double sp = 0, rtol = opt.rtol >= 0 ? opt.rtol : d != NULL ?
-		    d->rtol : 0;
+		double sp = 0, rel = 0, rtol = opt.rtol >= 0 ? opt.rtol :
+		    d != NULL ? d->rtol : 0;
 		json_t *o = json_object();
 		const char *why = NULL;
 		for (k = 0; k < ncases; k++) {
 			struct buf *b = out_named(&gold[k], g0->out[i].name);
-			if (b == NULL || b->spread == SPREAD_NONE)
+			double m;
+			if (b == NULL || b->spread == SPREAD_NONE) {
 				sp = SPREAD_NONE;
-			else if (sp != SPREAD_NONE && b->spread > sp)
+				continue;
+			}
+			if (b->spread == 0)
+				continue;
+			if (sp != SPREAD_NONE && b->spread > sp)
 				sp = b->spread;
+			/* a case whose values cancel to near zero is judged
+			 * in its own spread only */
+			m = magnitude(b);
+			if (m > 0 && b->spread <= SPREAD_RACE * m &&
+			    b->spread / m > rel)
+				rel = b->spread / m;
 		}
 		if (sp == SPREAD_NONE)
 			why = "incomparable";
@@ -69,12 +89,19 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 			why = "too-large";
 		for (k = 0; k < ncases; k++) {
 			struct buf *b = out_named(&gold[k], g0->out[i].name);
-			if (b != NULL)
-				b->spread = why != NULL ? SPREAD_NONE : sp;
+			double band;
+			if (b == NULL)
+				continue;
+			band = b->spread > 0 ? b->spread : 0;
+			if (sp > 0 && rel * magnitude(b) > band)
+				band = rel * magnitude(b);
+			b->spread = why != NULL ? SPREAD_NONE : band;
 		}
 		json_object_set_new(o, "name", json_string(g0->out[i].name));
 		json_object_set_new(o, "spread", sp == SPREAD_NONE ?
 		    json_null() : jnum(sp));
+		json_object_set_new(o, "relative", sp == SPREAD_NONE ?
+		    json_null() : jnum(rel));
 		json_object_set_new(o, "atol", jnum(band_atol(&g0->out[i])));
 		json_object_set_new(o, "rtol", jnum(rtol));
 		json_object_set_new(o, "banded", json_boolean(sp > 0 &&

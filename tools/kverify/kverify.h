@@ -169,6 +169,7 @@ void compare(const struct buf *want, const struct buf *got, double atol_o,
 double spread(const struct buf *want, const unsigned char *got,
     size_t len, double *scale);
 double band_atol(const struct buf *want);
+double magnitude(const struct buf *b);
 int all_bytes(const unsigned char *p, size_t n, int v);
 int constant(const struct buf *b);
 long long unwritten(const struct buf *b);
@@ -187,6 +188,9 @@ json_t *stats(struct samples *s, double *median);
 json_t *sanitize_one(const struct worker *w, const char *tool,
     const char *harness, const char *module, const char *symbol,
     const char *dir);
+json_t *sanitize_case(const struct worker *w, const char *tool,
+    const char *harness, const char *module, const char *symbol,
+    const char *dir, int kcase);
 
 /* sanreport.c: compute-sanitizer memcheck's findings */
 struct san_finding {

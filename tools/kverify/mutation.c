@@ -9,7 +9,12 @@
  * crashes or hangs is killed: the reference ran the same cases clean,
  * or there would be no golden to score against, and a mutant's case may
  * take four times the reference's whole check run before it is out of
- * time.
+ * time.  A mutant whose every compared element is right can still read
+ * or write outside its buffers ("i < n" made "i <= n", a bound one too
+ * far: the stray element lies past the buffer's end, where no output is
+ * compared); a survivor is run once more under compute-sanitizer
+ * memcheck and killed where memcheck finds errors on a case the
+ * reference ran clean under it.
  */
 #include <string.h>
 
@@ -35,9 +40,106 @@ killed_by(const struct run *g, const struct run *r)
 		if (m.mismatches > 0)
 			return "mismatch";
 	}
+	/* an input-only buffer the mutant wrote to, as a candidate's */
+	for (i = 0; i < r->nin; i++) {
+		const char *after = k_get_str(json_array_get(json_object_get(
+		    r->manifest, "inputs"), i), "checksum_after");
+		if (out_named(r, r->in[i].name) == NULL && after != NULL &&
+		    strcmp(after, r->in[i].checksum) != 0)
+			return "modified-inputs";
+	}
 	if (r->timed_match == 0 && !timed_in_band(g, r))
 		return "timed";
 	return NULL;
+}
+
+/* Errors a memcheck run (sanitize_case) found: -1 when it did not
+ * finish (no count, a timeout). */
+static long
+mc_errors(json_t *o)
+{
+	json_t *e = json_object_get(o, "errors");
+
+	if (!json_is_integer(e) || json_is_true(json_object_get(o,
+	    "timed_out")))
+		return -1;
+	return (long)json_integer_value(e);
+}
+
+/* The index of the case named name in wrap.spec.cases, or -1. */
+static int
+case_named(json_t *rec, const char *name)
+{
+	json_t *cs;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(json_object_get(
+	    rec, "wrap"), "spec"), "cases"), i, cs)
+		if (k_get_str(cs, "name") != NULL &&
+		    strcmp(k_get_str(cs, "name"), name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Whether memcheck kills mutant m: errors on a case the reference ran
+ * clean under memcheck.  Case 0 first, which the verdict already ran the
+ * reference clean on; then the case whose size is not a multiple of the
+ * block ("non_multiple"), where a bound one too far reaches past a
+ * buffer, once the reference is clean on it too (*ref_nm: -1 until
+ * checked, once per record).  The large cases are left out: memcheck is
+ * slow there, and they add no edge the small ones lack.  The case and
+ * the finding's first line go into one.
+ */
+static int
+memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
+    int *ref_nm, json_t *one)
+{
+	char dir[PATH_MAX + 64];
+	int cases[2], n = 1, i, nm = case_named(c->rec, "non_multiple");
+	json_t *o;
+	long e = 0;
+
+	if (opt.sanitizer == NULL || !opt.memcheck)
+		return 0;
+	cases[0] = 0;
+	if (nm > 0)
+		cases[n++] = nm;
+	for (i = 0; i < n && e <= 0; i++) {
+		if (cases[i] != 0 && *ref_nm < 0) {
+			struct unit ref;
+			int runnable;
+			*ref_nm = 0;
+			if (unit_of(json_object_get(c->rec, "build"),
+			    "reference", &ref, &runnable) && runnable &&
+			    ref.symbol != NULL) {
+				dir_for(c, "reference-memcheck", cases[i], dir,
+				    sizeof(dir));
+				o = sanitize_case(c->w, "memcheck", h->path,
+				    ref.path, ref.symbol, dir, cases[i]);
+				*ref_nm = mc_errors(o) == 0 &&
+				    json_is_integer(json_object_get(o, "exit")) &&
+				    json_integer_value(json_object_get(o,
+				    "exit")) == 0;
+				json_decref(o);
+			}
+		}
+		if (cases[i] != 0 && *ref_nm != 1)
+			break;
+		dir_for(c, "mutant-memcheck", cases[i], dir, sizeof(dir));
+		o = sanitize_case(c->w, "memcheck", h->path, m->path,
+		    m->symbol, dir, cases[i]);
+		if ((e = mc_errors(o)) > 0) {
+			json_t *msg = json_array_get(json_object_get(o,
+			    "messages"), 0);
+			if (json_is_string(msg))
+				json_object_set(one, "memcheck", msg);
+			json_object_set_new(one, "case",
+			    json_integer(cases[i]));
+		}
+		json_decref(o);
+	}
+	return e > 0;
 }
 
 /* wrap.mutants' entry for id (borrowed), or NULL. */
@@ -61,6 +163,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	json_t *bm = json_object_get(json_object_get(c->rec, "build"),
 	    "mutants"), *e, *mv, *all, *surv, *by;
 	long tried = 0, killed = 0, equiv = 0, still = 0;
+	int ref_nm = -1;
 	size_t i;
 	/* a case of a mutant gets four times what the reference took for
 	 * all of them, at least --mutant-timeout: a mutant out of time is
@@ -120,6 +223,8 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 			run_free(&r);
 		}
 		run_free(&batch);
+		if (why == NULL && memcheck_kills(c, h, &u, &ref_nm, one))
+			why = "memcheck";
 		json_decref(wrapper);
 		json_object_set_new(one, "status", json_string(why != NULL ?
 		    "killed" : "survived"));

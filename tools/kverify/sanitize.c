@@ -14,6 +14,14 @@ json_t *
 sanitize_one(const struct worker *w, const char *tool, const char *harness,
     const char *module, const char *symbol, const char *dir)
 {
+	return sanitize_case(w, tool, harness, module, symbol, dir, 0);
+}
+
+/* As sanitize_one, on case kcase (ALL_CASES: every case, one process). */
+json_t *
+sanitize_case(const struct worker *w, const char *tool, const char *harness,
+    const char *module, const char *symbol, const char *dir, int kcase)
+{
 	struct run r;
 	char log[PATH_MAX + 96], *line, *save = NULL, *p;
 	json_t *o = json_object(), *msgs = json_array();
@@ -21,7 +29,7 @@ sanitize_one(const struct worker *w, const char *tool, const char *harness,
 	size_t len;
 	long errors = -1;
 
-	if (run_harness(w, harness, module, symbol, dir, 0, 0, tool,
+	if (run_harness(w, harness, module, symbol, dir, kcase, 0, tool,
 	    opt.timeout * 10, &r) != 0) {
 		json_object_set_new(o, "errors", json_null());
 		json_object_set_new(o, "messages", msgs);

@@ -92,11 +92,14 @@ value_json(struct kern *k, const char *name, const char *type,
 		return json_boolean(c != 6);
 	if (dt->is_float) {
 		double v = typical[nth % 4];
+		/* a bound inside the data's [-1, 1], so that data falls on
+		 * both sides of it; lower and upper differ in magnitude, so
+		 * that their squares (radii) differ too */
 		if (strstr(name, "lo") == name || strstr(name, "min") == name)
-			v = -1.0;
+			v = -0.5;
 		else if (strstr(name, "hi") == name ||
 		    strstr(name, "max") == name)
-			v = 1.0;
+			v = 0.75;
 		if (c == 6)
 			v = 0;
 		else if (c == 7)
@@ -200,6 +203,36 @@ size_value(const struct kern *k, int main, int c, int nsize, int blockgrid)
 	}
 }
 
+/*
+ * Whether scalar name must stay positive in every case: it steps a loop
+ * of the kernel ("iy += scale_factor)": zero never ends the loop, a
+ * negative step runs it until the index wraps, and the reference hangs
+ * in the zeros and negatives cases), or, an integer, it divides ("c /
+ * group_size", "i % n", "/ (float)group_size"): zero or a negative value
+ * makes an index out of nothing.  Such a scalar keeps its typical value in those cases.
+ */
+static int
+keeps_positive(const struct kern *k, const struct param *p)
+{
+	const struct toks *t = &k->t;
+	size_t i;
+
+	for (i = k->body; i + 1 < t->n; i++) {
+		if (!is(t, i + 1, p->name))
+			continue;
+		if ((is(t, i, "+=") || is(t, i, "-=")) && is(t, i + 2, ")"))
+			return 1;
+		if (p->dt != NULL && !p->dt->is_float && (is(t, i, "/") ||
+		    is(t, i, "%") || is(t, i, "/=") || is(t, i, "%=")))
+			return 1;
+		/* a divisor through a cast: "/ (float)group_size" */
+		if (is(t, i, ")") && i >= k->body + 3 && is(t, i - 2, "(") &&
+		    (is(t, i - 3, "/") || is(t, i - 3, "%")))
+			return 1;
+	}
+	return 0;
+}
+
 static json_t *
 build_cases(struct kern *k)
 {
@@ -284,7 +317,8 @@ build_cases(struct kern *k)
 			    json_integer(size_value(k, i == mainp, c, nsize,
 			    blockgrid && i == mainp)) :
 			    value_json(k, p->name, p->type, p->dt, p->is_enum,
-			    nth++, c));
+			    nth++, (c == 6 || c == 7) && !p->is_enum &&
+			    keeps_positive(k, p) ? 0 : c));
 		}
 		cs = json_pack("{s:s,s:I,s:o}", "name", case_names[c], "seed",
 		    (json_int_t)(0x6b770000 + c), "scalars", sc);

@@ -3,12 +3,17 @@
  * The default cases hold every scalar at one value, so a scalar that
  * selects a mode ("if (mode == 2)", "switch (pool)", "if (aligned)")
  * runs one branch only, and a mutant in the others survives.  Here each
- * integer or bool scalar that the kernel's body compares with a constant
- * (==, !=, a case label) or tests for truth gets one case per value seen
- * that no case gives it yet, cloned from the first case.  Likewise an
+ * integer or bool scalar that the slice compares with a constant (==,
+ * !=, an order, a case label) or tests for truth, in the kernel or in a
+ * helper that takes it under the same name, gets one case per value seen
+ * that no case of plain data gives it yet, cloned from the first case
+ * (the zeros case's false runs a branch on all-zero data only).  Likewise an
  * input buffer that a guard compares element-wise with a constant
  * ("if (x[i] > 0.5f)") gets a case whose fill straddles that constant,
- * so that both sides of the guarded store happen.
+ * so that both sides of the guarded store happen; a whole constant is
+ * drawn exactly too (an integer fill), as is a constant an integer
+ * scalar is ordered against ("if (k < 3)" gets k = 3): where "<" and
+ * "<=" part.
  */
 #include "kwrap.h"
 #include "mtok.h"
@@ -114,12 +119,13 @@ scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
 				note(s, v);
 			continue;
 		}
-		/* p == C, p != C, C == p, a case of switch (p) */
-		if ((mt_is(c, t, i + 1, "==") || mt_is(c, t, i + 1, "!=")) &&
-		    number_at(c, t, i + 2, &v, &e))
+		/* p == C, p != C, C == p; p < C and the other orders: C is
+		 * where "<" and "<=" part, so a case on it tells them
+		 * apart (the other cases put p on either side) */
+		if (is_cmp(c, t, i + 1) && number_at(c, t, i + 2, &v, &e))
 			note(s, v);
-		else if (i >= a + 2 && (mt_is(c, t, i - 1, "==") ||
-		    mt_is(c, t, i - 1, "!=")) && t->v[i - 2].kind == M_NUM &&
+		else if (i >= a + 2 && is_cmp(c, t, i - 1) &&
+		    t->v[i - 2].kind == M_NUM &&
 		    number_at(c, t, i - 2, &v, &e))
 			note(s, v);
 		/* a truth value standing alone: if (p), !p, (p && q),
@@ -210,14 +216,25 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 		if (!s.is_ptr && (strcmp(role, "scalar") != 0 ||
 		    d->is_float || sizes(spec, s.name)))
 			continue;
-		scan_uses(code, &t, a, b, &s);
+		/* a scalar is looked for in the whole slice: the helpers
+		 * the kernel passes it to take it under its own name
+		 * ("if (mode_flag == 0)" in an iou helper) */
+		if (s.is_ptr)
+			scan_uses(code, &t, a, b, &s);
+		else
+			scan_uses(code, &t, 0, t.n, &s);
 		for (j = 0; j < s.n && added < budget; j++) {
 			json_t *nc, *sc;
 			char name[160], val[40];
 			int covered = 0;
+			/* a value only a case of special data gives (zeros,
+			 * negatives, large magnitudes) runs its branch on
+			 * data that hides what the branch computes */
 			if (!s.is_ptr)
 				json_array_foreach(cases, k, nc)
-					covered |= has_value(nc, s.name, s.v[j]);
+					covered |= json_object_size(
+					    json_object_get(nc, "fills")) == 0 &&
+					    has_value(nc, s.name, s.v[j]);
 			if (covered || (!s.is_ptr && json_object_get(
 			    json_object_get(base, "scalars"), s.name) == NULL))
 				continue;
@@ -239,7 +256,13 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 					f = json_object();
 					json_object_set_new(nc, "fills", f);
 				}
-				json_object_set_new(f, s.name, json_pack(
+				/* a whole C is drawn itself too, as an
+				 * integer fill: where "<" and "<=" part */
+				json_object_set_new(f, s.name, s.v[j] ==
+				    floor(s.v[j]) && fabs(s.v[j]) < 1e9 ?
+				    json_pack("{s:s,s:I,s:I}", "kind", "int",
+				    "lo", (json_int_t)s.v[j] - 2, "hi",
+				    (json_int_t)s.v[j] + 2) : json_pack(
 				    "{s:s,s:f,s:f}", "kind", "uniform", "lo",
 				    s.v[j] - 2, "hi", s.v[j] + 2));
 			} else {
@@ -271,11 +294,81 @@ names(const char *text, const char *w)
 }
 
 /*
+ * Cases for a survivor whose line names no parameter ("best[i] = 0;",
+ * "if (cnt >= 4) break;"): what it changes shows only under shapes and
+ * data the cases never had.  Sizes that every case gives equal values
+ * (n and k both 64) hide a "<" between them, and a bound one off is
+ * invisible while one size covers the other; so one case gives each
+ * size scalar its own value, at most its old one plus one (the k-th:
+ * v x (4 - k mod 4) / 4 + k mod 2), and one draws every float input
+ * from a normal of deviation 10 instead of [-1, 1].  Added once per
+ * run, within budget; returns how many.
+ */
+static int
+unnamed_cases(json_t *spec, json_t *base, json_int_t *seed, int budget)
+{
+	json_t *p, *nc = json_deep_copy(base), *sc = json_object_get(nc,
+	    "scalars"), *f;
+	size_t i;
+	int k = 0, moved = 0, n = 0;
+
+	json_array_foreach(json_object_get(spec, "params"), i, p) {
+		const char *name = k_get_str(p, "name");
+		json_t *v = json_object_get(sc, name != NULL ? name : "");
+		json_int_t x, y;
+		if (!json_is_integer(v) || (!sizes(spec, name) &&
+		    (k_get_str(p, "use") == NULL || strcmp(k_get_str(p,
+		    "use"), "size") != 0)))
+			continue;
+		x = json_integer_value(v);
+		y = x / 4 * (4 - k % 4) + (x % 4) * (4 - k % 4) / 4 + k % 2;
+		if (y < 1)
+			y = 1;
+		moved += y != x;
+		json_object_set_new(sc, name, json_integer(y));
+		k++;
+	}
+	if (moved > 0 && k > 1 && n < budget) {
+		json_object_set_new(nc, "name", json_string("survivor_sizes"));
+		json_object_set_new(nc, "seed", json_integer((*seed)++));
+		json_array_append(json_object_get(spec, "cases"), nc);
+		n++;
+	}
+	json_decref(nc);
+	nc = json_deep_copy(base);
+	moved = 0;
+	json_array_foreach(json_object_get(spec, "params"), i, p) {
+		const struct k_dtype *d = k_dtype_named(k_get_str(p, "dtype"));
+		const char *name = k_get_str(p, "name");
+		if (name == NULL || d == NULL || !d->is_float ||
+		    k_get_str(p, "role") == NULL || strcmp(k_get_str(p,
+		    "role"), "in") != 0)
+			continue;
+		if (!json_is_object(f = json_object_get(nc, "fills"))) {
+			f = json_object();
+			json_object_set_new(nc, "fills", f);
+		}
+		json_object_set_new(f, name, json_pack("{s:s,s:f,s:f}", "kind",
+		    "normal", "mean", 0.0, "stddev", 10.0));
+		moved++;
+	}
+	if (moved > 0 && n < budget) {
+		json_object_set_new(nc, "name", json_string("survivor_data"));
+		json_object_set_new(nc, "seed", json_integer((*seed)++));
+		json_array_append(json_object_get(spec, "cases"), nc);
+		n++;
+	}
+	json_decref(nc);
+	return n;
+}
+
+/*
  * Cases aimed at the mutants that survived the last kverify run
  * (verify.mutation.survivors): each parameter the survivor's line names
  * gets a case that moves it off the values every case gave it, a scalar
  * to one more and to twice plus one (a float one negated), an input
- * buffer to a wider normal fill.  A loop of kwrap --survivor-cases,
+ * buffer to a wider normal fill; a survivor whose line names none gets
+ * the cases of unnamed_cases.  A loop of kwrap --survivor-cases,
  * kbuild and kverify adds cases until the survivors die or its budget
  * ends (bench/mutation-gpu.sh -r).
  */
@@ -287,7 +380,7 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 	json_t *cases = json_object_get(spec, "cases"), *base;
 	json_int_t seed = 0;
 	size_t i, j, k;
-	int added = 0;
+	int added = 0, fallback = 0;
 
 	if (budget <= 0 || !json_is_array(cases) ||
 	    json_array_size(cases) == 0 || json_array_size(surv) == 0)
@@ -301,6 +394,7 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 		    "id");
 		char line[1024];
 		size_t l;
+		int before = added;
 		if (diff == NULL || id == NULL || (diff = strstr(diff,
 		    "\n-")) == NULL)
 			continue;
@@ -358,6 +452,10 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 				json_array_append_new(cases, nc);
 				added++;
 			}
+		}
+		if (added == before && !fallback && added < budget) {
+			fallback = 1;
+			added += unnamed_cases(spec, base, &seed, budget - added);
 		}
 	}
 }
