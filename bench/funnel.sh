@@ -18,7 +18,9 @@
 # cores; the compile counts then come from there).  Extra kbuild
 # options come from $FUNNEL_KBUILD (e.g. "--flag -DNDEBUG"), kslice's from
 # $FUNNEL_KSLICE (default "--types float": float instances, as in the
-# earlier mmcv figures).
+# earlier mmcv figures), kscan's from $FUNNEL_KSCAN (e.g. "--no-chain":
+# the operator chain reads the files that bind kernels to ops as well,
+# which the funnel's counts do not need).
 set -eu
 n=60
 from=kscan
@@ -62,7 +64,7 @@ runs() {
 
 t0=$(date +%s)
 if runs kscan; then
-	(cd "$root" && "$k/kscan" -q -j2 .) > "$out/kscan.ndjson" || true
+	(cd "$root" && "$k/kscan" -q -j2 ${FUNNEL_KSCAN:-} .) > "$out/kscan.ndjson" || true
 	# evenly spaced in id order, so that a rerun samples the same kernels
 	jq -s -c --argjson n "$n" 'map(select(.scan != null)) | sort_by(.id) |
 	    length as $l | if $n == 0 or $l <= $n then .[] else
