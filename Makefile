@@ -88,7 +88,8 @@ kscan: $(KSCAN_OBJS) lib/libkparse.a lib/libkforge.a
 
 # kslice: tools/kslice/, one internal header; every unit but main.c is
 # shared with its fuzz target
-KSLICE_UNITS = util parse closure hidden templates access prune output slice
+KSLICE_UNITS = util parse closure hidden templates access prune output slice \
+    memo
 KSLICE_OBJS = $(KSLICE_UNITS:%=tools/kslice/%.o)
 KSLICE_SRCS = $(KSLICE_UNITS:%=tools/kslice/%.c)
 

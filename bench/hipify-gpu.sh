@@ -7,14 +7,22 @@
 # (kbuild --hip-platform nvidia) and judge it against the CUDA golden
 # (kverify).  Prints a Markdown table: tasks, translations hipify changed,
 # how many compile, how many pass, the pass rate among those that
-# compile, wavefront-sensitive translations, and the causes of the rest.
+# compile, wavefront-sensitive translations, and the causes of the rest;
+# then a total row over every corpus, every translation that does not pass
+# with its cause, and every wavefront-sensitive one with its reasons.
 #
 #	sh bench/hipify-gpu.sh [-j jobs] [-t seconds] OUT...
+#
+# An OUT without kverify.ndjson stands for every directory in it that has
+# one: bench/funnel-all.sh's output directory (OUT/NAME per corpus) gives
+# every corpus's verified tasks in one command.
 #
 # Needs nvcc (CUDA 12 or 13), an NVIDIA GPU, python3 with torch; kbuild
 # and kverify from $KFORGE_BIN (default: next to bench/), with $KFORGE_BIN/lib
 # on LD_LIBRARY_PATH where it exists (bench/hipify-pack.sh packs them).
-# Writes OUT/hipify/{in,kbuild,kverify}.ndjson and OUT/../hipify.md.
+# Writes OUT/hipify/{in,kbuild,kverify}.ndjson and summary.json, and
+# hipify.md and hipify-summary.ndjson (every corpus's summary line) next to
+# the first corpus's OUT.
 set -eu
 k=$(cd "$(dirname "$0")/.." && pwd)
 bin=${KFORGE_BIN:-$k}
@@ -30,6 +38,23 @@ while getopts j:t: o; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
+# every corpus: a directory of funnel outputs stands for those in it
+n=$#
+for a in "$@"; do
+	if [ -d "$a" ] && [ ! -e "$a/kverify.ndjson" ]; then
+		found=0
+		for d in "$a"/*/; do
+			[ -f "$d/kverify.ndjson" ] || continue
+			set -- "$@" "${d%/}"
+			found=1
+		done
+		[ $found = 1 ] || echo "# $a: no kverify.ndjson in it or its directories"
+	else
+		set -- "$@" "$a"
+	fi
+done
+shift "$n"
+[ $# -gt 0 ] || { echo "hipify-gpu.sh: no funnel output to translate" >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -42,6 +67,8 @@ echo "# torch: $(python3 -c 'import torch; print(torch.__version__)' 2> /dev/nul
 echo "# $(nproc) CPUs, $jobs kbuild jobs and kverify processes, --timeout $tmo"
 
 table=$(cd "$1/.." && pwd)/hipify.md
+sums=${table%.md}-summary.ndjson
+: > "$sums"
 {
 	echo "| corpus | verified CUDA tasks | changed by hipify | HIP compiles | HIP passes | passes / compiles | wavefront-sensitive |"
 	echo "|---|---|---|---|---|---|---|"
@@ -82,6 +109,7 @@ for out in "$@"; do
 	[ "$(wc -l < "$h/kverify.ndjson")" -eq "$(wc -l < "$h/in.ndjson")" ] ||
 	    echo "# $name: kverify wrote $(wc -l < "$h/kverify.ndjson") of $(wc -l < "$h/in.ndjson") lines"
 	python3 "$k/bench/hipify.py" report "$name" "$h/kverify.ndjson" >> "$table" 2> "$h/summary.json"
-	cat "$h/summary.json"
+	cat "$h/summary.json" >> "$sums"
 done
+python3 "$k/bench/hipify.py" total "$sums" >> "$table"
 cat "$table"

@@ -9,6 +9,8 @@
 #
 # DEST gets hipify.tar.xz; there, run
 #	tar xJf hipify.tar.xz && sh bench/hipify-gpu.sh out/*
+# An OUT without kverify.ndjson stands for every directory in it that has
+# one (bench/funnel-all.sh's output directory: every corpus).
 # Without OUT it packs the tools and scripts only: unpack it where
 # bench/funnel-gpu.sh left its OUT directories (a funnel-pack.sh copy:
 # this kbuild and kverify replace the packed ones, the CUDA builds stay
@@ -26,6 +28,20 @@ cp "$k/bench/hipify-gpu.sh" "$k/bench/hipify.py" "$s/bench/"
 for t in kbuild kverify; do
 	ldd "$k/$t" | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }'
 done | sort -u | while read -r lib; do cp -L "$lib" "$s/lib/"; done
+# a directory of funnel outputs stands for every one in it
+n=$#
+for a in "$@"; do
+	if [ -d "$a" ] && [ ! -e "$a/kverify.ndjson" ]; then
+		for d in "$a"/*/; do
+			if [ -f "$d/kverify.ndjson" ]; then
+				set -- "$@" "${d%/}"
+			fi
+		done
+	else
+		set -- "$@" "$a"
+	fi
+done
+shift "$n"
 for o in "$@"; do
 	n=$(basename "$o")
 	mkdir -p "$s/out/$n"

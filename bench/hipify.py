@@ -6,7 +6,13 @@
                                HIP by PyTorch's torch.utils.hipify, attached
                                as a HIP candidate (build and verify dropped)
   hipify.py report NAME VERIFY verified translations: counts and causes as
-                               Markdown, plus one JSON line on stderr
+                               Markdown, plus one JSON line on stderr (with
+                               every translation that does not pass and its
+                               cause, every wavefront-sensitive one and why)
+  hipify.py total SUMMARY...   the JSON lines of report, one per corpus ->
+                               the table's total row, then every translation
+                               that does not pass and every wavefront-sensitive
+                               one, by corpus, as Markdown
 
 The translator is the one users have (torch.utils.hipify); nothing here
 rewrites code itself.
@@ -140,6 +146,8 @@ def report(name, path):
     examples = {}
     wf = Counter()
     wf_kinds = Counter()
+    failures = []
+    sensitive = []
     with open(path) as f:
         for line in f:
             try:
@@ -157,11 +165,16 @@ def report(name, path):
             if w.get("sensitive"):
                 wf["sensitive"] += 1
                 wf["sensitive and passed"] += passed
-                for k in {x.get("kind") for x in w.get("reasons") or []}:
+                kinds = sorted({x.get("kind") for x in w.get("reasons") or []})
+                for k in kinds:
                     wf_kinds[k] += 1
+                sensitive.append({"id": r.get("id"), "passed": passed,
+                                  "reasons": ["%s@%s" % (x.get("kind"), x.get("line"))
+                                              for x in w.get("reasons") or []]})
             if not passed:
                 causes[why] += 1
                 examples.setdefault(why, r.get("id"))
+                failures.append({"id": r.get("id"), "cause": why})
     rate = 100.0 * n["passed"] / n["compiled"] if n["compiled"] else 0.0
     print("| %s | %d | %d | %d | %d | %.1f%% | %d |" % (
         name, n["tasks"], n["changed"], n["compiled"], n["passed"], rate, wf["sensitive"]))
@@ -175,7 +188,49 @@ def report(name, path):
                                  "passed": n["passed"], "pass_of_compiled": round(rate, 1),
                                  "wavefront_sensitive": wf["sensitive"],
                                  "wavefront_sensitive_passed": wf["sensitive and passed"],
-                                 "causes": dict(causes)}) + "\n")
+                                 "causes": dict(causes), "failures": failures,
+                                 "sensitive": sensitive}) + "\n")
+
+
+def total(paths):
+    """The total row over every corpus's summary, then the lists."""
+    sums = []
+    for p in paths:
+        with open(p) as f:
+            for line in f:
+                try:
+                    sums.append(json.loads(line))
+                except ValueError:
+                    pass
+    t = Counter()
+    for s in sums:
+        for k in ("tasks", "changed", "compiled", "passed", "wavefront_sensitive"):
+            t[k] += s.get(k, 0)
+    rate = 100.0 * t["passed"] / t["compiled"] if t["compiled"] else 0.0
+    print("| **all %d corpora** | %d | %d | %d | %d | %.1f%% | %d |" % (
+        len(sums), t["tasks"], t["changed"], t["compiled"], t["passed"], rate,
+        t["wavefront_sensitive"]))
+    causes = Counter()
+    for s in sums:
+        causes.update(s.get("causes") or {})
+    print()
+    print("Causes over all corpora: " + (", ".join(
+        "%s: %d" % kv for kv in causes.most_common()) or "none") + ".")
+    print()
+    print("Translations that do not pass (%d):" % sum(causes.values()))
+    print()
+    for s in sums:
+        for x in s.get("failures") or []:
+            print("* %s `%s`: %s" % (s.get("corpus"), x.get("id"), x.get("cause")))
+    print()
+    print("Wavefront-sensitive translations (%d; reasons as kind@line of the HIP source):"
+          % t["wavefront_sensitive"])
+    print()
+    for s in sums:
+        for x in s.get("sensitive") or []:
+            print("* %s `%s` (%s): %s" % (s.get("corpus"), x.get("id"),
+                                        "passes" if x.get("passed") else "does not pass",
+                                        ", ".join(x.get("reasons") or [])))
 
 
 def main(argv):
@@ -183,8 +238,11 @@ def main(argv):
         translate(argv[2], argv[3])
     elif len(argv) == 4 and argv[1] == "report":
         report(argv[2], argv[3])
+    elif len(argv) >= 2 and argv[1] == "total":
+        total(argv[2:])
     else:
-        sys.stderr.write("usage: hipify.py translate IN OUT | report NAME VERIFY\n")
+        sys.stderr.write("usage: hipify.py translate IN OUT | report NAME VERIFY"
+                         " | total SUMMARY...\n")
         return 2
     return 0
 

@@ -136,6 +136,27 @@ is "$(kinds test/hip/constant.hip)" \
 is "$(kinds test/hip/portable.hip)" "false" \
     "width from warpSize at run time (and 64 only in a comment or a string): nothing"
 is "$(kinds test/hip/chevron.hip)" "false" "plain element-wise HIP: nothing"
+# only what the kernel reaches: KERNEL names it as scan.name does
+reached() {
+	jq -cn --rawfile c "$1" --arg f "$1" --arg k "$2" \
+	    '{id: $f, scan: {name: $k, dialect: "hip"}, slice: {code: $c}}' |
+	    NVCC=/bin/false "$KB" -q --check --hip-platform nvidia |
+	    jq -r '.build.reference.wavefront | [.scope, .sensitive] + [.reasons[] | "\(.kind)/\(.assumes)@\(.line)"] | join(" ")'
+}
+is "$(reached test/hip/helper.hip scale_kernel)" "kernel false" \
+    "a helper header's WARP_SIZE 32, mask and & 31 the kernel never reaches: not flagged"
+is "$(reached test/hip/reached.hip sum_kernel)" \
+    "kernel true warpsize-constant/32@4 shuffle-width/32@9 lane-mask/32@10" \
+    "the same helpers reached through two calls and a macro: flagged; the unreached & 63 and 64 are not"
+is "$(reached test/hip/helper.hip helpers::scale_kernel)" "kernel false" \
+    "a qualified kernel name is found by its last name"
+is "$(reached test/hip/warp32.hip no_such_kernel)" \
+    "kernels true warpsize-constant/32@4 shuffle-width/32@9 lane-mask/32@10 lane-arithmetic/32@11" \
+    "the kernel not found: every __global__ function is a start"
+printf '#define WAVE 64\nint lane = threadIdx.x %% 64;\n' > "$T_TMP/nofn.hip"
+is "$(reached "$T_TMP/nofn.hip" k)" \
+    "unit true warpsize-constant/64@1 lane-arithmetic/64@2" \
+    "no function definition: the whole source is looked at"
 # a reason on every one of 5000 lines: 32 listed, the rest counted
 awk 'BEGIN { print "__global__ void k(int *x) {"; for (i = 0; i < 5000; i++)
     print "  x[__lane_id()] = threadIdx.x % 64;"; print "}" }' > "$T_TMP/many.hip"

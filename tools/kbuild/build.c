@@ -310,7 +310,8 @@ finish_unit(json_t *res, const struct unitspec *u, int mapped)
 	} else
 		json_object_set_new(res, "runnable", json_boolean(ok));
 	if (hip && u->what == DEVICE)
-		json_object_set_new(res, "wavefront", wavefront_scan(u->code));
+		json_object_set_new(res, "wavefront", wavefront_scan(u->code,
+		    u->kernel));
 }
 
 /*

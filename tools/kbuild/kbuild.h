@@ -95,8 +95,9 @@ void hip_platform_settle(void);
 const char *hip_platform_name(void);
 json_t *find_symbol_bytes(const char *path, const char *kernel);
 
-/* wavefront.c: what in HIP code depends on the wavefront width */
-json_t *wavefront_scan(const char *code);
+/* wavefront.c: what in HIP code that the kernel reaches depends on the
+ * wavefront width */
+json_t *wavefront_scan(const char *code, const char *kernel);
 
 /* diag.c */
 json_t *parse_diagnostics(const char *log);

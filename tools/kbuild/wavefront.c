@@ -8,6 +8,16 @@
  * A token scan of the source (comments and literals skipped), not a
  * parse: it reports what it sees, with the line, and says which width the
  * code assumes where the spelling tells (32 or 64).
+ *
+ * Only what the kernel can reach is looked at: a slice carries helper
+ * headers and stubs whole (a framework's "#define WARP_SIZE 32" among
+ * them), and a width that only an unused helper spells says nothing about
+ * the kernel.  The unit's namespace-scope declarations (functions, types,
+ * variables, macros) are indexed by name; from the kernel's definition,
+ * every name it spells brings in the declarations of that name, and so on
+ * (overloads and same-named members alike: it errs on the side of
+ * looking).  Where the kernel is not found, every __global__ function is a
+ * start; where there is none, the whole unit is looked at.
  */
 #include <ctype.h>
 
@@ -20,6 +30,17 @@ struct tok {
 	const char *s;
 	size_t len;
 	int line;
+	unsigned pp;		/* the preprocessor directive it is in
+				 * (numbered from 1), or 0 */
+};
+
+/* A namespace-scope declaration: tokens [a, b), under its name. */
+struct region {
+	const char *name;
+	size_t len;
+	size_t a, b;
+	int global;		/* declared __global__ */
+	int reached;
 };
 
 struct scan {
@@ -28,6 +49,10 @@ struct scan {
 	const char *code;
 	json_t *reasons;
 	size_t more;		/* reasons found beyond REASONS_MAX */
+	unsigned char *live;	/* tokens the kernel reaches; NULL: all */
+	struct region *r;
+	size_t nr, capr;
+	const char *scope;	/* what was looked at */
 };
 
 static int
@@ -37,7 +62,7 @@ is_id(int c)
 }
 
 static void
-push(struct scan *sc, const char *s, size_t len, int line)
+push(struct scan *sc, const char *s, size_t len, int line, unsigned pp)
 {
 	if (sc->n == sc->cap) {
 		sc->cap = sc->cap != 0 ? sc->cap * 2 : 1024;
@@ -46,6 +71,7 @@ push(struct scan *sc, const char *s, size_t len, int line)
 	sc->t[sc->n].s = s;
 	sc->t[sc->n].len = len;
 	sc->t[sc->n].line = line;
+	sc->t[sc->n].pp = pp;
 	sc->n++;
 }
 
@@ -53,16 +79,31 @@ static void
 tokenize(struct scan *sc)
 {
 	const char *p = sc->code, *q;
-	int line = 1;
+	int line = 1, bol = 1;
+	unsigned pp = 0, npp = 0;
 	static const char *const two[] = { ">>=", "<<=", ">>", "<<", "==",
 	    "!=", "&=", "%=", "/=", "::", "->", NULL };
 
 	while (*p != '\0' && sc->n < TOK_MAX) {
 		size_t i;
+		size_t n0 = sc->n;
+		if (p[0] == '\\' && (p[1] == '\n' || (p[1] == '\r' &&
+		    p[2] == '\n'))) {
+			/* a continued line: a directive goes on */
+			p += p[1] == '\n' ? 2 : 3;
+			line++;
+			continue;
+		}
 		if (*p == '\n') {
 			line++;
 			p++;
-		} else if (isspace((unsigned char)*p))
+			bol = 1;
+			pp = 0;
+			continue;
+		}
+		if (bol && *p == '#')
+			pp = ++npp;
+		if (isspace((unsigned char)*p))
 			p++;
 		else if (p[0] == '/' && p[1] == '/') {
 			while (*p != '\0' && *p != '\n')
@@ -87,7 +128,7 @@ tokenize(struct scan *sc)
 			for (q = p; is_id(*q) || (*q == '.' &&
 			    isdigit((unsigned char)*p)); q++)
 				;
-			push(sc, p, (size_t)(q - p), line);
+			push(sc, p, (size_t)(q - p), line, pp);
 			p = q;
 		} else {
 			size_t l = 1;
@@ -96,9 +137,11 @@ tokenize(struct scan *sc)
 					l = strlen(two[i]);
 					break;
 				}
-			push(sc, p, l, line);
+			push(sc, p, l, line, pp);
 			p += l;
 		}
+		if (sc->n > n0)
+			bol = 0;
 	}
 }
 
@@ -162,6 +205,9 @@ reason(struct scan *sc, const char *kind, int assumes, size_t at,
 	size_t i;
 	int line = at < sc->n ? sc->t[at].line : 0;
 	const char *p = sc->code, *q;
+
+	if (sc->live != NULL && (at >= sc->n || !sc->live[at]))
+		return;	/* not what the kernel reaches */
 
 	json_array_foreach(sc->reasons, i, e)
 		if (strcmp(k_get_str(e, "kind"), kind) == 0 &&
@@ -236,6 +282,283 @@ is_shfl(const struct scan *sc, size_t i)
 	return starts(sc, i, "__shfl");
 }
 
+/* ---- what the kernel reaches ---- */
+
+static int
+is_name(const struct scan *sc, size_t i)
+{
+	return i < sc->n && (isalpha((unsigned char)sc->t[i].s[0]) ||
+	    sc->t[i].s[0] == '_');
+}
+
+/* The token that closes the bracket opened at i (or n). */
+static size_t
+closing(const struct scan *sc, size_t i)
+{
+	const char *open = is(sc, i, "{") ? "{" : is(sc, i, "(") ? "(" : "[";
+	const char *close = open[0] == '{' ? "}" : open[0] == '(' ? ")" : "]";
+	size_t depth = 0;
+
+	for (; i < sc->n; i++)
+		if (is(sc, i, open))
+			depth++;
+		else if (is(sc, i, close) && --depth == 0)
+			return i;
+	return sc->n;
+}
+
+static void
+add_region(struct scan *sc, size_t name, size_t a, size_t b, int global)
+{
+	struct region *r;
+
+	if (name >= sc->n || !is_name(sc, name))
+		return;
+	if (sc->nr == sc->capr) {
+		sc->capr = sc->capr != 0 ? sc->capr * 2 : 64;
+		sc->r = k_realloc(sc->r, sc->capr * sizeof(*sc->r));
+	}
+	r = &sc->r[sc->nr++];
+	r->name = sc->t[name].s;
+	r->len = sc->t[name].len;
+	r->a = a;
+	r->b = b;
+	r->global = global;
+	r->reached = 0;
+}
+
+/* Names that are followed by '(' in a declaration without being what it
+ * declares: attributes, specifiers, operators on types. */
+static int
+not_declared(const struct scan *sc, size_t i)
+{
+	static const char *const words[] = { "alignas", "decltype", "sizeof",
+	    "alignof", "noexcept", "requires", "throw", "static_assert",
+	    NULL };
+	size_t k;
+
+	if (sc->t[i].len >= 4 && strncmp(sc->t[i].s, "__", 2) == 0 &&
+	    strncmp(sc->t[i].s + sc->t[i].len - 2, "__", 2) == 0)
+		return 1;	/* __launch_bounds__, __attribute__, __align__ */
+	for (k = 0; words[k] != NULL; k++)
+		if (is(sc, i, words[k]))
+			return 1;
+	return 0;
+}
+
+/* What the declaration [a, b) (b its ';') declares: the name before its
+ * '=', else before its first '(' or '[', else its last name. */
+static size_t
+declared(const struct scan *sc, size_t a, size_t b)
+{
+	size_t k, last = sc->n;
+	int depth = 0;
+
+	for (k = a; k < b; k++) {
+		if (depth == 0 && (is(sc, k, "=") || is(sc, k, "(") ||
+		    is(sc, k, "[")) && k > a && is_name(sc, k - 1) &&
+		    !not_declared(sc, k - 1))
+			return k - 1;
+		if (is(sc, k, "(") || is(sc, k, "["))
+			depth++;
+		else if ((is(sc, k, ")") || is(sc, k, "]")) && depth > 0)
+			depth--;
+		else if (depth == 0 && is_name(sc, k))
+			last = k;
+	}
+	return last;
+}
+
+/* Index the declarations of tokens [i, end), entering namespaces and
+ * extern blocks. */
+static void
+index_scope(struct scan *sc, size_t i, size_t end, int level)
+{
+	while (i < end) {
+		size_t k, close, name, kw;
+		int depth = 0, global = 0;
+
+		if (sc->t[i].pp != 0) {
+			unsigned pp = sc->t[i].pp;
+			for (k = i; k < end && sc->t[k].pp == pp; k++)
+				;
+			if (is(sc, i + 1, "define") && i + 2 < k)
+				add_region(sc, i + 2, i, k, 0);
+			i = k;
+			continue;
+		}
+		if (is(sc, i, ";") || is(sc, i, "}")) {
+			i++;
+			continue;
+		}
+		if ((is(sc, i, "namespace") || is(sc, i, "extern")) &&
+		    level < 64) {
+			for (k = i + 1; k < end && k < i + 8 && !is(sc, k, "{") &&
+			    !is(sc, k, ";"); k++)
+				;
+			if (k < end && is(sc, k, "{")) {
+				close = closing(sc, k);
+				index_scope(sc, k + 1, close < end ? close : end,
+				    level + 1);
+				i = close + 1;
+				continue;
+			}
+		}
+		/* one declaration: up to its ';', or the '{' of a body */
+		kw = sc->n;
+		for (k = i; k < end; k++) {
+			if (sc->t[k].pp != 0)
+				continue;
+			if (is(sc, k, "(") || is(sc, k, "["))
+				depth++;
+			else if ((is(sc, k, ")") || is(sc, k, "]")) && depth > 0)
+				depth--;
+			else if (depth == 0 && (is(sc, k, ";") ||
+			    is(sc, k, "{")))
+				break;
+			else if (is(sc, k, "__global__"))
+				global = 1;
+			else if (depth == 0 && kw == sc->n && (is(sc, k,
+			    "struct") || is(sc, k, "class") || is(sc, k,
+			    "union") || is(sc, k, "enum")))
+				kw = k;
+		}
+		if (k >= end)
+			break;
+		if (is(sc, k, ";")) {
+			add_region(sc, declared(sc, i, k), i, k + 1, 0);
+			i = k + 1;
+			continue;
+		}
+		close = closing(sc, k);
+		if (close >= end)
+			close = end - 1;
+		name = sc->n;
+		if (kw < k && !is(sc, k - 1, ")")) {
+			/* a type: its name after the keyword (attributes
+			 * aside), else the typedef's after the body */
+			size_t e;
+			for (name = kw + 1; name < k && (!is_name(sc, name) ||
+			    not_declared(sc, name) || is(sc, name, "class") ||
+			    is(sc, name, "struct")); name++)
+				if (is(sc, name, "("))
+					name = closing(sc, name);
+			for (e = close + 1; e < end && !is(sc, e, ";") &&
+			    !is(sc, e, "{") && !is(sc, e, "}"); e++)
+				;
+			if (name >= k && e > close + 1 && is_name(sc, e - 1))
+				name = e - 1;
+			add_region(sc, name, i, e < end ? e + 1 : end, 0);
+			if (is(sc, kw, "enum")) {
+				/* enumerators are its names too */
+				size_t x;
+				for (x = k + 1; x < close; x++)
+					if (is_name(sc, x) && (is(sc, x - 1, "{") ||
+					    is(sc, x - 1, ",")))
+						add_region(sc, x, i, close + 1, 0);
+			}
+			i = e < end ? e + 1 : end;
+			continue;
+		}
+		/* a function (its name before its first '('), or a variable
+		 * with a braced initializer */
+		depth = 0;
+		for (name = i; name < k; name++)
+			if (is(sc, name, "(") && name > i &&
+			    is_name(sc, name - 1) && !not_declared(sc, name - 1)) {
+				name--;
+				break;
+			} else if (is(sc, name, "=") || is(sc, name, "["))
+				break;
+		if (name >= k || !is_name(sc, name))
+			name = declared(sc, i, k);
+		add_region(sc, name, i, close + 1, global);
+		i = close + 1;
+	}
+}
+
+static int
+region_cmp(const void *pa, const void *pb)
+{
+	const struct region *a = pa, *b = pb;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+
+	if (c != 0)
+		return c;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static void
+reach_region(struct scan *sc, struct region *r, size_t *queue, size_t *nq)
+{
+	if (r->reached)
+		return;
+	r->reached = 1;
+	queue[(*nq)++] = (size_t)(r - sc->r);
+}
+
+/* Mark what the kernel (its name without namespace or template
+ * arguments) reaches; sc->live stays NULL when the whole unit is to be
+ * looked at. */
+static void
+reach(struct scan *sc, const char *kernel)
+{
+	size_t *queue, nq = 0, qi, i, klen;
+	const char *k = kernel != NULL ? kernel : "", *p, *end;
+
+	sc->scope = "unit";
+	index_scope(sc, 0, sc->n, 0);
+	if (sc->nr == 0)
+		return;
+	qsort(sc->r, sc->nr, sizeof(*sc->r), region_cmp);
+	end = strchr(k, '<') != NULL ? strchr(k, '<') : k + strlen(k);
+	for (p = k; p < end; p++)
+		if (p[0] == ':' && p[1] == ':')
+			k = p + 2;
+	klen = (size_t)(end - k);
+	queue = k_calloc(sc->nr, sizeof(*queue));
+	for (i = 0; i < sc->nr; i++)
+		if (sc->r[i].global && klen > 0 && sc->r[i].len == klen &&
+		    memcmp(sc->r[i].name, k, klen) == 0)
+			reach_region(sc, &sc->r[i], queue, &nq);
+	sc->scope = "kernel";
+	if (nq == 0) {
+		for (i = 0; i < sc->nr; i++)
+			if (sc->r[i].global)
+				reach_region(sc, &sc->r[i], queue, &nq);
+		sc->scope = "kernels";
+	}
+	if (nq == 0) {
+		sc->scope = "unit";
+		free(queue);
+		return;
+	}
+	sc->live = k_calloc(sc->n, 1);
+	for (qi = 0; qi < nq; qi++) {
+		struct region *r = &sc->r[queue[qi]];
+		for (i = r->a; i < r->b && i < sc->n; i++) {
+			struct region key, *f;
+			sc->live[i] = 1;
+			if (!is_name(sc, i))
+				continue;
+			key.name = sc->t[i].s;
+			key.len = sc->t[i].len;
+			f = bsearch(&key, sc->r, sc->nr, sizeof(*sc->r),
+			    region_cmp);
+			if (f == NULL)
+				continue;
+			/* every declaration of the name: back to the first */
+			while (f > sc->r && region_cmp(f - 1, &key) == 0)
+				f--;
+			for (; f < sc->r + sc->nr && region_cmp(f, &key) == 0;
+			    f++)
+				reach_region(sc, f, queue, &nq);
+		}
+	}
+	free(queue);
+}
+
 static void
 check(struct scan *sc)
 {
@@ -244,7 +567,8 @@ check(struct scan *sc)
 	size_t i, k;
 
 	for (i = 0; i < sc->n; i++)
-		if (is(sc, i, "__ballot") || is(sc, i, "__ballot_sync"))
+		if ((is(sc, i, "__ballot") || is(sc, i, "__ballot_sync")) &&
+		    (sc->live == NULL || sc->live[i]))
 			has_ballot = 1;
 	for (i = 0; i < sc->n; i++) {
 		long long v = lit(sc, i), w;
@@ -380,7 +704,7 @@ check(struct scan *sc)
  * [{"kind", "assumes", "line", "why", "text"}]}.  New reference.
  */
 json_t *
-wavefront_scan(const char *code)
+wavefront_scan(const char *code, const char *kernel)
 {
 	struct scan sc;
 	json_t *w = json_object();
@@ -389,11 +713,15 @@ wavefront_scan(const char *code)
 	sc.code = code != NULL ? code : "";
 	sc.reasons = json_array();
 	tokenize(&sc);
+	reach(&sc, kernel);
 	check(&sc);
 	free(sc.t);
+	free(sc.r);
+	free(sc.live);
 	json_object_set_new(w, "sensitive", json_boolean(
 	    json_array_size(sc.reasons) > 0));
 	json_object_set_new(w, "reasons", sc.reasons);
+	json_object_set_new(w, "scope", json_string(sc.scope));
 	if (sc.n >= TOK_MAX || sc.more > 0)
 		json_object_set_new(w, "note", sc.more > 0 ? json_sprintf(
 		    "%zu more reasons not listed%s", sc.more, sc.n >= TOK_MAX ?

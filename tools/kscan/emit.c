@@ -53,10 +53,13 @@ root_flags(json_t *scan)
 	json_array_foreach(flags, i, f) {
 		const char *v = json_string_value(f);
 		if (v != NULL && next) {
+			/* a path, not a flag: v is freed once replaced */
 			char *rel = relpath(v);
 			if (rel[0] != '/')
 				json_array_set_new(flags, i, json_string(rel));
 			free(rel);
+			next = 0;
+			continue;
 		}
 		next = 0;
 		for (j = 0; v != NULL && with_path[j] != NULL; j++)

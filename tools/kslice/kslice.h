@@ -233,6 +233,26 @@ void enum_bound(CXCursor kernel, json_t *bound);
 char *instance_args(json_t *scan, json_t *inst);
 void set_types(const char *list);
 
+/* memo.c: a record slicing would give the same output for is sliced once
+ * (memo_begin before sending it, memo_add per record written but the last,
+ * memo_end with the last) */
+struct memo_pending {
+	char key[65];
+	json_t *in;		/* the record as it came */
+	json_t *changes;
+	char *where;
+};
+/* The records an earlier identical one gave, as an array (steals rec),
+ * or NULL */
+json_t *memo_replay(json_t *rec);
+/* Write all of outs but the last, which is returned (steals outs) */
+json_t *memo_write_all_but_last(json_t *outs);
+void memo_begin(struct memo_pending *p, json_t *rec);
+void memo_add(struct memo_pending *p, json_t *out);
+void memo_end(struct memo_pending *p, json_t *last);
+void memo_drop(struct memo_pending *p);	/* no result after all */
+void memo_clear(void);
+
 /* access.c */
 void fn_params(CXCursor fn, struct parmlist *l);
 void analyse_fn(struct pointers *pt, CXCursor fn);

@@ -66,7 +66,7 @@ serve(FILE *in, void *arg)
 /* The worker's reply: every record but the last is written here, the last
  * returned; NULL when a line is not a record. */
 static json_t *
-take_reply(char *text)
+take_reply(char *text, struct memo_pending *memo)
 {
 	json_t *out = NULL;
 	char *line, *nl;
@@ -78,6 +78,7 @@ take_reply(char *text)
 		if (out != NULL) {
 			if (k_has_errors(out))
 				k_exit_raise(K_EXIT_RECORDS);
+			memo_add(memo, out);
 			if (k_write(out) != 0) {
 				json_decref(out);
 				k_fatal(K_EXIT_IO, NULL, "write error");
@@ -129,7 +130,7 @@ send_record(struct k_worker *wp, json_t *rec)
 /* The reply of worker w to rec (steals rec): the records it made, all
  * but the last written here; rec with an error when w failed it. */
 static json_t *
-take_result(struct k_worker *wp, json_t *rec)
+take_result(struct k_worker *wp, json_t *rec, struct memo_pending *memo)
 {
 	enum k_worker_event ev;
 	json_t *out;
@@ -137,7 +138,8 @@ take_result(struct k_worker *wp, json_t *rec)
 	if (k_worker_wait(wp, 1, opt.timeout, &ev) < 0)
 		k_fatal(K_EXIT_SYSTEM, NULL, "waiting for the slicing "
 		    "process: %s", strerror(errno));
-	if (ev == K_WORKER_REPLY && (out = take_reply(wp->buf)) != NULL) {
+	if (ev == K_WORKER_REPLY && (out = take_reply(wp->buf,
+	    memo)) != NULL) {
 		json_decref(rec);
 		return out;
 	}
@@ -159,9 +161,17 @@ take_result(struct k_worker *wp, json_t *rec)
 static json_t *
 process_isolated(json_t *rec, void *ctx)
 {
+	struct memo_pending memo;
+	json_t *out;
+
 	(void)ctx;
+	if ((out = memo_replay(rec)) != NULL)
+		return memo_write_all_but_last(out);
+	memo_begin(&memo, rec);
 	send_record(&workers[0], rec);
-	return take_result(&workers[0], rec);
+	out = take_result(&workers[0], rec, &memo);
+	memo_end(&memo, out);
+	return out;
 }
 
 /* -j: up to jobs records at once, one a worker, written in input order
@@ -169,7 +179,13 @@ process_isolated(json_t *rec, void *ctx)
 static void
 filter_jobs(FILE *fp, const char *name)
 {
-	struct { json_t *rec; int bad; unsigned long line; } win[MAX_JOBS];
+	struct {
+		json_t *rec;
+		json_t *outs;	/* the memo's records for it */
+		int bad;
+		unsigned long line;
+		struct memo_pending memo;
+	} win[MAX_JOBS];
 	struct k_reader r;
 	int n, j, rc = 1, stop = 0;
 
@@ -178,21 +194,40 @@ filter_jobs(FILE *fp, const char *name)
 		for (n = 0; n < jobs && (rc = k_read(&r, &win[n].rec,
 		    &win[n].bad)) == 1; n++) {
 			win[n].line = r.lineno;
+			win[n].outs = NULL;
+			win[n].memo.in = NULL;
 			if (win[n].bad)
 				continue;
 			k_msg_at(name, win[n].line);
-			send_record(&workers[n], win[n].rec);
+			if ((win[n].outs = memo_replay(win[n].rec)) == NULL) {
+				memo_begin(&win[n].memo, win[n].rec);
+				send_record(&workers[n], win[n].rec);
+			}
 			k_msg_at(NULL, 0);
 		}
 		for (j = 0; j < n; j++) {
 			json_t *out = win[j].rec;
+			if (win[j].outs != NULL) {
+				size_t x;
+				json_array_foreach(win[j].outs, x, out) {
+					if (!stop && k_has_errors(out))
+						k_exit_raise(K_EXIT_RECORDS);
+					if (!stop && k_write(out) != 0)
+						stop = 1;
+				}
+				json_decref(win[j].outs);
+				continue;
+			}
 			if (!win[j].bad && !stop) {
 				k_msg_at(name, win[j].line);
-				out = take_result(&workers[j], out);
+				out = take_result(&workers[j], out,
+				    &win[j].memo);
+				memo_end(&win[j].memo, out);
 				k_msg_at(NULL, 0);
 			} else if (!win[j].bad) {
 				/* a write failed: the rest is not waited for */
 				k_worker_stop(&workers[j]);
+				memo_drop(&win[j].memo);
 			}
 			if (!stop && k_has_errors(out))
 				k_exit_raise(K_EXIT_RECORDS);
@@ -352,6 +387,7 @@ main(int argc, char *argv[])
 	}
 	for (i = 0; i < jobs; i++)
 		k_worker_stop(&workers[i]);
+	memo_clear();
 	k_strv_free(&opt.stubdirs);
 	k_strv_free(&opt.types);
 	k_strv_free(&opt.typenames);
