@@ -122,8 +122,10 @@ k_cx_error_text(enum CXErrorCode e)
  * usually suppresses that); a kernel template launching a kernel
  * (dynamic parallelism, nvcc -rdc), which clang's overload resolution
  * refuses as a call of a __global__ function from a __global__ function
- * (every candidate it notes is refused for that reason alone).  Matched
- * by clang's wording: libclang gives no diagnostic IDs.
+ * (some candidate is refused for that reason: clang tests it after the
+ * number of arguments and before their types; other candidates, such as a
+ * stale declaration with fewer parameters, are refused by nvcc too).
+ * Matched by clang's wording: libclang gives no diagnostic IDs.
  */
 int
 k_nvcc_accepts(CXDiagnostic d)
@@ -131,7 +133,7 @@ k_nvcc_accepts(CXDiagnostic d)
 	static const char rdc[] =
 	    "call to __global__ function from __global__ function";
 	CXDiagnosticSet notes;
-	unsigned i, n, refused = 0, other = 0;
+	unsigned i, n, refused = 0;
 	char *m;
 	int r = 0;
 
@@ -150,12 +152,10 @@ k_nvcc_accepts(CXDiagnostic d)
 			if (strncmp(cm, "candidate", 9) == 0 &&
 			    strstr(cm, rdc) != NULL)
 				refused++;
-			else if (strncmp(cm, "candidate", 9) == 0)
-				other++;
 			free(cm);
 			clang_disposeDiagnostic(c);
 		}
-		r = refused > 0 && other == 0;
+		r = refused > 0;
 	}
 	free(m);
 	return r;

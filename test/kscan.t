@@ -381,7 +381,7 @@ is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.diagnostics.nvcc_acce
     "staged:0:3:1 split:0:3:2 " \
     "errors nvcc accepts are not counted, kernels and launches found"
 like "$(jq -r '.scan.diagnostics.nvcc_accepts | join(";")' "$T_TMP/out" | sed -n 1p)" \
-    "nvcc_accepts.cu:15:.*initialization is not supported for __shared__ variables;.*nvcc_accepts.cu:28:3: no matching function for call to 'split'" \
+    "nvcc_accepts.cu:15:.*initialization is not supported for __shared__ variables;.*nvcc_accepts.cu:32:3: no matching function for call to 'split'" \
     "each named with its place"
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "nvcc_accepts: records validate against schemas/"

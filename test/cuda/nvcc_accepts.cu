@@ -21,6 +21,10 @@ __global__ void staged(float *out)
 	out[threadIdx.x] = N + c.n;
 }
 
+// a stale declaration with other parameters: not viable to nvcc either
+template <int N>
+__global__ void split(int *d);
+
 template <int N>
 __global__ void split(int *d, int depth)
 {
