@@ -181,19 +181,21 @@ pch_text(int torch, const struct k_strv *hoist)
 	return k_buf_take(&b);
 }
 
-static int
-pch_args_for(CXIndex idx, struct k_pcache *c, struct k_strv *args,
-    struct k_strv *deps, int torch, const struct k_strv *hoist)
+/* The cache's entry for the PCH of args with what pch_text puts in it
+ * ({"pch": path, "files": [...]}, or {"pch": null}), made when missing; a
+ * new reference, or NULL when args cannot have one. */
+static json_t *
+pch_value(CXIndex idx, struct k_pcache *c, const struct k_strv *args,
+    int torch, const struct k_strv *hoist)
 {
 	struct k_strv a = { 0 };
 	struct k_buf k = { 0 };
 	char key[K_SHA256_HEX], *ver, *text;
-	const char *path;
-	json_t *v, *d;
+	json_t *v;
 	size_t i;
 
 	if (c == NULL || c->dir == NULL || pch_args(args, &a) != 0)
-		return 0;
+		return NULL;
 	text = pch_text(torch, hoist);
 	k_pkey_add(&k, "kforge-pch-2");
 	ver = k_take(clang_getClangVersion());
@@ -218,12 +220,57 @@ pch_args_for(CXIndex idx, struct k_pcache *c, struct k_strv *args,
 	}
 	free(text);
 	k_strv_free(&a);
+	return v;
+}
+
+/* Whether the PCH of entry v was made from a file whose path ends with
+ * /name. */
+static int
+holds(json_t *v, const char *name)
+{
+	json_t *d;
+	size_t i, l = strlen(name), fl;
+
+	json_array_foreach(json_object_get(v, "files"), i, d) {
+		const char *f = json_string_value(d);
+		if (f != NULL && (fl = strlen(f)) > l &&
+		    strcmp(f + fl - l, name) == 0 && f[fl - l - 1] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+static int
+pch_args_for(CXIndex idx, struct k_pcache *c, struct k_strv *args,
+    struct k_strv *deps, int torch, const struct k_strv *hoist)
+{
+	struct k_strv left = { 0 };
+	const char *path;
+	json_t *v = NULL, *base, *d;
+	size_t i;
+
+	if ((base = pch_value(idx, c, args, torch, NULL)) == NULL)
+		return 0;
+	/* a header the PCH holds already (the stand-in includes it) would
+	 * only make another PCH */
+	for (i = 0; hoist != NULL && i < hoist->n; i++)
+		if (!holds(base, hoist->v[i]))
+			k_strv_push(&left, hoist->v[i]);
+	/* headers that do not parse first: the PCH without them */
+	if (left.n > 0 && (v = pch_value(idx, c, args, torch, &left)) !=
+	    NULL && json_string_value(json_object_get(v, "pch")) == NULL) {
+		json_decref(v);
+		v = NULL;
+	}
+	k_strv_free(&left);
+	if (v == NULL)
+		v = base;
+	else
+		json_decref(base);
 	path = json_string_value(json_object_get(v, "pch"));
 	if (path == NULL) {
 		json_decref(v);
-		/* headers that do not parse first: the PCH without them */
-		return hoist != NULL && hoist->n > 0 ?
-		    pch_args_for(idx, c, args, deps, torch, NULL) : 0;
+		return 0;
 	}
 	k_strv_push(args, "-include-pch");
 	k_strv_push(args, path);
