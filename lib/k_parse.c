@@ -114,6 +114,53 @@ k_cx_error_text(enum CXErrorCode e)
 	return "unknown libclang error";
 }
 
+/*
+ * Where clang 19's CUDA is stricter than nvcc, on code that nvcc compiles:
+ * a __shared__ variable whose type's constructor or destructor is not
+ * empty (libcu++'s barrier and pipeline state: clang's Sema makes it an
+ * error; nvcc warns, static_var_with_dynamic_init, and the code base
+ * usually suppresses that); a kernel template launching a kernel
+ * (dynamic parallelism, nvcc -rdc), which clang's overload resolution
+ * refuses as a call of a __global__ function from a __global__ function
+ * (some candidate is refused for that reason: clang tests it after the
+ * number of arguments and before their types; other candidates, such as a
+ * stale declaration with fewer parameters, are refused by nvcc too).
+ * Matched by clang's wording: libclang gives no diagnostic IDs.
+ */
+int
+k_nvcc_accepts(CXDiagnostic d)
+{
+	static const char rdc[] =
+	    "call to __global__ function from __global__ function";
+	CXDiagnosticSet notes;
+	unsigned i, n, refused = 0;
+	char *m;
+	int r = 0;
+
+	if (clang_getDiagnosticSeverity(d) < CXDiagnostic_Error)
+		return 0;
+	m = k_take(clang_getDiagnosticSpelling(d));
+	if (strcmp(m, "initialization is not supported for __shared__ "
+	    "variables") == 0)
+		r = 1;
+	else if (strncmp(m, "no matching function for call to ", 33) == 0) {
+		notes = clang_getChildDiagnostics(d);
+		n = notes != NULL ? clang_getNumDiagnosticsInSet(notes) : 0;
+		for (i = 0; i < n; i++) {
+			CXDiagnostic c = clang_getDiagnosticInSet(notes, i);
+			char *cm = k_take(clang_getDiagnosticSpelling(c));
+			if (strncmp(cm, "candidate", 9) == 0 &&
+			    strstr(cm, rdc) != NULL)
+				refused++;
+			free(cm);
+			clang_disposeDiagnostic(c);
+		}
+		r = refused > 0;
+	}
+	free(m);
+	return r;
+}
+
 int
 k_write_file(const char *path, const char *text)
 {

@@ -36,6 +36,12 @@ json_t *k_take_json(CXString s);
 const char *k_clang_version(void);
 
 const char *k_cx_error_text(enum CXErrorCode e);
+/*
+ * An error of clang's CUDA dialect on code nvcc compiles, with a warning
+ * at most (k_parse.c lists which): 1, else 0.  The AST still holds the
+ * declaration or call it names.
+ */
+int k_nvcc_accepts(CXDiagnostic d);
 
 /* Write text to path, making missing parent directories; 0 or -1. */
 int k_write_file(const char *path, const char *text);

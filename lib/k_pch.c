@@ -159,38 +159,44 @@ make_pch(CXIndex idx, struct k_pcache *c, const char *key,
  * driver force-includes): the prelude, when it is kept where the PCH can
  * name it from run to run, and for a unit that includes the PyTorch
  * stand-in, the stand-in (ATen's and c10's headers are the largest part of
- * such a unit that is not its own code).  A unit's parse then reads both
- * again only as far as their include guards.
+ * such a unit that is not its own code); then the toolkit headers the
+ * unit includes that can be included first (see walk_includes: cub,
+ * thrust, cuda_bf16.h; the bulk of a unit that uses them).  A unit's parse
+ * then reads them again only as far as their include guards.
  */
 static char *
-pch_text(int torch)
+pch_text(int torch, const struct k_strv *hoist)
 {
 	const char *pd = k_prelude_dir();
-	char *t;
+	struct k_buf b = { 0 };
+	size_t i;
 
 	if (!k_prelude_kept())
 		return k_strdup("\n");
-	if (asprintf(&t, "#include \"%s/kforge_prelude.h\"\n%s%s%s", pd,
-	    torch ? "#include \"" : "", torch ? pd : "",
-	    torch ? "/torch/kforge_torch.h\"\n" : "") < 0)
-		k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
-	return t;
+	k_buf_printf(&b, "#include \"%s/kforge_prelude.h\"\n", pd);
+	if (torch)
+		k_buf_printf(&b, "#include \"%s/torch/kforge_torch.h\"\n", pd);
+	for (i = 0; hoist != NULL && i < hoist->n; i++)
+		k_buf_printf(&b, "#include <%s>\n", hoist->v[i]);
+	return k_buf_take(&b);
 }
 
-static int
-pch_args_for(CXIndex idx, struct k_pcache *c, struct k_strv *args,
-    struct k_strv *deps, int torch)
+/* The cache's entry for the PCH of args with what pch_text puts in it
+ * ({"pch": path, "files": [...]}, or {"pch": null}), made when missing; a
+ * new reference, or NULL when args cannot have one. */
+static json_t *
+pch_value(CXIndex idx, struct k_pcache *c, const struct k_strv *args,
+    int torch, const struct k_strv *hoist)
 {
 	struct k_strv a = { 0 };
 	struct k_buf k = { 0 };
 	char key[K_SHA256_HEX], *ver, *text;
-	const char *path;
-	json_t *v, *d;
+	json_t *v;
 	size_t i;
 
 	if (c == NULL || c->dir == NULL || pch_args(args, &a) != 0)
-		return 0;
-	text = pch_text(torch);
+		return NULL;
+	text = pch_text(torch, hoist);
 	k_pkey_add(&k, "kforge-pch-2");
 	ver = k_take(clang_getClangVersion());
 	k_pkey_add(&k, ver);
@@ -214,6 +220,53 @@ pch_args_for(CXIndex idx, struct k_pcache *c, struct k_strv *args,
 	}
 	free(text);
 	k_strv_free(&a);
+	return v;
+}
+
+/* Whether the PCH of entry v was made from a file whose path ends with
+ * /name. */
+static int
+holds(json_t *v, const char *name)
+{
+	json_t *d;
+	size_t i, l = strlen(name), fl;
+
+	json_array_foreach(json_object_get(v, "files"), i, d) {
+		const char *f = json_string_value(d);
+		if (f != NULL && (fl = strlen(f)) > l &&
+		    strcmp(f + fl - l, name) == 0 && f[fl - l - 1] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+static int
+pch_args_for(CXIndex idx, struct k_pcache *c, struct k_strv *args,
+    struct k_strv *deps, int torch, const struct k_strv *hoist)
+{
+	struct k_strv left = { 0 };
+	const char *path;
+	json_t *v = NULL, *base, *d;
+	size_t i;
+
+	if ((base = pch_value(idx, c, args, torch, NULL)) == NULL)
+		return 0;
+	/* a header the PCH holds already (the stand-in includes it) would
+	 * only make another PCH */
+	for (i = 0; hoist != NULL && i < hoist->n; i++)
+		if (!holds(base, hoist->v[i]))
+			k_strv_push(&left, hoist->v[i]);
+	/* headers that do not parse first: the PCH without them */
+	if (left.n > 0 && (v = pch_value(idx, c, args, torch, &left)) !=
+	    NULL && json_string_value(json_object_get(v, "pch")) == NULL) {
+		json_decref(v);
+		v = NULL;
+	}
+	k_strv_free(&left);
+	if (v == NULL)
+		v = base;
+	else
+		json_decref(base);
 	path = json_string_value(json_object_get(v, "pch"));
 	if (path == NULL) {
 		json_decref(v);
@@ -234,7 +287,7 @@ int
 k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
     struct k_strv *deps)
 {
-	return pch_args_for(idx, c, args, deps, 0);
+	return pch_args_for(idx, c, args, deps, 0, NULL);
 }
 
 /* A directory args name with -I, -isystem, -iquote or -idirafter, from
@@ -290,26 +343,96 @@ find_include(const char *dir, const char *name, const struct k_strv *args)
 	return NULL;
 }
 
-/*
- * Whether the unit at path (text, when not NULL, its contents) includes,
- * itself or through the headers it includes that args' directories or its
- * own directories hold, a PyTorch header the torch stand-in answers: read
- * as text, #include lines only (those in branches the preprocessor skips
- * too, which at worst declares PyTorch's stand-in early).
- */
-static int
-wants_torch(const char *path, const char *text, size_t len,
-    const struct k_strv *args, struct k_strv *visited, int depth)
-{
-	char *own = NULL, *line, *next, *dir, *slash, *buf;
-	int found = 0;
+struct walk {
+	const struct k_strv *args;
+	char *toolkit;		/* the toolkit's include directory, or NULL */
+	struct k_strv visited;
+	struct k_strv hoist;	/* toolkit headers that can come first */
+	int torch;		/* a PyTorch header the stand-in answers */
+	int stop;		/* a macro defined: nothing more comes first */
+};
 
-	if (depth > 16 || k_strv_has(visited, path))
+/* The toolkit's include directory, from the --cuda-path= in args; a new
+ * string or NULL (HIP, no toolkit named). */
+static char *
+toolkit_include(const struct k_strv *args)
+{
+	char *p;
+	size_t i;
+
+	for (i = 0; i < args->n; i++)
+		if (strncmp(args->v[i], "--cuda-path=", 12) == 0) {
+			if (asprintf(&p, "%s/include", args->v[i] + 12) < 0)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			return p;
+		}
+	return NULL;
+}
+
+/* Whether line is the directive name (if, ifdef, define, include, ...;
+ * prefix: any that starts so); *rest is what follows it, blanks skipped. */
+static int
+directive(const char *line, const char *name, int prefix, char **rest)
+{
+	const char *p = line;
+	size_t l = strlen(name);
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != '#')
 		return 0;
-	k_strv_push(visited, path);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, name, l) != 0)
+		return 0;
+	for (p += l; prefix && *p >= 'a' && *p <= 'z'; p++)
+		;
+	if (*p != ' ' && *p != '\t' && *p != '\0' && *p != '<' &&
+	    *p != '"' && *p != '(' && *p != '!')
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	*rest = (char *)p;
+	return 1;
+}
+
+/* the identifier rest starts with, a new string */
+static char *
+ident(const char *rest)
+{
+	const char *e = rest;
+
+	while (*e == '_' || (*e >= 'a' && *e <= 'z') ||
+	    (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9'))
+		e++;
+	return k_strndup(rest, (size_t)(e - rest));
+}
+
+/*
+ * The includes of the unit at path (text, when not NULL, its contents),
+ * read as text, following its own headers (found in its directory or
+ * those args name) in the order the preprocessor meets them: whether one
+ * is a PyTorch header the torch stand-in answers (in any branch: at worst
+ * the stand-in is declared early), and which toolkit headers (<...>, found
+ * in the toolkit's include directory and in none that args name) can be
+ * parsed before the unit without changing what it means: those outside
+ * every #if (an include guard aside), in a file reached outside every
+ * #if, before the first macro the unit's files define or undefine (it
+ * could be one a toolkit header tests).
+ */
+static void
+walk_includes(struct walk *w, const char *path, const char *text,
+    size_t len, int depth, int cond)
+{
+	char *own = NULL, *line, *next, *dir, *slash, *buf, *guard = NULL;
+	int level = 0, first = 1;
+
+	if (depth > 16 || k_strv_has(&w->visited, path))
+		return;
+	k_strv_push(&w->visited, path);
 	if (text == NULL && (text = own = k_file_read(path, 1 << 24,
 	    &len)) == NULL)
-		return 0;
+		return;
 	buf = k_strndup(text, len);
 	free(own);
 	dir = k_strdup(path);
@@ -317,53 +440,103 @@ wants_torch(const char *path, const char *text, size_t len,
 		*slash = '\0';
 	else
 		strcpy(dir, ".");
-	for (line = buf; !found && line != NULL && *line != '\0';
-	    line = next) {
-		char *p = line, *q, *f, close;
+	for (line = buf; line != NULL && *line != '\0'; line = next) {
+		char *p, *q, *f, *id, close;
+		int was_first = first;
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p++ != '#')
+		if (directive(line, "", 1, &p))
+			first = 0;
+		else
 			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (strncmp(p, "include", 7) != 0)
+		if (directive(line, "if", 1, &p)) {
+			/* #ifndef GUARD first in the file: the guard */
+			if (was_first && directive(line, "ifndef", 0, &p))
+				guard = ident(p);
+			else
+				level++;
 			continue;
-		for (p += 7; *p == ' ' || *p == '\t'; p++)
-			;
-		if (*p != '"' && *p != '<')
+		}
+		if (directive(line, "endif", 0, &p)) {
+			if (level > 0)
+				level--;
+			continue;
+		}
+		if (directive(line, "define", 0, &p) ||
+		    directive(line, "undef", 0, &p)) {
+			id = ident(p);
+			if (guard == NULL || strcmp(id, guard) != 0)
+				w->stop = 1;
+			free(id);
+			continue;
+		}
+		if (!directive(line, "include", 0, &p) ||
+		    (*p != '"' && *p != '<'))
 			continue;
 		close = *p == '"' ? '"' : '>';
 		if ((q = strchr(++p, close)) == NULL || q == p)
 			continue;
 		*q = '\0';
-		f = find_include(close == '"' ? dir : NULL, p, args);
+		f = find_include(close == '"' ? dir : NULL, p, w->args);
 		if (f == NULL && k_torch_stub(p))
-			found = 1;
-		else if (f != NULL)
-			found = wants_torch(f, NULL, 0, args, visited,
-			    depth + 1);
+			w->torch = 1;
+		else if (f == NULL && close == '>' && !w->stop && !cond &&
+		    level == 0 && w->toolkit != NULL &&
+		    !k_strv_has(&w->hoist, p)) {
+			char *t;
+			if (asprintf(&t, "%s/%s", w->toolkit, p) < 0)
+				k_fatal(K_EXIT_SYSTEM, NULL, "out of memory");
+			if (access(t, R_OK) == 0)
+				k_strv_push(&w->hoist, p);
+			free(t);
+		} else if (f != NULL)
+			walk_includes(w, f, NULL, 0, depth + 1,
+			    cond || level > 0);
 		free(f);
 	}
+	free(guard);
 	free(dir);
 	free(buf);
-	return found;
+}
+
+/* The PCH arguments of the unit at path; its toolkit headers go into the
+ * PCH when hoist is set. */
+static int
+unit_args(CXIndex idx, struct k_pcache *c, const char *path,
+    const char *text, size_t len, struct k_strv *args, struct k_strv *deps,
+    int hoist)
+{
+	struct walk w;
+	int r;
+
+	if (c == NULL || c->dir == NULL)
+		return 0;
+	memset(&w, 0, sizeof(w));
+	w.args = args;
+	if (hoist)
+		w.toolkit = toolkit_include(args);
+	if (k_prelude_kept())
+		walk_includes(&w, path, text, len, 0, 0);
+	r = pch_args_for(idx, c, args, deps, w.torch, &w.hoist);
+	k_strv_free(&w.visited);
+	k_strv_free(&w.hoist);
+	free(w.toolkit);
+	return r;
+}
+
+static int hoisting;
+
+void
+k_pch_hoist(int on)
+{
+	hoisting = on;
 }
 
 int
 k_pch_unit_args(CXIndex idx, struct k_pcache *c, const char *path,
     const char *text, size_t len, struct k_strv *args, struct k_strv *deps)
 {
-	struct k_strv visited = { 0 };
-	int torch = 0;
-
-	if (c == NULL || c->dir == NULL)
-		return 0;
-	if (k_prelude_kept())
-		torch = wants_torch(path, text, len, args, &visited, 0);
-	k_strv_free(&visited);
-	return pch_args_for(idx, c, args, deps, torch);
+	return unit_args(idx, c, path, text, len, args, deps, 0);
 }
 
 int
@@ -377,7 +550,7 @@ k_parse_pch(CXIndex idx, struct k_pcache *c, const char *path,
 
 	for (i = 0; i < args->n; i++)
 		k_strv_push(&a, args->v[i]);
-	if (!k_pch_unit_args(idx, c, path, text, len, &a, deps)) {
+	if (!unit_args(idx, c, path, text, len, &a, deps, hoisting)) {
 		k_strv_free(&a);
 		return k_parse(idx, path, text, len, args, tu);
 	}

@@ -41,6 +41,14 @@ int k_pch_args(CXIndex idx, struct k_pcache *c, struct k_strv *args,
 int k_pch_unit_args(CXIndex idx, struct k_pcache *c, const char *path,
     const char *text, size_t len, struct k_strv *args, struct k_strv *deps);
 
+/*
+ * With on set, k_parse_pch's PCH for a unit also holds the toolkit
+ * headers the unit includes that can be parsed before it (cub, thrust,
+ * cuda_bf16.h...; see k_pch.c): units that include the same ones share
+ * it.  k_pch_unit_args never adds them.  Off at start.
+ */
+void k_pch_hoist(int on);
+
 int k_parse_pch(CXIndex idx, struct k_pcache *c, const char *path,
     const char *text, size_t len, const struct k_strv *args,
     CXTranslationUnit *tu, struct k_strv *deps);

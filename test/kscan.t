@@ -382,6 +382,29 @@ is "$(jq -r '[.scan.name, .scan.line, .scan.end_line, .scan.diagnostics.errors, 
     "staged:10:17:0:1 dynamic_tile:19:22:0:1 " \
     "alignas after a memory-space keyword parses; kernels, extents and launches as written"
 
+# clang's CUDA refuses what nvcc compiles (a __shared__ object with a
+# destructor, a kernel template launching itself): set apart from the
+# errors; a call no compiler takes stays an error
+run "$KSCAN" test/cuda/nvcc_accepts.cu
+is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.diagnostics.nvcc_accepts | length), (.scan.launches | length)] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "staged:0:3:1 split:0:3:2 " \
+    "errors nvcc accepts are not counted, kernels and launches found"
+like "$(jq -r '.scan.diagnostics.nvcc_accepts | join(";")' "$T_TMP/out" | sed -n 1p)" \
+    "nvcc_accepts.cu:15:.*initialization is not supported for __shared__ variables;.*nvcc_accepts.cu:32:3: no matching function for call to 'split'" \
+    "each named with its place"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "nvcc_accepts: records validate against schemas/"
+cat > "$D/refused.cu" <<'EOF'
+__device__ int twice(int x) { return 2 * x; }
+template <int N> __global__ void wrong(int *d) { d[0] = twice(d, N); }
+template <int N> __global__ void again(int *d) { wrong<N><<<1, 1>>>(d, 1); }
+void run(int *d) { again<1><<<1, 1>>>(d); }
+EOF
+run "$KSCAN" "$D/refused.cu"
+is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.diagnostics.nvcc_accepts // [] | length)] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
+    "wrong:2:0 again:2:0 " \
+    "a call refused for another reason (its arguments), a launch with the wrong arguments: still errors"
+
 # HIP: hipcc's own headers; <<<...>>> launches are found
 run "$KSCAN" test/hip/chevron.hip
 is "$(jq -c '[.scan.dialect, .scan.diagnostics.errors]' "$T_TMP/out" | sort -u)" \

@@ -125,4 +125,23 @@ if have_tool kslice; then
 	    "kslice: a work directory that cannot be made: a warning"
 fi
 
+# the toolkit headers a unit includes first are in its precompiled
+# headers, shared by units that include the same ones; not one that
+# follows a macro the unit defines, nor one in a branch not taken, nor one
+# the PyTorch stand-in's PCH holds already
+cd "$T_ROOT" || exit 1
+H=test/cuda/hoist
+run "$KSCAN" --work "$D/wh" $H/one.cu $H/two.cu $H/macro.cu $H/branch.cu \
+    $H/torch.cu
+cp "$T_TMP/out" "$D/hoist.ndjson"
+run "$KSCAN" --no-cache $H/one.cu $H/two.cu $H/macro.cu $H/branch.cu \
+    $H/torch.cu
+is_file "$T_TMP/out" "$D/hoist.ndjson" \
+    "toolkit headers in the PCH: the records of a parse without"
+is "$(jq -r '[.scan.name, .scan.diagnostics.errors] | join(":")' "$D/hoist.ndjson" | tr '\n' ' ')" \
+    "branch_kernel:1 macro_kernel:1 one_kernel:0 torch_kernel:0 two_kernel:0 " \
+    "cub found; __half without operators after the macro; no cub outside the branch"
+is "$(find "$D/wh/pcache/pch" -name '*.pch' | wc -l | tr -d ' '):$(grep -l 'cub/block/block_reduce.cuh' $(find "$D/wh/pcache/pch" -name '*.json') | wc -l | tr -d ' ')" \
+    "3:1" "the toolkit's, the stand-in's, and one with cub for both units that include it"
+
 done_testing

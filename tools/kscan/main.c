@@ -265,9 +265,12 @@ main(int argc, char *argv[])
 		    "cannot use as work directory, parsing without the cache: "
 		    "%s", strerror(errno));
 		k_pcache_close(&opt.cache);
-	} else if (!opt.no_cache)
+	} else if (!opt.no_cache) {
 		/* where precompiled headers can hold it */
 		(void)k_prelude_keep(opt.pch.dir);
+		/* units that include the same toolkit headers share them */
+		k_pch_hoist(1);
+	}
 	if (!compdb_ok) {
 		struct unit *u = add_unit(builddir, NULL, 0);
 		const char *why = compdb_why(builddir);

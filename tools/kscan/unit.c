@@ -6,38 +6,55 @@
 
 /* ------------------------------------------------------- per unit */
 
+/* "file:line:col: message" of a diagnostic, as a JSON string */
+static json_t *
+message_json(struct ctx *x, CXDiagnostic d)
+{
+	CXFile f;
+	unsigned line, col;
+	char *m = k_take(clang_getDiagnosticSpelling(d));
+	char *buf;
+	json_t *j;
+
+	clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line,
+	    &col, NULL);
+	buf = k_asprintf("%s:%u:%u: %s", f != NULL ? file_info(x, f)->rel :
+	    "<command line>", line, col, m);
+	j = k_string_lossy(buf, strlen(buf));
+	free(buf);
+	free(m);
+	return j;
+}
+
+/* The unit's errors; those nvcc accepts (k_nvcc_accepts) apart. */
 static json_t *
 diagnostics_json(struct ctx *x)
 {
 	unsigned i, n = clang_getNumDiagnostics(x->tu), errors = 0;
 	json_t *o = json_object(), *msgs = json_array();
+	json_t *acc = json_array();
 
 	for (i = 0; i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(x->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-		if (sev >= CXDiagnostic_Error) {
+		if (sev >= CXDiagnostic_Error && k_nvcc_accepts(d)) {
+			if (json_array_size(acc) < MAX_DIAG_MESSAGES)
+				json_array_append_new(acc,
+				    message_json(x, d));
+		} else if (sev >= CXDiagnostic_Error) {
 			errors++;
-			if (json_array_size(msgs) < MAX_DIAG_MESSAGES) {
-				CXFile f;
-				unsigned line, col;
-				char *m = k_take(clang_getDiagnosticSpelling(d));
-				char *buf;
-				clang_getExpansionLocation(
-				    clang_getDiagnosticLocation(d), &f, &line,
-				    &col, NULL);
-				buf = k_asprintf("%s:%u:%u: %s", f != NULL ?
-				    file_info(x, f)->rel : "<command line>",
-				    line, col, m);
+			if (json_array_size(msgs) < MAX_DIAG_MESSAGES)
 				json_array_append_new(msgs,
-				    k_string_lossy(buf, strlen(buf)));
-				free(buf);
-				free(m);
-			}
+				    message_json(x, d));
 		}
 		clang_disposeDiagnostic(d);
 	}
 	json_object_set_new(o, "errors", json_integer(errors));
 	json_object_set_new(o, "messages", msgs);
+	if (json_array_size(acc) > 0)
+		json_object_set_new(o, "nvcc_accepts", acc);
+	else
+		json_decref(acc);
 	return o;
 }
 
