@@ -61,10 +61,12 @@ rec good ref good > "$T_TMP/in"
 FAKE_PIDS=$T_TMP/pids1 run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
 is "$T_STATUS" 0 "serving harness: exit 0"
 is "$(sec good | jq -c '.serve')" \
-    '{"used":true,"processes":1,"commands":11}' \
-    "golden, repeat, candidate and 8 timing runs: 11 commands, 1 process"
-is "$(procs "$T_TMP/pids1"):$(wc -l < "$T_TMP/pids1" | tr -d ' ')" "1:11" \
-    "the harness saw the 11 commands in one process"
+    '{"used":true,"processes":1,"commands":10}' \
+    "golden, candidate and 8 timing runs: 10 commands, 1 process"
+is "$(procs "$T_TMP/pids1"):$(wc -l < "$T_TMP/pids1" | tr -d ' ')" "1:10" \
+    "the harness saw the 10 commands in one process"
+is "$(jq -r 'select(.id == "good") | .verify.runs[] | select(.mode == "repeat") | .role' "$T_TMP/out")" \
+    reference "the golden's repeat ran, in a process of its own (not among the served commands)"
 is "$(grep -c ' times-only$' "$T_TMP/pids1")" 8 \
     "the 8 timing runs ask for times only (no buffer files)"
 is "$(sec good | jq -r '[.pass_exe, .pass_perf, .verified.value] | @tsv')" \

@@ -153,6 +153,7 @@ void serve_begin(const char *scratch);
 void serve_end(json_t *v);
 int serve_serving(void);
 extern _Thread_local int run_times_only;	/* timing.c: a run for its times */
+extern _Thread_local int run_fresh;	/* a run in a process of its own */
 int serve_run(const struct worker *w, char *const argv[], const char *dir,
     double timeout, struct k_proc *p);
 

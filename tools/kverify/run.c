@@ -154,6 +154,7 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
  * --timeout) */
 static _Thread_local double case_limit;
 _Thread_local int run_times_only;
+_Thread_local int run_fresh;
 
 int
 run_harness(const struct worker *w, const char *harness, const char *module,
@@ -217,7 +218,7 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 	} else
 		argv[n++] = "--cases";
 	argv[n] = NULL;
-	if (san_tool == NULL && module != NULL) {
+	if (san_tool == NULL && module != NULL && !run_fresh) {
 		/* the record's serving harness, when it has one */
 		int rc = serve_run(w, argv, dir, timeout, &r->p);
 		if (rc < 0)
