@@ -100,14 +100,20 @@ open_jsonl(const char *path)
 		o = json_loads(line, JSON_REJECT_DUPLICATES, &err);
 		id = k_get_str(o, "id");
 		if (!json_is_object(o) || id == NULL ||
-		    !json_is_string(json_object_get(o, "code")))
+		    !json_is_string(json_object_get(o, "code"))) {
+			json_decref(o);
 			k_fatal(K_EXIT_USAGE, NULL, "--candidates: %s:%lu: "
 			    "expected {\"id\": ..., \"code\": ...}%s%s", path,
 			    lineno, o == NULL ? ": " : "",
 			    o == NULL ? err.text : "");
-		if (json_object_get(index_, id) != NULL)
+		}
+		if (json_object_get(index_, id) != NULL) {
+			char twice[512];
+			snprintf(twice, sizeof(twice), "%s", id);
+			json_decref(o);
 			k_fatal(K_EXIT_USAGE, NULL, "--candidates: %s:%lu: "
-			    "id %s given twice", path, lineno, id);
+			    "id %s given twice", path, lineno, twice);
+		}
 		json_object_set_new(o, "source", json_sprintf("%s:%lu", path,
 		    lineno));
 		json_object_set(index_, id, o);

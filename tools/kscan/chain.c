@@ -491,7 +491,7 @@ dispatchers(const char *key)
 void
 chain_link(json_t *scan)
 {
-	json_t *queue = json_array(), *chain, *l, *a, *v;
+	json_t *queue, *chain, *l, *a, *v;
 	struct step *steps;
 	char cn[512];
 	size_t i, j, qi, nd;
@@ -502,6 +502,7 @@ chain_link(json_t *scan)
 		return;
 	if (!g.built)
 		build();
+	queue = json_array();
 	nd = json_array_size(g.defs);
 	steps = k_calloc(nd + 1, sizeof(*steps));
 	for (i = 0; i < nd; i++)
