@@ -20,6 +20,9 @@ mkdir -p "$dir/src" "$dir/log" || exit 2
 git ls-files -co --exclude-standard | grep -v '^test/tmp/' |
     while read -r f; do [ -e "$f" ] && echo "$f"; done |
     tar -cf - -T - | tar -xf - -C "$dir/src" || exit 2
+# a repository of its own: kscan takes the enclosing repository's top for
+# the root ids are relative to, and the copy's paths must be the tree's
+git init -q "$dir/src" || exit 2
 ${MAKE:-make} --no-print-directory -C "$dir/src" CFLAGS="$flags" \
     LDFLAGS="-fsanitize=address,undefined" all unit || exit 2
 
