@@ -367,7 +367,7 @@ is "$(jq -r -s '[.[].scan.name] | join(" ")' "$T_TMP/out")" \
 
 # cuRAND: the toolkit's own headers from make deps, not a stand-in (clang's
 # CUDA wrapper includes curand_mtgp32_kernel.h in every CUDA parse)
-is "$(ls "$(cd "$(dirname "$KSCAN")" && pwd)/deps/cuda-12.4/include/curand_mtgp32_kernel.h" 2>&1 | sed 's,.*/,,')" \
+is "$(ls "${KFORGE_CUDA_PATH:-$(cd "$(dirname "$KSCAN")" && pwd)/deps/cuda-12.4}/include/curand_mtgp32_kernel.h" 2>&1 | sed 's,.*/,,')" \
     curand_mtgp32_kernel.h "the parse toolkit tree holds cuRAND's headers"
 run "$KSCAN" test/cuda/curand.cu
 is "$T_STATUS:$(jq -r -s '[.[] | .scan.name + "=" + (.scan.diagnostics.errors | tostring)] | join(" ")' "$T_TMP/out")" \
