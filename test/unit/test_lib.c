@@ -452,6 +452,7 @@ child_main(const char *arg)
 	first = k_main(argc, argv, &t, NULL);
 	printf("j=%d w=%s operands=%d\n", seen_j, seen_w ? seen_w : "-",
 	    argc - first);
+	free(copy);	/* seen_w pointed into it */
 	return k_finish();
 }
 
