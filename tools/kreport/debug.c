@@ -71,27 +71,29 @@ dir_name(const char *id)
 /*
  * The folder of this run's next record with id: dir_name(id), and when an
  * earlier record of the run (the same id repeated, or none) took that
- * name, the name with -2, -3, ... appended, so that no record's folder
- * overwrites another's; the order of the input keeps a rerun's names.
+ * name in *used (one set per output directory), the name with -2, -3, ...
+ * appended, so that no record's folder overwrites another's; the order of
+ * the input keeps a rerun's names.
  */
-static json_t *names_used;
-
-static char *
-unique_dir_name(const char *id)
+char *
+unique_dir_name(json_t **used, const char *id)
 {
 	char *base = dir_name(id), *name = k_strdup(base);
 	unsigned long n = 1;
 
-	if (names_used == NULL)
-		names_used = json_object();
-	while (json_object_get(names_used, name) != NULL) {
+	if (*used == NULL)
+		*used = json_object();
+	while (json_object_get(*used, name) != NULL) {
 		free(name);
 		name = k_asprintf("%s-%lu", base, ++n);
 	}
-	json_object_set_new(names_used, name, json_true());
+	json_object_set_new(*used, name, json_true());
 	free(base);
 	return name;
 }
+
+/* the --debug-dir folders' names */
+static json_t *names_used;
 
 void
 debug_names_free(void)
@@ -155,7 +157,7 @@ write_debug(struct info *in)
 	char *line;
 	int k;
 
-	in->dir = unique_dir_name(in->id);
+	in->dir = unique_dir_name(&names_used, in->id);
 	snprintf(dir, sizeof(dir), "%s/%s", opt.debug_dir, in->dir);
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		k_warn(K_EXIT_IO, dir, "cannot create: %s", strerror(errno));

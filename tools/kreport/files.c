@@ -634,24 +634,8 @@ write_mutants(json_t *rec, const char *dir)
 	return n;
 }
 
+/* the --export-dir folders' names */
 static json_t *names_used;
-
-static char *
-folder_name(const char *id)
-{
-	char *base = dir_name(id), *name = k_strdup(base);
-	unsigned long n = 1;
-
-	if (names_used == NULL)
-		names_used = json_object();
-	while (json_object_get(names_used, name) != NULL) {
-		free(name);
-		name = k_asprintf("%s-%lu", base, ++n);
-	}
-	json_object_set_new(names_used, name, json_true());
-	free(base);
-	return name;
-}
 
 static void
 say(struct info *in, const char *dir, const char *why)
@@ -713,7 +697,7 @@ export_files(struct info *in)
 		why = "the harness has no CUDA driver-API block to replace";
 		goto out;
 	}
-	name = folder_name(in->id);
+	name = unique_dir_name(&names_used, in->id);
 	dir = k_asprintf("%s/%s", opt.export_dir, name);
 	k_remove_tree(dir);
 	if (k_mkdirs(dir) != 0) {

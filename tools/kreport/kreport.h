@@ -175,6 +175,7 @@ const char *speed(json_t *v, char *buf, size_t len);
 /* A folder or file name for id: safe bytes, then "-" and 8 hex digits of
  * its hash; malloc'd. */
 char *dir_name(const char *id);
+char *unique_dir_name(json_t **used, const char *id);
 void write_debug(struct info *in);
 /* Forget the folder names write_debug gave this run. */
 void debug_names_free(void);
