@@ -18,8 +18,43 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#if defined(__HIP__) && !defined(__HIP_PLATFORM_NVIDIA__)
+/* a HIP unit for AMD (clang -x hip): ROCm's half and bfloat16 under the
+ * names the rest of this file uses; CUDA's headers would clash with
+ * HIP's vector types */
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#include <hip/hip_bfloat16.h>
+typedef hip_bfloat16 __nv_bfloat16;
+static inline __host__ __device__ __nv_bfloat16 __float2bfloat16(float f)
+{ return hip_bfloat16(f); }
+static inline __host__ __device__ float __bfloat162float(__nv_bfloat16 h)
+{ return float(h); }
+/* CUDA's atomicAdd on a half, which ROCm 5 lacks: a compare-and-swap
+ * on the 32-bit word that holds it */
+static inline __device__ __half atomicAdd(__half *p, __half v)
+{
+	unsigned int *w = (unsigned int *)((size_t)p & ~(size_t)3);
+	unsigned int hi = ((size_t)p & 2) != 0, old = *w, seen, next;
+	unsigned short h, sum;
+
+	do {
+		seen = old;
+		h = hi ? (unsigned short)(seen >> 16) :
+		    (unsigned short)(seen & 0xffffu);
+		sum = __half_as_ushort(__float2half(
+		    __half2float(__ushort_as_half(h)) + __half2float(v)));
+		next = hi ? (seen & 0xffffu) | ((unsigned int)sum << 16) :
+		    (seen & 0xffff0000u) | sum;
+		old = atomicCAS(w, seen, next);
+	} while (old != seen);
+	return __ushort_as_half(hi ? (unsigned short)(old >> 16) :
+	    (unsigned short)(old & 0xffffu));
+}
+#else
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#endif
 
 /* complete types, so that the forward declarations of kforge's parsing
  * prelude agree with them */

@@ -193,6 +193,22 @@ is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] |
     "acc32:0:1 acc64:0:1 " \
     "kernels taking PackedTensorAccessor32/64, PackedTensorAccessor and the generic one parse and are found, with their launches"
 
+# the binding block an extension ends with parses too (pybind11 through
+# torch/extension.h, answered by the stand-in)
+cat > "$D/bind.cu" <<'CU'
+#include <torch/extension.h>
+namespace py = pybind11;
+__global__ void fill1(float *x) { x[threadIdx.x] = 1; }
+void fill(torch::Tensor t) { fill1<<<1, 32>>>(t.data_ptr<float>()); }
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("fill", &fill, "fill with ones", py::arg("t"));
+  m.def("fill_", &fill);
+}
+CU
+run "$KSCAN" --root "$D" "$D/bind.cu"
+is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out")" \
+    "fill1:0:1" "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) with m.def and py::arg parses"
+
 # --- bad input: reported, recorded, the run goes on
 printf '\000\001binary' > "$D/bin.cu"
 mkdir -p "$D/empty"

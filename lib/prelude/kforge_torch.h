@@ -9,7 +9,20 @@
 #ifndef KFORGE_TORCH_H
 #define KFORGE_TORCH_H
 
+#if defined(__HIP__)
+/* a HIP unit (ROCm's PyTorch is hipified: hipStream_t and hipDeviceProp_t
+ * behind the same c10::cuda names); CUDA's headers would clash with
+ * HIP's vector types */
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+typedef hipStream_t cudaStream_t;
+typedef hipDeviceProp_t cudaDeviceProp;
+/* CUDA's atomicAdd on a half, which ROCm 5's headers lack (kslice's
+ * stubs/kforge_torch.h defines it for the slice) */
+__device__ __half atomicAdd(__half *, __half);
+#else
 #include <cuda_runtime.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <initializer_list>
@@ -17,8 +30,10 @@
 #include <string>
 /* what PyTorch's headers bring in on their way, and extensions use
  * without including: half and bfloat16 types, limits, assert */
+#if !defined(__HIP__)
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#endif
 #include <algorithm>
 #include <cassert>
 #include <cfloat>
@@ -281,5 +296,18 @@ using namespace at;
 #define AT_DISPATCH_REDUCED_FLOATING_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
 #define AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES(T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
 #define AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES_AND2(S1, S2, T, N, ...) KFORGE_DISPATCH(__VA_ARGS__)
+
+/* the binding block an extension ends with (torch/extension.h brings
+ * pybind11): PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(...); } */
+namespace pybind11 {
+struct arg { explicit arg(const char *); template <class T> arg &operator=(T); };
+struct module_ { template <class... A> module_ &def(A...); };
+using module = module_;
+}
+#ifndef TORCH_EXTENSION_NAME
+#define TORCH_EXTENSION_NAME kforge_extension
+#endif
+#define PYBIND11_MODULE(name, var) \
+	static void kforge_pybind11_##name(pybind11::module_ &var)
 
 #endif
