@@ -125,6 +125,16 @@ is "$(jq -c '[.fit.rounds[] | select(.case == 0) | .counts.x] | .[1:] | map(. > 
 like "$(jq -c '.fit.memcheck_runs' "$T_TMP/out")" '^([4-9]|[1-9][0-9])$' \
     "the rounds are counted"
 
+# --- one finding printed and a large case: bisection runs out of rounds
+# there (the count is bounded, not pinned); the formula the exact samples
+# give is taken where it falls inside that case's bounds
+jq -c '.wrap.spec.cases += [{name: "e", seed: 5, scalars: {n: 300000}}]' \
+    "$T_TMP/rec.ndjson" > "$T_TMP/large.ndjson"
+FAKE_LARGE=1 FAKE_PRINT=1 run "$KV" --no-time --fit < "$T_TMP/large.ndjson"
+is "$(jq -c '.fit | [.status, .counts.x, (.buffers[0] | .how, [.samples[] | .exact])]' "$T_TMP/out")" \
+    '["fitted","2 * n + 1","exact",[true,true,true,false]]' \
+    "a sample memcheck bounds but does not pin: the exact samples' formula, inside its bounds, is fitted"
+
 # --- a spec whose counts are right: case 0 clean and written, no fit
 jq -c '.wrap.spec.params[0].count = "2 * n + 1" | .wrap.spec.params[1].count = "n - 3"' \
     "$T_TMP/rec.ndjson" > "$T_TMP/right.ndjson"

@@ -8,7 +8,8 @@
  *
  * The "kernel" reads x[0 .. 2n+1) and writes y[0 .. n-3), y[i] = x[i] +
  * x[i+n] + i; the spec says x and y hold n elements each.  Cases: n = 100,
- * 37, 100, 64.  FAKE_PRINT caps the findings printed (default 20000);
+ * 37, 100, 64, and with FAKE_LARGE a fifth, n = 300000.  FAKE_PRINT caps
+ * the findings printed (default 20000);
  * FAKE_SPEC=right makes the spec's counts 2n + 1 and n - 3.
  */
 #include <stdint.h>
@@ -17,10 +18,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NCASES 4
-static const long long ns[NCASES] = { 100, 37, 100, 64 };
+static const long long ns[] = { 100, 37, 100, 64, 300000 };
+static int NCASES = 4;
 static const unsigned long long DEVX = 0x7f0000000000ULL;
-static const unsigned long long DEVY = 0x7f0000100000ULL;
+static const unsigned long long DEVY = 0x7f0010000000ULL;
 
 static void
 fnv(const void *p, size_t n, char out[17])
@@ -254,6 +255,8 @@ main(int argc, char *argv[])
 	char dir[4096];
 	int i, k = 0, all = 0, rc;
 
+	if (getenv("FAKE_LARGE") != NULL)
+		NCASES = 5;
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--cases") == 0) {
 			printf("%d\n", NCASES);

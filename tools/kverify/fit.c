@@ -44,6 +44,7 @@ struct fbuf {
 	long long y[FIT_MAX_SAMPLES];		/* the count the GPU gave */
 	const char *src[FIT_MAX_SAMPLES];	/* memcheck, written, spec */
 	int exact[FIT_MAX_SAMPLES];
+	long long lo[FIT_MAX_SAMPLES];		/* the largest that faulted */
 	int touched;				/* grown or shrunk somewhere */
 	unsigned long long dev;			/* this round's address */
 	long long bytes;
@@ -212,8 +213,53 @@ take_plan(struct fctx *f, json_t *plan, int s)
 		b->y[s] = b->spec[s];
 		b->src[s] = "spec";
 		b->exact[s] = 0;
+		b->lo[s] = -1;
 	}
 	return 0;
+}
+
+/*
+ * A sample memcheck did not bisect to the element (out of rounds) bounds
+ * the count from both sides: more than the largest count that faulted,
+ * at most the smallest clean one.  Fit over the exact samples alone; when
+ * that formula is exact there and falls inside every other sample's
+ * bounds, it is the answer (r replaced, true returned).
+ */
+static int
+within_bounds(const struct fbuf *b, const struct fit_term *t, size_t nt,
+    size_t m, struct fit_result *r)
+{
+	static _Thread_local struct fit_term te[64];
+	long long ye[FIT_SAMPLES];
+	struct fit_result re;
+	size_t s, e = 0, j;
+	int k;
+
+	for (s = 0; s < m; s++) {
+		if (!b->exact[s])
+			continue;
+		ye[e] = b->y[s];
+		for (j = 0; j < nt && j < 64; j++) {
+			if (e == 0)
+				te[j] = t[j];
+			te[j].v[e] = t[j].v[s];
+		}
+		e++;
+	}
+	if (e < 2 || fit_formula(te, nt, ye, e, 0, &re) != 0 ||
+	    (strcmp(re.how, "exact") != 0 && strcmp(re.how, "static") != 0))
+		return 0;
+	for (s = 0; s < m; s++) {
+		long long v = 0;
+		if (b->exact[s])
+			continue;
+		for (k = 0; k < re.nterms; k++)
+			v += re.coef[k] * t[re.idx[k]].v[s];
+		if (b->lo[s] < 0 || v <= b->lo[s] || v > b->y[s])
+			return 0;
+	}
+	*r = re;
+	return 1;
 }
 
 /* Whether scalar name is a size in the spec (its use, or a field's). */
@@ -579,6 +625,7 @@ sample(struct fctx *f, int s, int k)
 		f->b[i].y[s] = hi[i];
 		f->b[i].src[s] = "memcheck";
 		f->b[i].exact[s] = hi[i] == lo[i] + 1;
+		f->b[i].lo[s] = lo[i];
 		f->b[i].touched = 1;
 		cur[i] = hi[i];
 	}
@@ -946,6 +993,8 @@ fit_record(struct ctx *c, const struct unit *h, const struct unit *ref)
 			json_decref(sj);
 			continue;
 		}
+		if (!exact && within_bounds(&f->b[i], t, nt, (size_t)m, &r))
+			exact = 1;
 		if (strcmp(r.how, "bound") == 0 || !exact)
 			status = "bound";
 		else if (strcmp(status, "confirmed") == 0 &&
