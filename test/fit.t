@@ -38,9 +38,13 @@ RKEY=$(entry reference ref)
 mkdir -p "$T_TMP/cuda/bin"
 cat > "$T_TMP/cuda/bin/compute-sanitizer" <<'EOF'
 #!/bin/sh
+if [ "$1" = --help ]; then
+	[ -n "${FAKE_NOPAD:-}" ] || echo "  --padding arg    padding after every allocation"
+	exit 0
+fi
 echo "$*" >> "${FAKE_SAN_LOG:-/dev/null}"
 while [ $# -gt 0 ]; do
-	case $1 in --tool|--print-limit|--show-backtrace) shift 2 ;; *) break ;; esac
+	case $1 in --tool|--print-limit|--show-backtrace|--padding) shift 2 ;; *) break ;; esac
 done
 echo "========= COMPUTE-SANITIZER"
 FAKE_SAN=1 "$@"
@@ -103,6 +107,14 @@ is "$(jq -c '[.verify.verified.value, .verify.verified.reason, .verify.sanitize.
     "--fit: the verdict uses the fitted counts: clean, fully written, verified"
 grep -c -- '--count x=2 \* n + 1' "$T_TMP/san.log" > "$T_TMP/c" || true
 is "$(cat "$T_TMP/c")" 1 "the verdict's memcheck run got the fitted counts"
+# memcheck pads every allocation, so that an access past a buffer cannot
+# land unseen in the next one (where the sanitizer's --help offers it)
+is "$(grep -c -- '--tool memcheck .*--padding 4194304 ' "$T_TMP/san.log")" \
+    "$(grep -c -- '--tool memcheck' "$T_TMP/san.log")" \
+    "every memcheck run (the fit's and the verdict's) pads allocations (--padding)"
+FAKE_NOPAD=1 FAKE_SAN_LOG=$T_TMP/nopad.log run "$KV" --no-time --fit < "$T_TMP/rec.ndjson"
+is "$(grep -c -- '--padding' "$T_TMP/nopad.log"):$(jq -r '.fit.status' "$T_TMP/out")" "0:fitted" \
+    "a compute-sanitizer without --padding is run without it"
 
 if /usr/bin/python3 -c 'import jsonschema' 2> /dev/null; then
 	test/validate "$T_TMP/fitted.ndjson" > "$T_TMP/val" 2>&1

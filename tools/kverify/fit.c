@@ -101,6 +101,10 @@ fexec(struct fctx *f, const char *dir, int k, const long long *cnt,
 		argv[n++] = "100000";
 		argv[n++] = "--show-backtrace";
 		argv[n++] = "no";
+		if (opt.san_padding) {
+			argv[n++] = "--padding";
+			argv[n++] = SAN_PADDING;
+		}
 	}
 	argv[n++] = (char *)f->h->path;
 	argv[n++] = (char *)f->ref->path;

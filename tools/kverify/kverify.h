@@ -36,6 +36,10 @@
 #define MAX_GPUS 64
 #define TAIL_MAX 2048		/* bytes of harness output kept in a fault */
 #define SAN_MSGS 5		/* sanitizer messages kept per tool */
+/* memcheck's guard after every allocation (--padding): an access past a
+ * buffer that would land in the next one (the driver packs small
+ * allocations 512 bytes apart) is reported instead of passing */
+#define SAN_PADDING "4194304"
 #define CHECK_REPS 3		/* repetitions every checking run replays */
 #define ORACLE_RUN (-1)		/* run_harness reps: the CPU reference only */
 #define ALL_CASES (-2)		/* run_harness case: every case, one process */
@@ -63,6 +67,7 @@ struct kv_opt {
 	const char *work_from;	/* what named it, for messages */
 	char self[PATH_MAX];
 	char *sanitizer;
+	int san_padding;	/* compute-sanitizer takes --padding */
 	int gpus[MAX_GPUS];
 	int ngpus;		/* 0: no --gpus, one worker, inherited env */
 	int serve;		/* 0: --no-serve, one process per run */

@@ -145,6 +145,35 @@ find_sanitizer(void)
 	return k_which("compute-sanitizer");
 }
 
+/* Whether this compute-sanitizer takes --padding (its --help says so). */
+static int
+sanitizer_pads(const char *san)
+{
+	char log[PATH_MAX + 64], *text;
+	char *argv[] = { (char *)san, "--help", NULL };
+	struct k_proc p;
+	size_t n;
+	int yes;
+
+	snprintf(log, sizeof(log), "%s/verify/sanitizer-help.%ld", opt.work,
+	    (long)getpid());
+	{
+		char dir[PATH_MAX + 16];
+		snprintf(dir, sizeof(dir), "%s/verify", opt.work);
+		if (k_mkdirs(dir) != 0)
+			return 0;
+	}
+	if (k_run(argv, NULL, log, 30, &p) != 0) {
+		unlink(log);
+		return 0;
+	}
+	text = k_file_read(log, 1UL << 20, &n);
+	yes = text != NULL && strstr(text, "--padding") != NULL;
+	free(text);
+	unlink(log);
+	return yes;
+}
+
 static double
 number(const char *flag, const char *s, double lo, double hi)
 {
@@ -338,6 +367,8 @@ main(int argc, char *argv[])
 	/* said when a record first needs it (record.c) */
 	if (opt.sanitize || opt.memcheck || opt.fit)
 		opt.sanitizer = find_sanitizer();
+	if (opt.sanitizer != NULL)
+		opt.san_padding = sanitizer_pads(opt.sanitizer);
 
 	n = opt.ngpus > 0 ? opt.ngpus : 1;
 	for (i = 0; i < n; i++) {

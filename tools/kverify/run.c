@@ -161,7 +161,7 @@ run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
     const char *san_tool, double timeout, struct run *r)
 {
-	char *argv[24 + FIT_ARGS_MAX], mem[32], gpu[16], cs[16], rs[16];
+	char *argv[26 + FIT_ARGS_MAX], mem[32], gpu[16], cs[16], rs[16];
 	char log[PATH_MAX + 16];
 	char ct[32];
 	int n = 0;
@@ -186,6 +186,10 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 		argv[n++] = (char *)san_tool;
 		argv[n++] = "--print-limit";
 		argv[n++] = "20";
+		if (opt.san_padding && strcmp(san_tool, "memcheck") == 0) {
+			argv[n++] = "--padding";
+			argv[n++] = SAN_PADDING;
+		}
 	}
 	argv[n++] = (char *)harness;
 	if (module != NULL) {
@@ -214,7 +218,7 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 				argv[n++] = "--times-only";
 		}
 		/* the counts the GPU fitted (kverify --fit), if any */
-		fit_args_append(argv, &n, 23 + FIT_ARGS_MAX);
+		fit_args_append(argv, &n, 25 + FIT_ARGS_MAX);
 	} else
 		argv[n++] = "--cases";
 	argv[n] = NULL;
