@@ -331,6 +331,10 @@ verify vzero zero "" --no-time
 is "$(v '[.verified.reason, .verified.detail] | join(" | ")')" \
     "degenerate | output y is degenerate in every case (all-zero)" \
     "an output degenerate in every case: not verified"
+verify vfill fill "" --no-time
+is "$(v '[.verified.value, ([.degenerate[] | select(.output == "y") | .value] | unique | length)] | map(tostring) | join(" ")')" \
+    "true 3" \
+    "an output that is one value in every case, another value in each (a fill): still a test, verified"
 verify vnondet nondet "" --no-time
 is "$(v '.verified.reason')" nondeterministic "a nondeterministic golden: not verified"
 rec vcrash crash > "$T_TMP/in"

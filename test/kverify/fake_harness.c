@@ -262,6 +262,12 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		memset(y, 0, sizeof(y));
 		for (i = 0; i < N; i++)
 			k[i] = 7;
+	} else if (strcmp(mode, "fill") == 0) {
+		/* a fill: one value per case, another in each case */
+		for (i = 0; i < N; i++) {
+			y[i] = 3.0f + (float)kcase;
+			k[i] = 7 + kcase;
+		}
 	} else if (strcmp(mode, "copy") == 0)
 		memcpy(y, x, sizeof(y));
 	else if (strcmp(mode, "nondet") == 0) {

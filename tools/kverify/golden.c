@@ -12,6 +12,24 @@
 /* One observation of the reference against itself on output b of case
  * k (got: another run's bytes): b->spread and the case's "spread" grow to
  * it, *scale to the output's largest magnitude. */
+/* The first element of b in hex (its repeated value, when it is one). */
+static json_t *
+element_hex(const struct buf *b)
+{
+	const struct k_dtype *d = k_dtype_named(b->type);
+	size_t sz = d != NULL ? (size_t)d->size : 1, i;
+	char hex[2 * 16 + 1];
+
+	if (sz > 16)
+		sz = 16;
+	if (sz > b->len)
+		sz = b->len;
+	for (i = 0; i < sz; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b->data[i]);
+	hex[2 * sz] = '\0';
+	return json_string(sz > 0 ? hex : "00");
+}
+
 static void
 observe(json_t *gold, int k, size_t i, struct buf *b, const unsigned char
     *got, size_t len, double *scale)
@@ -253,6 +271,9 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				    json_string(b->name));
 				json_object_set_new(d, "reason",
 				    json_string(why));
+				if (strcmp(why, "sentinel") != 0)
+					json_object_set_new(d, "value",
+					    element_hex(b));
 				json_array_append_new(degen, d);
 			}
 			for (j = 0; j < g->nin; j++) {
