@@ -89,6 +89,8 @@ ok "$([ "$(grep -c '"verified":{"value":' "$out/golden.ndjson")" -eq "$total" ] 
     "every record has kverify's verdict (memcheck on case 0 by default)"
 grep -o '"verified":{"value":[a-z]*,"reason":[^,]*' "$out/golden.ndjson" |
     sort | uniq -c | sed 's/^/# /'
+ok "$([ "$(grep -c '"verified":{"value":true' "$out/golden.ndjson")" -eq "$cuda" ] && echo 0 || echo 1)" \
+    "every CUDA example is a verified task"
 grep '"verified":{"value":false' "$out/golden.ndjson" |
     grep -v '"reason":"not-runnable"' |
     grep -o '"id":"[^"]*"\|"verified":{[^}]*}' | sed 's/^/# not verified: /'
