@@ -366,8 +366,8 @@ buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
 /* The count of buffer pi from its accesses: 2 when every access is
  * bounded (out), 1 when only some are, 0 when none. */
 static int
-bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
-    char *why, size_t wcap)
+bound_count(struct kern *k, const char *name, size_t def, int esz, char *out,
+    size_t cap, char *why, size_t wcap)
 {
 	struct acc a;
 	struct iv z;
@@ -377,7 +377,7 @@ bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
 	*why = '\0';
 	if (k->kf == NULL)
 		return 0;
-	buf_walk(k->kf, name, (size_t)-1, &z, 1, esz, &a, 0);
+	buf_walk(k->kf, name, def, &z, 1, esz, &a, 0);
 	if (!a.any && !a.unknown)
 		return 0;
 	if (a.any)
@@ -420,8 +420,8 @@ count_of(struct kern *k, int pi, const char *domain)
 	char cnt[MAX_EXPR], why[256];
 	int r;
 
-	r = bound_count(k, p->name, p->dt != NULL ? p->dt->size : 1, cnt,
-	    sizeof(cnt), why, sizeof(why));
+	r = bound_count(k, p->name, (size_t)-1, p->dt != NULL ? p->dt->size : 1,
+	    cnt, sizeof(cnt), why, sizeof(why));
 	if (r == 2 && p->dt == NULL) {
 		/* elements of a size kwrap does not know: bytes would be short */
 		copy(p->count, sizeof(p->count), cnt);
@@ -464,9 +464,9 @@ void
 shared_of(struct kern *k)
 {
 	const struct toks *t = &k->t;
-	char cnt[MAX_EXPR], why[256];
+	char cnt[MAX_EXPR], why[256], name[64];
 	const struct k_dtype *dt = NULL;
-	size_t i, j;
+	size_t i, j, def = (size_t)-1;
 	int r;
 
 	if (k->shared_state == 2)
@@ -477,9 +477,15 @@ shared_of(struct kern *k)
 	for (j = i + 2; j < t->n && !is(t, j, ";") && !is(t, j, "["); j++)
 		if (k_dtype_c(t->v[j]) != NULL)
 			dt = k_dtype_c(t->v[j]);
-	if (j >= t->n || !is(t, j, "[") || !is_ident(t->v[j - 1]) || dt == NULL)
+	if (i + 3 >= t->n && (dt = shared_local(k, name, sizeof(name),
+	    &def)) != NULL)
+		;	/* T *s = SharedMemory<T>(): s is the array */
+	else if (j >= t->n || !is(t, j, "[") || !is_ident(t->v[j - 1]) ||
+	    dt == NULL)
 		goto out;
-	r = bound_count(k, t->v[j - 1], dt->size, cnt, sizeof(cnt), why,
+	else
+		copy(name, sizeof(name), t->v[j - 1]);
+	r = bound_count(k, name, def, dt->size, cnt, sizeof(cnt), why,
 	    sizeof(why));
 	if (r == 2) {
 		char pc[MAX_EXPR];

@@ -372,6 +372,8 @@ int
 site_grid(struct kern *k, int d, char *out, size_t cap);
 void
 infer_shared(struct kern *k, json_t *launch);
+const struct k_dtype *
+shared_local(struct kern *k, char *name, size_t cap, size_t *pos);
 
 /* poly.c */
 void

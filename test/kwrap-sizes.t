@@ -1,0 +1,50 @@
+#!/bin/sh
+# Specs that keep the reference in bounds on its own cases
+# (test/sizes/sizes.cu, saved as test/sizes/kslice.ndjson): dynamic shared
+# memory taken through a helper, stores through pointers assigned after
+# their declaration and stepped in loops, values read from a buffer and
+# used as indices; every harness compiled with nvcc.
+. "$(dirname "$0")/lib.sh"
+
+if ! have_tool kwrap; then
+	skip_all "kwrap is not built"
+fi
+KWRAP=$(tool kwrap)
+
+run "$KWRAP" < test/sizes/kslice.ndjson
+is "$T_STATUS" 0 "sizes: exit status 0"
+cp "$T_TMP/out" "$T_TMP/s.ndjson"
+# sspec(KERNEL, JQ): a jq expression on the spec of test/sizes' KERNEL
+sspec() {
+	jq -c --arg id "test/sizes/sizes.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/s.ndjson"
+}
+
+is "$(sspec 'shared_helper_kernel<float>' '[.launch.shared_mem, .confidence.overall]')" \
+    '["1024","high"]' \
+    "shared memory through SharedMem<T>(): the local's accesses size it (2 * 128 floats)"
+
+# every harness compiles as harness.build says
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
+mkdir -p "$T_TMP/h"
+n=0
+jq -r .id "$T_TMP/s.ndjson" > "$T_TMP/ids"
+while read -r id; do
+	n=$((n + 1))
+	if [ ! -x "$NVCC" ]; then
+		skip "nvcc: $id harness builds" "nvcc is not installed"
+		continue
+	fi
+	sed -n "${n}p" "$T_TMP/s.ndjson" | jq -r .wrap.harness.code \
+	    > "$T_TMP/h/harness.cu"
+	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none \
+	    harness.cu -o harness -L"$CUDA/lib64/stubs" -lcuda) \
+	    2> "$T_TMP/h/err"; then
+		pass "nvcc: $id harness builds"
+	else
+		fail "nvcc: $id harness builds"
+		diag_file "$T_TMP/h/err"
+	fi
+done < "$T_TMP/ids"
+done_testing

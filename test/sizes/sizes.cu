@@ -1,0 +1,46 @@
+// Kernels whose specs keep the reference in bounds (test/kwrap-sizes.t
+// checks each); test/sizes/kslice.ndjson is their saved kslice output:
+//	./kscan test/sizes | ./kslice > test/sizes/kslice.ndjson
+#define CUDA_1D_KERNEL_LOOP(i, n)                              \
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); \
+       i += blockDim.x * gridDim.x)
+
+// A store through a pointer declared first and assigned later, and a
+// store through a pointer moved by a step in a loop.
+__global__ void deref_kernel(int n, int rows, const float *src, float *dst,
+                             float *col) {
+  CUDA_1D_KERNEL_LOOP(i, n) {
+    float *q;
+    q = dst + i * 2;
+    *q = src[i];
+    *(q + 1) = 0.0f;
+    float *c = col + i;
+    for (int r = 0; r < rows; ++r) {
+      *c = src[i];
+      c += n;
+    }
+  }
+}
+
+// Dynamic shared memory taken through a helper that declares the extern
+// array: s is the array, sized by its accesses (2 * blockDim.x floats).
+template <class T> struct SharedMem {
+  __device__ inline operator T *() {
+    extern __shared__ int smem_[];
+    return (T *)smem_;
+  }
+};
+
+template <class T>
+__global__ void shared_helper_kernel(const T *in, T *out, int n) {
+  T *s = SharedMem<T>();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? in[i] : 0;
+  s[threadIdx.x + blockDim.x] = 0;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0] + s[blockDim.x];
+}
+
+void launch_shared_helper(const float *in, float *out, int n) {
+  shared_helper_kernel<float><<<(n + 127) / 128, 128>>>(in, out, n);
+}
