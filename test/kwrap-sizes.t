@@ -23,6 +23,9 @@ sspec() {
 is "$(sspec 'shared_helper_kernel<float>' '[.launch.shared_mem, .confidence.overall]')" \
     '["1024","high"]' \
     "shared memory through SharedMem<T>(): the local's accesses size it (2 * 128 floats)"
+is "$(sspec deref_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
+    '[["n","2 * n","n * rows"],"high"]' \
+    "stores through q assigned after T *q; and through c += n in a loop of rows trips"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

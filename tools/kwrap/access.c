@@ -175,6 +175,21 @@ cast_before(struct fn *f, size_t i, int esz)
 	    cast_lanes(f->k, t, j + 1, i - 1, esz) > 0;
 }
 
+/* Whether name is declared a pointer in f before token pos: T *name;,
+ * T *a, *name;, T *name = ... */
+static int
+ptr_local(struct fn *f, const char *name, size_t pos)
+{
+	const struct toks *t = f->t;
+	size_t i;
+
+	for (i = f->a + 1; i < pos; i++)
+		if (is(t, i, name) && is(t, i - 1, "*") && (is(t, i + 1, ";") ||
+		    is(t, i + 1, ",") || is(t, i + 1, "=")))
+			return 1;
+	return 0;
+}
+
 /* One use of the buffer's pointer at token i. */
 static void
 ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
@@ -284,6 +299,18 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
 			return;
 		}
+		if (s == i && is(t, s - 1, "*") && !unary_at(t, s - 1) &&
+		    (is(t, e, ";") || is(t, e, ",")) && e == i + 1)
+			return;		/* T *q; declares q */
+		if (is(t, s - 1, "=") && s >= 3 && is_ident(t->v[s - 2]) &&
+		    (is(t, s - 3, ";") || is(t, s - 3, "{") ||
+		    is(t, s - 3, "}") || is(t, s - 3, ")")) &&
+		    (is(t, e, ";") || is(t, e, ",")) &&
+		    ptr_local(f, t->v[s - 2], s - 2)) {
+			/* T *q; ... q = p + off: q is the buffer from off */
+			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
+			return;
+		}
 		if (is(t, e, "==") || is(t, e, "!=") || is(t, s - 1, "==") ||
 		    is(t, s - 1, "!=") || is(t, s - 1, "!"))
 			return;
@@ -302,6 +329,103 @@ in_loop(const struct fn *f, size_t pos)
 		if (pos >= f->l[i].s && pos < f->l[i].e && !f->l[i].once)
 			return 1;
 	return 0;
+}
+
+/* The most trips of the for loop whose body starts at token s, 0 when
+ * kwrap cannot bound them: for (int v = A; v < B; ++v) runs B - A
+ * times (B - A + 1 for <=), with A at its least and B at its most. */
+static int
+loop_trips(struct fn *f, size_t s, struct poly *r)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	size_t o, c = s - 1, ends[3], v, a;
+	struct iv lo, hi;
+	int depth = 0, mixed, n;
+
+	if (s < 2 || !is(t, c, ")"))
+		return 0;
+	for (o = c; o > f->a; o--)
+		if (is(t, o, ")"))
+			depth++;
+		else if (is(t, o, "(") && --depth == 0)
+			break;
+	if (o <= f->a || !is(t, o - 1, "for") ||
+	    (n = split_top(t, o + 1, c, ";", ends, 3, &mixed)) != 3)
+		return 0;
+	/* init: [T] v = A */
+	for (v = o + 1; v < ends[0] && !is(t, v + 1, "="); v++)
+		;
+	if (v >= ends[0] || !is_ident(t->v[v]))
+		return 0;
+	a = v + 2;
+	/* cond: v < B or v <= B */
+	if (!is(t, ends[0] + 1, t->v[v]) || (!is(t, ends[0] + 2, "<") &&
+	    !is(t, ends[0] + 2, "<=")))
+		return 0;
+	/* step: ++v, v++ or v += 1 */
+	if (!((ends[2] == ends[1] + 3 && ((is(t, ends[1] + 1, "++") &&
+	    is(t, ends[1] + 2, t->v[v])) || (is(t, ends[1] + 1, t->v[v]) &&
+	    is(t, ends[1] + 2, "++")))) || (ends[2] == ends[1] + 4 &&
+	    is(t, ends[1] + 1, t->v[v]) && is(t, ends[1] + 2, "+=") &&
+	    is(t, ends[1] + 3, "1"))))
+		return 0;
+	eval_at(f, a, ends[0], &lo);
+	eval_at(f, ends[0] + 3, ends[1], &hi);
+	if (lo.lo.inf || hi.hi.inf)
+		return 0;
+	p_add(r, &hi.hi, &lo.lo, -1);
+	if (is(t, ends[0] + 2, "<=")) {
+		struct poly one;
+		p_const(&one, 1);
+		p_add(r, r, &one, 1);
+	}
+	p_loosen(at, r);
+	return !r->inf && p_nonneg(at, r);
+}
+
+/* How many times the step at pos moves a pointer defined at def (or a
+ * parameter, def (size_t)-1), at most, into r: the product of the trips
+ * of the loops around pos that def is not in, less one when every use
+ * comes before the step in its loop (the last step is never used).
+ * 0 when a loop's trips have no bound. */
+static int
+step_times(struct fn *f, const char *name, size_t pos, size_t def,
+    struct poly *r)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	struct poly tr, one;
+	size_t i, in = 0;
+	int j, n = 0, before = 1;
+
+	p_const(r, 1);
+	for (j = 0; j < f->nl; j++) {
+		const struct loop *l = &f->l[j];
+		if (pos < l->s || pos >= l->e || l->once ||
+		    (def != (size_t)-1 && def >= l->s && def < l->e))
+			continue;
+		if (!loop_trips(f, l->s, &tr))
+			return 0;
+		p_mul(r, r, &tr);
+		if (!n || l->s > in)
+			in = l->s;	/* the innermost loop's body */
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	for (i = f->a; i < f->b; i++)
+		if (is(t, i, name) && i != pos && i != def &&
+		    !is(t, i + 1, "+=") && !is(t, i + 1, "=") &&
+		    !is(t, i - 1, ".") && !is(t, i - 1, "->") &&
+		    (i < in || i > pos))
+			before = 0;
+	if (before) {
+		p_const(&one, 1);
+		p_add(r, r, &one, -1);
+	}
+	p_loosen(at, r);
+	return !r->inf;
 }
 
 /* Every access of the buffer that name points to in f, from off. */
@@ -339,7 +463,14 @@ buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
 			acc_unknown(a, f, as->pos);
 		}
 		if (in_loop(f, as->pos)) {
-			acc_unknown(a, f, as->pos);
+			/* p += step in a loop of bounded trips */
+			struct iv times;
+			if (as->kind == A_INC && step_times(f, name, as->pos,
+			    def, &times.hi)) {
+				p_const(&times.lo, 0);
+				iv_mul(at, &v, &v, &times);
+			} else
+				acc_unknown(a, f, as->pos);
 		}
 		p_min(at, &v.lo, &v.lo, &z);
 		p_max(at, &v.hi, &v.hi, &z);

@@ -506,6 +506,8 @@ fn_scan(struct fn *f)
 			    strcmp(n, "<<=") == 0 || strcmp(n, "&=") == 0 ||
 			    strcmp(n, "|=") == 0 || strcmp(n, "^=") == 0)
 				kind = A_UNK;
+			if (kind >= 0 && is(t, i - 1, "*") && unary_at(t, i - 1))
+				kind = -1;	/* *p = v stores through p */
 			if (kind >= 0) {
 				e = expr_end(t, i + 2, rhs);
 				add_asg(f, s, kind, i, i + 2, e);
