@@ -26,6 +26,14 @@ is "$(sspec 'shared_helper_kernel<float>' '[.launch.shared_mem, .confidence.over
 is "$(sspec deref_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
     '[["n","2 * n","n * rows"],"high"]' \
     "stores through q assigned after T *q; and through c += n in a loop of rows trips"
+is "$(sspec deref_index_kernel '[(.params[] | select(.name == "map" or .name == "w" or .name == "x") | [.count, .fill.lo, .fill.hi]), .confidence.counts]')" \
+    '[["n * taps",0,3],["taps",0,3],["3 * taps + 4",-1,1],"high"]' \
+    "indices read through (int)(*(map + k)) and *(w + k): 0..3, and x sized by them"
+is "$(sspec one_based_kernel '[(.params[] | select(.name == "idx" or .name == "x") | [.count, .fill.lo, .fill.hi]), .confidence.counts]')" \
+    '[["n",1,4],["4",-1,1],"high"]' \
+    "indices counted from 1 (x[idx[i] - 1]): filled with 1..4, x holds 4"
+is "$(sspec one_based_kernel '[.cases[] | .fills.idx // empty | [.lo, .hi]] | unique')" \
+    '[[1,4]]' "every case keeps the fill of 1..4"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

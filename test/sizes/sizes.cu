@@ -44,3 +44,28 @@ __global__ void shared_helper_kernel(const T *in, T *out, int n) {
 void launch_shared_helper(const float *in, float *out, int n) {
   shared_helper_kernel<float><<<(n + 127) / 128, 128>>>(in, out, n);
 }
+
+// Indices read through a pointer dereference, converted at once:
+// (int)(*(map + ...)) and int v = *p are values 0..3, so the gather from
+// x is bounded by them and map is filled with 0..3.
+__global__ void deref_index_kernel(int n, int taps, const int *map,
+                                   const float *w, const float *x,
+                                   float *out) {
+  CUDA_1D_KERNEL_LOOP(i, n) {
+    float acc = 0;
+    for (int k = 0; k < taps; k++) {
+      int j = (int)(*(map + i * taps + k));
+      int c = (int)(*(w + k));
+      acc += x[j * taps + c];
+    }
+    out[i] = acc;
+  }
+}
+
+// Indices counted from 1 (x[v - 1]): with 0..3 the read could fall below
+// element 0, so idx is filled with 1..4 and x holds 4 elements.
+__global__ void one_based_kernel(int n, const int *idx, const float *x,
+                                 float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[idx[i] - 1];
+}

@@ -535,6 +535,7 @@ bound_count(struct kern *k, const char *name, size_t def, int esz, char *out,
 		return 1;
 	}
 	if (a.below) {
+		k->below++;
 		snprintf(why, wcap, "an access may fall below element 0");
 		return 1;
 	}

@@ -462,8 +462,8 @@ int_read(struct fn *f, size_t i, size_t e, const struct k_dtype *dt)
 
 /* Whether the read name[...] at [i, e) is of an input buffer whose values
  * kwrap bounds: the kernel's, read-only, of integers or converted to an
- * integer at once.  The buffer is then filled with 0..DATA_HI in every
- * case (fill_json), so the read is in [0, DATA_HI]. */
+ * integer at once.  The buffer is then filled with data_lo..data_lo +
+ * DATA_HI in every case (fill_json), and the read is in that range. */
 static int
 data_read(struct fn *f, const char *name, size_t i, size_t e)
 {
@@ -611,8 +611,8 @@ x_primary(struct ex *x, struct iv *r)
 		/* a value read from memory */
 		x->i = skip_group(t, i + 1);
 		if (!is(t, x->i, "[") && data_read(f, s, i, x->i)) {
-			p_const(&r->lo, 0);
-			p_const(&r->hi, DATA_HI);
+			p_const(&r->lo, k->data_lo);
+			p_const(&r->hi, k->data_lo + DATA_HI);
 			return;
 		}
 		while (is(t, x->i, "["))
@@ -667,6 +667,45 @@ x_postfix(struct ex *x, struct iv *r)
 		x->i++;
 }
 
+/* *p or *(p + k) at x->i, a read of an input buffer whose values kwrap
+ * bounds (data_read): in data_lo + [0, DATA_HI]; 0 when it is not one.  A cast
+ * around the read in parentheses, (int)(*(p + k)), counts as at once. */
+static int
+data_deref(struct ex *x, struct iv *r)
+{
+	struct fn *f = x->f;
+	const struct toks *t = f->t;
+	size_t st = x->i, e, a, b;
+	const char *name;
+
+	if (st + 2 < t->n && is_ident(t->v[st + 1]) && !is(t, st + 2, "(") &&
+	    !is(t, st + 2, "[") && !is(t, st + 2, ".") &&
+	    !is(t, st + 2, "->")) {
+		name = t->v[st + 1];
+		e = st + 2;
+	} else if (st + 3 < t->n && is(t, st + 1, "(") &&
+	    is_ident(t->v[st + 2]) && (is(t, st + 3, "+") ||
+	    is(t, st + 3, ")"))) {
+		name = t->v[st + 2];
+		e = skip_group(t, st + 1);
+	} else
+		return 0;
+	if (e > x->end)
+		return 0;
+	a = st;
+	b = e;
+	if (a > 0 && is(t, a - 1, "(") && is(t, b, ")")) {
+		a--;
+		b++;
+	}
+	if (!data_read(f, name, a, b))
+		return 0;
+	x->i = e;
+	p_const(&r->lo, f->k->data_lo);
+	p_const(&r->hi, f->k->data_lo + DATA_HI);
+	return 1;
+}
+
 static void
 x_unary(struct ex *x, struct iv *r)
 {
@@ -695,6 +734,8 @@ x_unary(struct ex *x, struct iv *r)
 		p_const(&r->hi, 1);
 		return;
 	}
+	if (is(t, x->i, "*") && data_deref(x, r))
+		return;
 	if (is(t, x->i, "~") || is(t, x->i, "*") || is(t, x->i, "&")) {
 		x->i++;
 		x_unary(x, r);

@@ -157,6 +157,8 @@ struct kern {
 	char shared_guess[128];	/* said once shared memory stays a guess */
 	int say_caps;		/* the last grid round: say a cap left out */
 	json_t *site;		/* the launch site with its arguments, borrowed */
+	int data_lo;		/* values read as indices: data_lo..+DATA_HI */
+	int below;		/* counts guessed for an access below 0 */
 };
 
 /* ------------------------------------------------------------ bounds */
@@ -179,7 +181,8 @@ struct kern {
 #define MAX_MONO 6
 #define MAX_DEPTH 24		/* nested evaluations (variables, helpers) */
 #define MAX_HELPER 4		/* helper functions deep */
-#define DATA_HI 3		/* largest value of a buffer read as an index */
+#define DATA_HI 3		/* values of a buffer read as an index: 0..3,
+				   or 1..4 (kern_infer) */
 
 struct term {
 	long long c;

@@ -17,12 +17,12 @@ fill_json(const struct kern *k, const struct param *p, int c)
 
 	if (p->vals)
 		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
-		    0.0, "hi", (double)DATA_HI) : json_pack("{s:s,s:i,s:i}",
-		    "kind", "int", "lo", 0, "hi", DATA_HI);
+		    (double)k->data_lo, "hi", (double)(k->data_lo + DATA_HI)) :
+		    json_pack("{s:s,s:i,s:i}", "kind", "int", "lo", k->data_lo,
+		    "hi", k->data_lo + DATA_HI);
 	if (p->index_of[0] != '\0')
 		return json_pack("{s:s,s:s}", "kind", "indices", "of",
 		    p->index_of);
-	(void)k;
 	if (dt != NULL && strcmp(dt->name, "bool") == 0)
 		return c == 6 ? json_pack("{s:s,s:i}", "kind", "constant",
 		    "value", 0) : json_pack("{s:s,s:i,s:i}", "kind", "int",
