@@ -34,6 +34,12 @@ is "$(sspec one_based_kernel '[(.params[] | select(.name == "idx" or .name == "x
     "indices counted from 1 (x[idx[i] - 1]): filled with 1..4, x holds 4"
 is "$(sspec one_based_kernel '[.cases[] | .fills.idx // empty | [.lo, .hi]] | unique')" \
     '[[1,4]]' "every case keeps the fill of 1..4"
+is "$(sspec vector_type_kernel '[(.params[] | select(.role != "scalar") | [.type, .dtype, .element_size, .count]), .confidence.counts]')" \
+    '[["real_t","float32",4,"n"],["float2","float32",4,"2 * n"],["float2","float32",4,"2 * n"],"high"]' \
+    "element types through clang's canonical type (real_t) and vector types counted in their elements (float2)"
+like "$(jq -r 'select(.id == "test/sizes/sizes.cu::vector_type_kernel") | .wrap.instruction.concise' "$T_TMP/s.ndjson")" \
+    'z \(float2, 2 \* n elements of float32\)' \
+    "the instruction says what a vector buffer's count counts"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

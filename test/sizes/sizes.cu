@@ -69,3 +69,15 @@ __global__ void one_based_kernel(int n, const int *idx, const float *x,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = x[idx[i] - 1];
 }
+
+// Element types kwrap knows through clang: an alias (real_t is float)
+// and a vector type (float2 is two floats, so the buffer holds 2 * n).
+typedef float real_t;
+__global__ void vector_type_kernel(int n, const real_t *a, const float2 *z,
+                                   float2 *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float2 v = z[i];
+    out[i] = make_float2(v.x * a[i], v.y * a[i]);
+  }
+}

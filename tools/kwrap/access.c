@@ -549,35 +549,26 @@ void
 count_of(struct kern *k, int pi, const char *domain)
 {
 	struct param *p = &k->p[pi];
-	char cnt[MAX_EXPR], why[256];
-	int r;
+	char cnt[MAX_EXPR], why[256], pc[MAX_EXPR];
+	int r, lanes = p->lanes > 1 ? p->lanes : 1;
 
-	r = bound_count(k, p->name, (size_t)-1, p->dt != NULL ? p->dt->size : 1,
-	    cnt, sizeof(cnt), why, sizeof(why));
+	r = bound_count(k, p->name, (size_t)-1, p->dt != NULL ?
+	    p->dt->size * lanes : 1, cnt, sizeof(cnt), why, sizeof(why));
 	if (r == 2 && p->dt == NULL) {
 		/* elements of a size kwrap does not know: bytes would be short */
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 1;
-		mark_size_str(k, p->count);
 		guess(k, "%s: count %s in elements of unknown size", p->name, cnt);
-		return;
-	}
-	if (r == 2) {
+	} else if (r == 2) {
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 2;
-		mark_size_str(k, p->count);
-		return;
-	}
-	if (r == 1 && strcmp(cnt, "inf") != 0) {
+	} else if (r == 1 && strcmp(cnt, "inf") != 0) {
 		/* the largest of the accesses that have a bound */
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 1;
-		mark_size_str(k, p->count);
 		guess(k, "%s: count %s: %s", p->name, p->count, why[0] != '\0' ?
 		    why : "an access without a bound");
-		return;
-	}
-	if (domain != NULL) {
+	} else if (domain != NULL) {
 		copy(p->count, sizeof(p->count), domain);
 		p->count_state = 1;
 		guess(k, "%s: count taken to be the index range %s", p->name,
@@ -586,6 +577,11 @@ count_of(struct kern *k, int pi, const char *domain)
 		copy(p->count, sizeof(p->count), "1048576");
 		p->count_state = 1;
 		guess(k, "%s: count unknown, 1048576 assumed", p->name);
+	}
+	if (lanes > 1) {
+		/* float2 *p: p[i] is two floats, the buffer's elements */
+		paren(p->count, pc, sizeof(pc));
+		bprintf(p->count, sizeof(p->count), "%d * %s", lanes, pc);
 	}
 	mark_size_str(k, p->count);
 }

@@ -105,6 +105,7 @@ struct param {
 	char type[128];		/* element type (pointers) or type, bound */
 	int ptr, is_const, is_struct, is_enum;
 	const struct k_dtype *dt;	/* NULL: unknown type */
+	int lanes;		/* a vector type's elements of dt (float2: 2) */
 	struct field *f;	/* a struct's fields */
 	int nf, cf, ssize;
 	int read, written;	/* from kslice, or found in the text */
@@ -331,6 +332,8 @@ void
 base_type(const char *spelled, json_t *instance, char *out, size_t cap);
 const char *
 host_type(const char *dtype);
+const struct k_dtype *
+vector_dtype(const char *name, int *lanes);
 int
 dtype_size(const char *dtype);
 const char *
