@@ -40,6 +40,11 @@ is "$(sspec vector_type_kernel '[(.params[] | select(.role != "scalar") | [.type
 like "$(jq -r 'select(.id == "test/sizes/sizes.cu::vector_type_kernel") | .wrap.instruction.concise' "$T_TMP/s.ndjson")" \
     'z \(float2, 2 \* n elements of float32\)' \
     "the instruction says what a vector buffer's count counts"
+is "$(sspec guarded_index_kernel '[(.params[] | select(.name == "nbr") | .fill), ([.cases[] | .scalars.npts] | min)]')" \
+    '[{"kind":"int","lo":0,"hi":3},4]' \
+    "a scalar an index is compared with (k >= npts, assert(first < npts)) is at least 4 in every case"
+is "$(sspec deref_index_kernel '[.cases[] | .scalars.taps] | min')" '1' \
+    "a scalar no index is compared with keeps its smallest case"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

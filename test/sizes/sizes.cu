@@ -81,3 +81,17 @@ __global__ void vector_type_kernel(int n, const real_t *a, const float2 *z,
     out[i] = make_float2(v.x * a[i], v.y * a[i]);
   }
 }
+
+// An index read from a buffer, compared with the scalar that bounds it:
+// the guard and the assert hold for the values the harness draws (0..3)
+// only when npts is at least 4, so every case keeps npts >= 4.
+__global__ void guarded_index_kernel(int n, int npts, const long *nbr,
+                                     const float *pts, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int first = (int)nbr[2 * i];
+  const int k = (int)nbr[2 * i + 1];
+  if (k >= npts || k < 0) return;
+  assert(first < npts);
+  out[i] = pts[k] - pts[first];
+}

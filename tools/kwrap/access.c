@@ -633,3 +633,67 @@ out:
 	if (k->shared_state < 2)
 		guess(k, "%s", k->shared_guess);
 }
+
+/* Whether token i of t ends an operand on its right (v < n) or starts
+ * one on its left (n > v). */
+static int
+operand_edge(const struct toks *t, size_t i)
+{
+	static const char *const e[] = { "(", ")", "||", "&&", ";", ",", "!",
+	    "?", ":", NULL };
+	int j;
+
+	for (j = 0; e[j] != NULL; j++)
+		if (is(t, i, e[j]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Scalars that an index read from a buffer is compared with: int kn =
+ * idx[i]; if (kn >= n0) return; or assert(kn < n0).  The buffer holds
+ * data_lo..data_lo + DATA_HI in every case, so such a scalar is at least
+ * one more in every case: a guard then skips nothing and an assert never
+ * fires on the values the harness draws.
+ */
+void
+index_limits(struct kern *k)
+{
+	struct fn *f = k->kf;
+	const struct toks *t;
+	size_t x, y;
+	int j, pi, hit;
+
+	if (f == NULL)
+		return;
+	t = f->t;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (as->kind != A_EQ)
+			continue;
+		for (hit = 0, x = as->a; x < as->b && !hit; x++)
+			hit = (pi = fn_param(f, t->v[x])) >= 0 && k->p[pi].vals;
+		if (!hit)
+			continue;
+		for (x = f->a + 1; x + 3 < f->b; x++) {
+			const char *op = t->v[x + 1];
+			int lt = strcmp(op, "<") == 0 || strcmp(op, "<=") == 0 ||
+			    strcmp(op, ">=") == 0 || strcmp(op, ">") == 0;
+			if (!lt)
+				continue;
+			pi = -1;
+			if (is(t, x, as->name) && operand_edge(t, x - 1) &&
+			    operand_edge(t, x + 3))
+				pi = fn_param(f, t->v[x + 2]);
+			else if (is(t, x + 2, as->name) &&
+			    operand_edge(t, x - 1) && operand_edge(t, x + 3))
+				pi = fn_param(f, t->v[x]);
+			if (pi < 0 || k->p[pi].ptr || k->p[pi].dt == NULL ||
+			    k->p[pi].dt->is_float)
+				continue;
+			y = (size_t)(k->data_lo + DATA_HI + 1);
+			if (k->p[pi].vmin < (long long)y)
+				k->p[pi].vmin = (long long)y;
+		}
+	}
+}

@@ -71,6 +71,7 @@ infer_at(json_t *rec, int data_lo)
 			if (k->p[i].ptr)
 				count_of(k, i, dom);
 		shared_of(k);
+		index_limits(k);
 	}
 	return k;
 }

@@ -114,6 +114,7 @@ struct param {
 	int count_state;	/* 2 derived, 1 guessed */
 	char index_of[64];	/* holds indices into this buffer */
 	int vals;		/* its values index a buffer: 0..DATA_HI */
+	long long vmin;		/* a scalar: its least value in every case */
 	int size_use;
 };
 
@@ -478,6 +479,8 @@ void
 count_of(struct kern *k, int pi, const char *domain);
 void
 shared_of(struct kern *k);
+void
+index_limits(struct kern *k);
 
 /* infer.c */
 struct kern *
