@@ -45,6 +45,12 @@ is "$(sspec guarded_index_kernel '[(.params[] | select(.name == "nbr") | .fill),
     "a scalar an index is compared with (k >= npts, assert(first < npts)) is at least 4 in every case"
 is "$(sspec deref_index_kernel '[.cases[] | .scalars.taps] | min')" '1' \
     "a scalar no index is compared with keeps its smallest case"
+is "$(sspec stepped_offset_kernel '[.params[] | select(.role != "scalar") | .count]')" \
+    '["2 * n * levels * points","n * levels * points","n"]' \
+    "integer offsets stepped in loops of bounded trips (at += 2) bound their reads"
+like "$(sspec stepped_offset_kernel '.confidence.guesses | join(";")')" \
+    'w: count .*no bound for the access in .*w\[back\]' \
+    "a step in a loop whose body moves its own variable has no bound"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -95,3 +95,30 @@ __global__ void guarded_index_kernel(int n, int npts, const long *nbr,
   assert(first < npts);
   out[i] = pts[k] - pts[first];
 }
+
+// An integer offset stepped in loops of bounded trips: loc moves by 2 per
+// point of every level, read before each step, so it stays below
+// 2 * levels * points past its start; a loop whose body moves its own
+// variable bounds nothing.
+__global__ void stepped_offset_kernel(int n, int levels, int points,
+                                      const float *loc, const float *w,
+                                      float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int at = i * levels * points * 2;
+  int wi = i * levels * points;
+  float acc = 0;
+  for (int l = 0; l < levels; ++l) {
+    for (int p = 0; p < points; ++p) {
+      acc += loc[at] * loc[at + 1] * w[wi];
+      at += 2;
+      wi += 1;
+    }
+  }
+  int back = 0;
+  for (int q = 0; q < points; ++q) {
+    q -= 1;
+    back += 1;
+  }
+  out[i] = acc + w[back];
+}

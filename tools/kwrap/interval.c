@@ -66,6 +66,26 @@ initial(struct fn *f, const char *name, struct iv *r)
 	return 1;
 }
 
+/* How many times the step at pos of the local name (declared at def)
+ * inside loops runs, at most, into r (step_times); 0 when it is in no
+ * loop, or name is passed to a call, which may change it through a
+ * reference (Scan(x, x)). */
+static int
+inc_times(struct fn *f, const char *name, size_t pos, size_t def,
+    struct poly *r)
+{
+	const struct toks *t = f->t;
+	size_t i;
+	int argi;
+
+	for (i = f->a + 1; i + 1 < f->b; i++)
+		if (is(t, i, name) && (is(t, i - 1, "(") || is(t, i - 1, ",")) &&
+		    (is(t, i + 1, ",") || is(t, i + 1, ")")) &&
+		    call_open(t, f->a, i, &argi) > 0)
+			return 0;
+	return step_times(f, name, pos, def, r);
+}
+
 /* A variable's value anywhere: the hull of what is assigned to it. */
 static void
 var_hull(struct fn *f, const char *name, int d, struct iv *r)
@@ -73,6 +93,7 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	struct atoms *at = f->k->at;
 	struct memo *m = NULL;
 	struct iv v;
+	struct poly tm;
 	int i, have;
 
 	for (i = 0; i < f->nm; i++)
@@ -129,6 +150,17 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 			else if (up && as->cb > as->ca) {
 				eval_at(f, as->ca, as->cb, &v);
 				p_max(at, &r->hi, &r->hi, &v.hi);
+			} else if (d >= 0 && !in_for_header(f, as->pos) &&
+			    inc_times(f, name, as->pos, f->dc[d].s, &tm)) {
+				/* x += c in loops of bounded trips */
+				struct iv ti;
+				p_const(&ti.lo, 0);
+				ti.hi = tm;
+				iv_mul(at, &v, &v, &ti);
+				if (up)
+					p_add(&r->hi, &r->hi, &v.hi, 1);
+				else
+					p_add(&r->lo, &r->lo, &v.hi, -1);
 			} else if (up)
 				p_inf(&r->hi);
 			else

@@ -463,6 +463,13 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
     int kernel);
 struct fn *
 find_helper(struct kern *k, const char *name, int nargs);
+int
+loop_trips(struct fn *f, size_t s, struct poly *r);
+int
+step_times(struct fn *f, const char *name, size_t pos, size_t def,
+    struct poly *r);
+int
+in_for_header(const struct fn *f, size_t pos);
 
 /* interval.c */
 void
