@@ -175,6 +175,21 @@ cast_before(struct fn *f, size_t i, int esz)
 	    cast_lanes(f->k, t, j + 1, i - 1, esz) > 0;
 }
 
+/* Whether name is declared a pointer in f before token pos: T *name;,
+ * T *a, *name;, T *name = ... */
+static int
+ptr_local(struct fn *f, const char *name, size_t pos)
+{
+	const struct toks *t = f->t;
+	size_t i;
+
+	for (i = f->a + 1; i < pos; i++)
+		if (is(t, i, name) && is(t, i - 1, "*") && (is(t, i + 1, ";") ||
+		    is(t, i + 1, ",") || is(t, i + 1, "=")))
+			return 1;
+	return 0;
+}
+
 /* One use of the buffer's pointer at token i. */
 static void
 ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
@@ -284,6 +299,18 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
 			return;
 		}
+		if (s == i && is(t, s - 1, "*") && !unary_at(t, s - 1) &&
+		    (is(t, e, ";") || is(t, e, ",")) && e == i + 1)
+			return;		/* T *q; declares q */
+		if (is(t, s - 1, "=") && s >= 3 && is_ident(t->v[s - 2]) &&
+		    (is(t, s - 3, ";") || is(t, s - 3, "{") ||
+		    is(t, s - 3, "}") || is(t, s - 3, ")")) &&
+		    (is(t, e, ";") || is(t, e, ",")) &&
+		    ptr_local(f, t->v[s - 2], s - 2)) {
+			/* T *q; ... q = p + off: q is the buffer from off */
+			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
+			return;
+		}
 		if (is(t, e, "==") || is(t, e, "!=") || is(t, s - 1, "==") ||
 		    is(t, s - 1, "!=") || is(t, s - 1, "!"))
 			return;
@@ -339,7 +366,14 @@ buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
 			acc_unknown(a, f, as->pos);
 		}
 		if (in_loop(f, as->pos)) {
-			acc_unknown(a, f, as->pos);
+			/* p += step in a loop of bounded trips */
+			struct iv times;
+			if (as->kind == A_INC && step_times(f, name, as->pos,
+			    def, &times.hi)) {
+				p_const(&times.lo, 0);
+				iv_mul(at, &v, &v, &times);
+			} else
+				acc_unknown(a, f, as->pos);
 		}
 		p_min(at, &v.lo, &v.lo, &z);
 		p_max(at, &v.hi, &v.hi, &z);
@@ -366,8 +400,8 @@ buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
 /* The count of buffer pi from its accesses: 2 when every access is
  * bounded (out), 1 when only some are, 0 when none. */
 static int
-bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
-    char *why, size_t wcap)
+bound_count(struct kern *k, const char *name, size_t def, int esz, char *out,
+    size_t cap, char *why, size_t wcap)
 {
 	struct acc a;
 	struct iv z;
@@ -377,7 +411,7 @@ bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
 	*why = '\0';
 	if (k->kf == NULL)
 		return 0;
-	buf_walk(k->kf, name, (size_t)-1, &z, 1, esz, &a, 0);
+	buf_walk(k->kf, name, def, &z, 1, esz, &a, 0);
 	if (!a.any && !a.unknown)
 		return 0;
 	if (a.any)
@@ -404,6 +438,7 @@ bound_count(struct kern *k, const char *name, int esz, char *out, size_t cap,
 		return 1;
 	}
 	if (a.below) {
+		k->below++;
 		snprintf(why, wcap, "an access may fall below element 0");
 		return 1;
 	}
@@ -417,35 +452,26 @@ void
 count_of(struct kern *k, int pi, const char *domain)
 {
 	struct param *p = &k->p[pi];
-	char cnt[MAX_EXPR], why[256];
-	int r;
+	char cnt[MAX_EXPR], why[256], pc[MAX_EXPR];
+	int r, lanes = p->lanes > 1 ? p->lanes : 1;
 
-	r = bound_count(k, p->name, p->dt != NULL ? p->dt->size : 1, cnt,
-	    sizeof(cnt), why, sizeof(why));
+	r = bound_count(k, p->name, (size_t)-1, p->dt != NULL ?
+	    p->dt->size * lanes : 1, cnt, sizeof(cnt), why, sizeof(why));
 	if (r == 2 && p->dt == NULL) {
 		/* elements of a size kwrap does not know: bytes would be short */
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 1;
-		mark_size_str(k, p->count);
 		guess(k, "%s: count %s in elements of unknown size", p->name, cnt);
-		return;
-	}
-	if (r == 2) {
+	} else if (r == 2) {
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 2;
-		mark_size_str(k, p->count);
-		return;
-	}
-	if (r == 1 && strcmp(cnt, "inf") != 0) {
+	} else if (r == 1 && strcmp(cnt, "inf") != 0) {
 		/* the largest of the accesses that have a bound */
 		copy(p->count, sizeof(p->count), cnt);
 		p->count_state = 1;
-		mark_size_str(k, p->count);
 		guess(k, "%s: count %s: %s", p->name, p->count, why[0] != '\0' ?
 		    why : "an access without a bound");
-		return;
-	}
-	if (domain != NULL) {
+	} else if (domain != NULL) {
 		copy(p->count, sizeof(p->count), domain);
 		p->count_state = 1;
 		guess(k, "%s: count taken to be the index range %s", p->name,
@@ -454,6 +480,11 @@ count_of(struct kern *k, int pi, const char *domain)
 		copy(p->count, sizeof(p->count), "1048576");
 		p->count_state = 1;
 		guess(k, "%s: count unknown, 1048576 assumed", p->name);
+	}
+	if (lanes > 1) {
+		/* float2 *p: p[i] is two floats, the buffer's elements */
+		paren(p->count, pc, sizeof(pc));
+		bprintf(p->count, sizeof(p->count), "%d * %s", lanes, pc);
 	}
 	mark_size_str(k, p->count);
 }
@@ -464,9 +495,9 @@ void
 shared_of(struct kern *k)
 {
 	const struct toks *t = &k->t;
-	char cnt[MAX_EXPR], why[256];
+	char cnt[MAX_EXPR], why[256], name[64];
 	const struct k_dtype *dt = NULL;
-	size_t i, j;
+	size_t i, j, def = (size_t)-1;
 	int r;
 
 	if (k->shared_state == 2)
@@ -477,9 +508,15 @@ shared_of(struct kern *k)
 	for (j = i + 2; j < t->n && !is(t, j, ";") && !is(t, j, "["); j++)
 		if (k_dtype_c(t->v[j]) != NULL)
 			dt = k_dtype_c(t->v[j]);
-	if (j >= t->n || !is(t, j, "[") || !is_ident(t->v[j - 1]) || dt == NULL)
+	if (i + 3 >= t->n && (dt = shared_local(k, name, sizeof(name),
+	    &def)) != NULL)
+		;	/* T *s = SharedMemory<T>(): s is the array */
+	else if (j >= t->n || !is(t, j, "[") || !is_ident(t->v[j - 1]) ||
+	    dt == NULL)
 		goto out;
-	r = bound_count(k, t->v[j - 1], dt->size, cnt, sizeof(cnt), why,
+	else
+		copy(name, sizeof(name), t->v[j - 1]);
+	r = bound_count(k, name, def, dt->size, cnt, sizeof(cnt), why,
 	    sizeof(why));
 	if (r == 2) {
 		char pc[MAX_EXPR];
@@ -498,4 +535,68 @@ shared_of(struct kern *k)
 out:
 	if (k->shared_state < 2)
 		guess(k, "%s", k->shared_guess);
+}
+
+/* Whether token i of t ends an operand on its right (v < n) or starts
+ * one on its left (n > v). */
+static int
+operand_edge(const struct toks *t, size_t i)
+{
+	static const char *const e[] = { "(", ")", "||", "&&", ";", ",", "!",
+	    "?", ":", NULL };
+	int j;
+
+	for (j = 0; e[j] != NULL; j++)
+		if (is(t, i, e[j]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Scalars that an index read from a buffer is compared with: int kn =
+ * idx[i]; if (kn >= n0) return; or assert(kn < n0).  The buffer holds
+ * data_lo..data_lo + DATA_HI in every case, so such a scalar is at least
+ * one more in every case: a guard then skips nothing and an assert never
+ * fires on the values the harness draws.
+ */
+void
+index_limits(struct kern *k)
+{
+	struct fn *f = k->kf;
+	const struct toks *t;
+	size_t x, y;
+	int j, pi, hit;
+
+	if (f == NULL)
+		return;
+	t = f->t;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (as->kind != A_EQ)
+			continue;
+		for (hit = 0, x = as->a; x < as->b && !hit; x++)
+			hit = (pi = fn_param(f, t->v[x])) >= 0 && k->p[pi].vals;
+		if (!hit)
+			continue;
+		for (x = f->a + 1; x + 3 < f->b; x++) {
+			const char *op = t->v[x + 1];
+			int lt = strcmp(op, "<") == 0 || strcmp(op, "<=") == 0 ||
+			    strcmp(op, ">=") == 0 || strcmp(op, ">") == 0;
+			if (!lt)
+				continue;
+			pi = -1;
+			if (is(t, x, as->name) && operand_edge(t, x - 1) &&
+			    operand_edge(t, x + 3))
+				pi = fn_param(f, t->v[x + 2]);
+			else if (is(t, x + 2, as->name) &&
+			    operand_edge(t, x - 1) && operand_edge(t, x + 3))
+				pi = fn_param(f, t->v[x]);
+			if (pi < 0 || k->p[pi].ptr || k->p[pi].dt == NULL ||
+			    k->p[pi].dt->is_float)
+				continue;
+			y = (size_t)(k->data_lo + DATA_HI + 1);
+			if (k->p[pi].vmin < (long long)y)
+				k->p[pi].vmin = (long long)y;
+		}
+	}
 }

@@ -506,6 +506,8 @@ fn_scan(struct fn *f)
 			    strcmp(n, "<<=") == 0 || strcmp(n, "&=") == 0 ||
 			    strcmp(n, "|=") == 0 || strcmp(n, "^=") == 0)
 				kind = A_UNK;
+			if (kind >= 0 && is(t, i - 1, "*") && unary_at(t, i - 1))
+				kind = -1;	/* *p = v stores through p */
 			if (kind >= 0) {
 				e = expr_end(t, i + 2, rhs);
 				add_asg(f, s, kind, i, i + 2, e);
@@ -757,4 +759,131 @@ find_helper(struct kern *k, const char *name, int nargs)
 			return fn_new(k, t, close + 1, i + 1, 0);
 	}
 	return NULL;
+}
+
+/* The most trips of the for loop whose body starts at token s, 0 when
+ * kwrap cannot bound them: for (int v = A; v < B; ++v) runs B - A
+ * times (B - A + 1 for <=), with A at its least and B at its most. */
+int
+loop_trips(struct fn *f, size_t s, struct poly *r)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	size_t o, c = s - 1, ends[3], v, a, e = f->b;
+	struct iv lo, hi;
+	int depth = 0, mixed, n, j;
+
+	if (s < 2 || !is(t, c, ")"))
+		return 0;
+	for (o = c; o > f->a; o--)
+		if (is(t, o, ")"))
+			depth++;
+		else if (is(t, o, "(") && --depth == 0)
+			break;
+	if (o <= f->a || !is(t, o - 1, "for") ||
+	    (n = split_top(t, o + 1, c, ";", ends, 3, &mixed)) != 3)
+		return 0;
+	/* init: [T] v = A */
+	for (v = o + 1; v < ends[0] && !is(t, v + 1, "="); v++)
+		;
+	if (v >= ends[0] || !is_ident(t->v[v]))
+		return 0;
+	a = v + 2;
+	/* cond: v < B or v <= B */
+	if (!is(t, ends[0] + 1, t->v[v]) || (!is(t, ends[0] + 2, "<") &&
+	    !is(t, ends[0] + 2, "<=")))
+		return 0;
+	/* step: ++v, v++ or v += 1 */
+	if (!((ends[2] == ends[1] + 3 && ((is(t, ends[1] + 1, "++") &&
+	    is(t, ends[1] + 2, t->v[v])) || (is(t, ends[1] + 1, t->v[v]) &&
+	    is(t, ends[1] + 2, "++")))) || (ends[2] == ends[1] + 4 &&
+	    is(t, ends[1] + 1, t->v[v]) && is(t, ends[1] + 2, "+=") &&
+	    is(t, ends[1] + 3, "1"))))
+		return 0;
+	for (j = 0; j < f->nl; j++)
+		if (f->l[j].s == s)
+			e = f->l[j].e;
+	for (j = 0; j < f->nas; j++)
+		if (strcmp(f->as[j].name, t->v[v]) == 0 && f->as[j].pos >= s &&
+		    f->as[j].pos < e)
+			return 0;	/* the body moves v too */
+	eval_at(f, a, ends[0], &lo);
+	eval_at(f, ends[0] + 3, ends[1], &hi);
+	if (lo.lo.inf || hi.hi.inf)
+		return 0;
+	p_add(r, &hi.hi, &lo.lo, -1);
+	if (is(t, ends[0] + 2, "<=")) {
+		struct poly one;
+		p_const(&one, 1);
+		p_add(r, r, &one, 1);
+	}
+	p_loosen(at, r);
+	return !r->inf && p_nonneg(at, r);
+}
+
+/* How many times the step at pos moves a pointer defined at def (or a
+ * parameter, def (size_t)-1), at most, into r: the product of the trips
+ * of the loops around pos that def is not in, less one when every use
+ * comes before the step in its loop (the last step is never used).
+ * 0 when a loop's trips have no bound. */
+int
+step_times(struct fn *f, const char *name, size_t pos, size_t def,
+    struct poly *r)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	struct poly tr, one;
+	size_t i, in = 0;
+	int j, n = 0, before = 1;
+
+	p_const(r, 1);
+	for (j = 0; j < f->nl; j++) {
+		const struct loop *l = &f->l[j];
+		if (pos < l->s || pos >= l->e || l->once ||
+		    (def != (size_t)-1 && def >= l->s && def < l->e))
+			continue;
+		if (!loop_trips(f, l->s, &tr))
+			return 0;
+		p_mul(r, r, &tr);
+		if (!n || l->s > in)
+			in = l->s;	/* the innermost loop's body */
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	for (i = f->a; i < f->b; i++)
+		if (is(t, i, name) && i != pos && i != def &&
+		    !is(t, i + 1, "+=") && !is(t, i + 1, "=") &&
+		    !is(t, i - 1, ".") && !is(t, i - 1, "->") &&
+		    (i < in || i > pos))
+			before = 0;
+	if (before) {
+		p_const(&one, 1);
+		p_add(r, r, &one, -1);
+	}
+	p_loosen(at, r);
+	return !r->inf;
+}
+
+/* Whether pos is in the header of a for loop: for (...; ...; ++i). */
+int
+in_for_header(const struct fn *f, size_t pos)
+{
+	const struct toks *t = f->t;
+	size_t o;
+	int j, depth;
+
+	for (j = 0; j < f->nl; j++) {
+		size_t c = f->l[j].s - 1;
+		if (f->l[j].s < 2 || !is(t, c, ")") || pos >= c)
+			continue;
+		for (o = c, depth = 0; o > f->a; o--)
+			if (is(t, o, ")"))
+				depth++;
+			else if (is(t, o, "(") && --depth == 0)
+				break;
+		if (o > f->a && is(t, o - 1, "for") && pos > o)
+			return 1;
+	}
+	return 0;
 }

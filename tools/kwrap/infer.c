@@ -4,9 +4,9 @@
  */
 #include "kwrap.h"
 
-/* The kernel model of rec (borrowed, and kept borrowed by the model). */
-struct kern *
-kern_infer(json_t *rec)
+/* The kernel model of rec with values read as indices from data_lo. */
+static struct kern *
+infer_at(json_t *rec, int data_lo)
 {
 	json_t *scan = json_object_get(rec, "scan");
 	json_t *slice = json_object_get(rec, "slice");
@@ -16,6 +16,7 @@ kern_infer(json_t *rec)
 
 	k = k_calloc(1, sizeof(*k));
 	k->rec = rec;
+	k->data_lo = data_lo;
 	k->guesses = json_array();
 	k->code = k_get_str(slice, "code");
 	tokenize(k->code != NULL ? k->code : "", &k->all);
@@ -70,8 +71,32 @@ kern_infer(json_t *rec)
 			if (k->p[i].ptr)
 				count_of(k, i, dom);
 		shared_of(k);
+		index_limits(k);
 	}
 	return k;
+}
+
+/* The kernel model of rec (borrowed, and kept borrowed by the model).
+ * Values read from a buffer and used as indices are taken to be 0..3;
+ * where that lets an access fall below element 0 (x[v - 1]: indices
+ * from 1), 1..4 when it keeps more accesses above it. */
+struct kern *
+kern_infer(json_t *rec)
+{
+	struct kern *k = infer_at(rec, 0), *k1;
+	int i, vals = 0;
+
+	for (i = 0; i < k->np; i++)
+		vals |= k->p[i].vals;
+	if (k->below == 0 || !vals)
+		return k;
+	k1 = infer_at(rec, 1);
+	if (k1->below >= k->below) {
+		kern_free(k1);
+		return k;
+	}
+	kern_free(k);
+	return k1;
 }
 
 void

@@ -27,6 +27,19 @@ bound_signature(const char *sig, json_t *instance, struct k_buf *out)
 	k_buf_str(out);
 }
 
+/* Whether buffer prm's count is in elements of its dtype and not of its
+ * type as spelled (float2 *z counted in floats): the instruction says
+ * which. */
+static int
+elements_of(json_t *prm)
+{
+	const struct k_dtype *dt = k_dtype_c(k_get_str(prm, "type"));
+	const char *d = k_get_str(prm, "dtype");
+
+	return k_get_str(prm, "count") != NULL && d != NULL &&
+	    k_dtype_named(d) != NULL && (dt == NULL || strcmp(dt->name, d) != 0);
+}
+
 json_t *
 gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 {
@@ -54,9 +67,10 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 		    &ins : strcmp(role, "scalar") == 0 ? NULL : &outs;
 		if (l == NULL)
 			continue;
-		k_buf_printf(l, "%s%s (%s, %s elements)", l->n ? ", " : "",
-		    k_get_str(prm, "name"), k_get_str(prm, "type"),
-		    k_get_str(prm, "count"));
+		k_buf_printf(l, "%s%s (%s, %s elements%s%s)", l->n ? ", " :
+		    "", k_get_str(prm, "name"), k_get_str(prm, "type"),
+		    k_get_str(prm, "count"), elements_of(prm) ? " of " : "",
+		    elements_of(prm) ? k_get_str(prm, "dtype") : "");
 	}
 	k_buf_printf(&d, "Kernel: %s, a %s kernel from %s:%lld.\n\n", sym, lang,
 	    k_get_str(scan, "file") ? k_get_str(scan, "file") : "?",
@@ -69,12 +83,14 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 	    "|------|------|------|------|\n");
 	json_array_foreach(params, i, prm) {
 		const char *use = k_get_str(prm, "use");
-		k_buf_printf(&d, "| %s | %s | %s | %s |\n", k_get_str(prm, "name"),
-		    k_get_str(prm, "role"), k_get_str(prm, "type"),
+		k_buf_printf(&d, "| %s | %s | %s | %s%s%s |\n",
+		    k_get_str(prm, "name"), k_get_str(prm, "role"),
+		    k_get_str(prm, "type"),
 		    k_get_str(prm, "count") ? k_get_str(prm, "count") :
 		    use != NULL && strcmp(use, "size") == 0 ? "size parameter" :
 		    json_object_get(prm, "fields") ? "struct by value" :
-		    "value parameter");
+		    "value parameter", elements_of(prm) ? " of " : "",
+		    elements_of(prm) ? k_get_str(prm, "dtype") : "");
 	}
 	k_buf_add(&d, "\nComputation: ");
 	/* kwrap --llm spec's account: a candidate sees nothing else */

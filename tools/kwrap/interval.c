@@ -66,6 +66,26 @@ initial(struct fn *f, const char *name, struct iv *r)
 	return 1;
 }
 
+/* How many times the step at pos of the local name (declared at def)
+ * inside loops runs, at most, into r (step_times); 0 when it is in no
+ * loop, or name is passed to a call, which may change it through a
+ * reference (Scan(x, x)). */
+static int
+inc_times(struct fn *f, const char *name, size_t pos, size_t def,
+    struct poly *r)
+{
+	const struct toks *t = f->t;
+	size_t i;
+	int argi;
+
+	for (i = f->a + 1; i + 1 < f->b; i++)
+		if (is(t, i, name) && (is(t, i - 1, "(") || is(t, i - 1, ",")) &&
+		    (is(t, i + 1, ",") || is(t, i + 1, ")")) &&
+		    call_open(t, f->a, i, &argi) > 0)
+			return 0;
+	return step_times(f, name, pos, def, r);
+}
+
 /* A variable's value anywhere: the hull of what is assigned to it. */
 static void
 var_hull(struct fn *f, const char *name, int d, struct iv *r)
@@ -73,6 +93,7 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	struct atoms *at = f->k->at;
 	struct memo *m = NULL;
 	struct iv v;
+	struct poly tm;
 	int i, have;
 
 	for (i = 0; i < f->nm; i++)
@@ -129,6 +150,17 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 			else if (up && as->cb > as->ca) {
 				eval_at(f, as->ca, as->cb, &v);
 				p_max(at, &r->hi, &r->hi, &v.hi);
+			} else if (d >= 0 && !in_for_header(f, as->pos) &&
+			    inc_times(f, name, as->pos, f->dc[d].s, &tm)) {
+				/* x += c in loops of bounded trips */
+				struct iv ti;
+				p_const(&ti.lo, 0);
+				ti.hi = tm;
+				iv_mul(at, &v, &v, &ti);
+				if (up)
+					p_add(&r->hi, &r->hi, &v.hi, 1);
+				else
+					p_add(&r->lo, &r->lo, &v.hi, -1);
 			} else if (up)
 				p_inf(&r->hi);
 			else
@@ -462,8 +494,8 @@ int_read(struct fn *f, size_t i, size_t e, const struct k_dtype *dt)
 
 /* Whether the read name[...] at [i, e) is of an input buffer whose values
  * kwrap bounds: the kernel's, read-only, of integers or converted to an
- * integer at once.  The buffer is then filled with 0..DATA_HI in every
- * case (fill_json), so the read is in [0, DATA_HI]. */
+ * integer at once.  The buffer is then filled with data_lo..data_lo +
+ * DATA_HI in every case (fill_json), and the read is in that range. */
 static int
 data_read(struct fn *f, const char *name, size_t i, size_t e)
 {
@@ -611,8 +643,8 @@ x_primary(struct ex *x, struct iv *r)
 		/* a value read from memory */
 		x->i = skip_group(t, i + 1);
 		if (!is(t, x->i, "[") && data_read(f, s, i, x->i)) {
-			p_const(&r->lo, 0);
-			p_const(&r->hi, DATA_HI);
+			p_const(&r->lo, k->data_lo);
+			p_const(&r->hi, k->data_lo + DATA_HI);
 			return;
 		}
 		while (is(t, x->i, "["))
@@ -667,6 +699,45 @@ x_postfix(struct ex *x, struct iv *r)
 		x->i++;
 }
 
+/* *p or *(p + k) at x->i, a read of an input buffer whose values kwrap
+ * bounds (data_read): in data_lo + [0, DATA_HI]; 0 when it is not one.  A cast
+ * around the read in parentheses, (int)(*(p + k)), counts as at once. */
+static int
+data_deref(struct ex *x, struct iv *r)
+{
+	struct fn *f = x->f;
+	const struct toks *t = f->t;
+	size_t st = x->i, e, a, b;
+	const char *name;
+
+	if (st + 2 < t->n && is_ident(t->v[st + 1]) && !is(t, st + 2, "(") &&
+	    !is(t, st + 2, "[") && !is(t, st + 2, ".") &&
+	    !is(t, st + 2, "->")) {
+		name = t->v[st + 1];
+		e = st + 2;
+	} else if (st + 3 < t->n && is(t, st + 1, "(") &&
+	    is_ident(t->v[st + 2]) && (is(t, st + 3, "+") ||
+	    is(t, st + 3, ")"))) {
+		name = t->v[st + 2];
+		e = skip_group(t, st + 1);
+	} else
+		return 0;
+	if (e > x->end)
+		return 0;
+	a = st;
+	b = e;
+	if (a > 0 && is(t, a - 1, "(") && is(t, b, ")")) {
+		a--;
+		b++;
+	}
+	if (!data_read(f, name, a, b))
+		return 0;
+	x->i = e;
+	p_const(&r->lo, f->k->data_lo);
+	p_const(&r->hi, f->k->data_lo + DATA_HI);
+	return 1;
+}
+
 static void
 x_unary(struct ex *x, struct iv *r)
 {
@@ -695,6 +766,8 @@ x_unary(struct ex *x, struct iv *r)
 		p_const(&r->hi, 1);
 		return;
 	}
+	if (is(t, x->i, "*") && data_deref(x, r))
+		return;
 	if (is(t, x->i, "~") || is(t, x->i, "*") || is(t, x->i, "&")) {
 		x->i++;
 		x_unary(x, r);

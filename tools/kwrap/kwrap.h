@@ -105,6 +105,7 @@ struct param {
 	char type[128];		/* element type (pointers) or type, bound */
 	int ptr, is_const, is_struct, is_enum;
 	const struct k_dtype *dt;	/* NULL: unknown type */
+	int lanes;		/* a vector type's elements of dt (float2: 2) */
 	struct field *f;	/* a struct's fields */
 	int nf, cf, ssize;
 	int read, written;	/* from kslice, or found in the text */
@@ -113,6 +114,7 @@ struct param {
 	int count_state;	/* 2 derived, 1 guessed */
 	char index_of[64];	/* holds indices into this buffer */
 	int vals;		/* its values index a buffer: 0..DATA_HI */
+	long long vmin;		/* a scalar: its least value in every case */
 	int size_use;
 };
 
@@ -157,6 +159,8 @@ struct kern {
 	char shared_guess[128];	/* said once shared memory stays a guess */
 	int say_caps;		/* the last grid round: say a cap left out */
 	json_t *site;		/* the launch site with its arguments, borrowed */
+	int data_lo;		/* values read as indices: data_lo..+DATA_HI */
+	int below;		/* counts guessed for an access below 0 */
 };
 
 /* ------------------------------------------------------------ bounds */
@@ -179,7 +183,8 @@ struct kern {
 #define MAX_MONO 6
 #define MAX_DEPTH 24		/* nested evaluations (variables, helpers) */
 #define MAX_HELPER 4		/* helper functions deep */
-#define DATA_HI 3		/* largest value of a buffer read as an index */
+#define DATA_HI 3		/* values of a buffer read as an index: 0..3,
+				   or 1..4 (kern_infer) */
 
 struct term {
 	long long c;
@@ -328,6 +333,8 @@ void
 base_type(const char *spelled, json_t *instance, char *out, size_t cap);
 const char *
 host_type(const char *dtype);
+const struct k_dtype *
+vector_dtype(const char *name, int *lanes);
 int
 dtype_size(const char *dtype);
 const char *
@@ -372,6 +379,8 @@ int
 site_grid(struct kern *k, int d, char *out, size_t cap);
 void
 infer_shared(struct kern *k, json_t *launch);
+const struct k_dtype *
+shared_local(struct kern *k, char *name, size_t cap, size_t *pos);
 
 /* poly.c */
 void
@@ -454,6 +463,13 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
     int kernel);
 struct fn *
 find_helper(struct kern *k, const char *name, int nargs);
+int
+loop_trips(struct fn *f, size_t s, struct poly *r);
+int
+step_times(struct fn *f, const char *name, size_t pos, size_t def,
+    struct poly *r);
+int
+in_for_header(const struct fn *f, size_t pos);
 
 /* interval.c */
 void
@@ -470,6 +486,8 @@ void
 count_of(struct kern *k, int pi, const char *domain);
 void
 shared_of(struct kern *k);
+void
+index_limits(struct kern *k);
 
 /* infer.c */
 struct kern *

@@ -190,6 +190,82 @@ infer_grid(struct kern *k, int say)
 static int site_expr(struct kern *k, json_t *args, const struct toks *gt,
     size_t a, size_t e, char *out, size_t cap);
 
+/* Whether the slice defines name (a struct, a class or a function) with
+ * an extern __shared__ array in its body: SharedMemory<T>. */
+static int
+shared_helper(struct kern *k, const char *name)
+{
+	const struct toks *t = &k->all;
+	size_t i, j, e;
+
+	for (i = 0; i < t->n; i++) {
+		if (!is(t, i, name) || is(t, i - 1, "::") || is(t, i - 1, "."))
+			continue;
+		for (j = i + 1; j < t->n && j < i + 64 && !is(t, j, ";") &&
+		    !is(t, j, "{") && !is(t, j, "="); j++)
+			;
+		if (!is(t, j, "{"))
+			continue;
+		e = skip_group(t, j);
+		for (; j + 1 < e; j++)
+			if (is(t, j, "extern") && is(t, j + 1, "__shared__"))
+				return 1;
+	}
+	return 0;
+}
+
+/* The local the kernel takes its dynamic shared memory through when it
+ * declares no extern __shared__ array itself: T *s = SharedMemory<T>(),
+ * or a cast of it.  Its name into name, its token into pos, and its
+ * element type; NULL when
+ * there is none or its type is not one kwrap knows. */
+const struct k_dtype *
+shared_local(struct kern *k, char *name, size_t cap, size_t *pos)
+{
+	const struct toks *t = &k->t;
+	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
+	    "instance");
+	char ty[128];
+	size_t i, j, c, s;
+
+	for (i = k->body; i + 4 < t->n; i++) {
+		if (!is(t, i, "*") || !is_ident(t->v[i + 1]) ||
+		    !is(t, i + 2, "="))
+			continue;
+		j = i + 3;
+		if (is(t, j, "(") && (c = skip_group(t, j)) < t->n &&
+		    is_ident(t->v[c]))
+			j = c;		/* (T *)SharedMemory<T>() */
+		if (!is_ident(t->v[j]) || is_keyword(t->v[j]))
+			continue;
+		c = j + 1;
+		if (is(t, c, "<")) {
+			int depth = 0;
+			for (; c < t->n; c++)
+				if (is(t, c, "<"))
+					depth++;
+				else if (is(t, c, ">") && --depth == 0)
+					break;
+			c++;
+		}
+		if (!is(t, c, "(") || !is(t, c + 1, ")") ||
+		    !is(t, c + 2, ";") || !shared_helper(k, t->v[j]))
+			continue;
+		for (s = i; s > k->body && !is(t, s - 1, ";") &&
+		    !is(t, s - 1, "{") && !is(t, s - 1, "}"); s--)
+			;
+		join(t, s, i, ty, sizeof(ty));
+		{
+			char b[128];
+			base_type(ty, inst, b, sizeof(b));
+			copy(name, cap, t->v[i + 1]);
+			*pos = i + 1;
+			return k_dtype_c(b);
+		}
+	}
+	return NULL;
+}
+
 /* Dynamic shared memory: from the launch site's expression, else one
  * element of the kernel's extern __shared__ array per thread (a guess
  * that shared_of may replace with the bytes its accesses reach). */
@@ -199,6 +275,9 @@ infer_shared(struct kern *k, json_t *launch)
 	struct toks *t = &k->t;
 	const char *bexpr = k_get_str(launch, "block");
 	const char *sexpr = k_get_str(launch, "shared_mem");
+	const struct k_dtype *ldt = NULL;
+	char lname[64];
+	size_t lpos;
 	long long v;
 	size_t i;
 
@@ -207,7 +286,9 @@ infer_shared(struct kern *k, json_t *launch)
 	for (i = 0; i + 3 < t->n; i++)
 		if (is(t, i, "extern") && is(t, i + 1, "__shared__"))
 			break;
-	if (i + 3 < t->n) {
+	if (i + 3 >= t->n)
+		ldt = shared_local(k, lname, sizeof(lname), &lpos);
+	if (i + 3 < t->n || ldt != NULL) {
 		char buf[MAX_EXPR] = "";
 		struct toks st = { 0 };
 		int ok = 0;
@@ -244,14 +325,16 @@ infer_shared(struct kern *k, json_t *launch)
 		if (ok)
 			snprintf(k->shared, sizeof(k->shared), "%lld", v);
 		else {
-			const struct k_dtype *dt = k_dtype_c(t->v[i + 2]);
+			const struct k_dtype *dt = ldt != NULL ? ldt :
+			    k_dtype_c(t->v[i + 2]);
 			int sz = dt != NULL ? dt->size : 8;
 			snprintf(k->shared, sizeof(k->shared), "%lld",
 			    k->block[0] * k->block[1] * sz);
 			k->shared_state = 1;
 			snprintf(k->shared_guess, sizeof(k->shared_guess),
 			    "shared_mem: one %s per thread of the block",
-			    dt != NULL ? t->v[i + 2] : "8-byte word");
+			    ldt != NULL ? dt->name : dt != NULL ? t->v[i + 2] :
+			    "8-byte word");
 		}
 	}
 }

@@ -620,6 +620,21 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 		    type != NULL ? type : "int", instance, p->type,
 		    sizeof(p->type));
 		p->dt = k_dtype_c(p->type);
+		p->lanes = 1;
+		if (p->dt == NULL && p->ptr) {
+			/* an alias (using phalf = at::Half) as clang resolved
+			 * it, or a vector type counted in its elements */
+			const char *canon = k_get_str(prm, "canonical_type");
+			char ct[128];
+			if (canon != NULL && strstr(canon, "type-parameter") ==
+			    NULL) {
+				base_type(canon, instance, ct, sizeof(ct));
+				if ((p->dt = k_dtype_c(ct)) == NULL)
+					p->dt = vector_dtype(ct, &p->lanes);
+			}
+			if (p->dt == NULL)
+				p->dt = vector_dtype(p->type, &p->lanes);
+		}
 		if (p->ptr) {
 			p->read = in_list(reads, p->name);
 			p->written = in_list(writes, p->name);

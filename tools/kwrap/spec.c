@@ -17,12 +17,12 @@ fill_json(const struct kern *k, const struct param *p, int c)
 
 	if (p->vals)
 		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
-		    0.0, "hi", (double)DATA_HI) : json_pack("{s:s,s:i,s:i}",
-		    "kind", "int", "lo", 0, "hi", DATA_HI);
+		    (double)k->data_lo, "hi", (double)(k->data_lo + DATA_HI)) :
+		    json_pack("{s:s,s:i,s:i}", "kind", "int", "lo", k->data_lo,
+		    "hi", k->data_lo + DATA_HI);
 	if (p->index_of[0] != '\0')
 		return json_pack("{s:s,s:s}", "kind", "indices", "of",
 		    p->index_of);
-	(void)k;
 	if (dt != NULL && strcmp(dt->name, "bool") == 0)
 		return c == 6 ? json_pack("{s:s,s:i}", "kind", "constant",
 		    "value", 0) : json_pack("{s:s,s:i,s:i}", "kind", "int",
@@ -231,6 +231,25 @@ keeps_positive(const struct kern *k, const struct param *p)
 			return 1;
 	}
 	return 0;
+}
+
+/* Scalars with a least value (index_limits) keep it in every case, the
+ * fitted ones included. */
+static void
+least_values(struct kern *k, json_t *spec)
+{
+	json_t *cs, *v;
+	size_t c;
+	int i;
+
+	json_array_foreach(json_object_get(spec, "cases"), c, cs)
+		for (i = 0; i < k->np; i++) {
+			v = json_object_get(json_object_get(cs, "scalars"),
+			    k->p[i].name);
+			if (k->p[i].vmin > 0 && json_is_integer(v) &&
+			    json_integer_value(v) < k->p[i].vmin)
+				json_integer_set(v, k->p[i].vmin);
+		}
 }
 
 static json_t *
@@ -547,7 +566,9 @@ spec_of(struct kern *k, json_t *user)
 			    "low" : "high"));
 		}
 	}
-	if (user == NULL || json_object_get(user, "cases") == NULL)
+	if (user == NULL || json_object_get(user, "cases") == NULL) {
 		fit_cases(spec, &k->c);
+		least_values(k, spec);
+	}
 	return spec;
 }

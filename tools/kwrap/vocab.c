@@ -50,6 +50,35 @@ vocab_harness(const struct vocab *v, const char *name, const char *dflt)
 	return e != NULL && e->harness != NULL ? e->harness : dflt;
 }
 
+/* The element type of a CUDA vector type (float2, int4, __half2,
+ * uchar4, ...) and its lanes; NULL when name is none. */
+const struct k_dtype *
+vector_dtype(const char *name, int *lanes)
+{
+	static const struct { const char *base, *c; } v[] = {
+		{ "float", "float" }, { "double", "double" }, { "int", "int" },
+		{ "uint", "unsigned int" }, { "char", "signed char" },
+		{ "uchar", "unsigned char" }, { "short", "short" },
+		{ "ushort", "unsigned short" }, { "long", "long" },
+		{ "ulong", "unsigned long" }, { "longlong", "long long" },
+		{ "ulonglong", "unsigned long long" }, { "half", "half" },
+		{ "__half", "half" }, { "__nv_bfloat16", "__nv_bfloat16" },
+		{ NULL, NULL }
+	};
+	size_t l = strlen(name);
+	int i;
+
+	if (l < 2 || name[l - 1] < '1' || name[l - 1] > '4')
+		return NULL;
+	for (i = 0; v[i].base != NULL; i++)
+		if (strlen(v[i].base) == l - 1 &&
+		    strncmp(v[i].base, name, l - 1) == 0) {
+			*lanes = name[l - 1] - '0';
+			return k_dtype_c(v[i].c);
+		}
+	return NULL;
+}
+
 /* The base type of a spelled type: qualifiers, pointers and
  * __restrict__ dropped, template parameters replaced by their binding. */
 void

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Specs that keep the reference in bounds on its own cases
+# (test/sizes/sizes.cu, saved as test/sizes/kslice.ndjson): dynamic shared
+# memory taken through a helper, stores through pointers assigned after
+# their declaration and stepped in loops, values read from a buffer and
+# used as indices; every harness compiled with nvcc.
+. "$(dirname "$0")/lib.sh"
+
+if ! have_tool kwrap; then
+	skip_all "kwrap is not built"
+fi
+KWRAP=$(tool kwrap)
+
+run "$KWRAP" < test/sizes/kslice.ndjson
+is "$T_STATUS" 0 "sizes: exit status 0"
+cp "$T_TMP/out" "$T_TMP/s.ndjson"
+# sspec(KERNEL, JQ): a jq expression on the spec of test/sizes' KERNEL
+sspec() {
+	jq -c --arg id "test/sizes/sizes.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/s.ndjson"
+}
+
+is "$(sspec 'shared_helper_kernel<float>' '[.launch.shared_mem, .confidence.overall]')" \
+    '["1024","high"]' \
+    "shared memory through SharedMem<T>(): the local's accesses size it (2 * 128 floats)"
+is "$(sspec deref_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
+    '[["n","2 * n","n * rows"],"high"]' \
+    "stores through q assigned after T *q; and through c += n in a loop of rows trips"
+is "$(sspec deref_index_kernel '[(.params[] | select(.name == "map" or .name == "w" or .name == "x") | [.count, .fill.lo, .fill.hi]), .confidence.counts]')" \
+    '[["n * taps",0,3],["taps",0,3],["3 * taps + 4",-1,1],"high"]' \
+    "indices read through (int)(*(map + k)) and *(w + k): 0..3, and x sized by them"
+is "$(sspec one_based_kernel '[(.params[] | select(.name == "idx" or .name == "x") | [.count, .fill.lo, .fill.hi]), .confidence.counts]')" \
+    '[["n",1,4],["4",-1,1],"high"]' \
+    "indices counted from 1 (x[idx[i] - 1]): filled with 1..4, x holds 4"
+is "$(sspec one_based_kernel '[.cases[] | .fills.idx // empty | [.lo, .hi]] | unique')" \
+    '[[1,4]]' "every case keeps the fill of 1..4"
+is "$(sspec vector_type_kernel '[(.params[] | select(.role != "scalar") | [.type, .dtype, .element_size, .count]), .confidence.counts]')" \
+    '[["real_t","float32",4,"n"],["float2","float32",4,"2 * n"],["float2","float32",4,"2 * n"],"high"]' \
+    "element types through clang's canonical type (real_t) and vector types counted in their elements (float2)"
+like "$(jq -r 'select(.id == "test/sizes/sizes.cu::vector_type_kernel") | .wrap.instruction.concise' "$T_TMP/s.ndjson")" \
+    'z \(float2, 2 \* n elements of float32\)' \
+    "the instruction says what a vector buffer's count counts"
+is "$(sspec guarded_index_kernel '[(.params[] | select(.name == "nbr") | .fill), ([.cases[] | .scalars.npts] | min)]')" \
+    '[{"kind":"int","lo":0,"hi":3},4]' \
+    "a scalar an index is compared with (k >= npts, assert(first < npts)) is at least 4 in every case"
+is "$(sspec deref_index_kernel '[.cases[] | .scalars.taps] | min')" '1' \
+    "a scalar no index is compared with keeps its smallest case"
+is "$(sspec stepped_offset_kernel '[.params[] | select(.role != "scalar") | .count]')" \
+    '["2 * n * levels * points","n * levels * points","n"]' \
+    "integer offsets stepped in loops of bounded trips (at += 2) bound their reads"
+like "$(sspec stepped_offset_kernel '.confidence.guesses | join(";")')" \
+    'w: count .*no bound for the access in .*w\[back\]' \
+    "a step in a loop whose body moves its own variable has no bound"
+
+# every harness compiles as harness.build says
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
+mkdir -p "$T_TMP/h"
+n=0
+jq -r .id "$T_TMP/s.ndjson" > "$T_TMP/ids"
+while read -r id; do
+	n=$((n + 1))
+	if [ ! -x "$NVCC" ]; then
+		skip "nvcc: $id harness builds" "nvcc is not installed"
+		continue
+	fi
+	sed -n "${n}p" "$T_TMP/s.ndjson" | jq -r .wrap.harness.code \
+	    > "$T_TMP/h/harness.cu"
+	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none \
+	    harness.cu -o harness -L"$CUDA/lib64/stubs" -lcuda) \
+	    2> "$T_TMP/h/err"; then
+		pass "nvcc: $id harness builds"
+	else
+		fail "nvcc: $id harness builds"
+		diag_file "$T_TMP/h/err"
+	fi
+done < "$T_TMP/ids"
+done_testing
