@@ -13,7 +13,9 @@
 # unchanged files, served by the cache.  Prints the wall times, the
 # throughput ratio (extractor time / kscan cold time, both over the same
 # files) and the rerun speed-up (cold / warm), per directory and summed,
-# with the load average before and after.
+# with the load average before and after; then the CPU time (user + system,
+# with /usr/bin/time) of the cold kscan and of the extractor, which other
+# jobs on the machine move less than wall time.
 set -eu
 jobs=2
 if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
@@ -27,11 +29,22 @@ if [ -z "${KFORGE_CUDA_PATH:-}" ] && [ -d "$here/deps/cuda-12.4" ]; then
 	export KFORGE_CUDA_PATH
 fi
 now() { date +%s.%N; }
+# cpu FILE COMMAND...: run it, user + system seconds into FILE
+cpu() {
+	f=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%U %S' -o "$f" "$@"
+	else
+		echo '0 0' > "$f"
+		"$@"
+	fi
+}
 
 echo "machine: $(nproc) CPUs, $(uname -sr); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-12s %6s %8s %8s %10s %8s %10s %8s %8s\n' corpus files \
     kscan_s kextr_s throughput warm_s rerun_x kernels kextr_k
-tk=0 te=0 tw=0
+tk=0 te=0 tw=0 tkc=0 tec=0 cpus=
 for dir in "$@"; do
 	name=$(basename "$dir")
 	work=$out/work.$name
@@ -39,7 +52,8 @@ for dir in "$@"; do
 	# the files in the page cache, so neither side pays for the disk
 	find "$dir" -type f -exec cat {} + > /dev/null
 	t0=$(now)
-	(cd "$dir" && KFORGE_WORK=$work "$here/kscan" -q -j "$jobs" --timing .) \
+	(cd "$dir" && cpu "$out/$name.cold.cpu" env KFORGE_WORK="$work" \
+	    "$here/kscan" -q -j "$jobs" --timing .) \
 	    > "$out/$name.cold.ndjson" 2> "$out/$name.cold.err" || true
 	t1=$(now)
 	sed -n 's/^kscan: \(.*\): parsed in .*/\1/p' "$out/$name.cold.err" |
@@ -48,7 +62,8 @@ for dir in "$@"; do
 	jq -r '.scan.flags // [] | . as $f | range(0; length) |
 	    select($f[.] == "-I") | "-I\($f[. + 1])"' "$out/$name.cold.ndjson" |
 	    sort -u > "$out/$name.incs"
-	(cd "$dir" && xargs "$here/bench/kextract" $(cat "$out/$name.incs") \
+	(cd "$dir" && cpu "$out/$name.kextract.cpu" xargs \
+	    "$here/bench/kextract" $(cat "$out/$name.incs") \
 	    < "$out/$name.files") \
 	    > "$out/$name.kextract" 2> "$out/$name.kextract.err" || true
 	t3=$(now)
@@ -64,7 +79,18 @@ for dir in "$@"; do
 	    "$(grep -c '"scan"' "$out/$name.cold.ndjson" || true)" \
 	    "$(sort -u "$out/$name.kextract" | wc -l)"
 	tk=$(echo "$tk + $k" | bc) te=$(echo "$te + $e" | bc) tw=$(echo "$tw + $w" | bc)
+	# the last line: time(1) puts a non-zero exit status before it
+	kc=$(tail -n 1 "$out/$name.cold.cpu" | awk '{ print $1 + $2 }')
+	ec=$(tail -n 1 "$out/$name.kextract.cpu" | awk '{ print $1 + $2 }')
+	tkc=$(echo "$tkc + $kc" | bc) tec=$(echo "$tec + $ec" | bc)
+	cpus="$cpus$(printf '%-12s %10.2f %10.2f %9.2fx' "$name" "$kc" "$ec" \
+	    "$(echo "$ec / ($kc + 0.001)" | bc -l)")
+"
 done
 printf '%-12s %6s %8.2f %8.2f %9.2fx %8.2f %9.1fx\n' all "" "$tk" "$te" \
     "$(echo "$te / $tk" | bc -l)" "$tw" "$(echo "$tk / $tw" | bc -l)"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-12s %10s %10s %10s\n' corpus kscan_cpu kextr_cpu cpu_ratio
+printf '%s' "$cpus"
+printf '%-12s %10.2f %10.2f %9.2fx\n' all "$tkc" "$tec" \
+    "$(echo "$tec / ($tkc + 0.001)" | bc -l)"

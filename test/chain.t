@@ -15,8 +15,8 @@ run "$KSCAN" --timing --root . test/chain/ext
 is "$T_STATUS" 0 "extension tree: exit 0"
 cp "$T_TMP/out" "$D/scan.ndjson"
 cp "$T_TMP/err" "$D/timing"
-is "$(wc -l < "$D/scan.ndjson" | tr -d ' ')" 6 \
-    "six kernels (the binding and API files hold none)"
+is "$(wc -l < "$D/scan.ndjson" | tr -d ' ')" 7 \
+    "seven kernels (the binding and API files hold none)"
 run test/validate "$D/scan.ndjson"
 ok "$T_STATUS" "records validate against schemas/ (op, chain)"
 
@@ -66,6 +66,10 @@ is "$(grep -c 'unrelated.cpp' "$D/timing")" 0 \
 is "$(k gather_kernel '[.scan.chain[] | "\(.role) \(.name)"] | join(", ")')" \
     "kernel gather_kernel, launcher functor::GatherFunctor::operator(), function gather" \
     "a functor's operator() is called through its class"
+# a launcher in a namespace the system headers declare too
+is "$(k neg_kernel '[.scan.chain[] | "\(.role) \(.name) \(.file):\(.line)"] | join(", ")')" \
+    "kernel neg_kernel test/chain/ext/native.cu:5, launcher at::native::neg_launch test/chain/ext/native.cu:12, function neg test/chain/ext/native.cu:19" \
+    "a project function in a namespace a system header opens is in the chain"
 # never launched: no chain
 is "$(k orphan_kernel '.scan.chain // "none"')" none "a kernel never launched has no chain"
 # the lambda m.def names no function: its op is nobody's
@@ -83,7 +87,7 @@ run "$KREPORT" "$D/scan.ndjson"
 like "$(cat "$T_TMP/out")" "### By op" "kreport: a breakdown by op"
 is "$(grep -E '^\| `(add|scale_forward|\(none\))` ' "$T_TMP/out" |
     awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); print $2 "=" $3 }' |
-    tr '\n' ' ')" '`(none)`=4 `add`=1 `scale_forward`=1 ' \
+    tr '\n' ' ')" '`(none)`=5 `add`=1 `scale_forward`=1 ' \
     "kreport: records per op, the ones without one together"
 run "$KREPORT" --format json "$D/scan.ndjson"
 is "$(jq -r '[.breakdown.op[].key] | join(" ")' "$T_TMP/out")" \

@@ -435,6 +435,18 @@ run "$KSCAN" examples/src/hip/saxpy.hip
 is "$(jq -r '[.scan.name, .scan.dialect, .scan.diagnostics.errors, .scan.launches[0].kind] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
     "saxpy_kernel:hip:0:hipLaunchKernelGGL scale_add_kernel:hip:0:hipLaunchKernelGGL " \
     "a HIP source launching with hipLaunchKernelGGL parses with HIP's headers, launches found"
+# --- units are parsed largest first (their own and their project
+# headers' text); the records keep the order the units came in
+for cache in --no-cache ""; do
+	run "$KSCAN" $cache --timing -j1 --root . test/cuda/order
+	is "$(sed -n 's/^kscan: \(.*\): parsed in .*/\1/p' "$T_TMP/err" |
+	    tr '\n' ' ')" \
+	    "test/cuda/order/b_large.cu test/cuda/order/a_small.cu " \
+	    "largest unit parsed first ${cache:-(cache)}"
+	is "$(jq -r .scan.name "$T_TMP/out" | tr '\n' ' ')" \
+	    "small_kernel large_kernel " \
+	    "records in the walk's order ${cache:-(cache)}"
+done
 run "$KSCAN" --bogus
 is "$T_STATUS" 2 "unknown option is a usage error"
 like "$(cat "$T_TMP/err")" "^usage: kscan " "usage on stderr"

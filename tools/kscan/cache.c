@@ -115,17 +115,14 @@ cache_lookup(struct unit *u)
 		u->key[0] = '\0';
 		return NULL;
 	}
-	if ((v = k_pcache_get(&opt.cache, u->key)) == NULL) {
-		prepare_pch(u, u->dialect);
+	if ((v = k_pcache_get(&opt.cache, u->key)) == NULL)
 		return NULL;
-	}
 	tree = json_object_get(v, "tree");
 	if (tree != NULL && strcmp(json_string_value(tree) != NULL ?
 	    json_string_value(tree) : "", tree_sha()) != 0) {
 		opt.cache.hits--;
 		opt.cache.stale++;
 		json_decref(v);
-		prepare_pch(u, u->dialect);
 		return NULL;
 	}
 	return v;

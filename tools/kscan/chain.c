@@ -101,6 +101,13 @@ visit_defs(CXCursor c, CXCursor parent, CXClientData data)
 	json_t *d;
 
 	(void)parent;
+	/* the toolkit's, the stand-ins' and the system's declarations hold
+	 * no project function: not walked (most of a unit's cursors) */
+	if (clang_Location_isInSystemHeader(loc))
+		return CXChildVisit_Continue;
+	clang_getExpansionLocation(loc, &ef, NULL, NULL, NULL);
+	if (ef != NULL && !file_info(w->x, ef)->project)
+		return CXChildVisit_Continue;
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
 	    k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
 	    k == CXCursor_ClassTemplate ||

@@ -71,6 +71,8 @@ struct unit {
 	char key[K_SHA256_HEX];	/* its parse cache entry; "": none */
 	int done;		/* its reply came from the cache */
 	int resolved;		/* its quoted includes were resolved */
+	size_t weight;		/* bytes of project text its parse reads */
+	int prepared;		/* its precompiled headers were made */
 	struct k_strv rewrite_paths;	/* files the parse reads from */
 	struct k_strv rewrite_texts;	/* these texts (k_alignas_first) */
 	const char *dialect;	/* as cache_lookup found it, static */
@@ -178,6 +180,7 @@ int scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 void build_args(struct k_strv *a, const char *dialect, int device,
     const struct unit *u);
 void prepare_pch(struct unit *u, const char *dialect);
+size_t unit_weight(struct unit *u);
 
 /* recall.c: kernels in branches the preprocessor skipped */
 void note_skipped(struct ctx *x);
@@ -189,7 +192,7 @@ void run_units(size_t from);
 
 /* cache.c: units whose parse is already in the work directory.
  * cache_lookup runs in the parent before any worker forks: it sets the
- * unit's key, and makes the precompiled headers a miss will load. */
+ * unit's key (and dialect), which the workers keep. */
 json_t *cache_lookup(struct unit *u);
 void cache_store(struct unit *u, json_t *reply);
 void cache_report(void);

@@ -203,8 +203,9 @@ prepare_pch(struct unit *u, const char *dialect)
 	static CXIndex idx;
 	struct k_strv args = { 0 };
 
-	if (opt.cache.dir == NULL)
+	if (opt.cache.dir == NULL || u->prepared)
 		return;
+	u->prepared = 1;
 	if (idx == NULL)
 		idx = clang_createIndex(0, 0);
 	resolve_quoted(u);
@@ -295,6 +296,7 @@ pre_resolve(struct unit *u, const char *path, int depth,
 	k_strv_push(visited, path);
 	if ((text = k_file_read(path, MAX_SOURCE, &len)) == NULL)
 		return;
+	u->weight += len;
 	if ((moved = k_alignas_first(text, len)) != NULL) {
 		/* the parse reads it with nvcc's order made clang's */
 		k_strv_push(&u->rewrite_paths, path);
@@ -346,6 +348,28 @@ resolve_quoted(struct unit *u)
 	u->resolved = 1;
 	pre_resolve(u, u->path, 0, &visited);
 	k_strv_free(&visited);
+}
+
+/* How much project text a unit's parse reads: the unit and the files its
+ * quoted includes reach, resolved as its parse will resolve them; 0 for a
+ * unit scan_unit does not parse.  Units are parsed largest first. */
+size_t
+unit_weight(struct unit *u)
+{
+	char *text;
+	size_t len;
+	int skip;
+
+	if (u->path[0] == '\0' || (text = k_file_read(u->path, MAX_SOURCE,
+	    &len)) == NULL)
+		return 0;
+	skip = looks_binary(text, len) || (u->header == -1 &&
+	    !mentions_gpu(text) && !chain_mentions(text));
+	free(text);
+	if (skip)
+		return 0;
+	resolve_quoted(u);
+	return u->weight;
 }
 
 /* Parse one side (host or device) of a unit, with the macros it assumes,

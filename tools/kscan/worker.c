@@ -102,11 +102,23 @@ take_reply(struct unit *u, json_t *r)
 	}
 }
 
+/* Largest first (ties in the order the units came), so that the last unit
+ * a worker takes is a small one and the others do not wait for it. */
+static int
+by_weight(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (units[i].weight != units[j].weight)
+		return units[i].weight > units[j].weight ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
 void
 run_units(size_t from)
 {
 	struct k_worker *w;
-	size_t *job, i, n = (size_t)opt.jobs, next = from;
+	size_t *job, *order, i, n = (size_t)opt.jobs, norder = 0, next = 0;
 	enum k_worker_event ev;
 	struct unit *u;
 	char req[32];
@@ -114,12 +126,14 @@ run_units(size_t from)
 
 	w = k_calloc(n, sizeof(*w));
 	job = k_calloc(n, sizeof(*job));
+	order = k_calloc(nunits - from + 1, sizeof(*order));
 	/* the progress line counts files, not the records written at the end */
 	k_progress_unit("files");
 	for (i = from; i < nunits; i++)
 		if (units[i].path[0] != '\0')
 			k_progress_more(1);
-	/* before any worker forks: the workers keep the units' keys */
+	/* before any worker forks: the workers keep the units' keys and the
+	 * include directories resolving their quoted includes adds */
 	for (i = from; i < nunits; i++) {
 		json_t *r = cache_lookup(&units[i]);
 		if (r != NULL) {
@@ -127,28 +141,38 @@ run_units(size_t from)
 			units[i].done = 1;
 			json_decref(r);
 			k_progress_add(1);
+		} else if (units[i].path[0] != '\0') {
+			units[i].weight = unit_weight(&units[i]);
+			order[norder++] = i;
 		}
 	}
+	qsort(order, norder, sizeof(*order), by_weight);
 	for (;;) {
-		/* every idle worker takes the next unit, in order */
+		/* every idle worker takes the next unit, its precompiled
+		 * headers made first (here, so that no two workers make the
+		 * same ones) */
 		for (i = 0; i < n; i++) {
-			while (next < nunits && (units[next].path[0] == '\0' ||
-			    units[next].done))
-				next++;
-			if (w[i].busy || next >= nunits)
+			if (w[i].busy || next >= norder)
 				continue;
+			u = &units[order[next]];
+			if (u->key[0] != '\0')
+				prepare_pch(u, u->dialect);
 			if (w[i].pid == 0 && k_worker_start(&w[i], serve,
 			    NULL) != 0)
 				k_fatal(K_EXIT_SYSTEM, NULL,
 				    "cannot start a parsing process: %s",
 				    strerror(errno));
-			snprintf(req, sizeof(req), "%zu\n", next);
+			snprintf(req, sizeof(req), "%zu\n", order[next]);
 			if (k_worker_send(&w[i], req, strlen(req)) != 0)
 				k_fatal(K_EXIT_SYSTEM, NULL,
 				    "cannot reach a parsing process: %s",
 				    strerror(errno));
-			job[i] = next++;
+			job[i] = order[next++];
 		}
+		/* the next unit's while the workers parse */
+		if (next < norder && units[order[next]].key[0] != '\0')
+			prepare_pch(&units[order[next]],
+			    units[order[next]].dialect);
 		if ((k = k_worker_wait(w, n, opt.timeout, &ev)) < 0) {
 			for (i = 0; i < n; i++)
 				if (w[i].busy)
@@ -176,4 +200,5 @@ run_units(size_t from)
 		k_worker_stop(&w[i]);
 	free(w);
 	free(job);
+	free(order);
 }
