@@ -182,7 +182,8 @@ k_write_file(const char *path, const char *text)
 /* PyTorch headers answered by the torch stand-in when nothing else on the
  * include path has them */
 static const char *torch_stubs[] = {
-	"ATen/ATen.h", "ATen/Tensor.h", "ATen/cuda/CUDAContext.h",
+	"ATen/ATen.h", "ATen/Tensor.h", "ATen/core/TensorAccessor.h",
+	"ATen/cuda/CUDAContext.h",
 	"ATen/cuda/CUDAApplyUtils.cuh", "ATen/cuda/Atomic.cuh",
 	"ATen/cuda/CUDAEvent.h", "ATen/AccumulateType.h",
 	"ATen/cuda/detail/IndexUtils.cuh", "ATen/native/cuda/KernelUtils.cuh",

@@ -209,6 +209,33 @@ run "$KSCAN" --root "$D" "$D/bind.cu"
 is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out")" \
     "fill1:0:1" "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) with m.def and py::arg parses"
 
+# the argument checks and indexing helpers extension launchers use
+cat > "$D/checks.cu" <<'CU'
+#include <ATen/ATen.h>
+#include <ATen/core/TensorAccessor.h>
+__global__ void twice(const float *x, float *y, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 2 * x[i]; }
+at::Tensor twice_cuda(const at::Tensor &x, at::Tensor &y)
+{
+  at::TensorArg x_t{x, "x", 1}, y_t{y, "y", 2};
+  at::CheckedFrom c = "twice_cuda";
+  at::checkAllSameGPU(c, {x_t, y_t});
+  at::checkAllSameType(c, {x_t, y_t});
+  using at::indexing::None;
+  using at::indexing::Slice;
+  auto tail = y.index({Slice(1, None)});
+  at::globalContext().alertNotDeterministic("twice_cuda");
+  float most = at::max(x).item<float>() + std::get<0>(at::max(x, 0)).item<float>();
+  std::stringstream ss;
+  ss << most;
+  twice<<<1, 256>>>(x.data_ptr<float>(), tail.data_ptr<float>(), 255);
+  return y;
+}
+CU
+run "$KSCAN" --root "$D" "$D/checks.cu"
+is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out")" \
+    "twice:0:1" "at::TensorArg, at::checkAllSameGPU, t.index({Slice(1, None)}), at::globalContext(), at::max and ATen/core/TensorAccessor.h parse"
+
 # --- bad input: reported, recorded, the run goes on
 printf '\000\001binary' > "$D/bin.cu"
 mkdir -p "$D/empty"

@@ -40,6 +40,8 @@ __device__ __half atomicAdd(__half *, __half);
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <sstream>
+#include <tuple>
 
 namespace c10 {
 enum class ScalarType { Byte, Char, Short, Int, Long, Half, Float, Double,
@@ -164,8 +166,19 @@ struct TensorOptions {
 	template <class... A> TensorOptions dtype(A...) const;
 	template <class... A> TensorOptions device(A...) const;
 };
+/* t.index({Slice(1, None), 0}): ATen's indexing helpers */
+namespace indexing {
+struct NoneType {};
+extern const NoneType None;
+struct EllipsisType {};
+extern const EllipsisType Ellipsis;
+struct Slice { template <class... A> Slice(A...); };
+struct TensorIndex { template <class T> TensorIndex(T); };
+}
 class Tensor {
 public:
+	class Tensor index(std::initializer_list<indexing::TensorIndex>) const;
+	template <class... A> class Tensor index_put_(A...) const;
 	long size(long) const;
 	IntArrayRef sizes() const;
 	long stride(long) const;
@@ -249,6 +262,30 @@ template <class... A> Tensor ones_like(A...);
 template <class... A> Tensor arange(A...);
 template <class... A> Tensor cat(A...);
 template <class... A> Tensor stack(A...);
+template <class... A> Tensor cumsum_out(A...);
+Tensor max(const Tensor &);
+Tensor max(const Tensor &, const Tensor &);
+template <class... A> std::tuple<Tensor, Tensor> max(const Tensor &, long, A...);
+/* at::globalContext().alertNotDeterministic("f") */
+struct Context {
+	void alertNotDeterministic(const char *) const;
+	bool deterministicAlgorithms() const;
+};
+Context &globalContext();
+/* the argument checks extensions open their launchers with:
+ * at::TensorArg x_t{x, "x", 1}; at::checkAllSameGPU("f", {x_t, y_t}); */
+struct TensorArg {
+	TensorArg(const Tensor &, const char *, int);
+	const Tensor *operator->() const;
+	const Tensor &operator*() const;
+};
+using CheckedFrom = const char *;
+void checkAllSameGPU(CheckedFrom, std::initializer_list<TensorArg>);
+void checkAllSameType(CheckedFrom, std::initializer_list<TensorArg>);
+void checkSameGPU(CheckedFrom, const TensorArg &, const TensorArg &);
+void checkSameType(CheckedFrom, const TensorArg &, const TensorArg &);
+void checkContiguous(CheckedFrom, const TensorArg &);
+void checkAllContiguous(CheckedFrom, std::initializer_list<TensorArg>);
 namespace cuda {
 using c10::cuda::CUDAGuard;
 using c10::cuda::getCurrentCUDAStream;
