@@ -149,20 +149,17 @@ find_sanitizer(void)
 static int
 sanitizer_pads(const char *san)
 {
-	char log[PATH_MAX + 64], *text;
+	char dir[PATH_MAX + 16], log[PATH_MAX + 64], *text;
 	char *argv[] = { (char *)san, "--help", NULL };
 	struct k_proc p;
 	size_t n;
 	int yes;
 
-	snprintf(log, sizeof(log), "%s/verify/sanitizer-help.%ld", opt.work,
+	snprintf(dir, sizeof(dir), "%s/verify", opt.work);
+	snprintf(log, sizeof(log), "%s/sanitizer-help.%ld", dir,
 	    (long)getpid());
-	{
-		char dir[PATH_MAX + 16];
-		snprintf(dir, sizeof(dir), "%s/verify", opt.work);
-		if (k_mkdirs(dir) != 0)
-			return 0;
-	}
+	if (k_mkdirs(dir) != 0)
+		return 0;
 	if (k_run(argv, NULL, log, 30, &p) != 0) {
 		unlink(log);
 		return 0;
