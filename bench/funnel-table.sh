@@ -99,6 +99,19 @@ for o in "$@"; do
 	row "$o"
 done
 echo
+printf 'Verified tasks with cases left out (the reference failed on them; verify.left_out):'
+for o in "$@"; do
+	[ -s "$o/kverify.ndjson" ] || continue
+	jq -s -r --slurpfile c "$o/counts.json" '
+	    [.[] | select(.verify.verified.value == true)] as $y |
+	    [$y[] | select((.verify.left_out // []) | length > 0)] as $l |
+	    " \($c[0].corpus) \($l | length) of \($y | length)" +
+	    " (\([$l[] | .verify.left_out[] | .name // "?"] | group_by(.) |
+	    map("\(.[0]) \(length)") | join(", ")));"' "$o/kverify.ndjson" |
+	    tr -d '\n'
+done
+echo
+echo
 echo "What keeps the slices from being verified tasks, by cause (the first stage that stopped each), largest first:"
 echo
 echo "| slices | cause | by corpus |"

@@ -203,10 +203,30 @@ like "$(cat "$O/test.cu")" \
 like "$(cat "$(jq -r .dir "$T_TMP/out" | tail -n 1)/test.cu")" \
     'return \(const void \*\)&relu_kernel; \}' "(anonymous namespace) is not a parameter list"
 
+# --- a case kverify left out (verify.left_out): verify.golden has no
+# entry for it, and the task neither runs nor expects it
+jq -c 'select(.id == "examples/src/conv1d.cu::conv1d_kernel") |
+    .verify.golden |= map(select(.case != 4)) |
+    .verify.left_out = [{case: 4, name: "non_multiple", fault: "runtime",
+    message: "harness exited 5: fault while running"}]' "$IN" > "$T_TMP/lo.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/lo" "$T_TMP/lo.ndjson"
+L=$(jq -r .dir "$T_TMP/out")
+is "$(cd "$L" && ls expected | tr '\n' ' ')" "0 1 2 3 5 6 7 8 " \
+    "a case left out has no expected/ folder; the others keep their numbers"
+is "$(jq -c '[[.cases[].case], .verdicts.left_out[0].case]' "$L/task.json")" \
+    '[[0,1,2,3,5,6,7,8],4]' "task.json: the cases kept, and the one left out"
+like "$(cat "$L/test.cu")" 'kx_cases\[\] = \{ 0, 1, 2, 3, 5, 6, 7, 8 \};' \
+    "test.cu runs the cases kept, by their numbers"
+like "$(cat "$L/test.cu")" '\{ 5, "out", 1, 4,' "case 5's expected output keeps its number"
+jq -c 'del(.verify.left_out)' "$T_TMP/lo.ndjson" > "$T_TMP/gap.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/gap" "$T_TMP/gap.ndjson"
+is "$(jq -r .skipped "$T_TMP/out")" "the golden outputs are not one per case, in order" \
+    "a case missing from the golden that was not left out: no folder"
+
 # --- the exported tests build with plain nvcc, from their own folder
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$NVCC" ]; then
-	for d in "$X" "$F" "$O"; do
+	for d in "$X" "$F" "$O" "$L"; do
 		c=$(jq -r .build "$d/task.json")
 		(cd "$d" && eval "\"\$NVCC\"${c#nvcc}") > "$T_TMP/nvcc.log" 2>&1
 		ok $? "nvcc -o test test.cu: $(basename "$d")" || diag_file "$T_TMP/nvcc.log"

@@ -61,6 +61,12 @@ JQ='[.case, .scalars.seq, .buffers[1].count]' plan causal --all --set seq=3 \
     --count masked=seq > "$T_TMP/got"
 is "$(tr '\n' ' ' < "$T_TMP/got")" '[0,3,3] [1,3,3] [2,3,3] [3,3,3] [4,3,3] [5,3,3] [6,3,3] [7,3,3] [8,3,3] ' \
     "--all: the overrides apply to every case"
+JQ='.case' plan causal --all --skip 1 --skip 7 > "$T_TMP/got"
+is "$(tr '\n' ' ' < "$T_TMP/got")" '0 2 3 4 5 6 8 ' "--all --skip: the cases named are left out"
+is "$(plan causal --case 0 --skip 1 | head -n 1 | cut -c1-30)" 'exit 2: usage: harness module ' \
+    "--skip without --all: usage error"
+is "$(plan causal --all --skip 9 | head -n 1 | cut -c1-30)" 'exit 2: usage: harness module ' \
+    "--skip of a case the harness does not have: usage error"
 JQ='[.scalars.fill, .block]' plan causal --set fill=-2.5 --set seq=0x10 \
     --block 128,1,1 > "$T_TMP/got"
 is "$(cat "$T_TMP/got")" '[-2.5,[128,1,1]]' "--set: a float, a hexadecimal integer; --block"

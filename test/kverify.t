@@ -188,9 +188,22 @@ is "$(jq -r 'select(.id == "crash") | [.verify.fault.case, .verify.fault.signal]
 is "$(jq -r 'select(.id == "fault") | .verify.fault.tail' "$T_TMP/out")" \
     "harness: kw_sync(): CUDA_ERROR_ILLEGAL_ADDRESS" "fault: the harness's message kept"
 rec refcrash crash good > "$T_TMP/in"
+FAKE_LOG=$T_TMP/lolog run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -c '.verify | [.left_out, [.golden[].case], [.candidate.cases[].case], .pass_exe, .verified.value]' "$T_TMP/out")" \
+    '0:[[{"case":1,"name":null,"fault":"crash","message":"killed by signal 11 (Segmentation fault)"}],[0,2],[0,2],true,true]' \
+    "a reference that crashes on a case other than case 0: the case is left out, the rest judged"
+is "$(grep -c '^good - 1 ' "$T_TMP/lolog")" 0 "the left-out case is never run for the candidate (harness --skip)"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "a record with a case left out validates against schemas/"
+rec refcrash12 crash12 good > "$T_TMP/in"
 run "$KV" --no-time < "$T_TMP/in"
-is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .verify.fault.role] | @tsv' "$T_TMP/out")" \
-    "1:$(printf 'reference-fault\tcrash\treference')" "a crashing reference is an error of its record"
+is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .verify.fault.role, .verify.fault.case, (.verify.left_out | length)] | @tsv' "$T_TMP/out")" \
+    "1:$(printf 'reference-fault\tcrash\treference\t2\t1')" \
+    "a reference that fails on half of the cases or more is an error of its record"
+rec reffault fault good > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.case, (.verify.left_out // [] | length)] | @tsv' "$T_TMP/out")" \
+    "1:$(printf 'reference-fault\t0\t0')" "a reference that faults on case 0: never left out, an error of its record"
 
 # --- out of device memory, and output without end: the capture is bounded
 # (K_RUN_OUTPUT_MAX, 64 MiB, kills a flood; the log keeps 1 MiB from each
@@ -337,10 +350,10 @@ is "$(v '[.verified.value, ([.degenerate[] | select(.output == "y") | .value] | 
     "an output that is one value in every case, another value in each (a fill): still a test, verified"
 verify vnondet nondet "" --no-time
 is "$(v '.verified.reason')" nondeterministic "a nondeterministic golden: not verified"
-rec vcrash crash > "$T_TMP/in"
+rec vcrash crash12 > "$T_TMP/in"
 run "$KV" --no-time < "$T_TMP/in"
 is "$(jq -r '.verify.verified | [.value, .reason, .detail] | map(tostring) | join(" | ")' "$T_TMP/out")" \
-    "false | reference-fault | reference, case 1: crash: killed by signal 11 (Segmentation fault)" \
+    "false | reference-fault | reference, case 2: crash: killed by signal 11 (Segmentation fault)" \
     "no golden: the reference's fault is the reason"
 rec vnosan ref > "$T_TMP/in"
 CUDA_PATH=$T_TMP/none PATH=/usr/bin:/bin run "$KV" --no-time < "$T_TMP/in"
@@ -427,10 +440,14 @@ FAKE_OLD=1 run "$KV" --no-time < "$T_TMP/in"
 is "$T_STATUS:$(jq -c '.verify | [.cases, .deterministic, .pass_exe, (.golden | length),
     ([.runs[] | select(.role == "reference" and .mode == "check")] | length)]' "$T_TMP/out")" \
     '0:[3,true,true,3,1]' "a harness without --all is run case by case, with the same verdicts"
-rec oldcrash crash > "$T_TMP/in"
+rec oldcrash crash12 > "$T_TMP/in"
 FAKE_OLD=1 run "$KV" --no-time < "$T_TMP/in"
-is "$(jq -c '.verify.fault | [.case, .kind]' "$T_TMP/out")" '[1,"crash"]' \
+is "$(jq -c '.verify.fault | [.case, .kind]' "$T_TMP/out")" '[2,"crash"]' \
     "a harness without --all: the fault is still its case's"
+rec oldcrash1 crash > "$T_TMP/in"
+FAKE_OLD=1 run "$KV" --no-time < "$T_TMP/in"
+is "$(jq -c '.verify | [[.left_out[].case], [.golden[].case], .verified.value]' "$T_TMP/out")" '[[1],[0,2],true]' \
+    "a harness without --all: a case left out is not run either"
 
 # --- the mutation score: build.mutants through the same cases
 mut() {

@@ -336,6 +336,8 @@ task_json(struct info *in, json_t *cases, const char *build)
 	    json_object_get(verify, "deterministic")));
 	json_object_set_new(v, "tolerance", copy_or_null(json_object_get(
 	    verify, "tolerance")));
+	json_object_set_new(v, "left_out", copy_or_null(json_object_get(
+	    verify, "left_out")));
 	json_object_set_new(v, "mutation", json_is_object(mv) ? json_pack(
 	    "{sO sO sO sO}", "score", json_object_get(mv, "score"), "tried",
 	    json_object_get(mv, "tried"), "killed", json_object_get(mv,
@@ -466,9 +468,12 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 		    "name") : "");
 	}
 	k_buf_add(&b, " };\nstatic const int kx_cases[] = {");
+	/* keep holds positions in verify.golden, which has no entry for
+	 * a case kverify left out */
 	json_array_foreach(keep, i, x)
 		k_buf_printf(&b, "%s%lld", i > 0 ? ", " : " ",
-		    (long long)json_integer_value(x));
+		    (long long)k_get_int(json_array_get(gold,
+		    (size_t)json_integer_value(x)), "case", 0));
 	/* kverify --fit's harness arguments, as the harness's own option
 	 * parser takes them (a harness from before they existed has none) */
 	k_buf_add(&b, " };\n\n// the harness arguments of kverify --fit\n"
@@ -543,6 +548,19 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 	return k_buf_take(&b);
 }
 
+/* Whether kverify left case k out of the task (verify.left_out). */
+static int
+left_out(json_t *verify, json_int_t k)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(verify, "left_out"), i, e)
+		if (json_integer_value(json_object_get(e, "case")) == k)
+			return 1;
+	return 0;
+}
+
 /* Why rec has no folder, or NULL when it may have one. */
 static const char *
 refuse(struct info *in)
@@ -551,6 +569,7 @@ refuse(struct info *in)
 	json_t *harness = json_object_get(json_object_get(rec, "wrap"),
 	    "harness"), *gold = json_object_get(verify, "golden"), *g;
 	const char *sym = k_get_str(json_object_get(rec, "slice"), "symbol");
+	json_int_t next = 0;
 	size_t i;
 
 	if (in->bad)
@@ -568,12 +587,26 @@ refuse(struct info *in)
 		return "not CUDA: test.cu is built with nvcc";
 	if (json_array_size(gold) == 0)
 		return "no golden outputs";
-	json_array_foreach(gold, i, g)
-		if (json_integer_value(json_object_get(g, "case")) != (json_int_t)i ||
-		    json_array_size(json_object_get(g, "outputs")) == 0)
-			return "the golden outputs are not one per case, in order";
-	if (json_array_size(gold) != json_array_size(json_object_get(
-	    json_object_get(json_object_get(rec, "wrap"), "spec"), "cases")))
+	/* one per case, in order, but for the cases kverify left out */
+	json_array_foreach(gold, i, g) {
+		json_int_t k = json_integer_value(json_object_get(g, "case"));
+		if (k < next || json_array_size(json_object_get(g,
+		    "outputs")) == 0)
+			return "the golden outputs are not one per case, in "
+			    "order";
+		for (; next < k; next++)
+			if (!left_out(verify, next))
+				return "the golden outputs are not one per "
+				    "case, in order";
+		next = k + 1;
+	}
+	for (; next < (json_int_t)json_array_size(json_object_get(
+	    json_object_get(json_object_get(rec, "wrap"), "spec"), "cases"));
+	    next++)
+		if (!left_out(verify, next))
+			break;
+	if ((size_t)next != json_array_size(json_object_get(json_object_get(
+	    json_object_get(rec, "wrap"), "spec"), "cases")))
 		return "the golden outputs and the spec's cases differ in "
 		    "number";
 	return NULL;
@@ -669,6 +702,7 @@ export_files(struct info *in)
 	/* the cases whose expected outputs fit --export-max-bytes, in order */
 	json_array_foreach(gold, i, g) {
 		struct gold gd = { 0 };
+		json_int_t kc = k_get_int(g, "case", (json_int_t)i);
 		int in_ = 0;
 		gd.outs = json_object_get(g, "outputs");
 		if ((why = gold_check(&gd)) != NULL)
@@ -680,9 +714,10 @@ export_files(struct info *in)
 		} else
 			left++;
 		json_array_append_new(cases, json_pack("{s I s o s b s I}",
-		    "case", (json_int_t)i, "name", copy_or_null(json_object_get(
-		    json_array_get(json_object_get(spec, "cases"), i), "name")),
-		    "included", in_, "expected_bytes", (json_int_t)gd.bytes));
+		    "case", kc, "name", copy_or_null(json_object_get(
+		    json_array_get(json_object_get(spec, "cases"), (size_t)kc),
+		    "name")), "included", in_, "expected_bytes",
+		    (json_int_t)gd.bytes));
 	}
 	if (json_array_size(keep) == 0) {
 		why = "every case's expected outputs are over "
@@ -706,9 +741,9 @@ export_files(struct info *in)
 		goto out;
 	}
 	json_array_foreach(keep, i, g) {
-		char *cd = k_asprintf("%s/expected/%lld", dir,
-		    (long long)json_integer_value(g));
 		json_t *gc = json_array_get(gold, (size_t)json_integer_value(g));
+		char *cd = k_asprintf("%s/expected/%lld", dir,
+		    (long long)k_get_int(gc, "case", 0));
 		if (k_mkdirs(cd) != 0)
 			why = "cannot create its expected/ folder";
 		json_array_foreach(json_object_get(gc, "outputs"), j, o) {

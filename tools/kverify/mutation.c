@@ -215,6 +215,8 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 		tried++;
 		for (k = 0; k < ncases && why == NULL; k++) {
 			struct run r;
+			if (case_skipped(k))
+				continue;
 			batch_case(&batch, k, &r);
 			why = killed_by(&gold[k], &r);
 			if (why != NULL)

@@ -166,6 +166,7 @@ process(json_t *rec, const struct worker *w)
 
 	/* the GPU sizes the spec first (--fit), or an earlier fit's
 	 * counts apply: every harness run below takes them */
+	case_skip_clear();
 	if (opt.fit)
 		fit_record(&c, &h, &ref);
 	else
@@ -261,6 +262,7 @@ process(json_t *rec, const struct worker *w)
 		    jround(secs - c.kernel_ms / 1000, 1e-3));
 	}
 	fit_args_set(NULL);
+	case_skip_clear();
 	serve_end(c.v);
 	if (!opt.keep)
 		k_remove_tree(c.tmp);

@@ -155,16 +155,54 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 static _Thread_local double case_limit;
 _Thread_local int run_times_only;
 _Thread_local int run_fresh;
+static _Thread_local int skip_case[SKIP_MAX];
+static _Thread_local char skip_text[SKIP_MAX][16];
+static _Thread_local int nskip;
+
+void
+case_skip_clear(void)
+{
+	nskip = 0;
+}
+
+/* Leave case k out of every later batch; -1 when SKIP_MAX are. */
+int
+case_skip_add(int k)
+{
+	if (nskip == SKIP_MAX)
+		return -1;
+	skip_case[nskip] = k;
+	snprintf(skip_text[nskip], sizeof(skip_text[nskip]), "%d", k);
+	nskip++;
+	return 0;
+}
+
+int
+case_skipped(int k)
+{
+	int i;
+
+	for (i = 0; i < nskip; i++)
+		if (skip_case[i] == k)
+			return 1;
+	return 0;
+}
+
+int
+case_skip_count(void)
+{
+	return nskip;
+}
 
 int
 run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
     const char *san_tool, double timeout, struct run *r)
 {
-	char *argv[26 + FIT_ARGS_MAX], mem[32], gpu[16], cs[16], rs[16];
+	char *argv[26 + FIT_ARGS_MAX + 2 * SKIP_MAX], mem[32], gpu[16], cs[16], rs[16];
 	char log[PATH_MAX + 16];
 	char ct[32];
-	int n = 0;
+	int n = 0, i;
 
 	memset(r, 0, sizeof(*r));
 	r->timed_match = -1;
@@ -204,6 +242,10 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 			argv[n++] = "--all";
 			argv[n++] = "--case-timeout";
 			argv[n++] = ct;
+			for (i = 0; i < nskip; i++) {
+				argv[n++] = "--skip";
+				argv[n++] = skip_text[i];
+			}
 		} else {
 			argv[n++] = "--case";
 			argv[n++] = cs;
@@ -218,7 +260,7 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 				argv[n++] = "--times-only";
 		}
 		/* the counts the GPU fitted (kverify --fit), if any */
-		fit_args_append(argv, &n, 25 + FIT_ARGS_MAX);
+		fit_args_append(argv, &n, 25 + FIT_ARGS_MAX + 2 * SKIP_MAX);
 	} else
 		argv[n++] = "--cases";
 	argv[n] = NULL;
@@ -350,6 +392,8 @@ run_batch_limit(const struct worker *w, const char *harness,
 	/* a harness built before --all refuses it as bad usage: one
 	 * process per case then, into the same directories */
 	for (k = 0; k < ncases; k++) {
+		if (case_skipped(k))
+			continue;
 		snprintf(sub, sizeof(sub), "%s/%d", dir, k);
 		if (run_harness(w, harness, module, symbol, sub, k, reps, NULL,
 		    limit, &r) != 0)
@@ -387,6 +431,8 @@ batch_case(const struct run *b, int k, struct run *r)
 		return read_manifest(r) == 0;
 	/* an earlier case without a manifest: the batch stopped there */
 	for (j = 0; j < k; j++) {
+		if (case_skipped(j))
+			continue;
 		snprintf(path, sizeof(path), "%s/%d/manifest.json", b->dir, j);
 		if (access(path, F_OK) != 0)
 			return 0;

@@ -211,7 +211,8 @@ verdict(struct ctx *c, int ncases)
 		reason = "memcheck";
 	else if (!all_written(c->v, why, sizeof(why)))
 		reason = "unwritten";
-	else if (!not_degenerate(c->v, ncases, why, sizeof(why)))
+	else if (!not_degenerate(c->v, ncases - case_skip_count(), why,
+	    sizeof(why)))
 		reason = "degenerate";
 	else if (strcmp(k_get_str(json_object_get(c->v, "oracle"), "status") ?
 	    k_get_str(json_object_get(c->v, "oracle"), "status") : "agree",
