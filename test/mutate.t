@@ -180,6 +180,29 @@ CC
 	    "typical: no mutant of the five conditions differs from the reference"
 	is "$(differ boundary) $(differ boundary_logic)" "1 1 0 1 0 0 1 1 0 1" \
 	    "boundary kills >= / >, < / <= on ties, k < lim / <=; boundary_logic: ties, v > 0 / >= beside mode == 1, || / &&"
+	# nearest (test/mutate/ties.cu): d < best made d <= best picks
+	# another index where distances tie, on 64 p and the 64 q
+	"$(tool kscan)" test/mutate/ties.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | "$KW" > "$T_TMP/ties" 2> /dev/null
+	cp "$T_TMP/bnd" "$T_TMP/bnd.keep"
+	cp "$T_TMP/ties" "$T_TMP/bnd"
+	picks() {
+		draw "$1" p 0 | head -n 64 > "$T_TMP/p"
+		draw "$1" q 1 | head -n 64 > "$T_TMP/q"
+		awk 'NR == FNR { q[n++] = $1; next }
+		    { b1 = b2 = 1e30; i1 = i2 = 0
+		      for (j = 0; j < n; j++) { d = $1 - q[j]; if (d < 0) d = -d
+			if (d < b1) { b1 = d; i1 = j }
+			if (d <= b2) { b2 = d; i2 = j } }
+		      diff += i1 != i2 }
+		    END { print diff + 0 }' "$T_TMP/q" "$T_TMP/p"
+	}
+	is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("boundary")) | [.name, .fills]' "$T_TMP/ties")" \
+	    '["boundary",{"p":{"kind":"int","lo":-2,"hi":2},"q":{"kind":"int","lo":-2,"hi":2}}]' \
+	    "two locals compared (d < best, float d, best): every float input on the grid -2 ... 2"
+	is "$(picks typical) $(test "$(picks boundary)" -gt 0 && echo some)" "0 some" \
+	    "d < best made d <= best: the same index on typical data, another on the grid"
+	cp "$T_TMP/bnd.keep" "$T_TMP/bnd"
 else
 	skip "the harness's fills on the CPU" "no C++ compiler"
 fi
@@ -249,7 +272,8 @@ fi
 
 if python3 -c 'import jsonschema' 2> /dev/null; then
 	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" \
-	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/dead.built" 2> /dev/null |
+	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/bnd" "$T_TMP/ties" \
+	    "$T_TMP/dead.built" 2> /dev/null |
 	    python3 test/validate > "$T_TMP/val" 2> /dev/null
 	is "$?:$(cat "$T_TMP/val")" "0:" "wrap.mutants and the added cases validate against schemas/"
 else

@@ -592,14 +592,23 @@ float_local(const struct bscan *sc, size_t i, size_t a, size_t b)
 	int k;
 
 	for (j = a + 1; j < b; j++) {
+		size_t d = j - 1;
 		if (j == i || sc->t->v[j].len != x->len || strncmp(sc->c +
-		    sc->t->v[j].off, sc->c + x->off, x->len) != 0 ||
-		    sc->t->v[j - 1].kind != M_ID)
+		    sc->t->v[j].off, sc->c + x->off, x->len) != 0)
+			continue;
+		/* a list: "T *p, val, maxval;" */
+		while (d > a + 1 && tok_eq(sc, d, ",") && (sc->t->v[d - 1].kind ==
+		    M_ID || tok_eq(sc, d - 1, "*"))) {
+			for (d--; d > a + 1 && (sc->t->v[d].kind == M_ID ||
+			    tok_eq(sc, d, "*")) && !type_word(sc, d); d--)
+				;
+		}
+		if (sc->t->v[d].kind != M_ID)
 			continue;
 		for (k = 0; fl[k] != NULL; k++)
-			if (tok_eq(sc, j - 1, fl[k]))
+			if (tok_eq(sc, d, fl[k]))
 				return 1;
-		y = &sc->t->v[j - 1];
+		y = &sc->t->v[d];
 		if (y->len > 2 && strncmp(sc->c + y->off + y->len - 2, "_t",
 		    2) == 0 && strncmp(sc->c + y->off, "int", 3) != 0 &&
 		    strncmp(sc->c + y->off, "uint", 4) != 0 &&
