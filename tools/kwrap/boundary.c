@@ -15,7 +15,11 @@
  * with a constant or a scalar is filled with whole steps around that
  * value (c - 1, c, c + 1, a third of the elements exactly c: where "<"
  * and "<=" part), and two buffers compared with each other with the
- * same few values, so that ties happen ("x[i] < y[i]").
+ * same few values, so that ties happen ("x[i] < y[i]"); where the
+ * kernel compares a computed value, a local declared floating, with
+ * another local, a constant or a scalar ("d2 < best", "d2 == 0"), every
+ * float input of plain data is drawn from -2 ... 2, so that computed
+ * values tie or land on the constant.
  *
  * "boundary_logic": the same data, and for each "A && B" or "A || B"
  * with an operand the spec decides (a scalar compared with a constant
@@ -620,30 +624,51 @@ float_local(const struct bscan *sc, size_t i, size_t a, size_t b)
 	return 0;
 }
 
+/* Token j is a local: an identifier that names no parameter, no type,
+ * no member. */
+static int
+local_at(const struct bscan *sc, size_t j)
+{
+	return j < sc->t->n && sc->t->v[j].kind == M_ID &&
+	    param_at(sc, j) < 0 && !type_word(sc, j) && !passes_on(sc, j) &&
+	    !tok_eq(sc, j - 1, ".") && !tok_eq(sc, j - 1, "->") &&
+	    !tok_eq(sc, j - 1, "::") && !tok_eq(sc, j + 1, "(") &&
+	    !tok_eq(sc, j + 1, "[") && !tok_eq(sc, j + 1, ".") &&
+	    !tok_eq(sc, j + 1, "->") && !tok_eq(sc, j + 1, "::");
+}
+
 /*
- * Whether the body [a, b) compares two computed values, locals on both
- * sides, one of them declared floating ("d2 < best", "val > maxval"),
- * outside a for loop's header:
- * where inputs on a grid of whole numbers make such values tie (sums,
- * differences and products of small whole numbers are exact).
+ * Whether the body [a, b) compares a computed value, a local declared
+ * floating, with another local, a constant or a scalar ("d2 < best",
+ * "val > maxval", "d2 == 0", "h_im > -1"), outside a for loop's header:
+ * where inputs on a grid of whole numbers make such values tie or land
+ * on the constant (sums, differences and products of small whole
+ * numbers are exact).
  */
 static int
 compares_locals(const struct bscan *sc, size_t a, size_t b)
 {
-	size_t i, hdr = 0;
+	size_t i, hdr = 0, r;
+	int k;
 
 	for (i = a + 1; i + 1 < b; i++) {
 		if (tok_eq(sc, i, "for") && tok_eq(sc, i + 1, "("))
 			hdr = mt_close(sc->c, sc->t, i + 1);
-		if (i < hdr || !is_rel(sc->c, sc->t, i))
+		if (i < hdr || !is_rel(sc->c, sc->t, i) ||
+		    tok_eq(sc, i - 2, "template"))
 			continue;
-		if (sc->t->v[i - 1].kind == M_ID && param_at(sc, i - 1) < 0 &&
-		    sc->t->v[i + 1].kind == M_ID && param_at(sc, i + 1) < 0 &&
-		    !binds(sc->c, sc->t, i + 2) && !type_word(sc, i - 1) &&
-		    !tok_eq(sc, i - 2, ".") && !tok_eq(sc, i - 2, "->") &&
-		    !tok_eq(sc, i - 2, "::") && !tok_eq(sc, i - 2, "template") &&
-		    (float_local(sc, i - 1, a, b) ||
-		    float_local(sc, i + 1, a, b)))
+		r = i + 1 + tok_eq(sc, i + 1, "-");
+		if (binds(sc->c, sc->t, r + 1) || (i >= a + 2 &&
+		    binds(sc->c, sc->t, i - 2) && !tok_eq(sc, i - 2, "(") &&
+		    !tok_eq(sc, i - 2, "!")))
+			continue;
+		if (local_at(sc, i - 1) && float_local(sc, i - 1, a, b) &&
+		    (local_at(sc, r) || sc->t->v[r].kind == M_NUM ||
+		    ((k = param_at(sc, r)) >= 0 && sc->p[k].scalar)))
+			return 1;
+		if (r == i + 1 && local_at(sc, r) && float_local(sc, r, a, b) &&
+		    (local_at(sc, i - 1) || sc->t->v[i - 1].kind == M_NUM ||
+		    ((k = param_at(sc, i - 1)) >= 0 && sc->p[k].scalar)))
 			return 1;
 	}
 	return 0;
