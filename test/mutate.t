@@ -202,6 +202,10 @@ CC
 	    "two locals compared (d < best, float d, best): every float input on the grid -2 ... 2"
 	is "$(picks typical) $(test "$(picks boundary)" -gt 0 && echo some)" "0 some" \
 	    "d < best made d <= best: the same index on typical data, another on the grid"
+	is "$("$(tool kscan)" test/mutate/tiesatomic.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | "$KW" 2> /dev/null |
+	    jq -r '[.wrap.spec.cases[] | select(.name | startswith("boundary"))] | length')" 0 \
+	    "the same under atomicExch: no grid (ties the threads' order settles)"
 	cp "$T_TMP/bnd.keep" "$T_TMP/bnd"
 else
 	skip "the harness's fills on the CPU" "no C++ compiler"

@@ -19,7 +19,9 @@
  * kernel compares a computed value, a local declared floating, with
  * another local, a constant or a scalar ("d2 < best", "d2 == 0"), every
  * float input of plain data is drawn from -2 ... 2, so that computed
- * values tie or land on the constant.
+ * values tie or land on the constant (not where the kernel calls
+ * atomicCAS, atomicExch, atomicMax or atomicMin: ties settled by the
+ * threads' order would make the reference nondeterministic).
  *
  * "boundary_logic": the same data, and for each "A && B" or "A || B"
  * with an operand the spec decides (a scalar compared with a constant
@@ -651,6 +653,13 @@ compares_locals(const struct bscan *sc, size_t a, size_t b)
 	size_t i, hdr = 0, r;
 	int k;
 
+	/* ties that an atomic settles (an argmax through atomicCAS or
+	 * atomicMax) settle by the threads' order: a reference that is no
+	 * longer deterministic */
+	for (i = a; i < b; i++)
+		if (tok_eq(sc, i, "atomicCAS") || tok_eq(sc, i, "atomicExch") ||
+		    tok_eq(sc, i, "atomicMax") || tok_eq(sc, i, "atomicMin"))
+			return 0;
 	for (i = a + 1; i + 1 < b; i++) {
 		if (tok_eq(sc, i, "for") && tok_eq(sc, i + 1, "("))
 			hdr = mt_close(sc->c, sc->t, i + 1);
