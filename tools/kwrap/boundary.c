@@ -288,9 +288,11 @@ find_cmps(struct bscan *sc, size_t a, size_t b, struct bcmp *out, size_t max)
 	struct bcmp m;
 
 	for (i = a; i < b && n < max; i++) {
-		if (!starts(sc, i) || !atom_at(sc, i, b, &m.l) || !is_rel(sc->c, sc->t, m.l.e) ||
-		    !atom_at(sc, m.l.e + 1, b, &m.r) || binds(sc->c, sc->t,
-		    m.r.e) || (m.l.kind == A_NUM && m.r.kind == A_NUM))
+		if (!starts(sc, i) || !atom_at(sc, i, b, &m.l) ||
+		    !is_rel(sc->c, sc->t, m.l.e) ||
+		    !atom_at(sc, m.l.e + 1, b, &m.r) ||
+		    binds(sc->c, sc->t, m.r.e) ||
+		    (m.l.kind == A_NUM && m.r.kind == A_NUM))
 			continue;
 		snprintf(m.op, sizeof(m.op), "%.*s", (int)sc->t->v[m.l.e].len,
 		    sc->c + sc->t->v[m.l.e].off);
