@@ -100,6 +100,117 @@ is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | lengt
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | test("switch|straddle"))] | length' "$T_TMP/bs")" \
     0 "sizes (n) are not switches: no case with n = 0"
 
+# --- boundary cases: compared values drawn exactly, connectives decided
+"$(tool kscan)" test/mutate/boundary.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null \
+    > "$T_TMP/bnd.slice"
+"$KW" < "$T_TMP/bnd.slice" > "$T_TMP/bnd" 2> /dev/null
+is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("boundary")) |
+    [.name, .scalars.mode, .scalars.k, .scalars.lim, .scalars.flip,
+    .fills.x, .fills.lab, .fills.y]' "$T_TMP/bnd")" \
+    "$(printf '%s\n' '["boundary",1,6,6,0,{"kind":"int","lo":0.5,"hi":2.5},{"kind":"int","lo":1,"hi":3},{"kind":"int","lo":0.5,"hi":2.5}]' \
+    '["boundary_logic",1,6,6,1,{"kind":"int","lo":-1,"hi":1},{"kind":"int","lo":1,"hi":3},{"kind":"int","lo":-1,"hi":1}]')" \
+    "boundary: x and y around thresh (1.5) and tied, lab around 2, k = lim; boundary_logic: mode == 1 beside && true, k < lim false and flip != 0 true beside ||, x around 0"
+"$KW" --switch-cases 0 < "$T_TMP/bnd.slice" > "$T_TMP/bnd0" 2> /dev/null
+is "$(jq -c '[.wrap.spec.cases | length, (.[0] | tojson)]' "$T_TMP/bnd0")" \
+    "$(jq -c '[(.wrap.spec.cases | length) - 4, (.wrap.spec.cases[0] | tojson)]' "$T_TMP/bnd")" \
+    "two boundary cases (and two switch cases) at the end; case 0 unchanged; --switch-cases 0: none"
+is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("boundary"))] | length' "$T_TMP/bs")" \
+    0 "nothing compared with data or a value scalar (blocksum): no boundary case"
+# The fills as the harness draws them (its own code, on the CPU), and
+# the conditions of test/mutate/boundary.cu and of their mutants
+# evaluated over them: each mutant differs on the boundary cases, none
+# on the typical case.
+if command -v c++ > /dev/null; then
+	{
+		echo '#include <cstdint>'; echo '#include <cstring>'
+		echo '#include <cmath>'; echo '#include <cstdio>'
+		echo '#include <cstdlib>'; echo '#include <cstddef>'
+		sed -n '/^enum { KW_F32/,/^static std::string kw_fnv/p' \
+		    tools/kwrap/harness.in | sed '$d'
+		cat <<'CC'
+// fill KIND LO HI SEED BUFFER COUNT: the floats buffer BUFFER (its
+// ordinal among the pointers) of a case of seed SEED holds
+int main(int argc, char **argv)
+{
+	if (argc != 7) return 2;
+	kw_fill f = { atoi(argv[1]), atof(argv[2]), atof(argv[3]), -1 };
+	uint64_t seed = strtoull(argv[4], NULL, 10);
+	int i = atoi(argv[5]);
+	size_t n = (size_t)atol(argv[6]);
+	float *v = (float *)calloc(n, sizeof(float));
+	kw_fill_buf((unsigned char *)v, n, 4, KW_F32, f,
+	    seed ^ ((uint64_t)(i + 1) * 0xD1B54A32D192ED03ULL), 0);
+	for (size_t k = 0; k < n; k++) printf("%.9g\n", v[k]);
+	return 0;
+}
+CC
+	} > "$T_TMP/fill.cc"
+	c++ -O1 -o "$T_TMP/fill" "$T_TMP/fill.cc" 2> "$T_TMP/fill.err"
+	ok "$?" "the harness's fill code builds on the CPU"
+	# draw NAME BUFFER ORDINAL: case NAME's buffer, 4096 elements
+	draw() {
+		jq -r --arg c "$1" --arg b "$2" '.wrap.spec as $s |
+		    ($s.cases[] | select(.name == $c)) as $k |
+		    ($k.fills[$b] // ($s.params[] | select(.name == $b) | .fill)) as $f |
+		    "\(if $f.kind == "int" then 2 else 0 end) \($f.lo) \($f.hi) \($k.seed)"' \
+		    "$T_TMP/bnd" | { read -r kd lo hi sd
+		    "$T_TMP/fill" "$kd" "$lo" "$hi" "$sd" "$3" 4096; }
+	}
+	# differ CASE: per mutant, the elements where it and the reference
+	# disagree: v >= thresh / v > thresh, x[i] < y[i] / <=, v > 0.0f /
+	# v >= 0.0f under mode == 1 &&, and k < lim || flip != 0 / k <= lim,
+	# / &&
+	differ() {
+		draw "$1" x 0 > "$T_TMP/x"
+		draw "$1" y 2 > "$T_TMP/y"
+		jq -r --arg c "$1" '.wrap.spec.cases[] | select(.name == $c) |
+		    .scalars | "\(.thresh) \(.mode) \(.k) \(.lim) \(.flip)"' \
+		    "$T_TMP/bnd" > "$T_TMP/sc"
+		paste "$T_TMP/x" "$T_TMP/y" | awk -v s="$(cat "$T_TMP/sc")" '
+		    BEGIN { split(s, a, " "); t = a[1]; m = a[2]; k = a[3];
+			l = a[4]; f = a[5] }
+		    { v = $1; y = $2
+		      ge += (v >= t) != (v > t); lt += (v < y) != (v <= y)
+		      gz += (m == 1 && v > 0) != (m == 1 && v >= 0)
+		      o = (k < l || f != 0)
+		      ol += o != (k <= l || f != 0); oa += o != (k < l && f != 0) }
+		    END { print (ge > 0) + 0, (lt > 0) + 0, (gz > 0) + 0, (ol > 0) + 0, (oa > 0) + 0 }'
+	}
+	is "$(differ typical)" "0 0 0 0 0" \
+	    "typical: no mutant of the five conditions differs from the reference"
+	is "$(differ boundary) $(differ boundary_logic)" "1 1 0 1 0 0 1 1 0 1" \
+	    "boundary kills >= / >, < / <= on ties, k < lim / <=; boundary_logic: ties, v > 0 / >= beside mode == 1, || / &&"
+	# nearest (test/mutate/ties.cu): d < best made d <= best picks
+	# another index where distances tie, on 64 p and the 64 q
+	"$(tool kscan)" test/mutate/ties.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | "$KW" > "$T_TMP/ties" 2> /dev/null
+	cp "$T_TMP/bnd" "$T_TMP/bnd.keep"
+	cp "$T_TMP/ties" "$T_TMP/bnd"
+	picks() {
+		draw "$1" p 0 | head -n 64 > "$T_TMP/p"
+		draw "$1" q 1 | head -n 64 > "$T_TMP/q"
+		awk 'NR == FNR { q[n++] = $1; next }
+		    { b1 = b2 = 1e30; i1 = i2 = 0
+		      for (j = 0; j < n; j++) { d = $1 - q[j]; if (d < 0) d = -d
+			if (d < b1) { b1 = d; i1 = j }
+			if (d <= b2) { b2 = d; i2 = j } }
+		      diff += i1 != i2 }
+		    END { print diff + 0 }' "$T_TMP/q" "$T_TMP/p"
+	}
+	is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("boundary")) | [.name, .fills]' "$T_TMP/ties")" \
+	    '["boundary",{"p":{"kind":"int","lo":-2,"hi":2},"q":{"kind":"int","lo":-2,"hi":2}}]' \
+	    "two locals compared (d < best, float d, best): every float input on the grid -2 ... 2"
+	is "$(picks typical) $(test "$(picks boundary)" -gt 0 && echo some)" "0 some" \
+	    "d < best made d <= best: the same index on typical data, another on the grid"
+	is "$("$(tool kscan)" test/mutate/tiesatomic.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | "$KW" 2> /dev/null |
+	    jq -r '[.wrap.spec.cases[] | select(.name | startswith("boundary"))] | length')" 0 \
+	    "the same under atomicExch: no grid (ties the threads' order settles)"
+	cp "$T_TMP/bnd.keep" "$T_TMP/bnd"
+else
+	skip "the harness's fills on the CPU" "no C++ compiler"
+fi
+
 # --- cases aimed at surviving mutants (verify.mutation.survivors)
 jq -c '.verify = {mutation: {survivors: [
     {id: "m5", op: "swap-relational", line: 9,
@@ -165,7 +276,8 @@ fi
 
 if python3 -c 'import jsonschema' 2> /dev/null; then
 	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" \
-	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/dead.built" 2> /dev/null |
+	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/bnd" "$T_TMP/ties" \
+	    "$T_TMP/dead.built" 2> /dev/null |
 	    python3 test/validate > "$T_TMP/val" 2> /dev/null
 	is "$?:$(cat "$T_TMP/val")" "0:" "wrap.mutants and the added cases validate against schemas/"
 else

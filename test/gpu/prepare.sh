@@ -83,7 +83,7 @@ sh test/gpu/import-prepare.sh
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/mutate/blocksum.cu \
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
-	    2> /dev/null |
+	    test/mutate/boundary.cu test/mutate/ties.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c '.candidate = {code: .slice.code, dialect: "cuda"}' |
 	    ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/judge.ndjson" || true

@@ -315,6 +315,18 @@ if [ -f "$g/judge.ndjson" ]; then
 	m=test/mutate/modes.cu::axpy_mode
 	has "$J" "$m" '"mutation":{"tried":[1-9]'
 	ok $? "axpy_mode: scored (its switch case gives mode == 2 a run)"
+	# kwrap's boundary cases: comparisons that only data or scalars
+	# exactly on the compared value tell apart from their mutants
+	m=test/mutate/boundary.cu::boundary_kernel
+	for id in m4 m9 m14 m16 m17 m18; do
+		has "$J" "$m" "\"id\":\"$id\",[^}]*\"status\":\"killed\""
+		rc=$?
+		bk=$(line "$J" "$m" | grep -o "\"id\":\"$id\",\"case\":[0-9]*" |
+		    cut -d: -f3)
+		ok $rc "boundary_kernel: $id killed (by case $bk; v >= thresh, x[i] < y[i], v > 0.0f beside mode == 1 &&, k < lim || flip != 0)"
+	done
+	has "$J" test/mutate/ties.cu::nearest '"id":"m9",[^}]*"status":"killed"'
+	ok $? "nearest: d < best made d <= best dies where distances tie"
 fi
 
 # --- kreport --export-dir: tasks as folders run by plain nvcc builds

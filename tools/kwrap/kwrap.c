@@ -58,6 +58,8 @@ process(json_t *rec, void *ctx)
 	if (user == NULL) {
 		kw_switch_cases(k_get_str(slice, "code"), k_get_str(scan,
 		    "name"), spec, opt.switches);
+		kw_boundary_cases(k_get_str(slice, "code"), k_get_str(scan,
+		    "name"), spec, opt.switches);
 		kw_survivor_cases(rec, spec, opt.survivors);
 	}
 	dialect = opt.dialect != NULL ? opt.dialect : k_get_str(scan, "dialect");

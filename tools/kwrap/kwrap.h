@@ -533,6 +533,9 @@ void kw_switch_cases(const char *code, const char *kernel, json_t *spec,
     int budget);
 /* cases aimed at rec's surviving mutants (verify.mutation.survivors) */
 void kw_survivor_cases(json_t *rec, json_t *spec, int budget);
+/* boundary.c: the boundary cases (at most two, at most budget) */
+void kw_boundary_cases(const char *code, const char *kernel, json_t *spec,
+    int budget);
 
 /* harness_text.c, generated from harness.in */
 extern const char kwrap_harness_text[];

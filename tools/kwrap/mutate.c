@@ -440,7 +440,8 @@ kw_mutants(const char *code, const char *kernel, int budget)
 		}
 	}
 	free(next);
-	qsort(pick.v, pick.n, sizeof(*pick.v), by_off);
+	if (pick.n > 0)
+		qsort(pick.v, pick.n, sizeof(*pick.v), by_off);
 	for (i = 0; i < pick.n; i++) {
 		const struct site *x = &pick.v[i];
 		int line;
