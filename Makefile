@@ -141,7 +141,9 @@ tools/kbuild/trust.o: tools/kbuild/trust.c tools/kwrap/kwrap.h lib/*.h
 HIPNV_HDRS = lib/hipnv/hip/hip_runtime.h lib/hipnv/hip/hip_runtime_api.h \
 	lib/hipnv/hip/hip_fp16.h lib/hipnv/hip/hip_bf16.h \
 	lib/hipnv/hip/hip_bfloat16.h lib/hipnv/hip/hip_math_constants.h \
-	lib/hipnv/hip/hip_cooperative_groups.h lib/hipnv/hipcub/hipcub.hpp
+	lib/hipnv/hip/hip_cooperative_groups.h lib/hipnv/hipcub/hipcub.hpp \
+	lib/hipnv/hip/hip_vector_types.h lib/hipnv/hiprand/hiprand_kernel.h \
+	lib/hipnv/hiprand/hiprand.h
 
 tools/kbuild/hipnv_text.c: $(HIPNV_HDRS) mk/embed.sh
 	{ i=0; for f in $(HIPNV_HDRS); do \

@@ -54,6 +54,30 @@ EOF2
     "$T_TMP/warp.hip" > "$T_TMP/log" 2>&1
 ok $? "mapping: shuffles, votes, lane id, dynamic shared memory, half, bfloat16, math constants, cooperative groups, hipCUB" ||
     diag_file "$T_TMP/log"
+# what hipify makes of a cuRAND kernel: hipRAND's device API and HIP's
+# vector types header, both through the mapping
+cat > "$T_TMP/rand.hip" <<'EOF2'
+#include <hip/hip_runtime.h>
+#include <hip/hip_vector_types.h>
+#include <hiprand/hiprand_kernel.h>
+__global__ void dropout(const float4 *x, float4 *y, float p, unsigned long long seed, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  hiprandStatePhilox4_32_10_t st;
+  hiprand_init(seed, i, 0, &st);
+  float4 r = hiprand_uniform4(&st);
+  if (i < n) {
+    float4 v = x[i];
+    y[i] = make_float4(r.x > p ? v.x : 0.f, r.y > p ? v.y : 0.f,
+        r.z > p ? v.z : 0.f, r.w > p ? v.w + hiprand_normal(&st) : 0.f);
+  }
+}
+EOF2
+"$NVCC" -std=c++17 -x cu -cubin -arch=sm_90 -Ilib/hipnv -o "$T_TMP/rand.cubin" \
+    "$T_TMP/rand.hip" > "$T_TMP/log" 2>&1
+ok $? "mapping: hipRAND's device API (hiprand_kernel.h) and hip_vector_types.h" ||
+    diag_file "$T_TMP/log"
+nm "$T_TMP/rand.cubin" 2> /dev/null | grep -q ' T _Z7dropoutPK6float4PS_fyi$'
+ok $? "mapping: the hipRAND kernel is in the cubin under its mangled name"
 is "$(grep -c 'shfl.sync' "$T_TMP/warp.ptx" 2> /dev/null | awk '{ print ($1 >= 5) }')" 1 \
     "mask-less shuffles are shfl.sync"
 is "$(grep -c 'vote.sync' "$T_TMP/warp.ptx" 2> /dev/null | awk '{ print ($1 >= 3) }')" 1 \
