@@ -70,8 +70,8 @@ table=$(cd "$1/.." && pwd)/hipify.md
 sums=${table%.md}-summary.ndjson
 : > "$sums"
 {
-	echo "| corpus | verified CUDA tasks | changed by hipify | HIP compiles | HIP passes | passes / compiles | wavefront-sensitive |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| corpus | verified CUDA tasks | changed by hipify | HIP compiles | not judged | HIP passes | passes / judged | wavefront-sensitive |"
+	echo "|---|---|---|---|---|---|---|---|"
 } > "$table"
 for out in "$@"; do
 	out=$(cd "$out" && pwd)

@@ -114,6 +114,9 @@ def first_error(unit):
     return "no error message" if unit else "not built"
 
 
+NOT_JUDGED = "not judged: the CUDA reference was not verified again: "
+
+
 def cause(rec):
     """(compiled, passed, cause) of one translated record."""
     b = rec.get("build") or {}
@@ -130,10 +133,12 @@ def cause(rec):
     v = rec.get("verify")
     if v is None:
         return True, False, "kverify: " + (errs[0].get("code", "?") if errs else "no verify section")
+    if (v.get("verified") or {}).get("value") is not True:
+        # the CUDA reference failed its own checks in this run: the
+        # translation was not judged (counted apart, not as a failure)
+        return True, False, NOT_JUDGED + str((v.get("verified") or {}).get("reason"))
     if v.get("pass_exe") is True:
         return True, True, "pass"
-    if (v.get("verified") or {}).get("value") is not True:
-        return True, False, "reference not verified again: " + str((v.get("verified") or {}).get("reason"))
     cv = v.get("candidate") or {}
     rs = cv.get("reasons") or []
     fault = (cv.get("fault") or {}).get("kind")
@@ -159,6 +164,7 @@ def report(name, path):
             compiled, passed, why = cause(r)
             n["compiled"] += compiled
             n["passed"] += passed
+            n["not judged"] += why.startswith(NOT_JUDGED)
             if (r.get("candidate") or {}).get("translation") == "changed":
                 n["changed"] += 1
             w = ((r.get("build") or {}).get("candidate") or {}).get("wavefront") or {}
@@ -175,17 +181,20 @@ def report(name, path):
                 causes[why] += 1
                 examples.setdefault(why, r.get("id"))
                 failures.append({"id": r.get("id"), "cause": why})
-    rate = 100.0 * n["passed"] / n["compiled"] if n["compiled"] else 0.0
-    print("| %s | %d | %d | %d | %d | %.1f%% | %d |" % (
-        name, n["tasks"], n["changed"], n["compiled"], n["passed"], rate, wf["sensitive"]))
+    judged = n["compiled"] - n["not judged"]
+    rate = 100.0 * n["passed"] / judged if judged else 0.0
+    print("| %s | %d | %d | %d | %d | %d | %.1f%% | %d |" % (
+        name, n["tasks"], n["changed"], n["compiled"], n["not judged"], n["passed"],
+        rate, wf["sensitive"]))
     for why, k in causes.most_common():
-        print("|   | cause: %s | %d | e.g. `%s` | | | |" % (why.replace("|", "\\|"), k, examples[why]))
+        print("|   | cause: %s | %d | e.g. `%s` | | | | |" % (why.replace("|", "\\|"), k, examples[why]))
     if wf_kinds:
-        print("|   | wavefront-sensitive kinds: %s | | | | | |" % ", ".join(
+        print("|   | wavefront-sensitive kinds: %s | | | | | | |" % ", ".join(
             "%s %d" % kv for kv in wf_kinds.most_common()))
     sys.stderr.write(json.dumps({"corpus": name, "tasks": n["tasks"],
                                  "changed": n["changed"], "compiled": n["compiled"],
-                                 "passed": n["passed"], "pass_of_compiled": round(rate, 1),
+                                 "passed": n["passed"], "not_judged": n["not judged"],
+                                 "pass_of_judged": round(rate, 1),
                                  "wavefront_sensitive": wf["sensitive"],
                                  "wavefront_sensitive_passed": wf["sensitive and passed"],
                                  "causes": dict(causes), "failures": failures,
@@ -204,12 +213,14 @@ def total(paths):
                     pass
     t = Counter()
     for s in sums:
-        for k in ("tasks", "changed", "compiled", "passed", "wavefront_sensitive"):
+        for k in ("tasks", "changed", "compiled", "not_judged", "passed",
+                  "wavefront_sensitive"):
             t[k] += s.get(k, 0)
-    rate = 100.0 * t["passed"] / t["compiled"] if t["compiled"] else 0.0
-    print("| **all %d corpora** | %d | %d | %d | %d | %.1f%% | %d |" % (
-        len(sums), t["tasks"], t["changed"], t["compiled"], t["passed"], rate,
-        t["wavefront_sensitive"]))
+    judged = t["compiled"] - t["not_judged"]
+    rate = 100.0 * t["passed"] / judged if judged else 0.0
+    print("| **all %d corpora** | %d | %d | %d | %d | %d | %.1f%% | %d |" % (
+        len(sums), t["tasks"], t["changed"], t["compiled"], t["not_judged"],
+        t["passed"], rate, t["wavefront_sensitive"]))
     causes = Counter()
     for s in sums:
         causes.update(s.get("causes") or {})

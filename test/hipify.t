@@ -36,10 +36,12 @@ else .build = {candidate: {ok: true, symbol: "_Z1kPf",
   wavefront: {sensitive: (.id | test("wave")), reasons: (if (.id | test("wave"))
     then [{kind: "lane-mask", line: 3}] else [] end)}}} end'
 EOF
-# kverify: "mismatch" in the id fails against the golden
+# kverify: "mismatch" in the id fails against the golden; "noref": the
+# CUDA reference itself is not verified in this run
 cat > "$T_TMP/bin/kverify" <<'EOF'
 #!/bin/sh
-exec jq -c 'if .build.candidate.ok then .verify = {verified: {value: true},
+exec jq -c 'if .build.candidate.ok then .verify = {verified: {value: (.id | test("noref") | not),
+  reason: (if (.id | test("noref")) then "reference-fault" else null end)},
   pass_exe: (.id | test("mismatch") | not),
   candidate: {reasons: ["mismatch"]}} else . end'
 EOF
@@ -57,6 +59,7 @@ mkdir -p "$F/alpha" "$F/beta" "$F/stray"
 	task alpha/b.cu::mismatch true
 	task alpha/c.cu::wave_ok true
 	task alpha/d.cu::unverified false
+	task alpha/e.cu::noref true
 } > "$F/alpha/kverify.ndjson"
 {
 	task beta/a.cu::nocompile true
@@ -68,11 +71,15 @@ is "$T_STATUS" 0 "one command over the funnel's directory: exit status 0"
 is "$(grep -c '^| [a-z*]' "$F/hipify.md")" 4 \
     "a row per corpus with verified tasks (two), the header and the total"
 like "$(cat "$F/hipify.md")" \
-    '| alpha | 3 | 3 | 3 | 2 | 66.7% | 1 |' "alpha: 3 verified, 3 compile, 2 pass, 1 sensitive"
+    '| alpha | 4 | 4 | 4 | 1 | 2 | 66.7% | 1 |' \
+    "alpha: 4 verified, 4 compile, 1 not judged (its reference failed), 2 of 3 pass, 1 sensitive"
 like "$(cat "$F/hipify.md")" \
-    '| beta | 2 | 2 | 1 | 0 | 0.0% | 1 |' "beta: 2 verified, 1 compiles, none passes"
+    '| beta | 2 | 2 | 1 | 0 | 0 | 0.0% | 1 |' "beta: 2 verified, 1 compiles, none passes"
 like "$(cat "$F/hipify.md")" \
-    '| \*\*all 2 corpora\*\* | 5 | 5 | 4 | 2 | 50.0% | 2 |' "the total row"
+    '| \*\*all 2 corpora\*\* | 6 | 6 | 5 | 1 | 2 | 50.0% | 2 |' "the total row"
+like "$(cat "$F/hipify.md")" \
+    '\* alpha `alpha/e.cu::noref`: not judged: the CUDA reference was not verified again: reference-fault' \
+    "a translation whose CUDA reference failed in this run: listed as not judged"
 like "$(cat "$F/hipify.md")" \
     '\* beta `beta/a.cu::nocompile`: compile: identifier "…" is undefined' \
     "a translation that does not compile, listed with the compiler's error"
@@ -82,7 +89,7 @@ like "$(cat "$F/hipify.md")" \
 like "$(cat "$F/hipify.md")" \
     '\* beta `beta/b.cu::wave_mismatch` \(does not pass\): lane-mask@3' \
     "a wavefront-sensitive translation, listed with its reasons"
-is "$(grep -c '^\* ' "$F/hipify.md")" 5 "three failures and two sensitive listed, no more"
+is "$(grep -c '^\* ' "$F/hipify.md")" 6 "three failures, one not judged and two sensitive listed, no more"
 is "$(jq -r .candidate.code "$F/alpha/hipify/in.ndjson" | sort -u)" \
     "__global__ void k(float *x) { hipFoo(); }" "the candidate is the translator's text"
 is "$(grep -c stray "$F/hipify.md")" 0 "a directory without funnel output is left out"
