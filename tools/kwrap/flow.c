@@ -12,6 +12,7 @@ fn_free(struct fn *f)
 	free(f->m);
 	free(f->l);
 	free(f->dc);
+	free(f->oc);
 	free(f->bind);
 	free(f->pn);
 	free(f->pptr);

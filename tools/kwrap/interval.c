@@ -649,7 +649,8 @@ x_primary(struct ex *x, struct iv *r)
 		}
 		while (is(t, x->i, "["))
 			x->i = skip_group(t, x->i);
-		iv_top(r);
+		if (!onchip_read(f, s, i, r))
+			iv_top(r);
 		return;
 	}
 	if (is(t, i + 1, ".") || is(t, i + 1, "->")) {

@@ -13,6 +13,7 @@
  *	poly.c		bound algebra: polynomials and intervals (pure)
  *	flow.c		flow facts of a function: assignments, guards, loops
  *	interval.c	interval evaluation of expressions
+ *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
  *	spec.c		the spec as JSON: params, cases, globals
  *	fit.c		case sizes fitted to the memory budget
@@ -275,6 +276,11 @@ struct fn {
 	struct loop *l;
 	struct decl *dc;
 	int nas, ng, nm, nl, cas, cg, cm, cl, nd, cd;
+	struct onchip *oc;	/* its on-chip arrays' values (onchip.c) */
+	int noc, coc;
+	struct fn *oc_up;	/* parameter oc_param is oc_up's array */
+	int oc_param, oc_d;	/* oc_name, declared at oc_d there */
+	char oc_name[64];
 };
 
 
@@ -480,6 +486,12 @@ is_cast(struct fn *f, size_t i, size_t close);
  * the caller frees; *n of them. */
 size_t *
 args_of(struct fn *f, size_t open, int *n);
+
+/* onchip.c: 1 and the values stored in it when name[...] at pos reads
+ * an on-chip array of f (a __shared__ or local array, or a helper's
+ * parameter bound to one); 0 when it is no such read */
+int
+onchip_read(struct fn *f, const char *name, size_t pos, struct iv *r);
 
 /* access.c */
 void

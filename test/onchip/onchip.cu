@@ -1,0 +1,86 @@
+// Indices kept in on-chip arrays (test/kwrap-sizes.t checks each kernel's
+// spec); test/onchip/kslice.ndjson is their saved kslice output:
+//	./kscan test/onchip | ./kslice > test/onchip/kslice.ndjson
+
+// The index of the largest value of each block, reduced through shared
+// memory by a helper that keeps one of two candidates; the winner then
+// picks a row of table: table holds rows * width values.
+__device__ void keep_larger(float *val, int *pos, int a, int b) {
+  const float va = val[a], vb = val[b];
+  const int pa = pos[a], pb = pos[b];
+  val[a] = va > vb ? va : vb;
+  pos[a] = vb > va ? pb : pa;
+}
+
+template <int threads>
+__global__ void argmax_row_kernel(int rows, int width, const float *score,
+                                  const float *table, float *out) {
+  __shared__ float best[threads];
+  __shared__ int best_at[threads];
+  int t = threadIdx.x;
+  int at = 0;
+  float v = -1e30f;
+  for (int r = t; r < rows; r += threads) {
+    at = score[r] > v ? r : at;
+    v = score[r] > v ? score[r] : v;
+  }
+  best[t] = v;
+  best_at[t] = at;
+  __syncthreads();
+  for (int half = threads / 2; half > 0; half >>= 1) {
+    if (t < half) keep_larger(best, best_at, t, t + half);
+    __syncthreads();
+  }
+  int row = best_at[0];
+  for (int c = t; c < width; c += threads) out[c] = table[row * width + c];
+}
+
+void launch_argmax_row(int rows, int width, const float *score,
+                       const float *table, float *out) {
+  argmax_row_kernel<128><<<1, 128>>>(rows, width, score, table, out);
+}
+
+// A local array filled in a loop (the k smallest distances' indices)
+// and an initialized local array of offsets, both read back as indices.
+__global__ void local_index_kernel(int n, int m, const float *dist,
+                                   const float *feat, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int offs[4] = {0, 1, 3, 6};
+  int near[4];
+  float d[4];
+  for (int k = 0; k < 4; k++) {
+    near[k] = 0;
+    d[k] = 1e30f;
+  }
+  for (int j = 0; j < m; j++) {
+    float x = dist[i * m + j];
+    if (x < d[3]) {
+      d[3] = x;
+      near[3] = j;
+    }
+  }
+  float acc = 0;
+  for (int k = 0; k < 4; k++) acc += feat[near[k] * 7 + offs[k]];
+  out[i] = acc;
+}
+
+// What keeps an on-chip array unbounded: a running sum stored back into
+// it (s[t] += s[t - 1]) and its address handed to an atomic.
+__global__ void unbounded_onchip_kernel(int n, const int *cnt,
+                                        const float *x, const float *y,
+                                        float *out) {
+  __shared__ int s[256];
+  __shared__ int first[1];
+  int t = threadIdx.x;
+  s[t] = t < n ? cnt[t] : 0;
+  if (t == 0) first[0] = 0;
+  __syncthreads();
+  for (int o = 1; o < 256; o <<= 1) {
+    if (t >= o) s[t] += s[t - o];
+    __syncthreads();
+  }
+  if (t < n && cnt[t] > 0) atomicMax(&first[0], t);
+  __syncthreads();
+  if (t < n) out[t] = x[s[t]] + y[first[0]];
+}
