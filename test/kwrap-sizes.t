@@ -71,6 +71,9 @@ is "$(ospec local_index_kernel '[(.params[] | select(.role != "scalar") | .count
 is "$(ospec unbounded_onchip_kernel '[(.params[] | select(.name == "x" or .name == "y") | .count), .confidence.counts]')" \
     '["1048576","1048576","low"]' \
     "a running sum stored back (s[t] += ...) and an address given to an atomic leave the arrays unbounded"
+is "$(ospec self_assigned_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["n * m","n","m","low"]' \
+    "best = ... ? j : best in a loop stays in the loop's range; c = c + 1 in a loop has no bound"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

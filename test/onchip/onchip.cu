@@ -84,3 +84,20 @@ __global__ void unbounded_onchip_kernel(int n, const int *cnt,
   __syncthreads();
   if (t < n) out[t] = x[s[t]] + y[first[0]];
 }
+
+// Scalars assigned a value that reads them, in a loop: best = ... ? j :
+// best stays in the loop's range (first holds m), c = c + 1 grows with
+// every trip (hits has no bound).
+__global__ void self_assigned_kernel(int n, int m, const float *x,
+                                     float *hits, float *first) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int c = 0;
+  int best = 0;
+  for (int j = 0; j < m; j++) {
+    if (x[i * m + j] > 0) c = c + 1;
+    best = x[i * m + j] > x[i * m + best] ? j : best;
+  }
+  hits[c] = 1.0f;
+  first[best] = 1.0f;
+}

@@ -86,36 +86,23 @@ inc_times(struct fn *f, const char *name, size_t pos, size_t def,
 	return step_times(f, name, pos, def, r);
 }
 
-/* A variable's value anywhere: the hull of what is assigned to it. */
+/* The hull of what is assigned to name (declared at d) into r; in fin
+ * (*nfin of them) the hull of the values with both sides bounded. */
 static void
-var_hull(struct fn *f, const char *name, int d, struct iv *r)
+hull_pass(struct fn *f, const char *name, int d, struct iv *r,
+    struct iv *fin, int *nfin)
 {
 	struct atoms *at = f->k->at;
-	struct memo *m = NULL;
 	struct iv v;
 	struct poly tm;
-	int i, have;
+	int have;
 
-	for (i = 0; i < f->nm; i++)
-		if (strcmp(f->m[i].name, name) == 0 && f->m[i].d == d) {
-			m = &f->m[i];
-			break;
-		}
-	if (m != NULL && m->state == 2) {
-		*r = m->v;
-		return;
-	}
-	if (m != NULL || strlen(name) >= sizeof(m->name)) {
-		iv_top(r);	/* a cycle: x = f(x) */
-		return;
-	}
-	f->m = grow(f->m, &f->cm, f->nm, sizeof(*f->m));
-	i = f->nm++;
-	memset(&f->m[i], 0, sizeof(f->m[i]));
-	copy(f->m[i].name, sizeof(f->m[i].name), name);
-	f->m[i].d = d;
-	f->m[i].state = 1;
+	*nfin = 0;
 	have = d < 0 && initial(f, name, r);
+	if (have && !r->lo.inf && !r->hi.inf) {
+		*fin = *r;
+		*nfin = 1;
+	}
 	for (int j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
 		if (strcmp(as->name, name) != 0 || as->d != d)
@@ -132,6 +119,12 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 		else
 			*r = v;
 		have = 1;
+		if (v.lo.inf || v.hi.inf)
+			continue;
+		if ((*nfin)++)
+			iv_hull(at, fin, fin, &v);
+		else
+			*fin = v;
 	}
 	if (!have)
 		iv_top(r);
@@ -172,6 +165,60 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 				iv_top(r);
 		} else if (as->kind == A_UNK)
 			iv_top(r);
+	}
+}
+
+/* A variable's value anywhere: the hull of what is assigned to it.  A
+ * variable assigned a value that reads it (best = v > b ? k : best, x =
+ * x + 1) is checked by induction: the hull of the bounded assignments is
+ * taken, widened by what one more round gives, and kept where every
+ * assignment evaluated with the variable in it stays in it. */
+static void
+var_hull(struct fn *f, const char *name, int d, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct memo *m = NULL;
+	struct iv fin, g, fin2;
+	int i, nfin, round;
+
+	for (i = 0; i < f->nm; i++)
+		if (strcmp(f->m[i].name, name) == 0 && f->m[i].d == d) {
+			m = &f->m[i];
+			break;
+		}
+	if (m != NULL && (m->state == 2 || m->state == 3)) {
+		*r = m->v;
+		return;
+	}
+	if (m != NULL || strlen(name) >= sizeof(m->name)) {
+		if (m != NULL)
+			m->cyc = 1;
+		iv_top(r);	/* a cycle: x = f(x) */
+		return;
+	}
+	f->m = grow(f->m, &f->cm, f->nm, sizeof(*f->m));
+	i = f->nm++;
+	memset(&f->m[i], 0, sizeof(f->m[i]));
+	copy(f->m[i].name, sizeof(f->m[i].name), name);
+	f->m[i].d = d;
+	f->m[i].state = 1;
+	hull_pass(f, name, d, r, &fin, &nfin);
+	if (f->m[i].cyc && (r->lo.inf || r->hi.inf) && nfin > 0) {
+		f->m[i].state = 3;
+		for (round = 0; round < INDUCTION_ROUNDS; round++) {
+			struct fn_mark mk;
+			f->m[i].v = fin;
+			fn_mark(f, &mk);
+			hull_pass(f, name, d, &g, &fin2, &nfin);
+			fn_undo(f, &mk);
+			if (g.lo.inf || g.hi.inf)
+				break;
+			if (iv_within(at, &g, &fin)) {
+				*r = fin;
+				break;
+			}
+			iv_hull(at, &fin, &fin, &g);
+		}
 	}
 	f->m[i].state = 2;
 	f->m[i].v = *r;
@@ -215,9 +262,9 @@ sole_def(struct fn *f, const char *name, int d, size_t pos)
 			continue;
 		for (k2 = 0; k2 < f->nas; k2++)
 			if (strcmp(f->as[k2].name, name) == 0 &&
-			    f->as[k2].d == d && f->as[k2].pos >= pos &&
-			    f->as[k2].pos < l->e)
-				return -1;
+			    f->as[k2].d == d && (f->as[k2].pos >= pos ||
+			    f->as[k2].b > pos) && f->as[k2].pos < l->e)
+				return -1;	/* x = x + 1 reads the last trip's x */
 	}
 	return last;
 }

@@ -252,7 +252,8 @@ struct guard {
 struct memo {
 	char name[64];
 	int d;
-	int state;
+	int state;		/* 1 being evaluated, 2 done, 3 induction */
+	int cyc;		/* used while it was being evaluated */
 	struct iv v;
 };
 
@@ -492,6 +493,20 @@ args_of(struct fn *f, size_t open, int *n);
  * parameter bound to one); 0 when it is no such read */
 int
 onchip_read(struct fn *f, const char *name, size_t pos, struct iv *r);
+/* What evaluations leave in f's caches from fn_mark on, undone by
+ * fn_undo: values that may rest on an induction's guess. */
+struct fn_mark {
+	int nm, noc;
+	unsigned char *g;	/* guards not yet evaluated */
+};
+void
+fn_mark(struct fn *f, struct fn_mark *s);
+void
+fn_undo(struct fn *f, struct fn_mark *s);
+/* Whether the values in is lie in out. */
+int
+iv_within(const struct atoms *at, const struct iv *in, const struct iv *out);
+#define INDUCTION_ROUNDS 3	/* guesses of an induction, each wider */
 
 /* access.c */
 void

@@ -22,15 +22,8 @@ struct onchip {
 	struct iv v;
 };
 
-/* What evaluations left in f's caches, to be undone after a pass whose
- * values may rest on a guess. */
-struct snap {
-	int nm, noc;
-	unsigned char *g;	/* guards not yet evaluated */
-};
-
-static void
-snap_take(struct fn *f, struct snap *s)
+void
+fn_mark(struct fn *f, struct fn_mark *s)
 {
 	int i;
 
@@ -41,8 +34,8 @@ snap_take(struct fn *f, struct snap *s)
 		s->g[i] = f->g[i].state == 0;
 }
 
-static void
-snap_undo(struct fn *f, struct snap *s)
+void
+fn_undo(struct fn *f, struct fn_mark *s)
 {
 	int i;
 
@@ -251,19 +244,19 @@ stores(struct gather *g, struct fn *f, const char *name, int d, int dims,
 static void
 one_pass(struct fn *f, const char *name, int d, int dims, struct gather *g)
 {
-	struct snap s;
+	struct fn_mark s;
 
 	memset(g, 0, sizeof(*g));
 	g->own = f;
 	g->name = name;
 	g->d = d;
 	g->ok = 1;
-	snap_take(f, &s);
+	fn_mark(f, &s);
 	stores(g, f, name, d, dims, 0);
-	snap_undo(f, &s);
+	fn_undo(f, &s);
 }
 
-static int
+int
 iv_within(const struct atoms *at, const struct iv *in, const struct iv *out)
 {
 	return p_ge(at, &out->hi, &in->hi) && p_ge(at, &in->lo, &out->lo);
@@ -306,15 +299,23 @@ values(struct fn *f, const char *name, int d, int dims, struct iv *r)
 	else if (g.nfin == 0)
 		iv_top(r);
 	else {
-		/* induction: the stores that do not read the array */
+		/* induction: the stores that do not read the array, widened
+		 * by what the stores that do give */
 		struct iv h = g.fin;
+		int round;
+		iv_top(r);
 		f->oc[x].state = 3;
-		f->oc[x].v = h;
-		one_pass(f, name, d, dims, &g);
-		if (g.ok && g.have && iv_within(at, &g.all, &h))
-			*r = h;
-		else
-			iv_top(r);
+		for (round = 0; round < INDUCTION_ROUNDS; round++) {
+			f->oc[x].v = h;
+			one_pass(f, name, d, dims, &g);
+			if (!g.ok || !g.have || g.all.lo.inf || g.all.hi.inf)
+				break;
+			if (iv_within(at, &g.all, &h)) {
+				*r = h;
+				break;
+			}
+			iv_hull(at, &h, &h, &g.all);
+		}
 	}
 	f->oc[x].state = 2;
 	f->oc[x].v = *r;
