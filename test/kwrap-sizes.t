@@ -74,6 +74,9 @@ is "$(ospec unbounded_onchip_kernel '[(.params[] | select(.name == "x" or .name 
 is "$(ospec self_assigned_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
     '["n * m","n","m","low"]' \
     "best = ... ? j : best in a loop stays in the loop's range; c = c + 1 in a loop has no bound"
+is "$(ospec level_gather_kernel '[(.params[] | select(.role != "scalar") | [.count, .fill.lo, .fill.hi]), .confidence.counts]')" \
+    '[["2 * levels",0,3],["levels",0,3],["12",-1,1],["n",null,null],"high"]' \
+    "sizes read from an input buffer and passed to a helper by const reference bound its read (shapes and starts filled with 0..3)"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
