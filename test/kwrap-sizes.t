@@ -77,6 +77,9 @@ is "$(ospec self_assigned_kernel '[(.params[] | select(.role != "scalar") | .cou
 is "$(ospec level_gather_kernel '[(.params[] | select(.role != "scalar") | [.count, .fill.lo, .fill.hi]), .confidence.counts]')" \
     '[["2 * levels",0,3],["levels",0,3],["12",-1,1],["n",null,null],"high"]' \
     "sizes read from an input buffer and passed to a helper by const reference bound its read (shapes and starts filled with 0..3)"
+is "$(ospec warp_argmax_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["rows * cols","cols","rows","high"]' \
+    "an index reduced across a warp with __shfl_down_sync stays in its own variable's range"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -128,3 +128,35 @@ __global__ void level_gather_kernel(int n, int levels, const int *shapes,
     out[i] = acc;
   }
 }
+
+// The index of a row's largest value, reduced across a warp with
+// shuffles: another lane's index is one of the same variable's values,
+// so the winner stays below cols.
+__global__ void warp_argmax_kernel(int rows, int cols, const float *x,
+                                   const float *label, float *out) {
+  int row = blockIdx.x;
+  int lane = threadIdx.x;
+  if (row >= rows) return;
+  float v = -1e30f;
+  int at = 0;
+  for (int c = lane; c < cols; c += 32) {
+    if (x[row * cols + c] > v) {
+      v = x[row * cols + c];
+      at = c;
+    }
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    float ov = __shfl_down_sync(0xffffffffu, v, o);
+    int oa = __shfl_down_sync(0xffffffffu, at, o);
+    if (ov > v) {
+      v = ov;
+      at = oa;
+    }
+  }
+  if (lane == 0) out[row] = label[at];
+}
+
+void launch_warp_argmax(int rows, int cols, const float *x,
+                        const float *label, float *out) {
+  warp_argmax_kernel<<<rows, 32>>>(rows, cols, x, label, out);
+}

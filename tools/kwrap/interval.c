@@ -179,6 +179,7 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	struct atoms *at = f->k->at;
 	struct memo *m = NULL;
 	struct iv fin, g, fin2;
+	struct fn_mark mk;
 	int i, nfin, round;
 
 	for (i = 0; i < f->nm; i++)
@@ -202,11 +203,15 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	copy(f->m[i].name, sizeof(f->m[i].name), name);
 	f->m[i].d = d;
 	f->m[i].state = 1;
+	fn_mark(f, &mk);
 	hull_pass(f, name, d, r, &fin, &nfin);
-	if (f->m[i].cyc && (r->lo.inf || r->hi.inf) && nfin > 0) {
+	if (!f->m[i].cyc || (!r->lo.inf && !r->hi.inf) || nfin == 0)
+		fn_keep(&mk);
+	else {
+		/* what the first round cached rests on this one's top */
+		fn_undo(f, &mk);
 		f->m[i].state = 3;
 		for (round = 0; round < INDUCTION_ROUNDS; round++) {
-			struct fn_mark mk;
 			f->m[i].v = fin;
 			fn_mark(f, &mk);
 			hull_pass(f, name, d, &g, &fin2, &nfin);
@@ -433,6 +438,14 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 	for (i = 0; same[i] != NULL; i++)
 		if (strcmp(name, same[i]) == 0)
 			kind = 3;
+	if (strncmp(name, "__shfl", 6) == 0 && (n == 2 || n == 3 ||
+	    (n == 4 && strcmp(name + strlen(name) - 5, "_sync") == 0))) {
+		/* another lane's value of the same variable: its hull */
+		i = strcmp(name + strlen(name) - 5, "_sync") == 0;
+		eval_at(f, i ? ends[0] + 1 : open + 1, ends[i], r);
+		free(ends);
+		return;
+	}
 	if (strcmp(name, "abs") == 0 || strcmp(name, "fabsf") == 0 ||
 	    strcmp(name, "fabs") == 0 || strcmp(name, "llabs") == 0)
 		kind = 4;

@@ -503,6 +503,9 @@ void
 fn_mark(struct fn *f, struct fn_mark *s);
 void
 fn_undo(struct fn *f, struct fn_mark *s);
+/* Forget mark s, keeping what was cached since. */
+void
+fn_keep(struct fn_mark *s);
 /* Whether the values in is lie in out. */
 int
 iv_within(const struct atoms *at, const struct iv *in, const struct iv *out);

@@ -49,6 +49,12 @@ fn_undo(struct fn *f, struct fn_mark *s)
 	free(s->g);
 }
 
+void
+fn_keep(struct fn_mark *s)
+{
+	free(s->g);
+}
+
 /* The values stored, gathered over the stores of one array. */
 struct gather {
 	struct fn *own;		/* the array's function */
