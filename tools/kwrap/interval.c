@@ -406,6 +406,30 @@ args_of(struct fn *f, size_t open, int *n)
 	return ends;
 }
 
+struct fn *
+helper_call(struct fn *f, size_t open)
+{
+	const char *name = open > 0 ? f->t->v[open - 1] : "";
+	struct fn *h;
+	size_t *ends;
+	int n, i;
+
+	if (!is_ident(name))
+		return NULL;
+	ends = args_of(f, open, &n);
+	if ((h = find_helper(f->k, name, n)) != NULL) {
+		h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
+		for (i = 0; i < n; i++)
+			if (h->pptr[i])
+				iv_top(&h->bind[i]);
+			else
+				eval_at(f, i ? ends[i - 1] + 1 : open + 1,
+				    ends[i], &h->bind[i]);
+	}
+	free(ends);
+	return h;
+}
+
 /* A call's value: min, max, rounding, abs; anything else unbounded. */
 static void
 x_call(struct ex *x, const char *name, size_t open, struct iv *r)

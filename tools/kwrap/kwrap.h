@@ -487,6 +487,11 @@ is_cast(struct fn *f, size_t i, size_t close);
  * the caller frees; *n of them. */
 size_t *
 args_of(struct fn *f, size_t open, int *n);
+/* The helper of the slice called at open (its name before it), its
+ * arguments bound in f: pointers unbounded, values evaluated; NULL when
+ * the slice has no helper of that name and arity. */
+struct fn *
+helper_call(struct fn *f, size_t open);
 
 /* onchip.c: 1 and the values stored in it when name[...] at pos reads
  * an on-chip array of f (a __shared__ or local array, or a helper's

@@ -168,25 +168,12 @@ static void
 passed(struct gather *g, struct fn *f, size_t open, int argi, int dims,
     int hd)
 {
-	const char *name = open > 0 ? f->t->v[open - 1] : "";
 	struct fn *h;
-	size_t *ends;
-	int n, i;
 
-	ends = args_of(f, open, &n);
-	if (hd >= MAX_HELPER || !is_ident(name) ||
-	    (h = find_helper(f->k, name, n)) == NULL) {
+	if (hd >= MAX_HELPER || (h = helper_call(f, open)) == NULL) {
 		g->ok = 0;
-		free(ends);
 		return;
 	}
-	h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
-	for (i = 0; i < n; i++)
-		if (h->pptr[i])
-			iv_top(&h->bind[i]);
-		else
-			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
-			    &h->bind[i]);
 	if (argi < h->np && h->pptr[argi] && *h->pn[argi] != '\0') {
 		h->oc_up = g->own;
 		h->oc_param = argi;
@@ -196,7 +183,6 @@ passed(struct gather *g, struct fn *f, size_t open, int argi, int dims,
 	} else
 		g->ok = 0;
 	fn_free(h);
-	free(ends);
 }
 
 /* Every use of the array name (declared at d in f, or f's parameter when
