@@ -80,6 +80,9 @@ is "$(ospec level_gather_kernel '[(.params[] | select(.role != "scalar") | [.cou
 is "$(ospec warp_argmax_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
     '["rows * cols","cols","rows","high"]' \
     "an index reduced across a warp with __shfl_down_sync stays in its own variable's range"
+is "$(ospec chained_onchip_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["n + 128","128","high"]' \
+    "a value carried through two arrays and a scalar, each keeping its old value or the one before it, stays a thread index"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -160,3 +160,24 @@ void launch_warp_argmax(int rows, int cols, const float *x,
                         const float *label, float *out) {
   warp_argmax_kernel<<<rows, 32>>>(rows, cols, x, label, out);
 }
+
+// Values carried through two arrays and a scalar, each keeping its own
+// old value or taking the one before it: the thread index reaches the
+// end of the chain, so out holds one block.
+__global__ void chained_onchip_kernel(int n, const float *x, float *out) {
+  __shared__ int first[128];
+  __shared__ int second[128];
+  int t = threadIdx.x;
+  first[t] = t;
+  second[t] = x[t] > 0 ? second[(t + 1) % 128] : first[t];
+  int keep = 0;
+  for (int j = 0; j < n; j++) {
+    int cand = second[j % 128];
+    keep = x[j] > 0 ? cand : keep;
+  }
+  out[keep] = 1.0f;
+}
+
+void launch_chained(int n, const float *x, float *out) {
+  chained_onchip_kernel<<<1, 128>>>(n, x, out);
+}

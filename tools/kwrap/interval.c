@@ -192,8 +192,10 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 		return;
 	}
 	if (m != NULL || strlen(name) >= sizeof(m->name)) {
-		if (m != NULL)
-			m->cyc = 1;
+		if (m != NULL) {
+			m->cyc++;
+			f->k->pend++;
+		}
 		iv_top(r);	/* a cycle: x = f(x) */
 		return;
 	}
@@ -205,16 +207,21 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	f->m[i].state = 1;
 	fn_mark(f, &mk);
 	hull_pass(f, name, d, r, &fin, &nfin);
-	if (!f->m[i].cyc || (!r->lo.inf && !r->hi.inf) || nfin == 0)
+	if (!f->m[i].cyc)
 		fn_keep(&mk);
 	else {
-		/* what the first round cached rests on this one's top */
+		/* what the first round gave and cached rests on this one */
 		fn_undo(f, &mk);
+		iv_top(r);
+		if (f->k->rounds >= MAX_ROUNDS)
+			nfin = 0;
 		f->m[i].state = 3;
-		for (round = 0; round < INDUCTION_ROUNDS; round++) {
+		for (round = 0; nfin && round < INDUCTION_ROUNDS; round++) {
+			int n2;
 			f->m[i].v = fin;
+			f->k->rounds++;
 			fn_mark(f, &mk);
-			hull_pass(f, name, d, &g, &fin2, &nfin);
+			hull_pass(f, name, d, &g, &fin2, &n2);
 			fn_undo(f, &mk);
 			if (g.lo.inf || g.hi.inf)
 				break;
@@ -227,6 +234,7 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 	}
 	f->m[i].state = 2;
 	f->m[i].v = *r;
+	f->k->pend -= f->m[i].cyc;	/* no longer a value being evaluated */
 }
 
 /* The assignment x = E that alone reaches pos, or -1: the last one
@@ -1012,6 +1020,7 @@ x_cond(struct ex *x, struct iv *r)
 	}
 	x_bits(x, r);
 	if (x->i < x->end && is(t, x->i, "?")) {
+		int p0 = x->f->k->pend, p1;
 		x->i++;
 		x_cond(x, r);
 		if (!is(t, x->i, ":")) {
@@ -1019,7 +1028,16 @@ x_cond(struct ex *x, struct iv *r)
 			return;
 		}
 		x->i++;
+		p1 = x->f->k->pend;
 		x_cond(x, &b);
-		iv_hull(at, r, r, &b);
+		/* an arm that reads a value still being evaluated (best = v >
+		 * b ? k : best) leaves the other as the guess an induction
+		 * checks; nothing else keeps a value read so */
+		if (p1 > p0 && x->f->k->pend == p1)
+			*r = b;
+		else if (p1 == p0 && x->f->k->pend > p1)
+			;
+		else
+			iv_hull(at, r, r, &b);
 	}
 }

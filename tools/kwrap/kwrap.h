@@ -162,6 +162,8 @@ struct kern {
 	json_t *site;		/* the launch site with its arguments, borrowed */
 	int data_lo;		/* values read as indices: data_lo..+DATA_HI */
 	int below;		/* counts guessed for an access below 0 */
+	int rounds;		/* induction rounds run, MAX_ROUNDS at most */
+	int pend;		/* reads of values still being evaluated */
 };
 
 /* ------------------------------------------------------------ bounds */
@@ -253,7 +255,7 @@ struct memo {
 	char name[64];
 	int d;
 	int state;		/* 1 being evaluated, 2 done, 3 induction */
-	int cyc;		/* used while it was being evaluated */
+	int cyc;		/* reads while it was being evaluated */
 	struct iv v;
 };
 
@@ -515,6 +517,7 @@ fn_keep(struct fn_mark *s);
 int
 iv_within(const struct atoms *at, const struct iv *in, const struct iv *out);
 #define INDUCTION_ROUNDS 3	/* guesses of an induction, each wider */
+#define MAX_ROUNDS 512		/* induction rounds of one record */
 
 /* access.c */
 void

@@ -18,7 +18,7 @@ struct onchip {
 	char name[64];
 	int d;			/* its declaration in f */
 	int state;		/* 1 first pass, 2 done, 3 induction */
-	int cyc;		/* read while its stores were evaluated */
+	int cyc;		/* reads while its stores were evaluated */
 	struct iv v;
 };
 
@@ -232,20 +232,19 @@ stores(struct gather *g, struct fn *f, const char *name, int d, int dims,
 	}
 }
 
-/* One pass over the stores of entry x of f. */
+/* One pass over the stores of the array name declared at d in f; what
+ * it caches in f from mk on. */
 static void
-one_pass(struct fn *f, const char *name, int d, int dims, struct gather *g)
+one_pass(struct fn *f, const char *name, int d, int dims, struct gather *g,
+    struct fn_mark *mk)
 {
-	struct fn_mark s;
-
 	memset(g, 0, sizeof(*g));
 	g->own = f;
 	g->name = name;
 	g->d = d;
 	g->ok = 1;
-	fn_mark(f, &s);
+	fn_mark(f, mk);
 	stores(g, f, name, d, dims, 0);
-	fn_undo(f, &s);
 }
 
 int
@@ -260,6 +259,7 @@ values(struct fn *f, const char *name, int d, int dims, struct iv *r)
 {
 	struct atoms *at = f->k->at;
 	struct gather g;
+	struct fn_mark mk;
 	int x;
 
 	for (x = 0; x < f->noc; x++)
@@ -267,7 +267,8 @@ values(struct fn *f, const char *name, int d, int dims, struct iv *r)
 			break;
 	if (x < f->noc) {
 		if (f->oc[x].state == 1) {
-			f->oc[x].cyc = 1;
+			f->oc[x].cyc++;
+			f->k->pend++;
 			iv_top(r);
 		} else
 			*r = f->oc[x].v;
@@ -283,12 +284,16 @@ values(struct fn *f, const char *name, int d, int dims, struct iv *r)
 	copy(f->oc[x].name, sizeof(f->oc[x].name), name);
 	f->oc[x].d = d;
 	f->oc[x].state = 1;
-	one_pass(f, name, d, dims, &g);
+	one_pass(f, name, d, dims, &g, &mk);
+	if (!f->oc[x].cyc)
+		fn_keep(&mk);
+	else		/* what it cached rests on this array's top */
+		fn_undo(f, &mk);
 	if (!g.ok || !g.have)
 		iv_top(r);
 	else if (!f->oc[x].cyc)
 		*r = g.all;
-	else if (g.nfin == 0)
+	else if (g.nfin == 0 || f->k->rounds >= MAX_ROUNDS)
 		iv_top(r);
 	else {
 		/* induction: the stores that do not read the array, widened
@@ -299,7 +304,9 @@ values(struct fn *f, const char *name, int d, int dims, struct iv *r)
 		f->oc[x].state = 3;
 		for (round = 0; round < INDUCTION_ROUNDS; round++) {
 			f->oc[x].v = h;
-			one_pass(f, name, d, dims, &g);
+			f->k->rounds++;
+			one_pass(f, name, d, dims, &g, &mk);
+			fn_undo(f, &mk);
 			if (!g.ok || !g.have || g.all.lo.inf || g.all.hi.inf)
 				break;
 			if (iv_within(at, &g.all, &h)) {
@@ -311,6 +318,7 @@ values(struct fn *f, const char *name, int d, int dims, struct iv *r)
 	}
 	f->oc[x].state = 2;
 	f->oc[x].v = *r;
+	f->k->pend -= f->oc[x].cyc;
 }
 
 int
