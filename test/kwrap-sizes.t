@@ -3,7 +3,8 @@
 # (test/sizes/sizes.cu, saved as test/sizes/kslice.ndjson): dynamic shared
 # memory taken through a helper, stores through pointers assigned after
 # their declaration and stepped in loops, values read from a buffer and
-# used as indices; every harness compiled with nvcc.
+# used as indices, indices kept in on-chip arrays (test/onchip/); every
+# harness compiled with nvcc.
 . "$(dirname "$0")/lib.sh"
 
 if ! have_tool kwrap; then
@@ -51,6 +52,37 @@ is "$(sspec stepped_offset_kernel '[.params[] | select(.role != "scalar") | .cou
 like "$(sspec stepped_offset_kernel '.confidence.guesses | join(";")')" \
     'w: count .*no bound for the access in .*w\[back\]' \
     "a step in a loop whose body moves its own variable has no bound"
+
+# Indices kept in on-chip arrays (test/onchip/onchip.cu): a read of a
+# __shared__ or local array holds what was stored into it
+run "$KWRAP" < test/onchip/kslice.ndjson
+is "$T_STATUS" 0 "onchip: exit status 0"
+cat "$T_TMP/out" >> "$T_TMP/s.ndjson"
+ospec() {
+	jq -c --arg id "test/onchip/onchip.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/s.ndjson"
+}
+is "$(ospec 'argmax_row_kernel<128>' '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["rows","rows * width","width","high"]' \
+    "an index reduced through shared memory by a helper keeping one of two candidates bounds the row it picks"
+is "$(ospec local_index_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["n * m","7 * m","n","high"]' \
+    "a local array of indices stored in a loop and an initialized local array of offsets bound the gather"
+is "$(ospec unbounded_onchip_kernel '[(.params[] | select(.name == "x" or .name == "y") | .count), .confidence.counts]')" \
+    '["1048576","1048576","low"]' \
+    "a running sum stored back (s[t] += ...) and an address given to an atomic leave the arrays unbounded"
+is "$(ospec self_assigned_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["n * m","n","m","low"]' \
+    "best = ... ? j : best in a loop stays in the loop's range; c = c + 1 in a loop has no bound"
+is "$(ospec level_gather_kernel '[(.params[] | select(.role != "scalar") | [.count, .fill.lo, .fill.hi]), .confidence.counts]')" \
+    '[["2 * levels",0,3],["levels",0,3],["12",-1,1],["n",null,null],"high"]' \
+    "sizes read from an input buffer and passed to a helper by const reference bound its read (shapes and starts filled with 0..3)"
+is "$(ospec warp_argmax_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["rows * cols","cols","rows","high"]' \
+    "an index reduced across a warp with __shfl_down_sync stays in its own variable's range"
+is "$(ospec chained_onchip_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["n + 128","128","high"]' \
+    "a value carried through two arrays and a scalar, each keeping its old value or the one before it, stays a thread index"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -120,8 +120,7 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 	const struct toks *t = f->t;
 	const char *name = open > 0 ? t->v[open - 1] : "";
 	struct fn *h;
-	size_t *ends;
-	int n, i;
+	int i;
 
 	for (i = 0; loads[i] != NULL; i++)
 		if (strcmp(name, loads[i]) == 0)
@@ -130,27 +129,17 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 		access_at(f, a, off, lanes, open);
 		return;
 	}
-	ends = args_of(f, open, &n);
-	if (hd >= MAX_HELPER || lanes != 1 || !is_ident(name) ||
-	    (h = find_helper(f->k, name, n)) == NULL) {
+	if (hd >= MAX_HELPER || lanes != 1 ||
+	    (h = helper_call(f, open)) == NULL) {
 		acc_unknown(a, f, open);
-		free(ends);
 		return;
 	}
-	h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
-	for (i = 0; i < n; i++)
-		if (h->pptr[i])
-			iv_top(&h->bind[i]);
-		else
-			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
-			    &h->bind[i]);
 	if (argi < h->np && h->pptr[argi])
 		buf_walk(h, h->pn[argi], (size_t)-1, off, 1, esz, a, hd + 1);
 	else {
 		acc_unknown(a, f, open);
 	}
 	fn_free(h);
-	free(ends);
 }
 
 /* Whether a C cast to a type of whole elements ends just before token

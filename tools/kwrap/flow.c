@@ -12,6 +12,7 @@ fn_free(struct fn *f)
 	free(f->m);
 	free(f->l);
 	free(f->dc);
+	free(f->oc);
 	free(f->bind);
 	free(f->pn);
 	free(f->pptr);
@@ -704,8 +705,8 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 				const struct k_dtype *dt;
 				if (is_ident(t->v[j]))
 					last = j;
-				if (is(t, j, "*") || is(t, j, "&") ||
-				    is(t, j, "["))
+				/* const int &h is h's value, T *&p a pointer */
+				if (is(t, j, "*") || is(t, j, "["))
 					f->pptr[f->np] = 1;
 				if ((dt = k_dtype_c(t->v[j])) != NULL &&
 				    !dt->is_float)

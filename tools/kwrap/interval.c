@@ -86,36 +86,23 @@ inc_times(struct fn *f, const char *name, size_t pos, size_t def,
 	return step_times(f, name, pos, def, r);
 }
 
-/* A variable's value anywhere: the hull of what is assigned to it. */
+/* The hull of what is assigned to name (declared at d) into r; in fin
+ * (*nfin of them) the hull of the values with both sides bounded. */
 static void
-var_hull(struct fn *f, const char *name, int d, struct iv *r)
+hull_pass(struct fn *f, const char *name, int d, struct iv *r,
+    struct iv *fin, int *nfin)
 {
 	struct atoms *at = f->k->at;
-	struct memo *m = NULL;
 	struct iv v;
 	struct poly tm;
-	int i, have;
+	int have;
 
-	for (i = 0; i < f->nm; i++)
-		if (strcmp(f->m[i].name, name) == 0 && f->m[i].d == d) {
-			m = &f->m[i];
-			break;
-		}
-	if (m != NULL && m->state == 2) {
-		*r = m->v;
-		return;
-	}
-	if (m != NULL || strlen(name) >= sizeof(m->name)) {
-		iv_top(r);	/* a cycle: x = f(x) */
-		return;
-	}
-	f->m = grow(f->m, &f->cm, f->nm, sizeof(*f->m));
-	i = f->nm++;
-	memset(&f->m[i], 0, sizeof(f->m[i]));
-	copy(f->m[i].name, sizeof(f->m[i].name), name);
-	f->m[i].d = d;
-	f->m[i].state = 1;
+	*nfin = 0;
 	have = d < 0 && initial(f, name, r);
+	if (have && !r->lo.inf && !r->hi.inf) {
+		*fin = *r;
+		*nfin = 1;
+	}
 	for (int j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
 		if (strcmp(as->name, name) != 0 || as->d != d)
@@ -132,6 +119,12 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 		else
 			*r = v;
 		have = 1;
+		if (v.lo.inf || v.hi.inf)
+			continue;
+		if ((*nfin)++)
+			iv_hull(at, fin, fin, &v);
+		else
+			*fin = v;
 	}
 	if (!have)
 		iv_top(r);
@@ -173,8 +166,75 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 		} else if (as->kind == A_UNK)
 			iv_top(r);
 	}
+}
+
+/* A variable's value anywhere: the hull of what is assigned to it.  A
+ * variable assigned a value that reads it (best = v > b ? k : best, x =
+ * x + 1) is checked by induction: the hull of the bounded assignments is
+ * taken, widened by what one more round gives, and kept where every
+ * assignment evaluated with the variable in it stays in it. */
+static void
+var_hull(struct fn *f, const char *name, int d, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct memo *m = NULL;
+	struct iv fin, g, fin2;
+	struct fn_mark mk;
+	int i, nfin, round;
+
+	for (i = 0; i < f->nm; i++)
+		if (strcmp(f->m[i].name, name) == 0 && f->m[i].d == d) {
+			m = &f->m[i];
+			break;
+		}
+	if (m != NULL && (m->state == 2 || m->state == 3)) {
+		*r = m->v;
+		return;
+	}
+	if (m != NULL || strlen(name) >= sizeof(m->name)) {
+		if (m != NULL) {
+			m->cyc++;
+			f->k->pend++;
+		}
+		iv_top(r);	/* a cycle: x = f(x) */
+		return;
+	}
+	f->m = grow(f->m, &f->cm, f->nm, sizeof(*f->m));
+	i = f->nm++;
+	memset(&f->m[i], 0, sizeof(f->m[i]));
+	copy(f->m[i].name, sizeof(f->m[i].name), name);
+	f->m[i].d = d;
+	f->m[i].state = 1;
+	fn_mark(f, &mk);
+	hull_pass(f, name, d, r, &fin, &nfin);
+	if (!f->m[i].cyc)
+		fn_keep(&mk);
+	else {
+		/* what the first round gave and cached rests on this one */
+		fn_undo(f, &mk);
+		iv_top(r);
+		if (f->k->rounds >= MAX_ROUNDS)
+			nfin = 0;
+		f->m[i].state = 3;
+		for (round = 0; nfin && round < INDUCTION_ROUNDS; round++) {
+			int n2;
+			f->m[i].v = fin;
+			f->k->rounds++;
+			fn_mark(f, &mk);
+			hull_pass(f, name, d, &g, &fin2, &n2);
+			fn_undo(f, &mk);
+			if (g.lo.inf || g.hi.inf)
+				break;
+			if (iv_within(at, &g, &fin)) {
+				*r = fin;
+				break;
+			}
+			iv_hull(at, &fin, &fin, &g);
+		}
+	}
 	f->m[i].state = 2;
 	f->m[i].v = *r;
+	f->k->pend -= f->m[i].cyc;	/* no longer a value being evaluated */
 }
 
 /* The assignment x = E that alone reaches pos, or -1: the last one
@@ -215,9 +275,9 @@ sole_def(struct fn *f, const char *name, int d, size_t pos)
 			continue;
 		for (k2 = 0; k2 < f->nas; k2++)
 			if (strcmp(f->as[k2].name, name) == 0 &&
-			    f->as[k2].d == d && f->as[k2].pos >= pos &&
-			    f->as[k2].pos < l->e)
-				return -1;
+			    f->as[k2].d == d && (f->as[k2].pos >= pos ||
+			    f->as[k2].b > pos) && f->as[k2].pos < l->e)
+				return -1;	/* x = x + 1 reads the last trip's x */
 	}
 	return last;
 }
@@ -354,6 +414,30 @@ args_of(struct fn *f, size_t open, int *n)
 	return ends;
 }
 
+struct fn *
+helper_call(struct fn *f, size_t open)
+{
+	const char *name = open > 0 ? f->t->v[open - 1] : "";
+	struct fn *h;
+	size_t *ends;
+	int n, i;
+
+	if (!is_ident(name))
+		return NULL;
+	ends = args_of(f, open, &n);
+	if ((h = find_helper(f->k, name, n)) != NULL) {
+		h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
+		for (i = 0; i < n; i++)
+			if (h->pptr[i])
+				iv_top(&h->bind[i]);
+			else
+				eval_at(f, i ? ends[i - 1] + 1 : open + 1,
+				    ends[i], &h->bind[i]);
+	}
+	free(ends);
+	return h;
+}
+
 /* A call's value: min, max, rounding, abs; anything else unbounded. */
 static void
 x_call(struct ex *x, const char *name, size_t open, struct iv *r)
@@ -386,6 +470,14 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 	for (i = 0; same[i] != NULL; i++)
 		if (strcmp(name, same[i]) == 0)
 			kind = 3;
+	if (strncmp(name, "__shfl", 6) == 0 && (n == 2 || n == 3 ||
+	    (n == 4 && strcmp(name + strlen(name) - 5, "_sync") == 0))) {
+		/* another lane's value of the same variable: its hull */
+		i = strcmp(name + strlen(name) - 5, "_sync") == 0;
+		eval_at(f, i ? ends[0] + 1 : open + 1, ends[i], r);
+		free(ends);
+		return;
+	}
 	if (strcmp(name, "abs") == 0 || strcmp(name, "fabsf") == 0 ||
 	    strcmp(name, "fabs") == 0 || strcmp(name, "llabs") == 0)
 		kind = 4;
@@ -649,7 +741,8 @@ x_primary(struct ex *x, struct iv *r)
 		}
 		while (is(t, x->i, "["))
 			x->i = skip_group(t, x->i);
-		iv_top(r);
+		if (!onchip_read(f, s, i, r))
+			iv_top(r);
 		return;
 	}
 	if (is(t, i + 1, ".") || is(t, i + 1, "->")) {
@@ -927,6 +1020,7 @@ x_cond(struct ex *x, struct iv *r)
 	}
 	x_bits(x, r);
 	if (x->i < x->end && is(t, x->i, "?")) {
+		int p0 = x->f->k->pend, p1;
 		x->i++;
 		x_cond(x, r);
 		if (!is(t, x->i, ":")) {
@@ -934,7 +1028,16 @@ x_cond(struct ex *x, struct iv *r)
 			return;
 		}
 		x->i++;
+		p1 = x->f->k->pend;
 		x_cond(x, &b);
-		iv_hull(at, r, r, &b);
+		/* an arm that reads a value still being evaluated (best = v >
+		 * b ? k : best) leaves the other as the guess an induction
+		 * checks; nothing else keeps a value read so */
+		if (p1 > p0 && x->f->k->pend == p1)
+			*r = b;
+		else if (p1 == p0 && x->f->k->pend > p1)
+			;
+		else
+			iv_hull(at, r, r, &b);
 	}
 }

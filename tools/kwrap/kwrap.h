@@ -13,6 +13,7 @@
  *	poly.c		bound algebra: polynomials and intervals (pure)
  *	flow.c		flow facts of a function: assignments, guards, loops
  *	interval.c	interval evaluation of expressions
+ *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
  *	spec.c		the spec as JSON: params, cases, globals
  *	fit.c		case sizes fitted to the memory budget
@@ -161,6 +162,8 @@ struct kern {
 	json_t *site;		/* the launch site with its arguments, borrowed */
 	int data_lo;		/* values read as indices: data_lo..+DATA_HI */
 	int below;		/* counts guessed for an access below 0 */
+	int rounds;		/* induction rounds run, MAX_ROUNDS at most */
+	int pend;		/* reads of values still being evaluated */
 };
 
 /* ------------------------------------------------------------ bounds */
@@ -251,7 +254,8 @@ struct guard {
 struct memo {
 	char name[64];
 	int d;
-	int state;
+	int state;		/* 1 being evaluated, 2 done, 3 induction */
+	int cyc;		/* reads while it was being evaluated */
 	struct iv v;
 };
 
@@ -275,6 +279,11 @@ struct fn {
 	struct loop *l;
 	struct decl *dc;
 	int nas, ng, nm, nl, cas, cg, cm, cl, nd, cd;
+	struct onchip *oc;	/* its on-chip arrays' values (onchip.c) */
+	int noc, coc;
+	struct fn *oc_up;	/* parameter oc_param is oc_up's array */
+	int oc_param, oc_d;	/* oc_name, declared at oc_d there */
+	char oc_name[64];
 };
 
 
@@ -480,6 +489,35 @@ is_cast(struct fn *f, size_t i, size_t close);
  * the caller frees; *n of them. */
 size_t *
 args_of(struct fn *f, size_t open, int *n);
+/* The helper of the slice called at open (its name before it), its
+ * arguments bound in f: pointers unbounded, values evaluated; NULL when
+ * the slice has no helper of that name and arity. */
+struct fn *
+helper_call(struct fn *f, size_t open);
+
+/* onchip.c: 1 and the values stored in it when name[...] at pos reads
+ * an on-chip array of f (a __shared__ or local array, or a helper's
+ * parameter bound to one); 0 when it is no such read */
+int
+onchip_read(struct fn *f, const char *name, size_t pos, struct iv *r);
+/* What evaluations leave in f's caches from fn_mark on, undone by
+ * fn_undo: values that may rest on an induction's guess. */
+struct fn_mark {
+	int nm, noc;
+	unsigned char *g;	/* guards not yet evaluated */
+};
+void
+fn_mark(struct fn *f, struct fn_mark *s);
+void
+fn_undo(struct fn *f, struct fn_mark *s);
+/* Forget mark s, keeping what was cached since. */
+void
+fn_keep(struct fn_mark *s);
+/* Whether the values in is lie in out. */
+int
+iv_within(const struct atoms *at, const struct iv *in, const struct iv *out);
+#define INDUCTION_ROUNDS 3	/* guesses of an induction, each wider */
+#define MAX_ROUNDS 512		/* induction rounds of one record */
 
 /* access.c */
 void
