@@ -67,6 +67,10 @@ is "$(plan causal --case 0 --skip 1 | head -n 1 | cut -c1-30)" 'exit 2: usage: h
     "--skip without --all: usage error"
 is "$(plan causal --all --skip 9 | head -n 1 | cut -c1-30)" 'exit 2: usage: harness module ' \
     "--skip of a case the harness does not have: usage error"
+JQ='.case' plan causal --case 1 --sentinel 0x5A > "$T_TMP/got"
+is "$(cat "$T_TMP/got")" 1 "--sentinel takes a byte"
+is "$(plan causal --case 0 --sentinel 256 | head -n 1 | cut -c1-30)" 'exit 2: usage: harness module ' \
+    "--sentinel beyond a byte: usage error"
 JQ='[.scalars.fill, .block]' plan causal --set fill=-2.5 --set seq=0x10 \
     --block 128,1,1 > "$T_TMP/got"
 is "$(cat "$T_TMP/got")" '[-2.5,[128,1,1]]' "--set: a float, a hexadecimal integer; --block"

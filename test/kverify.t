@@ -340,6 +340,18 @@ verify vholes holes "" --no-time
 is "$(v '[.verified.reason, .verified.detail, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
     "unwritten | output y, case 0: 3 of 16 elements still hold the sentinel | 3,0" \
     "output elements left as the sentinel: counted per output, not verified"
+verify vlooks looks "" --no-time
+is "$(v '[.verified.value, .deterministic, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
+    "true | true | 0,0" \
+    "an element written with the sentinel's bytes: the repeat's other sentinel tells it from an unwritten one"
+is "$(jq -r '[.verify.runs[] | select(.mode == "repeat")] | length' "$T_TMP/out")" 1 \
+    "one repeat: the harness takes --sentinel"
+FAKE_NOSENT=1 verify vlooksold looks "" --no-time
+is "$(v '[.verified.reason, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
+    "unwritten | 1,0" "a harness from before --sentinel: repeated with the one sentinel, as before"
+FAKE_NOSENT=1 verify vholesold holes "" --no-time
+is "$(v '[.verified.reason, .deterministic, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
+    "unwritten | true | 3,0" "a harness from before --sentinel: elements left unwritten still counted"
 verify vzero zero "" --no-time
 is "$(v '[.verified.reason, .verified.detail] | join(" | ")')" \
     "degenerate | output y is degenerate in every case (all-zero)" \

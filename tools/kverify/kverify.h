@@ -44,6 +44,9 @@
 #define ORACLE_RUN (-1)		/* run_harness reps: the CPU reference only */
 #define ALL_CASES (-2)		/* run_harness case: every case, one process */
 #define SENTINEL 0xA5		/* the byte harnesses pre-fill outputs with */
+#define SENTINEL2 0x5A		/* the golden's repeat pre-fills with this
+				 * one (harness --sentinel): an element
+				 * unwritten in both runs holds each */
 #define CHILD_FLAG "--kverify-child"
 #define SPREAD_K 4		/* default --spread-k: band = k x spread */
 #define SPREAD_RACE 0.01	/* a spread over this fraction of the
@@ -166,6 +169,7 @@ void serve_begin(const char *scratch);
 void serve_end(json_t *v);
 int serve_serving(void);
 extern _Thread_local int run_times_only;	/* timing.c: a run for its times */
+extern _Thread_local int run_sentinel;	/* run_harness: --sentinel, 0: none */
 extern _Thread_local int run_fresh;	/* a run in a process of its own */
 int serve_run(const struct worker *w, char *const argv[], const char *dir,
     double timeout, struct k_proc *p);

@@ -155,6 +155,7 @@ load_bufs(struct run *r, const char *key, struct buf **out, size_t *n,
 static _Thread_local double case_limit;
 _Thread_local int run_times_only;
 _Thread_local int run_fresh;
+_Thread_local int run_sentinel;
 static _Thread_local int skip_case[SKIP_MAX];
 static _Thread_local char skip_text[SKIP_MAX][16];
 static _Thread_local int nskip;
@@ -199,9 +200,9 @@ run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
     const char *san_tool, double timeout, struct run *r)
 {
-	char *argv[26 + FIT_ARGS_MAX + 2 * SKIP_MAX], mem[32], gpu[16], cs[16], rs[16];
+	char *argv[28 + FIT_ARGS_MAX + 2 * SKIP_MAX], mem[32], gpu[16], cs[16], rs[16];
 	char log[PATH_MAX + 16];
-	char ct[32];
+	char ct[32], sn[16];
 	int n = 0, i;
 
 	memset(r, 0, sizeof(*r));
@@ -250,6 +251,11 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 			argv[n++] = "--case";
 			argv[n++] = cs;
 		}
+		if (run_sentinel > 0) {
+			snprintf(sn, sizeof(sn), "%d", run_sentinel);
+			argv[n++] = "--sentinel";
+			argv[n++] = sn;
+		}
 		if (reps == ORACLE_RUN)
 			argv[n++] = "--oracle";
 		else if (reps > 0) {
@@ -260,7 +266,7 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 				argv[n++] = "--times-only";
 		}
 		/* the counts the GPU fitted (kverify --fit), if any */
-		fit_args_append(argv, &n, 25 + FIT_ARGS_MAX + 2 * SKIP_MAX);
+		fit_args_append(argv, &n, 27 + FIT_ARGS_MAX + 2 * SKIP_MAX);
 	} else
 		argv[n++] = "--cases";
 	argv[n] = NULL;
