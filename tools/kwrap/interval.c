@@ -595,6 +595,12 @@ x_primary(struct ex *x, struct iv *r)
 			eval_at(&g, 0, gt.n, &gv);
 			free(g.m);
 			toks_free(&gt);
+			/* a grid dimension is at least 1 in every case (fit
+			 * raises the sizes until it is): micro_batch / 16
+			 * is a size */
+			if (!gv.hi.inf && gv.hi.n == 1 && gv.hi.t[0].c == 1 &&
+			    gv.hi.t[0].na == 1)
+				k->at->a[gv.hi.t[0].a[0]].ge1 = 1;
 			if (*s == 'g')
 				*r = gv;
 			else {
@@ -675,7 +681,8 @@ x_primary(struct ex *x, struct iv *r)
 		iv_top(r);
 		return;
 	}
-	if (fn_param(f, s) < 0 && const_get(&k->c, s, &v)) {
+	if (fn_param(f, s) < 0 && (const_get(&f->tc, s, &v) ||
+	    const_get(&k->c, s, &v))) {
 		iv_const(r, v);
 		return;
 	}

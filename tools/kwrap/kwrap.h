@@ -59,13 +59,23 @@ struct toks {
 /* ------------------------------------------------------------ constants */
 
 /* Integer constants of the slice: object-like macros, constexpr and const
- * integer variables, enumerators. */
+ * integer variables, enumerators; and its constexpr functions whose body
+ * returns one expression (tokens [a, b) of t, borrowed), which the
+ * evaluator calls. */
 struct consts {
 	struct cst {
 		char *name;
 		long long val;
 	} *v;
 	int n, cap;
+	struct cfn {
+		char *name;
+		char **pn;
+		int np;
+		const struct toks *t;
+		size_t a, b;
+	} *fn;
+	int nfn, cfn;
 };
 
 /* ------------------------------------------------------------ types */
@@ -269,6 +279,9 @@ struct fn {
 	int *pptr, *pint;
 	int np, cp;
 	struct iv *bind;	/* a helper's arguments */
+	struct consts tc;	/* a helper's template values, as called */
+	size_t sa, sb;		/* an explicit specialization's arguments */
+	size_t ta, tb;		/* its template parameters */
 	struct asg *as;
 	struct guard *g;
 	struct memo *m;
@@ -327,6 +340,8 @@ int
 eval_str(const char *s, const struct consts *c, long long *v);
 void
 collect_consts(const char *code, const struct toks *t, struct consts *c);
+void
+collect_range(const struct toks *t, size_t a, size_t b, struct consts *c);
 
 /* vocab.c */
 void
@@ -374,7 +389,7 @@ infer_block(struct kern *k, json_t *launch);
 void
 infer_grid(struct kern *k, int say);
 json_t *
-launch_site(json_t *rec, json_t *launch);
+launch_site(json_t *rec, json_t *launch, const struct consts *c);
 int
 site_grid(struct kern *k, int d, char *out, size_t cap);
 void
@@ -449,6 +464,10 @@ int
 unary_at(const struct toks *t, size_t j);
 size_t
 call_open(const struct toks *t, size_t lo, size_t s, int *argi);
+const char *
+call_name_args(const struct toks *t, size_t open, size_t *ta, size_t *tb);
+const char *
+call_name(const struct toks *t, size_t open);
 size_t
 block_end(const struct fn *f, size_t pos);
 int
@@ -463,6 +482,11 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
     int kernel);
 struct fn *
 find_helper(struct kern *k, const char *name, int nargs);
+struct fn *
+next_helper(struct kern *k, const char *name, int nargs, size_t *from,
+    int spec);
+size_t
+angle_end(const struct toks *t, size_t i);
 int
 loop_trips(struct fn *f, size_t s, struct poly *r);
 int
