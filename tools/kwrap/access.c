@@ -206,8 +206,9 @@ helper_kind(struct fn *f, struct fn *h, size_t ca, size_t cb)
  * accessed where the helper accesses its parameter, from off.  The
  * helper is the explicit specialization the call's template arguments
  * name (copy<float, 4>(d, s + i) with a copy<float, 4> of its own), else
- * the primary template with its value parameters bound, else every
- * definition of the name and arity, overloads, the largest access. */
+ * the primary template with its value parameters bound, or the
+ * overloads whose pointer there is of the buffer's element size, else
+ * every definition of the name and arity: the largest access. */
 static void
 pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
     long long lanes, int esz, struct acc *a, int hd)
@@ -241,6 +242,11 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 		from = 1;
 		while ((h = next_helper(f->k, name, n, &from, 1)) != NULL) {
 			kind = helper_kind(f, h, ca, cb);
+			/* an overload for another element type (gpuAtomicAdd
+			 * of a double * for a float buffer) is not called */
+			if (kind == 2 && argi < h->np && h->psz[argi] > 0 &&
+			    h->psz[argi] != esz)
+				kind = 0;
 			if (want < 3 && kind != want) {
 				fn_free(h);
 				continue;
@@ -411,7 +417,9 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			}
 			break;
 		}
-		if (is(t, s - 1, "*") && unary_at(t, s - 1)) {
+		if ((is(t, s - 1, "*") && unary_at(t, s - 1)) ||
+		    (s == i && is(t, e, "->"))) {
+			/* *p, and p->x (&p->x to an atomic): element 0 */
 			access_at(f, a, &off, lanes, i);
 			return;
 		}

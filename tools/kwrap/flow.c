@@ -16,8 +16,21 @@ fn_free(struct fn *f)
 	free(f->pn);
 	free(f->pptr);
 	free(f->pint);
+	free(f->psz);
 	consts_free(&f->tc);
 	free(f);
+}
+
+/* s without its spaces: "c10 :: Half" is c10::Half */
+static void
+squeeze(char *s)
+{
+	char *d = s;
+
+	do
+		if (*s != ' ')
+			*d++ = *s;
+	while (*s++ != '\0');
 }
 
 /* Room in f's parameter arrays for parameter f->np, zeroed. */
@@ -33,6 +46,9 @@ fn_room(struct fn *f)
 	f->pptr = grow(f->pptr, &c, n, sizeof(*f->pptr));
 	c = f->cp;
 	f->pint = grow(f->pint, &c, n, sizeof(*f->pint));
+	c = f->cp;
+	f->psz = grow(f->psz, &c, n, sizeof(*f->psz));
+	memset(f->psz + n, 0, (size_t)(c - n) * sizeof(*f->psz));
 	memset(f->pn + n, 0, (size_t)(c - n) * sizeof(*f->pn));
 	memset(f->pptr + n, 0, (size_t)(c - n) * sizeof(*f->pptr));
 	memset(f->pint + n, 0, (size_t)(c - n) * sizeof(*f->pint));
@@ -562,7 +578,8 @@ fn_scan(struct fn *f)
 			else if (strcmp(n, "--") == 0 || is(t, i - 1, "--"))
 				add_asg(f, s, A_DEC, i, 0, 0);
 			else if (is(t, i - 1, "&") && unary_at(t, i - 1) &&
-			    !is(t, i + 1, "["))
+			    !is(t, i + 1, "[") && !is(t, i + 1, "->") &&
+			    !is(t, i + 1, "."))	/* &p->x takes no p */
 				add_asg(f, s, A_UNK, i, 0, 0);
 			if (f->nas > 0 && f->as[f->nas - 1].pos == i &&
 			    f->as[f->nas - 1].kind == A_INC) {
@@ -748,8 +765,21 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 			f->pn[f->np] = "";
 			for (j = s; j < i && !is(t, j, "="); j++) {
 				const struct k_dtype *dt;
+				char q[128];
 				if (is_ident(t->v[j]))
 					last = j;
+				/* the pointee's size: float *p, c10::Half *p */
+				if (is_ident(t->v[j]) && j + 1 < i &&
+				    is(t, j + 1, "*")) {
+					if (j >= s + 2 && is(t, j - 1, "::"))
+						join(t, j - 2, j + 1, q, sizeof(q));
+					else
+						copy(q, sizeof(q), t->v[j]);
+					squeeze(q);
+					if ((dt = k_dtype_c(q)) != NULL ||
+					    (dt = k_dtype_c(t->v[j])) != NULL)
+						f->psz[f->np] = dt->size;
+				}
 				if (is(t, j, "*") || is(t, j, "&") ||
 				    is(t, j, "["))
 					f->pptr[f->np] = 1;

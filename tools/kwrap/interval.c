@@ -222,6 +222,41 @@ sole_def(struct fn *f, const char *name, int d, size_t pos)
 	return last;
 }
 
+/* for (v = A; v < B; v += C) with A and C constants: v is A plus a
+ * multiple of C, so a constant upper bound h is A + C * ((h - A) / C)
+ * (s < 8 stepping by 4 is at most 4). */
+static void
+stride_hi(struct fn *f, const char *name, int d, struct iv *r)
+{
+	long long a = 0, c = 0, h, x;
+	struct iv v;
+	int j, eq = 0;
+
+	if (d < 0 || !p_isconst(&r->hi, &h))
+		return;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d)
+			continue;
+		if (as->kind != A_EQ && as->kind != A_INC)
+			return;
+		eval_at(f, as->a, as->b, &v);
+		if (as->b <= as->a || !p_isconst(&v.lo, &x) ||
+		    !p_isconst(&v.hi, &x))
+			return;
+		if (as->kind == A_EQ) {
+			if (eq++)
+				return;
+			a = x;
+		} else if (x <= 1 || (c != 0 && c != x))
+			return;
+		else
+			c = x;
+	}
+	if (eq == 1 && c > 1 && h >= a)
+		p_const(&r->hi, a + c * ((h - a) / c));
+}
+
 /* A variable's value at pos: what the one assignment that reaches it
  * gives, else its hull, narrowed by the guards there. */
 static void
@@ -275,6 +310,8 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 			p_meet_lo(at, &r->lo, &b, &r->lo);
 		}
 	}
+	if (j < 0)
+		stride_hi(f, name, d, r);
 }
 
 static void

@@ -277,6 +277,7 @@ struct fn {
 	int kernel;
 	const char **pn;	/* parameter names, borrowed from k or t */
 	int *pptr, *pint;
+	int *psz;		/* a pointer parameter's element size, or 0 */
 	int np, cp;
 	struct iv *bind;	/* a helper's arguments */
 	struct consts tc;	/* a helper's template values, as called */
