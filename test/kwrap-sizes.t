@@ -96,6 +96,9 @@ is "$(hspec 'tile_rows_kernel<3>' '[[.params[] | .count // empty], .confidence.c
 is "$(hspec 'tile_rows_kernel<8>' '[.launch.block, [.params[] | .count // empty], .confidence.counts]')" \
     '[[32,4,1],["rows * cols - cols + 256","rows * cols - cols + 256"],"high"]' \
     "VEC = pick_vec(256) = 4: the float4 specialization, s < 8 stepping by 4"
+is "$(hspec 'tile_rows_kernel<8>' '[[.params[] | select(.role != "scalar") | .role], .confidence.roles]')" \
+    '[["inout","in"],"high"]' \
+    "out seen written through the float4 specialization's *reinterpret_cast<float4 *>(to) = ... (out += first reads as a use: inout)"
 is "$(hspec 'pair_sum_kernel<3>' '[[.params[] | .count // empty], .confidence.counts]')" \
     '[["n","6 * n"],"high"]' \
     "sum_n<float, 2 * HALF>: the primary template's loop bound N bound to 6"

@@ -537,6 +537,52 @@ fold_groups(struct kern *k, struct toks *t)
 	*t = o;
 }
 
+/* A name of the launcher that is only a factor of a product passed as a
+ * scalar argument: k<<<dim3(q / 16, h, b)>>>(..., b * h * q) with
+ * k(..., int rows).  The launcher's values are taken where every factor
+ * but the product's last is 1, the last is the parameter: grid (rows /
+ * 16, 1, 1).  Its text into out; 0 when name is no such factor (or a
+ * factor is an argument of its own, a * e with e passed too: a would
+ * be a quotient the cases cannot keep at 1 or more). */
+static int
+factor_value(struct kern *k, json_t *args, const char *name, char *out,
+    size_t cap)
+{
+	struct toks at = { 0 };
+	int n, m, found = 0, free_only;
+	size_t j;
+
+	for (n = 0; n < k->np && !found; n++) {
+		const char *s = json_string_value(json_array_get(args,
+		    (size_t)n));
+		int product = 1, mine = 0;
+		if (s == NULL || k->p[n].ptr || k->p[n].is_struct)
+			continue;
+		tokenize(s, &at);
+		for (j = 0; j < at.n; j++)
+			if (j % 2 ? !is(&at, j, "*") : !is_ident(at.v[j]))
+				product = 0;
+		free_only = product && at.n >= 3 && at.n % 2 == 1;
+		for (j = 0; free_only && j < at.n; j += 2) {
+			for (m = 0; m < k->np; m++) {
+				const char *o = json_string_value(
+				    json_array_get(args, (size_t)m));
+				if (m != n && o != NULL && strcmp(o,
+				    at.v[j]) == 0)
+					free_only = 0;
+			}
+			mine |= strcmp(at.v[j], name) == 0;
+		}
+		if (free_only && mine) {
+			found = 1;
+			copy(out, cap, strcmp(at.v[at.n - 1], name) == 0 ?
+			    k->p[n].name : "1");
+		}
+		toks_free(&at);
+	}
+	return found;
+}
+
 /* Tokens gt[a..e) of a launch expression with every argument
  * expression replaced by the parameter it is passed to: in
  * k<<<(len + 255) / 256, 256>>>(p, len) with k(float *p, int n),
@@ -580,9 +626,16 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 		if (is_ident(gt->v[i]) && !const_get(&k->c, gt->v[i], &v) &&
 		    !(strcmp(gt->v[i], "sizeof") == 0 && is(gt, i + 1, "(")) &&
 		    !(i > a && is(gt, i - 1, "(") && is(gt, i + 1, ")") &&
-		    k_dtype_c(gt->v[i]) != NULL))
-			ok = 0;
-		else
+		    k_dtype_c(gt->v[i]) != NULL)) {
+			char fv[MAX_EXPR];
+			if (factor_value(k, args, gt->v[i], fv, sizeof(fv))) {
+				tokenize(fv, &at);
+				for (j = 0; j < at.n; j++)
+					tok_push(&mt, at.v[j], strlen(at.v[j]));
+				toks_free(&at);
+			} else
+				ok = 0;
+		} else
 			tok_push(&mt, gt->v[i], strlen(gt->v[i]));
 		i++;
 	}
