@@ -102,6 +102,9 @@ is "$(hspec 'tile_rows_kernel<8>' '[[.params[] | select(.role != "scalar") | .ro
 is "$(hspec 'pair_sum_kernel<3>' '[[.params[] | .count // empty], .confidence.counts]')" \
     '[["n","6 * n"],"high"]' \
     "sum_n<float, 2 * HALF>: the primary template's loop bound N bound to 6"
+is "$(hspec head_rows_kernel '[.launch.grid, [.params[] | .count // empty], .confidence.launch]')" \
+    '[["rows / 4","1","1"],["rows * cols","rows * cols"],"high"]' \
+    "grid dim3(q / 4, h, b) with rows = b * h * q: the launch where b and h are 1"
 jq -r .id "$T_TMP/h.ndjson" > "$T_TMP/hids"
 n=0
 while read -r id; do
