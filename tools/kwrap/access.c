@@ -334,6 +334,17 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 		iv_add(&off, &off, &idx, 1);
 		s--;
 		e = c + 1;
+	} else if (s > 1 && is(t, s - 1, "(") && is(t, s - 2, "&") &&
+	    unary_at(t, s - 2) && is(t, e, "[") &&
+	    is(t, (c = skip_group(t, e)), ")")) {
+		/* &(p[j]): the address, as &p[j] (handed to a call, what
+		 * the callee reaches from it) */
+		eval_at(f, e + 1, c - 1, &idx);
+		iv_const(&sc, lanes);
+		iv_mul(at, &idx, &idx, &sc);
+		iv_add(&off, &off, &idx, 1);
+		s -= 2;
+		e = c + 1;
 	}
 	for (;;) {
 		while (is(t, e, "+") || is(t, e, "-")) {

@@ -647,6 +647,8 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 		ok = 0;
 	while (ok && fold_sums(out, cap))
 		;
+	if (ok && eval_str(out, &k->c, &v) && v >= 0)
+		snprintf(out, cap, "%lld", v);	/* 1 * 1 is 1 */
 	toks_free(&mt);
 	return ok;
 }
