@@ -9,7 +9,8 @@
 # buffer's count and dtype, an input's fill, the dynamic shared memory
 # and the scalars of every case.  Prints a Markdown table: per step, the
 # records whose sizes differ from the step before, and of those how many
-# changed a count, a dtype, a fill, the shared memory or a case.
+# changed a count, a dtype, a fill, the shared memory or a case; the last
+# column, apart, counts the records whose grid or block moved.
 set -eu
 in=${1:?usage: bench/kwrap-sizes.sh KSLICE.ndjson KWRAP0 KWRAP1 ...}
 shift
@@ -21,11 +22,12 @@ for kw in "$@"; do
 	"$kw" < "$in" 2> /dev/null | jq -c '{id, c: [(.wrap.spec.params // [])[]
 	    | [.name, .count, .dtype]], f: [(.wrap.spec.params // [])[]
 	    | [.name, .fill]], s: .wrap.spec.launch.shared_mem,
-	    k: [(.wrap.spec.cases // [])[] | .scalars]}' > "$t/$n"
+	    k: [(.wrap.spec.cases // [])[] | .scalars],
+	    l: [.wrap.spec.launch.grid, .wrap.spec.launch.block]}' > "$t/$n"
 	n=$((n + 1))
 done
-echo "| step | records | sizes moved | counts or dtypes | fills | shared memory | case scalars |"
-echo "|---|---|---|---|---|---|---|"
+echo "| step | records | sizes moved | counts or dtypes | fills | shared memory | case scalars | launch |"
+echo "|---|---|---|---|---|---|---|---|"
 i=1
 for kw in "$@"; do
 	[ "$kw" = "$1" ] && continue
@@ -33,11 +35,12 @@ for kw in "$@"; do
 	    ($a | map({(.id): .}) | add // {}) as $A
 	    | [$b[] | . as $r | $A[$r.id] as $o | select($o != null)
 	       | {c: ($o.c != $r.c), f: ($o.f != $r.f), s: ($o.s != $r.s),
-	          k: ($o.k != $r.k)}] as $d
+	          k: ($o.k != $r.k), l: ($o.l != $r.l)}] as $d
 	    | [$step, ($b | length),
 	       ($d | map(select(.c or .f or .s or .k)) | length),
 	       ($d | map(select(.c)) | length), ($d | map(select(.f)) | length),
-	       ($d | map(select(.s)) | length), ($d | map(select(.k)) | length)]
+	       ($d | map(select(.s)) | length), ($d | map(select(.k)) | length),
+	       ($d | map(select(.l)) | length)]
 	    | "| " + (map(tostring) | join(" | ")) + " |"'
 	i=$((i + 1))
 done

@@ -4,7 +4,8 @@
 # memory taken through a helper, stores through pointers assigned after
 # their declaration and stepped in loops, values read from a buffer and
 # used as indices, indices kept in on-chip arrays (test/onchip/); every
-# harness compiled with nvcc.
+# harness compiled with nvcc.  Helpers that take a pointer and
+# template-argument constexprs: test/sizes/helpers.cu.
 . "$(dirname "$0")/lib.sh"
 
 if ! have_tool kwrap; then
@@ -107,4 +108,52 @@ while read -r id; do
 		diag_file "$T_TMP/h/err"
 	fi
 done < "$T_TMP/ids"
+
+# Accesses through helpers that take a pointer, launch shapes from
+# constexprs of the template argument (test/sizes/helpers.cu, saved as
+# test/sizes/helpers.ndjson)
+run "$KWRAP" < test/sizes/helpers.ndjson
+is "$T_STATUS" 0 "helpers: exit status 0"
+cp "$T_TMP/out" "$T_TMP/h.ndjson"
+hspec() {
+	jq -c --arg id "test/sizes/helpers.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/h.ndjson"
+}
+is "$(hspec 'tile_rows_kernel<3>' '[.launch.block, .launch.grid]')" \
+    '[[8,4,1],["(rows + 3) / 4","1","1"]]' \
+    "block from the site's (1 << 3) < 32 ? ... : 32, evaluated"
+is "$(hspec 'tile_rows_kernel<3>' '[[.params[] | .count // empty], .confidence.counts]')" \
+    '[["rows * cols - cols + 8","rows * cols - cols + 8"],"high"]' \
+    "move_n<float, VEC>(v, in + ...) with VEC = 1: the one-element specialization"
+is "$(hspec 'tile_rows_kernel<8>' '[.launch.block, [.params[] | .count // empty], .confidence.counts]')" \
+    '[[32,4,1],["rows * cols - cols + 256","rows * cols - cols + 256"],"high"]' \
+    "VEC = pick_vec(256) = 4: the float4 specialization, s < 8 stepping by 4"
+is "$(hspec 'tile_rows_kernel<8>' '[[.params[] | select(.role != "scalar") | .role], .confidence.roles]')" \
+    '[["inout","in"],"high"]' \
+    "out seen written through the float4 specialization's *reinterpret_cast<float4 *>(to) = ... (out += first reads as a use: inout)"
+is "$(hspec 'pair_sum_kernel<3>' '[[.params[] | .count // empty], .confidence.counts]')" \
+    '[["n","6 * n"],"high"]' \
+    "sum_n<float, 2 * HALF>: the primary template's loop bound N bound to 6"
+is "$(hspec head_rows_kernel '[.launch.grid, [.params[] | .count // empty], .confidence.launch]')" \
+    '[["rows / 4","1","1"],["rows * cols","rows * cols"],"high"]' \
+    "grid dim3(q / 4, h, b) with rows = b * h * q: the launch where b and h are 1"
+jq -r .id "$T_TMP/h.ndjson" > "$T_TMP/hids"
+n=0
+while read -r id; do
+	n=$((n + 1))
+	if [ ! -x "$NVCC" ]; then
+		skip "nvcc: $id harness builds" "nvcc is not installed"
+		continue
+	fi
+	sed -n "${n}p" "$T_TMP/h.ndjson" | jq -r .wrap.harness.code \
+	    > "$T_TMP/h/harness.cu"
+	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none \
+	    harness.cu -o harness -L"$CUDA/lib64/stubs" -lcuda) \
+	    2> "$T_TMP/h/err"; then
+		pass "nvcc: $id harness builds"
+	else
+		fail "nvcc: $id harness builds"
+		diag_file "$T_TMP/h/err"
+	fi
+done < "$T_TMP/hids"
 done_testing

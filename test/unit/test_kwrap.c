@@ -244,6 +244,22 @@ test_eval(void **state)
 	tokenize("9223372036854775807 + 1", &t);
 	assert_int_equal(eval_bound(&t, c, bind, &v), -1);
 	toks_free(&t);
+	/* comparisons, logic and ?: (the operand not taken is not
+	 * evaluated: an unknown name or a division by 0 there is no
+	 * failure) */
+	assert_true(eval_str("(N < 32) ? N : 32", c, &v));
+	assert_int_equal(v, 3);
+	assert_true(eval_str("N >= 4 ? n / 0 : 1", c, &v));
+	assert_int_equal(v, 1);
+	assert_false(eval_str("N < 4 ? n : 1", c, &v));
+	assert_true(eval_str("N == 3 && (N != 2 || n) && !0", c, &v));
+	assert_int_equal(v, 1);
+	assert_true(eval_str("0 && n", c, &v) && v == 0);
+	assert_true(eval_str("(6 & 3) | 8 ^ 1", c, &v) && v == 11);
+	assert_true(eval_str("std::min(N, 2) + max(N, 5)", c, &v) && v == 7);
+	assert_true(eval_str("static_cast<int>(N) * int(2)", c, &v) &&
+	    v == 6);
+	assert_false(eval_str("N ? 1", c, &v));
 	consts_free(c);
 	free(c);
 	consts_free(bind);
@@ -254,7 +270,14 @@ static void
 test_consts(void **state)
 {
 	const char *code = "#define BLOCK (2 * 128)\n#define F(x) x\n"
-	    "enum E { A, B = 5, C };\nconstexpr int K = BLOCK / 4;\n";
+	    "enum E { A, B = 5, C };\nconstexpr int K = BLOCK / 4;\n"
+	    "__host__ __device__ constexpr int up(int a, int b = 2) "
+	    "{ return (a + b - 1) / b; }\n"
+	    "constexpr int lg(int v) { return v <= 1 ? 0 : 1 + lg(v / 2); }\n"
+	    "constexpr int loop(int v) { return loop(v); }\n"
+	    "static constexpr unsigned int U = up(K, 8) << 1;\n"
+	    "constexpr bool WIDE = lg(BLOCK) > 7;\n"
+	    "constexpr int R = loop(1);\n";
 	struct consts *c = calloc(1, sizeof(*c));
 	struct toks t = { 0 };
 	long long v;
@@ -267,6 +290,11 @@ test_consts(void **state)
 	assert_true(const_get(c, "C", &v) && v == 6);
 	assert_true(const_get(c, "K", &v) && v == 64);
 	assert_false(const_get(c, "F", &v));
+	/* constexpr functions of one return, called (recursion too) */
+	assert_true(const_get(c, "U", &v) && v == 16);
+	assert_true(const_get(c, "WIDE", &v) && v == 1);
+	assert_true(eval_str("lg(1 << 10) + up(7, 2)", c, &v) && v == 14);
+	assert_false(const_get(c, "R", &v));
 	toks_free(&t);
 	consts_free(c);
 	free(c);

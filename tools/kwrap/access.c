@@ -109,7 +109,106 @@ access_at(struct fn *f, struct acc *a, const struct iv *off, long long lanes,
 	acc_add(f, a, &r, pos);
 }
 
-/* The buffer handed to argument argi of the call whose ( is at open. */
+/* The text of tokens [a, b) of t without spaces, the kernel's template
+ * names bound to the instance (input_t is c10::Half) when bind; -1 when
+ * it is one name kwrap cannot bind, a parameter of a helper's own. */
+static int
+targ_text(struct kern *k, const struct toks *t, size_t a, size_t b,
+    int bind, char *out, size_t cap)
+{
+	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
+	    "instance"), *v;
+	size_t j, l;
+
+	*out = '\0';
+	for (j = a; j < b; j++) {
+		const char *s = t->v[j];
+		if (bind && is_ident(s) && json_is_string(v =
+		    json_object_get(inst, s)))
+			s = json_string_value(v);
+		else if (b == a + 1 && is_ident(s) && k_dtype_c(s) == NULL &&
+		    !is(t, a - 1, "::"))
+			return -1;
+		l = strlen(out);
+		bprintf(out + l, cap - l, "%s", s);
+	}
+	return 0;
+}
+
+/* Whether argument [ca, cb) of f's call and argument [xa, xb) of an
+ * explicit specialization in the slice agree: the same integer, else the
+ * same type; an argument kwrap cannot bind agrees with any. */
+static int
+targ_agrees(struct fn *f, size_t ca, size_t cb, size_t xa, size_t xb)
+{
+	struct kern *k = f->k;
+	char a[256], b[256];
+	struct iv v;
+	long long c1, c2, x;
+
+	eval_at(f, ca, cb, &v);
+	if (p_isconst(&v.lo, &c1) && p_isconst(&v.hi, &c2) && c1 == c2)
+		return eval_range(&k->all, xa, xb, &k->c, &x) && x == c1;
+	if (targ_text(k, f->t, ca, cb, f->kernel, a, sizeof(a)) < 0)
+		return 1;
+	targ_text(k, &k->all, xa, xb, 0, b, sizeof(b));
+	return strcmp(a, b) == 0;
+}
+
+/* Whether helper h is the one the call's template arguments [ca, cb)
+ * name: 1 an explicit specialization whose arguments all agree, 2 the
+ * primary template (its value parameters bound in h->tc from the call),
+ * 0 neither. */
+static int
+helper_kind(struct fn *f, struct fn *h, size_t ca, size_t cb)
+{
+	const struct toks *t = f->t, *ht = h->t;
+	size_t ce[16], xe[16], cs, xs;
+	int nc, nx, i, mixed;
+
+	if (h->sb <= h->sa) {
+		size_t te[16], ts, j, last;
+		int nt;
+		if (h->tb <= h->ta || cb <= ca)
+			return 2;
+		nt = split_top(ht, h->ta, h->tb, ",", te, 16, &mixed);
+		nc = split_top(t, ca, cb, ",", ce, 16, &mixed);
+		for (i = 0, ts = h->ta, cs = ca; i < nt && i < nc;
+		    ts = te[i] + 1, cs = ce[i] + 1, i++) {
+			struct iv v;
+			long long c1, c2;
+			if (is(ht, ts, "typename") || is(ht, ts, "class"))
+				continue;
+			for (j = last = ts; j < te[i] && !is(ht, j, "="); j++)
+				if (is_ident(ht->v[j]))
+					last = j;
+			eval_at(f, cs, ce[i], &v);
+			if (is_ident(ht->v[last]) && p_isconst(&v.lo, &c1) &&
+			    p_isconst(&v.hi, &c2) && c1 == c2)
+				const_set(&h->tc, ht->v[last], c1);
+		}
+		return 2;
+	}
+	if (cb <= ca)
+		return 0;
+	nc = split_top(t, ca, cb, ",", ce, 16, &mixed);
+	nx = split_top(ht, h->sa, h->sb, ",", xe, 16, &mixed);
+	if (nc != nx)
+		return 0;
+	for (i = 0, cs = ca, xs = h->sa; i < nc; cs = ce[i] + 1,
+	    xs = xe[i] + 1, i++)
+		if (!targ_agrees(f, cs, ce[i], xs, xe[i]))
+			return 0;
+	return 1;
+}
+
+/* The buffer handed to argument argi of the call whose ( is at open:
+ * accessed where the helper accesses its parameter, from off.  The
+ * helper is the explicit specialization the call's template arguments
+ * name (copy<float, 4>(d, s + i) with a copy<float, 4> of its own), else
+ * the primary template with its value parameters bound, or the
+ * overloads whose pointer there is of the buffer's element size, else
+ * every definition of the name and arity: the largest access. */
 static void
 pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
     long long lanes, int esz, struct acc *a, int hd)
@@ -118,10 +217,14 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 	    "__ldcs", "__ldlu", "__ldcv", "__stcg", "__stcs", "__stwb",
 	    "__stwt", NULL };
 	const struct toks *t = f->t;
-	const char *name = open > 0 ? t->v[open - 1] : "";
+	const char *name;
 	struct fn *h;
-	int i;
+	size_t *ends, ca, cb, from;
+	int n, i, kind, want, walked = 0;
 
+	name = call_name_args(t, open, &ca, &cb);
+	if (name == NULL)
+		name = "";
 	for (i = 0; loads[i] != NULL; i++)
 		if (strcmp(name, loads[i]) == 0)
 			break;
@@ -129,17 +232,39 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 		access_at(f, a, off, lanes, open);
 		return;
 	}
-	if (hd >= MAX_HELPER || lanes != 1 ||
-	    (h = helper_call(f, open)) == NULL) {
+	ends = args_of(f, open, &n);
+	if (hd >= MAX_HELPER || !is_ident(name)) {
 		acc_unknown(a, f, open);
 		return;
 	}
-	if (argi < h->np && h->pptr[argi])
-		buf_walk(h, h->pn[argi], (size_t)-1, off, 1, esz, a, hd + 1);
-	else {
-		acc_unknown(a, f, open);
+	for (want = 1; want <= 3 && !walked; want++) {
+		from = 1;
+		while ((h = next_helper(f->k, name, n, &from, 1)) != NULL) {
+			kind = helper_kind(f, h, ca, cb);
+			/* an overload for another element type (gpuAtomicAdd
+			 * of a double * for a float buffer) is not called */
+			if (kind == 2 && argi < h->np && h->psz[argi] > 0 &&
+			    h->psz[argi] != esz)
+				kind = 0;
+			if (want < 3 && kind != want) {
+				fn_free(h);
+				continue;
+			}
+			helper_bind(f, h, open, ends, n);
+			if (argi < h->np && h->pptr[argi])
+				buf_walk(h, h->pn[argi], (size_t)-1, off, lanes,
+				    esz, a, hd + 1);
+			else
+				acc_unknown(a, f, open);
+			fn_free(h);
+			walked++;
+			if (want == 1)
+				break;	/* the one the call names */
+		}
 	}
-	fn_free(h);
+	if (!walked)
+		acc_unknown(a, f, open);
+	free(ends);
 }
 
 /* Whether a C cast to a type of whole elements ends just before token
@@ -201,6 +326,17 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 		iv_add(&off, &off, &idx, 1);
 		s--;
 		e = c + 1;
+	} else if (s > 1 && is(t, s - 1, "(") && is(t, s - 2, "&") &&
+	    unary_at(t, s - 2) && is(t, e, "[") &&
+	    is(t, (c = skip_group(t, e)), ")")) {
+		/* &(p[j]): the address, as &p[j] (handed to a call, what
+		 * the callee reaches from it) */
+		eval_at(f, e + 1, c - 1, &idx);
+		iv_const(&sc, lanes);
+		iv_mul(at, &idx, &idx, &sc);
+		iv_add(&off, &off, &idx, 1);
+		s -= 2;
+		e = c + 1;
 	}
 	for (;;) {
 		while (is(t, e, "+") || is(t, e, "-")) {
@@ -228,6 +364,14 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 				size_t j = s - 2;
 				while (j > 0 && !is(t, j, "<"))
 					j--;
+				if (j > 0 && is_ident(t->v[j - 1]) &&
+				    strstr(t->v[j - 1], "_cast") == NULL &&
+				    call_name(t, s - 1) != NULL) {
+					/* f<T, 4>(p) */
+					pass_to(f, s - 1, 0, &off, lanes, esz,
+					    a, hd);
+					return;
+				}
 				if (j == 0 || !is_ident(t->v[j - 1]) ||
 				    strstr(t->v[j - 1], "_cast") == NULL)
 					break;
@@ -276,7 +420,9 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			}
 			break;
 		}
-		if (is(t, s - 1, "*") && unary_at(t, s - 1)) {
+		if ((is(t, s - 1, "*") && unary_at(t, s - 1)) ||
+		    (s == i && is(t, e, "->"))) {
+			/* *p, and p->x (&p->x to an atomic): element 0 */
 			access_at(f, a, &off, lanes, i);
 			return;
 		}

@@ -17,7 +17,21 @@ fn_free(struct fn *f)
 	free(f->pn);
 	free(f->pptr);
 	free(f->pint);
+	free(f->psz);
+	consts_free(&f->tc);
 	free(f);
+}
+
+/* s without its spaces: "c10 :: Half" is c10::Half */
+static void
+squeeze(char *s)
+{
+	char *d = s;
+
+	do
+		if (*s != ' ')
+			*d++ = *s;
+	while (*s++ != '\0');
 }
 
 /* Room in f's parameter arrays for parameter f->np, zeroed. */
@@ -33,6 +47,9 @@ fn_room(struct fn *f)
 	f->pptr = grow(f->pptr, &c, n, sizeof(*f->pptr));
 	c = f->cp;
 	f->pint = grow(f->pint, &c, n, sizeof(*f->pint));
+	c = f->cp;
+	f->psz = grow(f->psz, &c, n, sizeof(*f->psz));
+	memset(f->psz + n, 0, (size_t)(c - n) * sizeof(*f->psz));
 	memset(f->pn + n, 0, (size_t)(c - n) * sizeof(*f->pn));
 	memset(f->pptr + n, 0, (size_t)(c - n) * sizeof(*f->pptr));
 	memset(f->pint + n, 0, (size_t)(c - n) * sizeof(*f->pint));
@@ -101,7 +118,52 @@ call_open(const struct toks *t, size_t lo, size_t s, int *argi)
 	}
 	if (is(t, j, "(") && j > 0 && is_ident(t->v[j - 1]))
 		return j;
+	if (is(t, j, "(") && j > 1 && is(t, j - 1, ">") &&
+	    call_name(t, j) != NULL)
+		return j;	/* f<T, 4>(...) */
 	return 0;
+}
+
+/* The name of the function whose call opens at open (its parenthesis),
+ * f( or f<T, 4>(, its template arguments at [*ta, *tb) when given; NULL
+ * when the token before open ends no name. */
+const char *
+call_name_args(const struct toks *t, size_t open, size_t *ta, size_t *tb)
+{
+	size_t j;
+	int depth = 0;
+
+	if (ta != NULL)
+		*ta = *tb = 0;
+	if (open == 0)
+		return NULL;
+	if (is_ident(t->v[open - 1]))
+		return is_keyword(t->v[open - 1]) ? NULL : t->v[open - 1];
+	if (!is(t, open - 1, ">"))
+		return NULL;
+	for (j = open - 1; j > 0; j--) {
+		if (is(t, j, ">"))
+			depth++;
+		else if (is(t, j, "<") && --depth == 0)
+			break;
+		else if (is(t, j, ";") || is(t, j, "{") || is(t, j, "}") ||
+		    is(t, j, "&&") || is(t, j, "||"))
+			return NULL;	/* a < b && c > (d) compares */
+	}
+	if (j == 0 || !is_ident(t->v[j - 1]) || is_keyword(t->v[j - 1]) ||
+	    angle_end(t, j) != open)
+		return NULL;
+	if (ta != NULL) {
+		*ta = j + 1;
+		*tb = open - 1;
+	}
+	return t->v[j - 1];
+}
+
+const char *
+call_name(const struct toks *t, size_t open)
+{
+	return call_name_args(t, open, NULL, NULL);
 }
 
 /* End (exclusive) of the statement at i. */
@@ -517,7 +579,8 @@ fn_scan(struct fn *f)
 			else if (strcmp(n, "--") == 0 || is(t, i - 1, "--"))
 				add_asg(f, s, A_DEC, i, 0, 0);
 			else if (is(t, i - 1, "&") && unary_at(t, i - 1) &&
-			    !is(t, i + 1, "["))
+			    !is(t, i + 1, "[") && !is(t, i + 1, "->") &&
+			    !is(t, i + 1, "."))	/* &p->x takes no p */
 				add_asg(f, s, A_UNK, i, 0, 0);
 			if (f->nas > 0 && f->as[f->nas - 1].pos == i &&
 			    f->as[f->nas - 1].kind == A_INC) {
@@ -703,8 +766,21 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 			f->pn[f->np] = "";
 			for (j = s; j < i && !is(t, j, "="); j++) {
 				const struct k_dtype *dt;
+				char q[128];
 				if (is_ident(t->v[j]))
 					last = j;
+				/* the pointee's size: float *p, c10::Half *p */
+				if (is_ident(t->v[j]) && j + 1 < i &&
+				    is(t, j + 1, "*")) {
+					if (j >= s + 2 && is(t, j - 1, "::"))
+						join(t, j - 2, j + 1, q, sizeof(q));
+					else
+						copy(q, sizeof(q), t->v[j]);
+					squeeze(q);
+					if ((dt = k_dtype_c(q)) != NULL ||
+					    (dt = k_dtype_c(t->v[j])) != NULL)
+						f->psz[f->np] = dt->size;
+				}
 				/* const int &h is h's value, T *&p a pointer */
 				if (is(t, j, "*") || is(t, j, "["))
 					f->pptr[f->np] = 1;
@@ -727,25 +803,62 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
 	return f;
 }
 
-/* A helper defined in the slice with nargs parameters. */
+/* The token after the template argument list that opens at i (its <),
+ * or 0 when it does not close before a ; or a brace. */
+size_t
+angle_end(const struct toks *t, size_t i)
+{
+	int depth = 0;
+
+	for (; i < t->n; i++) {
+		if (is(t, i, "<"))
+			depth++;
+		else if (is(t, i, ">") && --depth == 0)
+			return i + 1;
+		else if (is(t, i, ">>") && (depth -= 2) <= 0)
+			return depth == 0 ? i + 1 : 0;
+		else if (is(t, i, "(") || is(t, i, "["))
+			i = skip_group(t, i) - 1;
+		else if (is(t, i, ";") || is(t, i, "{") || is(t, i, "}"))
+			return 0;
+	}
+	return 0;
+}
+
+/* The next definition, from token *from on, of a helper called name with
+ * nargs parameters (*from moves past it), or NULL.  With spec, an
+ * explicit specialization (name<float, 4>(...) { }) counts too; h->sa and
+ * h->sb are then its template arguments, and h->ta, h->tb the template
+ * parameters of its declaration (template <typename T, int N>). */
 struct fn *
-find_helper(struct kern *k, const char *name, int nargs)
+next_helper(struct kern *k, const char *name, int nargs, size_t *from,
+    int spec)
 {
 	const struct toks *t = &k->all;
-	size_t i, close;
+	size_t i, close, open, sa, sb;
+	struct fn *h;
 
-	for (i = 1; i + 1 < t->n; i++) {
+	for (i = *from > 0 ? *from : 1; i + 1 < t->n; i++) {
 		int n = 1, depth = 0;
 		size_t j;
-		if (!is(t, i, name) || !is(t, i + 1, "(") || is(t, i - 1, ".") ||
+		if (!is(t, i, name) || is(t, i - 1, ".") ||
 		    is(t, i - 1, "->") || is(t, i - 1, "=") ||
 		    !(is_ident(t->v[i - 1]) || is(t, i - 1, "*") ||
 		    is(t, i - 1, ">") || is(t, i - 1, "&") || is(t, i - 1, "::")))
 			continue;
-		close = skip_group(t, i + 1) - 1;
+		open = i + 1;
+		sa = sb = 0;
+		if (spec && is(t, open, "<") && (j = angle_end(t, open)) > 0) {
+			sa = open + 1;
+			sb = j - 1;
+			open = j;
+		}
+		if (!is(t, open, "("))
+			continue;
+		close = skip_group(t, open) - 1;
 		if (!is(t, close + 1, "{"))
 			continue;
-		for (j = i + 2; j < close; j++) {
+		for (j = open + 1; j < close; j++) {
 			const char *x = t->v[j];
 			if (*x == '(' || *x == '[' || *x == '<')
 				depth++;
@@ -754,12 +867,37 @@ find_helper(struct kern *k, const char *name, int nargs)
 			else if (depth == 0 && *x == ',')
 				n++;
 		}
-		if (close == i + 2 || (close == i + 3 && is(t, i + 2, "void")))
+		if (close == open + 1 || (close == open + 2 &&
+		    is(t, open + 1, "void")))
 			n = 0;
-		if (n == nargs)
-			return fn_new(k, t, close + 1, i + 1, 0);
+		if (n != nargs)
+			continue;
+		*from = close + 1;
+		h = fn_new(k, t, close + 1, open, 0);
+		h->sa = sa;
+		h->sb = sb;
+		/* template <...> before the declaration */
+		for (j = i; j > 0 && !is(t, j - 1, ";") && !is(t, j - 1, "}") &&
+		    !is(t, j - 1, "{"); j--)
+			if (is(t, j - 1, "template") && is(t, j, "<") &&
+			    (h->tb = angle_end(t, j)) > 0) {
+				h->ta = j + 1;
+				h->tb--;
+				break;
+			}
+		return h;
 	}
+	*from = t->n;
 	return NULL;
+}
+
+/* A helper defined in the slice with nargs parameters. */
+struct fn *
+find_helper(struct kern *k, const char *name, int nargs)
+{
+	size_t from = 1;
+
+	return next_helper(k, name, nargs, &from, 0);
 }
 
 /* The most trips of the for loop whose body starts at token s, 0 when

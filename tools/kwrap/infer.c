@@ -38,6 +38,10 @@ infer_at(json_t *rec, int data_lo)
 		;
 	if (k->body == k->t.n)
 		k->body = 0;
+	/* the kernel's own constants once its template arguments are
+	 * known: constexpr int W = 1 << LOG2; set last, they win over
+	 * namesakes elsewhere in the slice */
+	collect_range(&k->t, k->body, k->t.n, &k->c);
 	find_vars(k);
 	if (k->t.n == 0)
 		guess(k, "kernel text not found");
@@ -45,7 +49,7 @@ infer_at(json_t *rec, int data_lo)
 	launch = json_object_get(slice, "launch");
 	if (!json_is_object(launch))
 		launch = json_array_get(json_object_get(scan, "launches"), 0);
-	k->site = launch_site(rec, launch);
+	k->site = launch_site(rec, launch, &k->c);
 	infer_block(k, launch);
 	/* a guard's bound may name gridDim, and the grid is the bounds'
 	 * range: rounds until no new bound comes */

@@ -282,6 +282,41 @@ sole_def(struct fn *f, const char *name, int d, size_t pos)
 	return last;
 }
 
+/* for (v = A; v < B; v += C) with A and C constants: v is A plus a
+ * multiple of C, so a constant upper bound h is A + C * ((h - A) / C)
+ * (s < 8 stepping by 4 is at most 4). */
+static void
+stride_hi(struct fn *f, const char *name, int d, struct iv *r)
+{
+	long long a = 0, c = 0, h, x;
+	struct iv v;
+	int j, eq = 0;
+
+	if (d < 0 || !p_isconst(&r->hi, &h))
+		return;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d)
+			continue;
+		if (as->kind != A_EQ && as->kind != A_INC)
+			return;
+		eval_at(f, as->a, as->b, &v);
+		if (as->b <= as->a || !p_isconst(&v.lo, &x) ||
+		    !p_isconst(&v.hi, &x))
+			return;
+		if (as->kind == A_EQ) {
+			if (eq++)
+				return;
+			a = x;
+		} else if (x <= 1 || (c != 0 && c != x))
+			return;
+		else
+			c = x;
+	}
+	if (eq == 1 && c > 1 && h >= a)
+		p_const(&r->hi, a + c * ((h - a) / c));
+}
+
 /* A variable's value at pos: what the one assignment that reaches it
  * gives, else its hull, narrowed by the guards there. */
 static void
@@ -335,6 +370,8 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 			p_meet_lo(at, &r->lo, &b, &r->lo);
 		}
 	}
+	if (j < 0)
+		stride_hi(f, name, d, r);
 }
 
 static void
@@ -414,26 +451,37 @@ args_of(struct fn *f, size_t open, int *n)
 	return ends;
 }
 
+/* Bind helper h's parameters to the n arguments of the call whose ( is
+ * at open in f (ends: args_of's): a pointer unbounded, a value its
+ * interval. */
+void
+helper_bind(struct fn *f, struct fn *h, size_t open, const size_t *ends,
+    int n)
+{
+	int i;
+
+	h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
+	for (i = 0; i < n; i++)
+		if (h->pptr[i])
+			iv_top(&h->bind[i]);
+		else
+			eval_at(f, i ? ends[i - 1] + 1 : open + 1, ends[i],
+			    &h->bind[i]);
+}
+
 struct fn *
 helper_call(struct fn *f, size_t open)
 {
 	const char *name = open > 0 ? f->t->v[open - 1] : "";
 	struct fn *h;
 	size_t *ends;
-	int n, i;
+	int n;
 
 	if (!is_ident(name))
 		return NULL;
 	ends = args_of(f, open, &n);
-	if ((h = find_helper(f->k, name, n)) != NULL) {
-		h->bind = k_calloc((size_t)(n ? n : 1), sizeof(*h->bind));
-		for (i = 0; i < n; i++)
-			if (h->pptr[i])
-				iv_top(&h->bind[i]);
-			else
-				eval_at(f, i ? ends[i - 1] + 1 : open + 1,
-				    ends[i], &h->bind[i]);
-	}
+	if ((h = find_helper(f->k, name, n)) != NULL)
+		helper_bind(f, h, open, ends, n);
 	free(ends);
 	return h;
 }
@@ -687,6 +735,12 @@ x_primary(struct ex *x, struct iv *r)
 			eval_at(&g, 0, gt.n, &gv);
 			free(g.m);
 			toks_free(&gt);
+			/* a grid dimension is at least 1 in every case (fit
+			 * raises the sizes until it is): micro_batch / 16
+			 * is a size */
+			if (!gv.hi.inf && gv.hi.n == 1 && gv.hi.t[0].c == 1 &&
+			    gv.hi.t[0].na == 1)
+				k->at->a[gv.hi.t[0].a[0]].ge1 = 1;
 			if (*s == 'g')
 				*r = gv;
 			else {
@@ -768,7 +822,8 @@ x_primary(struct ex *x, struct iv *r)
 		iv_top(r);
 		return;
 	}
-	if (fn_param(f, s) < 0 && const_get(&k->c, s, &v)) {
+	if (fn_param(f, s) < 0 && (const_get(&f->tc, s, &v) ||
+	    const_get(&k->c, s, &v))) {
 		iv_const(r, v);
 		return;
 	}

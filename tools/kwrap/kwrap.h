@@ -60,13 +60,23 @@ struct toks {
 /* ------------------------------------------------------------ constants */
 
 /* Integer constants of the slice: object-like macros, constexpr and const
- * integer variables, enumerators. */
+ * integer variables, enumerators; and its constexpr functions whose body
+ * returns one expression (tokens [a, b) of t, borrowed), which the
+ * evaluator calls. */
 struct consts {
 	struct cst {
 		char *name;
 		long long val;
 	} *v;
 	int n, cap;
+	struct cfn {
+		char *name;
+		char **pn;
+		int np;
+		const struct toks *t;
+		size_t a, b;
+	} *fn;
+	int nfn, cfn;
 };
 
 /* ------------------------------------------------------------ types */
@@ -271,8 +281,12 @@ struct fn {
 	int kernel;
 	const char **pn;	/* parameter names, borrowed from k or t */
 	int *pptr, *pint;
+	int *psz;		/* a pointer parameter's element size, or 0 */
 	int np, cp;
 	struct iv *bind;	/* a helper's arguments */
+	struct consts tc;	/* a helper's template values, as called */
+	size_t sa, sb;		/* an explicit specialization's arguments */
+	size_t ta, tb;		/* its template parameters */
 	struct asg *as;
 	struct guard *g;
 	struct memo *m;
@@ -336,6 +350,8 @@ int
 eval_str(const char *s, const struct consts *c, long long *v);
 void
 collect_consts(const char *code, const struct toks *t, struct consts *c);
+void
+collect_range(const struct toks *t, size_t a, size_t b, struct consts *c);
 
 /* vocab.c */
 void
@@ -383,7 +399,7 @@ infer_block(struct kern *k, json_t *launch);
 void
 infer_grid(struct kern *k, int say);
 json_t *
-launch_site(json_t *rec, json_t *launch);
+launch_site(json_t *rec, json_t *launch, const struct consts *c);
 int
 site_grid(struct kern *k, int d, char *out, size_t cap);
 void
@@ -458,6 +474,10 @@ int
 unary_at(const struct toks *t, size_t j);
 size_t
 call_open(const struct toks *t, size_t lo, size_t s, int *argi);
+const char *
+call_name_args(const struct toks *t, size_t open, size_t *ta, size_t *tb);
+const char *
+call_name(const struct toks *t, size_t open);
 size_t
 block_end(const struct fn *f, size_t pos);
 int
@@ -472,6 +492,11 @@ fn_new(struct kern *k, const struct toks *t, size_t open, size_t plist,
     int kernel);
 struct fn *
 find_helper(struct kern *k, const char *name, int nargs);
+struct fn *
+next_helper(struct kern *k, const char *name, int nargs, size_t *from,
+    int spec);
+size_t
+angle_end(const struct toks *t, size_t i);
 int
 loop_trips(struct fn *f, size_t s, struct poly *r);
 int
@@ -494,6 +519,11 @@ args_of(struct fn *f, size_t open, int *n);
  * the slice has no helper of that name and arity. */
 struct fn *
 helper_call(struct fn *f, size_t open);
+/* Bind h's parameters to the n arguments of the call at open in f
+ * (ends: args_of's). */
+void
+helper_bind(struct fn *f, struct fn *h, size_t open, const size_t *ends,
+    int n);
 
 /* onchip.c: 1 and the values stored in it when name[...] at pos reads
  * an on-chip array of f (a __shared__ or local array, or a helper's

@@ -339,14 +339,39 @@ infer_shared(struct kern *k, json_t *launch)
 	}
 }
 
+/* Whether launch site l instantiates the kernel with the instance's
+ * values: where both spell an integer in a position of the template
+ * arguments (kernel<T, 4> for the instance <float, 4>), they agree. */
+static int
+site_agrees(json_t *l, json_t *inst, const struct consts *c)
+{
+	json_t *ta = json_object_get(l, "template_args"), *v;
+	const char *key;
+	long long a, b;
+	size_t i = 0;
+
+	json_object_foreach(inst, key, v) {
+		const char *s = json_string_value(json_array_get(ta, i++));
+		if (s != NULL && json_is_string(v) && eval_str(s, c, &a) &&
+		    eval_str(json_string_value(v), c, &b) && a != b)
+			return 0;
+	}
+	return 1;
+}
+
 /* The launch site that carries the arguments: scan.launches' entry at
- * slice.launch's "from" (file:line), else the one slice.launch is. */
+ * slice.launch's "from" (file:line), else the one slice.launch is; a
+ * site that instantiates other template values (one site per case of a
+ * switch on them) gives way to the first that agrees with the
+ * instance. */
 json_t *
-launch_site(json_t *rec, json_t *launch)
+launch_site(json_t *rec, json_t *launch, const struct consts *c)
 {
 	json_t *all = json_object_get(json_object_get(rec, "scan"), "launches");
+	json_t *inst = json_object_get(json_object_get(rec, "slice"),
+	    "instance");
 	const char *from = k_get_str(launch, "from");
-	json_t *l;
+	json_t *l, *site = NULL;
 	size_t i;
 	char at[600];
 
@@ -358,10 +383,19 @@ launch_site(json_t *rec, json_t *launch)
 		if (f == NULL || from == NULL)
 			continue;
 		snprintf(at, sizeof(at), "%s:%lld", f, (long long)line);
-		if (strcmp(at, from) == 0)
-			return l;
+		if (strcmp(at, from) == 0) {
+			site = l;
+			break;
+		}
 	}
-	return NULL;
+	if (site != NULL && !site_agrees(site, inst, c))
+		json_array_foreach(all, i, l)
+			if (site_agrees(l, inst, c) && json_is_array(
+			    json_object_get(l, "args"))) {
+				site = l;
+				break;
+			}
+	return site;
 }
 
 /* Grid dimension d as launch site l spells it, its terms replaced by
@@ -477,6 +511,78 @@ fold_sums(char *e, size_t cap)
 	return changed;
 }
 
+/* t with every parenthesized group that is a constant replaced by its
+ * value: ((W < 32) ? W : 32) with W a constexpr of the kernel is 16, a
+ * term param_expr can read. */
+static void
+fold_groups(struct kern *k, struct toks *t)
+{
+	struct toks o = { 0 };
+	size_t i, c;
+	long long v;
+	char num[32];
+
+	for (i = 0; i < t->n; i++) {
+		if (is(t, i, "(") && (i == 0 || !is_ident(t->v[i - 1])) &&
+		    (c = skip_group(t, i) - 1) < t->n &&
+		    eval_range(t, i + 1, c, &k->c, &v)) {
+			snprintf(num, sizeof(num), "%lld", v);
+			tok_push(&o, num, strlen(num));
+			i = c;
+			continue;
+		}
+		tok_push(&o, t->v[i], strlen(t->v[i]));
+	}
+	toks_free(t);
+	*t = o;
+}
+
+/* A name of the launcher that is only a factor of a product passed as a
+ * scalar argument: k<<<dim3(q / 16, h, b)>>>(..., b * h * q) with
+ * k(..., int rows).  The launcher's values are taken where every factor
+ * but the product's last is 1, the last is the parameter: grid (rows /
+ * 16, 1, 1).  Its text into out; 0 when name is no such factor (or a
+ * factor is an argument of its own, a * e with e passed too: a would
+ * be a quotient the cases cannot keep at 1 or more). */
+static int
+factor_value(struct kern *k, json_t *args, const char *name, char *out,
+    size_t cap)
+{
+	struct toks at = { 0 };
+	int n, m, found = 0, free_only;
+	size_t j;
+
+	for (n = 0; n < k->np && !found; n++) {
+		const char *s = json_string_value(json_array_get(args,
+		    (size_t)n));
+		int product = 1, mine = 0;
+		if (s == NULL || k->p[n].ptr || k->p[n].is_struct)
+			continue;
+		tokenize(s, &at);
+		for (j = 0; j < at.n; j++)
+			if (j % 2 ? !is(&at, j, "*") : !is_ident(at.v[j]))
+				product = 0;
+		free_only = product && at.n >= 3 && at.n % 2 == 1;
+		for (j = 0; free_only && j < at.n; j += 2) {
+			for (m = 0; m < k->np; m++) {
+				const char *o = json_string_value(
+				    json_array_get(args, (size_t)m));
+				if (m != n && o != NULL && strcmp(o,
+				    at.v[j]) == 0)
+					free_only = 0;
+			}
+			mine |= strcmp(at.v[j], name) == 0;
+		}
+		if (free_only && mine) {
+			found = 1;
+			copy(out, cap, strcmp(at.v[at.n - 1], name) == 0 ?
+			    k->p[n].name : "1");
+		}
+		toks_free(&at);
+	}
+	return found;
+}
+
 /* Tokens gt[a..e) of a launch expression with every argument
  * expression replaced by the parameter it is passed to: in
  * k<<<(len + 255) / 256, 256>>>(p, len) with k(float *p, int n),
@@ -520,18 +626,29 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 		if (is_ident(gt->v[i]) && !const_get(&k->c, gt->v[i], &v) &&
 		    !(strcmp(gt->v[i], "sizeof") == 0 && is(gt, i + 1, "(")) &&
 		    !(i > a && is(gt, i - 1, "(") && is(gt, i + 1, ")") &&
-		    k_dtype_c(gt->v[i]) != NULL))
-			ok = 0;
-		else
+		    k_dtype_c(gt->v[i]) != NULL)) {
+			char fv[MAX_EXPR];
+			if (factor_value(k, args, gt->v[i], fv, sizeof(fv))) {
+				tokenize(fv, &at);
+				for (j = 0; j < at.n; j++)
+					tok_push(&mt, at.v[j], strlen(at.v[j]));
+				toks_free(&at);
+			} else
+				ok = 0;
+		} else
 			tok_push(&mt, gt->v[i], strlen(gt->v[i]));
 		i++;
 	}
-	if (ok && mt.n > 0)
+	if (ok && mt.n > 0) {
+		fold_groups(k, &mt);
 		ok = param_expr(k, &mt, 0, mt.n, out, cap);
+	}
 	else
 		ok = 0;
 	while (ok && fold_sums(out, cap))
 		;
+	if (ok && eval_str(out, &k->c, &v) && v >= 0)
+		snprintf(out, cap, "%lld", v);	/* 1 * 1 is 1 */
 	toks_free(&mt);
 	return ok;
 }

@@ -367,15 +367,18 @@ in_list(json_t *arr, const char *name)
 }
 
 /* The argument index of the token at i when it is a whole argument of a
- * call, with the call's name and number of arguments; -1 otherwise. */
+ * call or an offset from it (f(p + j)), with the call's name and number
+ * of arguments; -1 otherwise. */
 static int
 call_arg(const struct toks *t, size_t lo, size_t i, const char **fn, int *nargs)
 {
 	size_t j, c;
 	int depth, argi, n = 1;
 
+	/* p, or p + off: the buffer from off */
 	if (!(is(t, i - 1, "(") || is(t, i - 1, ",")) ||
-	    !(is(t, i + 1, ",") || is(t, i + 1, ")")))
+	    !(is(t, i + 1, ",") || is(t, i + 1, ")") || is(t, i + 1, "+") ||
+	    is(t, i + 1, "-")))
 		return -1;
 	if ((j = call_open(t, lo, i, &argi)) == 0)
 		return -1;
@@ -387,13 +390,65 @@ call_arg(const struct toks *t, size_t lo, size_t i, const char **fn, int *nargs)
 			depth--;
 		else if (depth == 0 && is(t, i, ","))
 			n++;
-	*fn = t->v[j - 1];
+	if ((*fn = call_name(t, j)) == NULL)
+		return -1;
 	*nargs = n;
 	return argi;
 }
 
+/* What is done to the pointer at token i once the casts and parentheses
+ * around it are left: *((float2 *)p) = v and
+ * reinterpret_cast<float4 *>(p)[0] = v store.  The token after the
+ * expression into *e; 1 when a unary * dereferences it (*s the token
+ * of the *), else 0. */
+static int
+deref_of(const struct toks *t, size_t lo, size_t i, size_t *s, size_t *e)
+{
+	size_t a = i, b = i + 1, j;
+	int depth;
+
+	for (;;) {
+		if (a > lo + 1 && is(t, a - 1, ")")) {
+			/* (T *)p */
+			for (j = a - 1, depth = 0; j > lo; j--)
+				if (is(t, j, ")"))
+					depth++;
+				else if (is(t, j, "(") && --depth == 0)
+					break;
+			if (j <= lo || !is(t, a - 2, "*"))
+				break;
+			a = j;
+			continue;
+		}
+		if (a > lo + 1 && is(t, a - 1, "(") && is(t, b, ")")) {
+			if (is(t, a - 2, ">")) {
+				/* reinterpret_cast<T *>(p) */
+				for (j = a - 2; j > lo && !is(t, j, "<"); j--)
+					;
+				if (j <= lo + 1 || !is_ident(t->v[j - 1]) ||
+				    strstr(t->v[j - 1], "_cast") == NULL)
+					break;
+				a = j - 1;
+			} else if (is_ident(t->v[a - 2]))
+				break;		/* f(p): a call */
+			else
+				a--;
+			b++;
+			continue;
+		}
+		break;
+	}
+	if (is(t, b, "["))
+		b = skip_group(t, b);
+	*s = a;
+	*e = b;
+	return a > lo && is(t, a - 1, "*") && unary_at(t, a - 1) &&
+	    !is(t, i + 1, "[");
+}
+
 /* Reads and writes of a helper's pointer parameter argi in its body, and
- * in the helpers it passes the pointer on to. */
+ * in the helpers it passes the pointer on to: every definition of the
+ * name and arity, explicit specializations (copy<float, 4>) too. */
 static void
 helper_access(struct kern *k, const char *fn, int nargs, int argi, int *rd,
     int *wr, int depth)
@@ -401,43 +456,44 @@ helper_access(struct kern *k, const char *fn, int nargs, int argi, int *rd,
 	struct fn *h;
 	const struct toks *t;
 	const char *name, *cf;
-	size_t i;
+	size_t i, from = 1, ds, de;
 	int n, ca;
 
-	if (depth > 3 || (h = find_helper(k, fn, nargs)) == NULL)
+	if (depth > 3)
 		return;
-	if (argi >= h->np || !h->pptr[argi]) {
-		fn_free(h);
-		return;
-	}
-	t = h->t;
-	name = h->pn[argi];
-	for (i = h->a; i < h->b; i++) {
-		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->"))
+	while ((h = next_helper(k, fn, nargs, &from, 1)) != NULL) {
+		if (argi >= h->np || !h->pptr[argi]) {
+			fn_free(h);
 			continue;
-		if (is(t, i + 1, "[")) {
-			size_t e = skip_group(t, i + 1);
-			const char *x = e < t->n ? t->v[e] : "";
-			if (strcmp(x, "=") == 0)
-				*wr = 1;
-			else if (strlen(x) == 2 && x[1] == '=' &&
-			    strchr("+-*/%&|^", x[0]) != NULL)
+		}
+		t = h->t;
+		name = h->pn[argi];
+		for (i = h->a; i < h->b; i++) {
+			if (!is(t, i, name) || is(t, i - 1, ".") ||
+			    is(t, i - 1, "->"))
+				continue;
+			if (deref_of(t, h->a, i, &ds, &de) ||
+			    is(t, i + 1, "[") || (de > i + 1 && de < t->n &&
+			    is(t, de - 1, "]"))) {
+				const char *x = de < t->n ? t->v[de] : "";
+				if (strcmp(x, "=") == 0)
+					*wr = 1;
+				else if (strlen(x) == 2 && x[1] == '=' &&
+				    strchr("+-*/%&|^", x[0]) != NULL)
+					*rd = *wr = 1;
+				else
+					*rd = 1;
+			} else if ((ca = call_arg(t, h->a, i, &cf, &n)) >= 0 &&
+			    strncmp(cf, "atomic", 6) == 0)
 				*rd = *wr = 1;
-			else
+			else if (ca >= 0)
+				helper_access(k, cf, n, ca, rd, wr, depth + 1);
+			else if (!is(t, i + 1, "+=") && !is(t, i + 1, "-=") &&
+			    !is(t, i + 1, "="))
 				*rd = 1;
-		} else if (is(t, i - 1, "*") && unary_at(t, i - 1) &&
-		    is(t, i + 1, "="))
-			*wr = 1;
-		else if ((ca = call_arg(t, h->a, i, &cf, &n)) >= 0 &&
-		    strncmp(cf, "atomic", 6) == 0)
-			*rd = *wr = 1;
-		else if (ca >= 0)
-			helper_access(k, cf, n, ca, rd, wr, depth + 1);
-		else if (!is(t, i + 1, "+=") && !is(t, i + 1, "-=") &&
-		    !is(t, i + 1, "="))
-			*rd = 1;
+		}
+		fn_free(h);
 	}
-	fn_free(h);
 }
 
 /* Reads and writes of buffer p found in the text (through aliases too). */
@@ -492,6 +548,8 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 					break;
 			}
 			if (is(t, o, "(") && o > 0 && is(t, o - 1, ">") &&
+			    call_name(t, o) != NULL &&
+			    strstr(call_name(t, o), "_cast") != NULL &&
 			    (c = skip_group(t, o)) < t->n) {
 				const char *n = t->v[c];
 				if (strcmp(n, "[") == 0)
