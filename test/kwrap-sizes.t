@@ -56,8 +56,11 @@ like "$(sspec stepped_offset_kernel '.confidence.guesses | join(";")')" \
 
 # Indices kept in on-chip arrays (test/onchip/onchip.cu): a read of a
 # __shared__ or local array holds what was stored into it
-run "$KWRAP" < test/onchip/kslice.ndjson
-is "$T_STATUS" 0 "onchip: exit status 0"
+# (timeout: a hang guard, the whole file takes well under a second; an
+# evaluation repeated inside every read of a reassigned variable once
+# took minutes on farthest_kernel)
+run timeout 300 "$KWRAP" < test/onchip/kslice.ndjson
+is "$T_STATUS" 0 "onchip: exit status 0, no evaluation without end"
 cat "$T_TMP/out" >> "$T_TMP/s.ndjson"
 ospec() {
 	jq -c --arg id "test/onchip/onchip.cu::$1" \
@@ -84,6 +87,9 @@ is "$(ospec warp_argmax_kernel '[(.params[] | select(.role != "scalar") | .count
 is "$(ospec chained_onchip_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
     '["n + 128","128","high"]' \
     "a value carried through two arrays and a scalar, each keeping its old value or the one before it, stays a thread index"
+is "$(ospec 'farthest_kernel<64>' '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["2 * n","n","rounds","high"]' \
+    "a winner reduced level by level and carried to the next round as its centre stays a point index"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -181,3 +181,55 @@ __global__ void chained_onchip_kernel(int n, const float *x, float *out) {
 void launch_chained(int n, const float *x, float *out) {
   chained_onchip_kernel<<<1, 128>>>(n, x, out);
 }
+
+// Farthest-point style sampling: each round's winner, reduced through
+// shared memory level by level, is the next round's centre (an index
+// carried across the outer loop through the on-chip array), and the
+// loop variables step by the block size.  Several variables are
+// reassigned in every round: their values must be worked out once per
+// read, not once per read of every variable they depend on.
+__device__ void pick_farther(float *d, int *at, int a, int b) {
+  const float da = d[a], db = d[b];
+  const int ia = at[a], ib = at[b];
+  d[a] = db > da ? db : da;
+  at[a] = db > da ? ib : ia;
+}
+
+template <int threads>
+__global__ void farthest_kernel(int n, int rounds, const float *pts,
+                                float *gap, int *picked) {
+  __shared__ float far[threads];
+  __shared__ int far_at[threads];
+  int t = threadIdx.x;
+  int centre = 0;
+  if (t == 0) picked[0] = centre;
+  __syncthreads();
+  for (int r = 1; r < rounds; r++) {
+    float cx = pts[centre * 2], cy = pts[centre * 2 + 1];
+    int win = 0;
+    float most = -1.0f;
+    for (int q = t; q < n; q += threads) {
+      float dx = pts[q * 2] - cx, dy = pts[q * 2 + 1] - cy;
+      float g = fminf(dx * dx + dy * dy, gap[q]);
+      gap[q] = g;
+      win = g > most ? q : win;
+      most = g > most ? g : most;
+    }
+    far[t] = most;
+    far_at[t] = win;
+    __syncthreads();
+    if (threads >= 64) { if (t < 32) pick_farther(far, far_at, t, t + 32); __syncthreads(); }
+    if (threads >= 32) { if (t < 16) pick_farther(far, far_at, t, t + 16); __syncthreads(); }
+    if (threads >= 16) { if (t < 8) pick_farther(far, far_at, t, t + 8); __syncthreads(); }
+    if (threads >= 8) { if (t < 4) pick_farther(far, far_at, t, t + 4); __syncthreads(); }
+    if (threads >= 4) { if (t < 2) pick_farther(far, far_at, t, t + 2); __syncthreads(); }
+    if (threads >= 2) { if (t < 1) pick_farther(far, far_at, t, t + 1); __syncthreads(); }
+    centre = far_at[0];
+    if (t == 0) picked[r] = centre;
+  }
+}
+
+void launch_farthest(int b, int n, int rounds, const float *pts, float *gap,
+                     int *picked) {
+  farthest_kernel<64><<<b, 64>>>(n, rounds, pts, gap, picked);
+}

@@ -294,12 +294,28 @@ stride_hi(struct fn *f, const char *name, int d, struct iv *r)
 
 	if (d < 0 || !p_isconst(&r->hi, &h))
 		return;
+	/* the shape first, without evaluating anything: one = and steps
+	 * (an evaluation here runs inside the variable's own, for every
+	 * read of it) */
 	for (j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
 		if (strcmp(as->name, name) != 0 || as->d != d)
 			continue;
-		if (as->kind != A_EQ && as->kind != A_INC)
+		if (as->kind == A_EQ)
+			eq++;
+		else if (as->kind != A_INC)
 			return;
+		else
+			c = 1;
+	}
+	if (eq != 1 || c == 0)
+		return;
+	eq = 0;
+	c = 0;
+	for (j = 0; j < f->nas; j++) {
+		struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0 || as->d != d)
+			continue;
 		eval_at(f, as->a, as->b, &v);
 		if (as->b <= as->a || !p_isconst(&v.lo, &x) ||
 		    !p_isconst(&v.hi, &x))
