@@ -95,25 +95,29 @@ is "$(ospec 'farthest_kernel<64>' '[(.params[] | select(.role != "scalar") | .co
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
 mkdir -p "$T_TMP/h"
-n=0
-jq -r .id "$T_TMP/s.ndjson" > "$T_TMP/ids"
-while read -r id; do
-	n=$((n + 1))
-	if [ ! -x "$NVCC" ]; then
-		skip "nvcc: $id harness builds" "nvcc is not installed"
-		continue
-	fi
-	sed -n "${n}p" "$T_TMP/s.ndjson" | jq -r .wrap.harness.code \
-	    > "$T_TMP/h/harness.cu"
-	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none \
-	    harness.cu -o harness -L"$CUDA/lib64/stubs" -lcuda) \
-	    2> "$T_TMP/h/err"; then
-		pass "nvcc: $id harness builds"
-	else
-		fail "nvcc: $id harness builds"
-		diag_file "$T_TMP/h/err"
-	fi
-done < "$T_TMP/ids"
+# builds FILE: each record's harness of FILE compiles
+builds() {
+	n=0
+	jq -r .id "$1" > "$T_TMP/ids"
+	while read -r id; do
+		n=$((n + 1))
+		if [ ! -x "$NVCC" ]; then
+			skip "nvcc: $id harness builds" "nvcc is not installed"
+			continue
+		fi
+		sed -n "${n}p" "$1" | jq -r .wrap.harness.code \
+		    > "$T_TMP/h/harness.cu"
+		if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ \
+		    -cudart none harness.cu -o harness \
+		    -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/h/err"; then
+			pass "nvcc: $id harness builds"
+		else
+			fail "nvcc: $id harness builds"
+			diag_file "$T_TMP/h/err"
+		fi
+	done < "$T_TMP/ids"
+}
+builds "$T_TMP/s.ndjson"
 
 # Accesses through helpers that take a pointer, launch shapes from
 # constexprs of the template argument (test/sizes/helpers.cu, saved as
@@ -143,23 +147,5 @@ is "$(hspec 'pair_sum_kernel<3>' '[[.params[] | .count // empty], .confidence.co
 is "$(hspec head_rows_kernel '[.launch.grid, [.params[] | .count // empty], .confidence.launch]')" \
     '[["rows / 4","1","1"],["rows * cols","rows * cols"],"high"]' \
     "grid dim3(q / 4, h, b) with rows = b * h * q: the launch where b and h are 1"
-jq -r .id "$T_TMP/h.ndjson" > "$T_TMP/hids"
-n=0
-while read -r id; do
-	n=$((n + 1))
-	if [ ! -x "$NVCC" ]; then
-		skip "nvcc: $id harness builds" "nvcc is not installed"
-		continue
-	fi
-	sed -n "${n}p" "$T_TMP/h.ndjson" | jq -r .wrap.harness.code \
-	    > "$T_TMP/h/harness.cu"
-	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none \
-	    harness.cu -o harness -L"$CUDA/lib64/stubs" -lcuda) \
-	    2> "$T_TMP/h/err"; then
-		pass "nvcc: $id harness builds"
-	else
-		fail "nvcc: $id harness builds"
-		diag_file "$T_TMP/h/err"
-	fi
-done < "$T_TMP/hids"
+builds "$T_TMP/h.ndjson"
 done_testing

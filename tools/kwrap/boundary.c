@@ -738,18 +738,9 @@ kw_boundary_cases(const char *code, const char *kernel, json_t *spec,
 	json_int_t seed = 0;
 	int k, np = 0, changed = 0, done[MAX_PARAMS] = { 0 };
 
-	if (budget <= 0 || code == NULL || kernel == NULL ||
-	    !json_is_array(cases) || json_array_size(cases) == 0)
+	if (!kw_case_start(code, kernel, cases, budget, &t, &a, &b, &base,
+	    &seed))
 		return;
-	mt_lex(code, &t);
-	if (!mt_body(code, &t, kernel, &a, &b)) {
-		free(t.v);
-		return;
-	}
-	base = json_array_get(cases, 0);
-	json_array_foreach(cases, i, q)
-		if (k_get_int(q, "seed", 0) >= seed)
-			seed = k_get_int(q, "seed", 0) + 1;
 	memset(p, 0, sizeof(p));
 	memset(&sc, 0, sizeof(sc));
 	sc.c = code;

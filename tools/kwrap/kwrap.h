@@ -599,6 +599,13 @@ json_t *kw_mutants(const char *code, const char *kernel, int budget);
  * kernel compares it with (spec.cases grows, at most budget) */
 void kw_switch_cases(const char *code, const char *kernel, json_t *spec,
     int budget);
+/* What adding cases starts from: kernel's body in code, [*a, *b) of *t
+ * (the caller frees t->v), case 0 and the first seed no case has; 0 when
+ * there is nothing to add to (no budget, no body, no cases). */
+struct mtoks;
+int kw_case_start(const char *code, const char *kernel, json_t *cases,
+    int budget, struct mtoks *t, size_t *a, size_t *b, json_t **base,
+    json_int_t *seed);
 /* cases aimed at rec's surviving mutants (verify.mutation.survivors) */
 void kw_survivor_cases(json_t *rec, json_t *spec, int budget);
 /* boundary.c: the boundary cases (at most two, at most budget) */

@@ -179,6 +179,31 @@ has_value(json_t *cs, const char *name, double v)
 	return json_is_number(x) && json_number_value(x) == v;
 }
 
+int
+kw_case_start(const char *code, const char *kernel, json_t *cases,
+    int budget, struct mtoks *t, size_t *a, size_t *b, json_t **base,
+    json_int_t *seed)
+{
+	json_t *q;
+	size_t i;
+
+	if (budget <= 0 || code == NULL || kernel == NULL ||
+	    !json_is_array(cases) || json_array_size(cases) == 0)
+		return 0;
+	mt_lex(code, t);
+	if (!mt_body(code, t, kernel, a, b)) {
+		free(t->v);
+		t->v = NULL;
+		return 0;
+	}
+	*base = json_array_get(cases, 0);
+	*seed = 0;
+	json_array_foreach(cases, i, q)
+		if (k_get_int(q, "seed", 0) >= *seed)
+			*seed = k_get_int(q, "seed", 0) + 1;
+	return 1;
+}
+
 void
 kw_switch_cases(const char *code, const char *kernel, json_t *spec,
     int budget)
@@ -190,18 +215,9 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 	json_int_t seed = 0;
 	int added = 0, j;
 
-	if (budget <= 0 || code == NULL || kernel == NULL ||
-	    !json_is_array(cases) || json_array_size(cases) == 0)
+	if (!kw_case_start(code, kernel, cases, budget, &t, &a, &b, &base,
+	    &seed))
 		return;
-	mt_lex(code, &t);
-	if (!mt_body(code, &t, kernel, &a, &b)) {
-		free(t.v);
-		return;
-	}
-	base = json_array_get(cases, 0);
-	json_array_foreach(cases, k, p)
-		if (k_get_int(p, "seed", 0) >= seed)
-			seed = k_get_int(p, "seed", 0) + 1;
 	json_array_foreach(params, i, p) {
 		const char *role = k_get_str(p, "role");
 		const struct k_dtype *d = k_dtype_named(k_get_str(p, "dtype"));
