@@ -87,14 +87,6 @@ struct bscan {
 	int alias_of[MAX_ALIASES], nalias;
 };
 
-static int
-is_rel(const char *c, const struct mtoks *t, size_t i)
-{
-	return mt_is(c, t, i, "==") || mt_is(c, t, i, "!=") ||
-	    mt_is(c, t, i, "<") || mt_is(c, t, i, "<=") ||
-	    mt_is(c, t, i, ">") || mt_is(c, t, i, ">=");
-}
-
 /* Token i binds tighter than a comparison or is one: an operand next to
  * it is part of a larger expression. */
 static int
@@ -109,7 +101,7 @@ binds(const char *c, const struct mtoks *t, size_t i)
 	for (k = 0; ops[k] != NULL; k++)
 		if (mt_is(c, t, i, ops[k]))
 			return 1;
-	return is_rel(c, t, i);
+	return mt_is_cmp(c, t, i);
 }
 
 static int
@@ -289,7 +281,7 @@ find_cmps(struct bscan *sc, size_t a, size_t b, struct bcmp *out, size_t max)
 
 	for (i = a; i < b && n < max; i++) {
 		if (!starts(sc, i) || !atom_at(sc, i, b, &m.l) ||
-		    !is_rel(sc->c, sc->t, m.l.e) ||
+		    !mt_is_cmp(sc->c, sc->t, m.l.e) ||
 		    !atom_at(sc, m.l.e + 1, b, &m.r) ||
 		    binds(sc->c, sc->t, m.r.e) ||
 		    (m.l.kind == A_NUM && m.r.kind == A_NUM))
@@ -665,7 +657,7 @@ compares_locals(const struct bscan *sc, size_t a, size_t b)
 	for (i = a + 1; i + 1 < b; i++) {
 		if (tok_eq(sc, i, "for") && tok_eq(sc, i + 1, "("))
 			hdr = mt_close(sc->c, sc->t, i + 1);
-		if (i < hdr || !is_rel(sc->c, sc->t, i) ||
+		if (i < hdr || !mt_is_cmp(sc->c, sc->t, i) ||
 		    tok_eq(sc, i - 2, "template"))
 			continue;
 		r = i + 1 + tok_eq(sc, i + 1, "-");

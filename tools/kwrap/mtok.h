@@ -26,6 +26,8 @@ struct mtoks {
 void mt_lex(const char *s, struct mtoks *t);
 /* Token i of s is w. */
 int mt_is(const char *s, const struct mtoks *t, size_t i, const char *w);
+/* Token i of s is a comparison: == != < <= > >=. */
+int mt_is_cmp(const char *s, const struct mtoks *t, size_t i);
 /* The token that closes the group opened at i, or t->n. */
 size_t mt_close(const char *s, const struct mtoks *t, size_t i);
 /* The body of kernel's definition: the tokens inside its outermost

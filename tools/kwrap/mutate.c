@@ -134,6 +134,14 @@ mt_is(const char *s, const struct mtoks *t, size_t i, const char *w)
 	    strncmp(s + t->v[i].off, w, t->v[i].len) == 0;
 }
 
+int
+mt_is_cmp(const char *s, const struct mtoks *t, size_t i)
+{
+	return mt_is(s, t, i, "==") || mt_is(s, t, i, "!=") ||
+	    mt_is(s, t, i, "<") || mt_is(s, t, i, "<=") ||
+	    mt_is(s, t, i, ">") || mt_is(s, t, i, ">=");
+}
+
 /* The token after the group opened at i ("(", "[" or "{"). */
 size_t
 mt_close(const char *s, const struct mtoks *t, size_t i)

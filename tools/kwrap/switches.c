@@ -69,14 +69,6 @@ number_at(const char *c, const struct mtoks *t, size_t i, double *v,
 	return 1;
 }
 
-static int
-is_cmp(const char *c, const struct mtoks *t, size_t i)
-{
-	return mt_is(c, t, i, "==") || mt_is(c, t, i, "!=") ||
-	    mt_is(c, t, i, "<") || mt_is(c, t, i, "<=") ||
-	    mt_is(c, t, i, ">") || mt_is(c, t, i, ">=");
-}
-
 /* What the body [a, b) does with scalar or buffer s. */
 static void
 scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
@@ -96,7 +88,7 @@ scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
 		for (q = 0; q < nal; q++)
 			if (t->v[i].len == t->v[al[q]].len && strncmp(c +
 			    t->v[i].off, c + t->v[al[q]].off, t->v[i].len) ==
-			    0 && i != al[q] && is_cmp(c, t, i + 1) &&
+			    0 && i != al[q] && mt_is_cmp(c, t, i + 1) &&
 			    number_at(c, t, i + 2, &v, &e))
 				note(s, v);
 		if (mt_is(c, t, i, "switch") && mt_is(c, t, i + 1, "(") &&
@@ -114,7 +106,7 @@ scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
 			if (!mt_is(c, t, i + 1, "["))
 				continue;
 			e = mt_close(c, t, i + 1);
-			if (is_cmp(c, t, e + 1) && number_at(c, t, e + 2, &v,
+			if (mt_is_cmp(c, t, e + 1) && number_at(c, t, e + 2, &v,
 			    &e))
 				note(s, v);
 			continue;
@@ -122,9 +114,9 @@ scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
 		/* p == C, p != C, C == p; p < C and the other orders: C is
 		 * where "<" and "<=" part, so a case on it tells them
 		 * apart (the other cases put p on either side) */
-		if (is_cmp(c, t, i + 1) && number_at(c, t, i + 2, &v, &e))
+		if (mt_is_cmp(c, t, i + 1) && number_at(c, t, i + 2, &v, &e))
 			note(s, v);
-		else if (i >= a + 2 && is_cmp(c, t, i - 1) &&
+		else if (i >= a + 2 && mt_is_cmp(c, t, i - 1) &&
 		    t->v[i - 2].kind == M_NUM &&
 		    number_at(c, t, i - 2, &v, &e))
 			note(s, v);
