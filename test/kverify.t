@@ -349,6 +349,9 @@ is "$(jq -r '[.verify.runs[] | select(.mode == "repeat")] | length' "$T_TMP/out"
 FAKE_NOSENT=1 verify vlooksold looks "" --no-time
 is "$(v '[.verified.reason, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
     "unwritten | 1,0" "a harness from before --sentinel: repeated with the one sentinel, as before"
+FAKE_NOSENT=1 verify vinout inout "" --no-time
+is "$(v '[.verified.value, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
+    "true | 0,0" "an inout buffer starts as its input: sentinel bytes there are not unwritten"
 FAKE_NOSENT=1 verify vholesold holes "" --no-time
 is "$(v '[.verified.reason, .deterministic, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
     "unwritten | true | 3,0" "a harness from before --sentinel: elements left unwritten still counted"

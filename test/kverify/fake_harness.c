@@ -186,6 +186,7 @@ static int
 one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 {
 	char mode[64] = "", cx[17], cx2[17], cy[17], ck[17], path[4096];
+	char ckin[17], kin[256] = "";
 	float x[N], y[N];
 	int32_t k[N];
 	int i, match = 1;
@@ -350,6 +351,16 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		t[0] += ty;
 		put(dir, "y.timed.bin", t, sizeof(t));
 	}
+	/* inout: k is also an input, whose element 1 holds the sentinel's
+	 * bytes before the launch and after it (never written, not unwritten) */
+	if (strcmp(mode, "inout") == 0) {
+		memset(k + 1, 0xA5, sizeof(k[1]));
+		fnv(k, sizeof(k), ckin);
+		put(dir, "k.in.bin", k, sizeof(k));
+		snprintf(kin, sizeof(kin), ",{\"name\":\"k\",\"type\":"
+		    "\"int32\",\"count\":%d,\"file\":\"k.in.bin\","
+		    "\"checksum_before\":\"%s\"}", N, ckin);
+	}
 	fnv(y, sizeof(y), cy);
 	fnv(k, sizeof(k), ck);
 	memcpy(cx2, cx, sizeof(cx));
@@ -372,10 +383,10 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	    "\"file\":\"k.bin\",\"checksum\":\"%s\"}],"
 	    "\"inputs\":[{\"name\":\"x\",\"type\":\"float32\",\"count\":%d,"
 	    "\"file\":\"x.in.bin\",\"checksum_before\":\"%s\","
-	    "\"checksum_after\":\"%s\"}],\"times_ms\":[",
+	    "\"checksum_after\":\"%s\"}%s],\"times_ms\":[",
 	    argv[2], kcase, N, sizeof(y), cy, ty != 0 ?
 	    ",\"timed_file\":\"y.timed.bin\"" : "", N, sizeof(k), ck, N, cx,
-	    cx2);
+	    cx2, kin);
 	for (i = 0; i < reps; i++)
 		fprintf(fp, "%s%g", i ? "," : "", tms * (1 + 0.01 * (i % 3)));
 	fprintf(fp, "]%s}\n", reps > 0 ? (match ?

@@ -781,7 +781,7 @@ case0_clean(struct fctx *f)
 	char dir[PATH_MAX + 64];
 	struct k_proc p;
 	struct run r;
-	size_t i, j;
+	size_t i;
 	int clean = 1;
 
 	dir_for(f->c, "fit-gate", 0, dir, sizeof(dir));
@@ -799,10 +799,7 @@ case0_clean(struct fctx *f)
 		return 0;
 	}
 	for (i = 0; i < r.nout && clean; i++) {
-		for (j = 0; j < r.nin; j++)
-			if (strcmp(r.in[j].name, r.out[i].name) == 0)
-				break;
-		if (j == r.nin && unwritten(&r.out[i]) > 0) {
+		if (pure_output(&r, i) && unwritten(&r.out[i]) > 0) {
 			snprintf(f->why, sizeof(f->why), "case 0 left %lld "
 			    "elements of %s unwritten", unwritten(&r.out[i]),
 			    r.out[i].name);

@@ -84,18 +84,6 @@ first_case(int ncases)
 	return k < ncases ? k : 0;
 }
 
-/* Whether output i of run g is a pure output (no input of that name). */
-static int
-pure_output(const struct run *g, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < g->nin; j++)
-		if (strcmp(g->in[j].name, g->out[i].name) == 0)
-			return 0;
-	return 1;
-}
-
 /*
  * Output b of case k, output i, of the golden run (outputs pre-filled
  * with SENTINEL) against b2 of the repeat (pre-filled with SENTINEL2): an
@@ -132,9 +120,6 @@ unwritten_pair(json_t *gold, int k, size_t i, const struct buf *b,
 	return same;
 }
 
-/* One observation of the reference against itself on output b of case
- * k (got: another run's bytes): b->spread and the case's "spread" grow to
- * it, *scale to the output's largest magnitude. */
 /* The first element of b in hex (its repeated value, when it is one). */
 static json_t *
 element_hex(const struct buf *b)
@@ -153,6 +138,9 @@ element_hex(const struct buf *b)
 	return json_string(sz > 0 ? hex : "00");
 }
 
+/* One observation of the reference against itself on output b of case
+ * k (got: another run's bytes): b->spread and the case's "spread" grow to
+ * it, *scale to the output's largest magnitude. */
 static void
 observe(json_t *gold, int k, size_t i, struct buf *b, const unsigned char
     *got, size_t len, double *scale)
@@ -374,11 +362,8 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			json_object_set_new(o, "hash", json_string(hex));
 			/* a pure output starts as the sentinel; an inout
 			 * buffer starts as its input */
-			for (j = 0; j < g->nin; j++)
-				if (strcmp(g->in[j].name, b->name) == 0)
-					break;
 			json_object_set_new(o, "unwritten", json_integer(
-			    j == g->nin ? unwritten(b) : 0));
+			    pure_output(g, i) ? unwritten(b) : 0));
 			json_array_append_new(outs, o);
 			if (scale == NULL)
 				scale = k_calloc(g->nout + 1, sizeof(*scale));

@@ -160,6 +160,7 @@ int case_skip_add(int k);
 int case_skipped(int k);
 int case_skip_count(void);
 struct buf *out_named(const struct run *r, const char *name);
+int pure_output(const struct run *r, size_t i);
 void log_run(json_t *runs, const char *role, int kcase, const char *mode,
     const struct run *r);
 json_t *fault_json(const char *role, int kcase, const struct run *r);

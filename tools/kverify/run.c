@@ -455,6 +455,19 @@ batch_case(const struct run *b, int k, struct run *r)
 	return 1;
 }
 
+/* Whether output i of run r is a pure output (no input of that name):
+ * it starts as the sentinel, where an inout buffer starts as its input. */
+int
+pure_output(const struct run *r, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < r->nin; j++)
+		if (strcmp(r->in[j].name, r->out[i].name) == 0)
+			return 0;
+	return 1;
+}
+
 /* The output buffer of r called name, or NULL. */
 struct buf *
 out_named(const struct run *r, const char *name)
