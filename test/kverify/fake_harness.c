@@ -8,6 +8,7 @@
  * Timed repetitions take 2 ms (+0..2%), 1 ms for "good", 1.96 for "near",
  * 2 x (case + 1) for "ramp".
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -192,7 +193,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	int i, match = 1;
 	double tms = 2.0;
 	float ty = 0, mag = 1.0f;
-	const char *log = getenv("FAKE_LOG");
+	const char *log = getenv("FAKE_LOG"), *busy;
 	FILE *fp;
 
 	if ((fp = fopen(argv[1], "r")) == NULL ||
@@ -207,6 +208,31 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		fprintf(fp, "%s %s %d %s\n", mode, g ? g : "-", kcase,
 		    argv[2]);
 		fclose(fp);
+	}
+	/* FAKE_BUSY=dir: how many runs are inside a case at once, each
+	 * present there for 0.2 s as a file of its own, the count seen
+	 * appended to dir/seen */
+	if ((busy = getenv("FAKE_BUSY")) != NULL) {
+		char me[4096 + 32];
+		DIR *d;
+		struct dirent *e;
+		int seen = 0;
+
+		snprintf(me, sizeof(me), "%s/run.%ld", busy, (long)getpid());
+		if ((fp = fopen(me, "w")) != NULL)
+			fclose(fp);
+		usleep(200000);
+		if ((d = opendir(busy)) != NULL) {
+			while ((e = readdir(d)) != NULL)
+				seen += strncmp(e->d_name, "run.", 4) == 0;
+			closedir(d);
+		}
+		unlink(me);
+		snprintf(me, sizeof(me), "%s/seen", busy);
+		if ((fp = fopen(me, "a")) != NULL) {
+			fprintf(fp, "%d\n", seen);
+			fclose(fp);
+		}
 	}
 	/* --oracle: the CPU reference gives the right answer, whatever the
 	 * module says, unless the environment makes it fail */

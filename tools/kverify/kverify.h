@@ -73,6 +73,8 @@ struct kv_opt {
 	int san_padding;	/* compute-sanitizer takes --padding */
 	int gpus[MAX_GPUS];
 	int ngpus;		/* 0: no --gpus, one worker, inherited env */
+	int jobs;		/* -j: workers per GPU (or in all, without
+				 * --gpus) */
 	int serve;		/* 0: --no-serve, one process per run */
 	double noise_floor;	/* --noise-floor: the least relative
 				 * uncertainty a speedup is given */

@@ -222,6 +222,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'g':
 		parse_gpus(arg);
 		break;
+	case 'j':
+		opt.jobs = (int)k_opt_ll("-j", arg, 1, 256);
+		break;
 	case 'k':
 		opt.keep = 1;
 		break;
@@ -279,6 +282,7 @@ static const struct option longopts[] = {
 	{ "atol", required_argument, NULL, 'a' },
 	{ "fit", no_argument, NULL, 'F' },
 	{ "gpus", required_argument, NULL, 'g' },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "keep", no_argument, NULL, 'k' },
 	{ "mem", required_argument, NULL, 'm' },
 	{ "mutant-timeout", required_argument, NULL, 'U' },
@@ -300,12 +304,13 @@ static const struct option longopts[] = {
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kverify [-hqV] [--atol x] [--fit] [--gpus list] [--keep] [--mem mb]\n"
-	    "               [--mutant-timeout seconds] [--no-memcheck]\n"
+	    "usage: kverify [-hqV] [-j jobs] [--atol x] [--fit] [--gpus list] [--keep]\n"
+	    "               [--mem mb] [--mutant-timeout seconds] [--no-memcheck]\n"
 	    "               [--no-mutants] [--no-serve] [--no-time | --time reps]\n"
 	    "               [--noise-floor x] [--rtol x]\n"
 	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
 	    "               [--threshold x] [--timeout seconds] [--work dir] [file ...]\n",
+	.shortopts = "j:",
 	.longopts = longopts,
 	.option = option,
 	.min_operands = 0,
@@ -315,8 +320,8 @@ static const struct k_tool tool = {
 int
 main(int argc, char *argv[])
 {
-	struct worker workers[MAX_GPUS];
-	pthread_t th[MAX_GPUS];
+	struct worker *workers;
+	pthread_t *th;
 	int i, n;
 
 	if (argc > 1 && strcmp(argv[1], CHILD_FLAG) == 0)
@@ -332,6 +337,7 @@ main(int argc, char *argv[])
 	opt.spread_k = SPREAD_K;
 	opt.mutants = 1;
 	opt.mutant_timeout = 5;
+	opt.jobs = 1;
 	i = k_main(argc, argv, &tool, NULL);
 	inputs = argv + i;
 	ninputs = argc - i;
@@ -367,9 +373,17 @@ main(int argc, char *argv[])
 	if (opt.sanitizer != NULL)
 		opt.san_padding = sanitizer_pads(opt.sanitizer);
 
-	n = opt.ngpus > 0 ? opt.ngpus : 1;
+	/* jobs workers per GPU, GPU by GPU in turn: the first records
+	 * spread over every GPU */
+	n = (opt.ngpus > 0 ? opt.ngpus : 1) * opt.jobs;
+	if (opt.jobs > 1 && opt.reps > 0)
+		k_warn(0, NULL, "-j %d: %d workers share each GPU, and so do "
+		    "their timed runs; speedups are noisier than with -j 1",
+		    opt.jobs, opt.jobs);
+	workers = k_calloc((size_t)n, sizeof(*workers));
+	th = k_calloc((size_t)n, sizeof(*th));
 	for (i = 0; i < n; i++) {
-		workers[i].gpu = opt.ngpus > 0 ? opt.gpus[i] : -1;
+		workers[i].gpu = opt.ngpus > 0 ? opt.gpus[i % opt.ngpus] : -1;
 		workers[i].index = i;
 	}
 	if (open_next() != 0)
@@ -385,6 +399,8 @@ main(int argc, char *argv[])
 		for (i = 0; i < n; i++)
 			pthread_join(th[i], NULL);
 	}
+	free(workers);
+	free(th);
 	if (reader.fp != NULL && reader.fp != stdin)
 		fclose(reader.fp);
 	k_reader_free(&reader);
