@@ -13,7 +13,8 @@
 #     within [0.97, 1.03], and pass_perf (false expected on every record
 #     at threshold 1.0);
 #   - 1 GPU against all of the machine's GPUs, the new engine, the same
-#     records.
+#     records; with JOBS (kverify -j, workers per GPU) above 1, also one
+#     worker against JOBS workers on the one GPU.
 #
 #	sh bench/kverify-rate.sh BUILT.ndjson [OLD_KVERIFY [OLD_BUILT.ndjson]]
 #
@@ -25,7 +26,8 @@
 # BUILT).  Environment: KV (the new
 # kverify, default ./kverify), OLD_N (records the old engine runs, default
 # all), KV_ARGS (options for both engines, e.g. --timeout 20), COPIES (each record repeated under a new id for the 1-vs-N run,
-# default 2), NEW_N (records the new engine runs, default all), GPUS (how many, default nvidia-smi's count), OUT (where the
+# default 2), NEW_N (records the new engine runs, default all), GPUS (how many, default nvidia-smi's count), JOBS (kverify -j in the
+# 1-vs-N part, default 1), OUT (where the
 # outputs stay, default a temporary directory that is removed).
 # SCALING_ONLY=1 runs the 1-vs-N part only (a command's time limit may not
 # hold both).  Needs python3 (statistics), the GPU driver and
@@ -84,15 +86,21 @@ fi
 # record (a longer queue)
 awk -v n="$COPIES" '{ for (i = 0; i < n; i++) { l = $0
 	sub(/^\{"id":"/, "{\"id\":\"copy" i ":", l); print l } }' "$built" > "$o/copies.in"
+JOBS=${JOBS:-1}
+if [ "$JOBS" -gt 1 ]; then
+	wall one1 "$KV" ${KV_ARGS:-} --gpus 0 < "$o/copies.in" > "$o/one1.ndjson" 2> "$o/one1.err"
+fi
+if [ "$GPUS" -gt 1 ] || [ "$JOBS" -gt 1 ]; then
+	wall one "$KV" ${KV_ARGS:-} -j "$JOBS" --gpus 0 < "$o/copies.in" > "$o/one.ndjson" 2> "$o/one.err"
+fi
 if [ "$GPUS" -gt 1 ]; then
 	all=$(awk -v n="$GPUS" 'BEGIN { for (i = 0; i < n; i++) printf "%s%d", i ? "," : "", i }')
-	wall one "$KV" ${KV_ARGS:-} --gpus 0 < "$o/copies.in" > "$o/one.ndjson" 2> "$o/one.err"
-	wall many "$KV" ${KV_ARGS:-} --gpus "$all" < "$o/copies.in" > "$o/many.ndjson" 2> "$o/many.err"
+	wall many "$KV" ${KV_ARGS:-} -j "$JOBS" --gpus "$all" < "$o/copies.in" > "$o/many.ndjson" 2> "$o/many.err"
 fi
 
-python3 - "$o" "$OLD_N" "$GPUS" <<'EOF'
+python3 - "$o" "$OLD_N" "$GPUS" "$JOBS" <<'EOF'
 import json, os, statistics as st, sys
-o, old_n, gpus = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+o, old_n, gpus, jobs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 
 def load(name):
     p = os.path.join(o, name + ".ndjson")
@@ -172,7 +180,31 @@ if old is not None:
     if wall("old") and wall("new"):
         print("wall old %.1f s (%d records), new %.1f s (%d records)" %
               (wall("old"), len(old), wall("new"), len(new)))
+def same(a, b):
+    # the same verdict (verified or not, first error code) per record id
+    def key(r):
+        v = r.get("verify") or {}
+        e = r.get("errors") or [{}]
+        return ((v.get("verified") or {}).get("value"), e[0].get("code"))
+    x = {r["id"]: key(r) for r in load(a) or []}
+    y = {r["id"]: key(r) for r in load(b) or []}
+    common = set(x) & set(y)
+    return sum(1 for i in common if x[i] == y[i]), len(common)
+
+def rate(name):
+    recs = load(name) or []
+    return len(recs), len(recs) / wall(name) * 3600
+
+if jobs > 1 and wall("one1") and wall("one"):
+    n1, r1 = rate("one1")
+    nj, rj = rate("one")
+    print("1 GPU -j 1: %.1f s, %d records, %.0f records per GPU-hour" %
+          (wall("one1"), n1, r1))
+    print("1 GPU -j %d: %.1f s, %d records, %.0f records per GPU-hour: "
+          "%.2fx -j 1; same verdicts %d of %d" %
+          ((jobs, wall("one"), nj, rj, rj / r1) + same("one1", "one")))
 if gpus > 1 and wall("one") and wall("many"):
-    print("1 GPU %.1f s, %d GPUs %.1f s: %.2fx" %
-          (wall("one"), gpus, wall("many"), wall("one") / wall("many")))
+    print("1 GPU %.1f s, %d GPUs %.1f s: %.2fx (-j %d each); same verdicts "
+          "%d of %d" % ((wall("one"), gpus, wall("many"),
+          wall("one") / wall("many"), jobs) + same("one", "many")))
 EOF
