@@ -211,7 +211,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	}
 	/* FAKE_BUSY=dir: how many runs are inside a case at once, each
 	 * present there for 0.2 s as a file of its own, the count seen
-	 * appended to dir/seen */
+	 * appended to dir/seen after the run's --time reps */
 	if ((busy = getenv("FAKE_BUSY")) != NULL) {
 		char me[4096 + 32];
 		DIR *d;
@@ -230,7 +230,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		unlink(me);
 		snprintf(me, sizeof(me), "%s/seen", busy);
 		if ((fp = fopen(me, "a")) != NULL) {
-			fprintf(fp, "%d\n", seen);
+			fprintf(fp, "%d %d\n", reps, seen);
 			fclose(fp);
 		}
 	}

@@ -102,6 +102,7 @@ double load_float(const unsigned char *p, int size, const char *name);
 /* run.c */
 struct worker {
 	int gpu;		/* -1: environment inherited */
+	int slot;		/* its GPU's place in --gpus (0 without) */
 	int index;
 };
 
@@ -142,6 +143,7 @@ struct run {
 
 void run_free(struct run *r);
 int says_no_device(const struct run *r);
+void run_locks_init(void);
 int run_harness(const struct worker *w, const char *harness,
     const char *module, const char *symbol, const char *dir, int kcase,
     int reps, const char *san_tool, double timeout, struct run *r);

@@ -376,14 +376,13 @@ main(int argc, char *argv[])
 	/* jobs workers per GPU, GPU by GPU in turn: the first records
 	 * spread over every GPU */
 	n = (opt.ngpus > 0 ? opt.ngpus : 1) * opt.jobs;
-	if (opt.jobs > 1 && opt.reps > 0)
-		k_warn(0, NULL, "-j %d: %d workers share each GPU, and so do "
-		    "their timed runs; speedups are noisier than with -j 1",
-		    opt.jobs, opt.jobs);
+	if (opt.jobs > 1)
+		run_locks_init();
 	workers = k_calloc((size_t)n, sizeof(*workers));
 	th = k_calloc((size_t)n, sizeof(*th));
 	for (i = 0; i < n; i++) {
-		workers[i].gpu = opt.ngpus > 0 ? opt.gpus[i % opt.ngpus] : -1;
+		workers[i].slot = opt.ngpus > 0 ? i % opt.ngpus : 0;
+		workers[i].gpu = opt.ngpus > 0 ? opt.gpus[workers[i].slot] : -1;
 		workers[i].index = i;
 	}
 	if (open_next() != 0)

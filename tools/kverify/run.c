@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,10 +196,62 @@ case_skip_count(void)
 	return nskip;
 }
 
+/*
+ * -j: the workers of one GPU (struct worker's slot) share it for every run
+ * but a timed one, which has it alone: a timed run waits until the runs
+ * under way on its GPU have ended, and no run of another worker starts
+ * on it until the timed one has (a writer-preferring lock, so that a
+ * stream of checks cannot keep a timing waiting).  Other processes on the
+ * GPU are not covered.
+ */
+static pthread_rwlock_t gpu_lock[MAX_GPUS];
+static int gpu_locking;
+
+void
+run_locks_init(void)
+{
+	pthread_rwlockattr_t a;
+	int i;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a,
+	    PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	for (i = 0; i < MAX_GPUS; i++)
+		if (pthread_rwlock_init(&gpu_lock[i], &a) != 0)
+			k_fatal(K_EXIT_SYSTEM, NULL, "cannot make a lock");
+	pthread_rwlockattr_destroy(&a);
+	gpu_locking = 1;
+}
+
+static int run_harness_unlocked(const struct worker *, const char *,
+    const char *, const char *, const char *, int, int, const char *,
+    double, struct run *);
+
 int
 run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
     const char *san_tool, double timeout, struct run *r)
+{
+	pthread_rwlock_t *l = gpu_locking ? &gpu_lock[w->slot] : NULL;
+	int rc;
+
+	if (l != NULL) {
+		if (run_times_only)
+			pthread_rwlock_wrlock(l);
+		else
+			pthread_rwlock_rdlock(l);
+	}
+	rc = run_harness_unlocked(w, harness, module, symbol, dir, kcase,
+	    reps, san_tool, timeout, r);
+	if (l != NULL)
+		pthread_rwlock_unlock(l);
+	return rc;
+}
+
+static int
+run_harness_unlocked(const struct worker *w, const char *harness,
+    const char *module, const char *symbol, const char *dir, int kcase,
+    int reps, const char *san_tool, double timeout, struct run *r)
 {
 	char *argv[28 + FIT_ARGS_MAX + 2 * SKIP_MAX], mem[32], gpu[16], cs[16], rs[16];
 	char log[PATH_MAX + 16];
