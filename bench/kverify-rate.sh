@@ -27,7 +27,7 @@
 # kverify, default ./kverify), OLD_N (records the old engine runs, default
 # all), KV_ARGS (options for both engines, e.g. --timeout 20), COPIES (each record repeated under a new id for the 1-vs-N run,
 # default 2), NEW_N (records the new engine runs, default all), GPUS (how many, default nvidia-smi's count), JOBS (kverify -j in the
-# 1-vs-N part, default 1), OUT (where the
+# 1-vs-N part, default 1; ONE1=0 leaves out its -j 1 run), OUT (where the
 # outputs stay, default a temporary directory that is removed).
 # SCALING_ONLY=1 runs the 1-vs-N part only (a command's time limit may not
 # hold both).  Needs python3 (statistics), the GPU driver and
@@ -87,7 +87,7 @@ fi
 awk -v n="$COPIES" '{ for (i = 0; i < n; i++) { l = $0
 	sub(/^\{"id":"/, "{\"id\":\"copy" i ":", l); print l } }' "$built" > "$o/copies.in"
 JOBS=${JOBS:-1}
-if [ "$JOBS" -gt 1 ]; then
+if [ "$JOBS" -gt 1 ] && [ "${ONE1:-1}" != 0 ]; then
 	wall one1 "$KV" ${KV_ARGS:-} --gpus 0 < "$o/copies.in" > "$o/one1.ndjson" 2> "$o/one1.err"
 fi
 if [ "$GPUS" -gt 1 ] || [ "$JOBS" -gt 1 ]; then
