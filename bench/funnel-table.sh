@@ -21,10 +21,11 @@ row() {
 	[$ok[] | select(.build.harness.ok == true)] as $h |
 	[$v[] | .verify.verified | select(. != null)] as $ver |
 	($ver | map(select(.reason == null or ([.reason] | inside(
-	    ["nondeterministic", "memcheck", "unwritten", "degenerate",
-	     "oracle"])))) | length) as $gold |
+	    ["nondeterministic", "memcheck", "no-outputs", "unwritten",
+	     "degenerate", "oracle"])))) | length) as $gold |
 	($ver | map(select(.reason == "nondeterministic")) | length) as $nd |
 	($ver | map(select(.reason == "memcheck")) | length) as $mc |
+	($ver | map(select(.reason == "no-outputs")) | length) as $no |
 	($ver | map(select(.reason == "unwritten")) | length) as $uw |
 	($ver | map(select(.reason == "degenerate")) | length) as $dg |
 	($ver | map(select(.value)) | length) as $yes |
@@ -33,9 +34,10 @@ row() {
 	"| \($ok | length) (\(pct($ok | length; $c.slices))) " +
 	"| \($h | length) " +
 	"| \($s.high // 0)/\($s.medium // 0)/\($s.low // 0) " +
-	(if ($v | length) == 0 then "| - | - | - | - | - | - | - |" else
+	(if ($v | length) == 0 then "| - | - | - | - | - | - | - | - |" else
 	"| \($gold) | \($gold - $nd) | \($gold - $nd - $mc) " +
-	"| \($gold - $nd - $mc - $uw) | \($gold - $nd - $mc - $uw - $dg) " +
+	"| \($gold - $nd - $mc - $no) " +
+	"| \($gold - $nd - $mc - $no - $uw) | \($gold - $nd - $mc - $no - $uw - $dg) " +
 	"| **\($yes)** | \(pct($yes; $c.slices)) |" end)'
 }
 
@@ -76,6 +78,8 @@ causes() {
 		else .verify.verified as $r |
 			if $r.reason == "memcheck" then
 				"memcheck: \($r.detail | sub("^[0-9]+ errors? on case [0-9]+: "; "") | norm)"
+			elif $r.reason == "no-outputs" then
+				"no-outputs: the harness has no output buffer"
 			elif $r.reason == "unwritten" then
 				"unwritten: output elements left as the sentinel"
 			elif $r.reason == "degenerate" then
@@ -93,8 +97,8 @@ causes() {
 	    sort -t '	' -k1,1nr -k2,2
 }
 
-echo "| corpus | kernels | sampled | slices | compile alone + symbol | harness built | specs high/medium/low | golden | deterministic | + memcheck clean | + all written | + not degenerate | **verified** | yield |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| corpus | kernels | sampled | slices | compile alone + symbol | harness built | specs high/medium/low | golden | deterministic | + memcheck clean | + has an output | + all written | + not degenerate | **verified** | yield |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for o in "$@"; do
 	row "$o"
 done

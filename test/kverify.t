@@ -340,6 +340,10 @@ verify vholes holes "" --no-time
 is "$(v '[.verified.reason, .verified.detail, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
     "unwritten | output y, case 0: 3 of 16 elements still hold the sentinel | 3,0" \
     "output elements left as the sentinel: counted per output, not verified"
+verify vnoout noout "" --no-time
+is "$(v '[.verified.value, .verified.reason, .deterministic] | map(tostring) | join(" | ")')" \
+    "false | no-outputs | true" \
+    "a harness without an output buffer observes nothing: not a verified task"
 verify vlooks looks "" --no-time
 is "$(v '[.verified.value, .deterministic, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
     "true | true | 0,0" \

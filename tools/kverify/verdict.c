@@ -82,6 +82,21 @@ memcheck_clean(json_t *v, char *why, size_t len)
 	return 1;
 }
 
+/* Whether case 0's golden has an output at all: a harness without one
+ * (a kernel that writes nothing the spec names, a parameter the spec
+ * could not model) observes nothing, and any candidate would match it. */
+static int
+has_outputs(json_t *v, char *why, size_t len)
+{
+	json_t *g0 = json_array_get(json_object_get(v, "golden"), 0);
+
+	if (json_array_size(json_object_get(g0, "outputs")) > 0)
+		return 1;
+	snprintf(why, len, "the harness has no output buffer: nothing the "
+	    "kernel computes is observed, so any candidate would match");
+	return 0;
+}
+
 /* The first output with elements never written; 0 when none. */
 static int
 all_written(json_t *v, char *why, size_t len)
@@ -209,6 +224,8 @@ verdict(struct ctx *c, int ncases)
 		reason = "nondeterministic";
 	else if (opt.memcheck && !memcheck_clean(c->v, why, sizeof(why)))
 		reason = "memcheck";
+	else if (!has_outputs(c->v, why, sizeof(why)))
+		reason = "no-outputs";
 	else if (!all_written(c->v, why, sizeof(why)))
 		reason = "unwritten";
 	else if (!not_degenerate(c->v, ncases - case_skip_count(), why,
