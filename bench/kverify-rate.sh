@@ -27,7 +27,8 @@
 # kverify, default ./kverify), OLD_N (records the old engine runs, default
 # all), KV_ARGS (options for both engines, e.g. --timeout 20), COPIES (each record repeated under a new id for the 1-vs-N run,
 # default 2), NEW_N (records the new engine runs, default all), GPUS (how many, default nvidia-smi's count), JOBS (kverify -j in the
-# 1-vs-N part, default 1; ONE1=0 leaves out its -j 1 run), OUT (where the
+# 1-vs-N part, default 1; ONE1=0 leaves out its -j 1 run), NEW_JOBS (kverify -j of the new engine's one-GPU run, default 1:
+# with more, the rate per GPU-hour is also read off the wall clock), OUT (where the
 # outputs stay, default a temporary directory that is removed).
 # SCALING_ONLY=1 runs the 1-vs-N part only (a command's time limit may not
 # hold both).  Needs python3 (statistics), the GPU driver and
@@ -76,7 +77,7 @@ wall() {
 }
 
 # 1. the new engine, one GPU
-[ -n "${SCALING_ONLY:-}" ] || wall new "$KV" ${KV_ARGS:-} --gpus 0 < "$built" > "$o/new.ndjson" 2> "$o/new.err"
+[ -n "${SCALING_ONLY:-}" ] || wall new "$KV" ${KV_ARGS:-} -j "${NEW_JOBS:-1}" --gpus 0 < "$built" > "$o/new.ndjson" 2> "$o/new.err"
 # 2. the old engine, one GPU, on the first OLD_N records
 head -n "$OLD_N" "$oldbuilt" > "$o/old.in"
 if [ -n "$old" ] && [ -z "${SCALING_ONLY:-}" ]; then
@@ -166,6 +167,11 @@ def report(name, recs):
 new = load("new") or []
 old = load("old")
 n = report("new", new)
+if new and wall("new"):
+    ok = sum(1 for r in new if (r.get("verify") or {}).get("pass_exe") is True)
+    print("new, wall clock: %d records (%d candidates passed) in %.1f s on "
+          "one GPU: %.0f candidate verdicts per GPU-hour, golden included" %
+          (len(new), ok, wall("new"), len(new) / wall("new") * 3600))
 if old is not None:
     ids = set(r["id"] for r in old)
     nsub = report("new*", [r for r in new if r["id"] in ids])
