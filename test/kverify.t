@@ -446,6 +446,9 @@ is "$(jq -r '.verify.gpu' "$T_TMP/out" | sort -u | tr '\n' ' ')" "3 5 " \
 rec j1 ref good > "$T_TMP/one"
 run "$KV" -j 0 < "$T_TMP/one"
 is "$T_STATUS" 2 "-j 0: usage error"
+run "$KV" -j 200 --gpus 0,1 < "$T_TMP/one"
+is "$T_STATUS:$(grep -c '400 workers, at most 256' "$T_TMP/err")" "2:1" \
+    "more than 256 workers in all: usage error, said"
 
 # --- a CPU reference compiled into the harness checks the golden
 orec() {

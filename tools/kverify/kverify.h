@@ -34,6 +34,7 @@
 #define STAGE "kverify"
 #define MAX_CASES 1000		/* more cases than this is a broken harness */
 #define MAX_GPUS 64
+#define MAX_WORKERS 256		/* --gpus times -j */
 #define TAIL_MAX 2048		/* bytes of harness output kept in a fault */
 #define SAN_MSGS 5		/* sanitizer messages kept per tool */
 /* memcheck's guard after every allocation (--padding): an access past a

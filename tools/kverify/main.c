@@ -376,6 +376,12 @@ main(int argc, char *argv[])
 	/* jobs workers per GPU, GPU by GPU in turn: the first records
 	 * spread over every GPU */
 	n = (opt.ngpus > 0 ? opt.ngpus : 1) * opt.jobs;
+	/* each worker may have two children at once (its serving harness
+	 * and a run), and every child is tracked to be killed on a signal */
+	if (n > MAX_WORKERS)
+		k_fatal(K_EXIT_USAGE, NULL, "-j %d over %d GPUs: %d workers, "
+		    "at most %d", opt.jobs, opt.ngpus > 0 ? opt.ngpus : 1, n,
+		    MAX_WORKERS);
 	if (opt.jobs > 1)
 		run_locks_init();
 	workers = k_calloc((size_t)n, sizeof(*workers));
