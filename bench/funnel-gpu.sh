@@ -13,8 +13,9 @@
 # to what is written, fitted across the cases); the fit statuses are
 # counted after the table, and table.md gets them too.
 # -j: kverify processes at once (default: the number of CPUs); records
-# are dealt to them four at a time.  -g: how many GPUs they share
-# (default 1): chunk N runs on GPU N mod gpus (CUDA_VISIBLE_DEVICES).
+# are dealt to them four at a time, the corpora in turn (a deadline leaves
+# each partly judged).  -g: how many GPUs they share (default 1): the
+# queue's Nth chunk runs on GPU N mod gpus (CUDA_VISIBLE_DEVICES).
 # -t: kverify's --timeout per test case (default 10; memcheck gets ten
 # times as long).  -d: stop kverify after this many seconds (a machine
 # lent for a limited time); records it did not reach get the error
@@ -69,7 +70,10 @@ for out in "$@"; do
 	fi
 done
 
-# kverify: chunks of four records from every corpus in one queue
+# kverify: chunks of four records from every corpus in one queue, the
+# corpora taken in turn (a chunk of each, then the next of each), so that
+# a deadline leaves every corpus partly judged rather than the last ones
+# not at all
 q=$(mktemp -d)
 trap 'rm -rf "$q"' EXIT
 i=0
@@ -79,19 +83,24 @@ for out in "$@"; do
 	mkdir -p "$out/chunks"
 	awk -v d="$out/chunks" '{ f = sprintf("%s/%05d.in", d, int((NR - 1) / 4))
 	    print > f }' "$out/kbuild.ndjson"
+	i=$((i + 1))
 	for c in "$out"/chunks/*.in; do
-		[ -f "$c" ] && echo "$c" >> "$q/list"
+		[ -f "$c" ] && echo "$c" >> "$q/list.$i"
 	done
 done
+: > "$q/list"
+for f in "$q"/list.*; do
+	[ -f "$f" ] && nl -ba "$f" | awk -v c="${f##*.}" '{ printf "%08d %04d %s\n", $1, c, $2 }'
+done | sort | cut -d' ' -f3- | awk '{ print NR - 1, $0 }' > "$q/list"
 t0=$(date +%s)
-# each: KFORGE_WORK is the chunk's corpus's work directory
-${deadline:+timeout -s KILL "$deadline"} xargs -P "$jobs" -n 1 sh -c 'd=$(dirname "$(dirname "$1")");
-    n=$(basename "$1" .in | sed "s/^0*//");
+# each: its place in the queue (which GPU: the place mod gpus) and the
+# chunk; KFORGE_WORK is the chunk's corpus's work directory
+${deadline:+timeout -s KILL "$deadline"} xargs -P "$jobs" -n 2 sh -c 'd=$(dirname "$(dirname "$2")");
     if [ '"$gpus"' -gt 1 ]; then
-	CUDA_VISIBLE_DEVICES=$((${n:-0} % '"$gpus"')); export CUDA_VISIBLE_DEVICES
+	CUDA_VISIBLE_DEVICES=$(($1 % '"$gpus"')); export CUDA_VISIBLE_DEVICES
     fi
     KFORGE_WORK=$d/work "$KFORGE_BIN/kverify" -q --no-time '"$fit"' --timeout "'"$tmo"'" \
-    < "$1" > "${1%.in}.part" 2> /dev/null; mv "${1%.in}.part" "${1%.in}.out"' \
+    < "$2" > "${2%.in}.part" 2> /dev/null; mv "${2%.in}.part" "${2%.in}.out"' \
     sh < "$q/list" || echo "# kverify: stopped after ${deadline:-?} s"
 echo "# kverify: $(($(date +%s) - t0)) s for $(wc -l < "$q/list") chunks"
 for out in "$@"; do
