@@ -121,6 +121,12 @@ span_of(const struct eq *g, size_t k, size_t *sa, size_t *sb)
 		}
 	if (a >= b)
 		return 0;
+	/* a comma may part a template's arguments (f<a, b>), not
+	 * expressions: a piece cut at one that holds < or > is not one */
+	if ((mt_is(g->code, t, a - 1, ",") || mt_is(g->code, t, b, ",")))
+		for (i = a; i < b; i++)
+			if (mt_is(g->code, t, i, "<") || mt_is(g->code, t, i, ">"))
+				return 0;
 	*sa = a;
 	*sb = b;
 	return 1;
@@ -177,6 +183,7 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 	struct k_buf why = { 0 };
 	char *os = NULL, *ms = NULL;
 	struct val v0 = unknown;
+	int same0 = 1;		/* the value is case 0's in every case */
 
 	if (k >= g->t.n || json_array_size(cases) == 0)
 		return NULL;
@@ -246,6 +253,8 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 			    pa.site_r.lo == 1) || (strchr("+-", g->code[off]) !=
 			    NULL && pa.site_r.lo == 0 && pa.site_l.known));
 			span = span && eq_single(a) && eq_single(b) && a.lo == b.lo;
+			if (ci > 0 && (node ? pa.site_v : a).lo != v0.lo)
+				same0 = 0;
 			if (ci == 0) {
 				v0 = node ? pa.site_v : a;
 				na = pa.node_a;
@@ -288,8 +297,12 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 	}
 	if (rule == R_SAME) {
 		char *a = squeeze(os), *b = squeeze(ms);
-		k_buf_printf(&why, "%s and %s are both %lld in every case", a,
-		    b, v0.lo);
+		if (same0)
+			k_buf_printf(&why, "%s and %s are both %lld in every "
+			    "case", a, b, v0.lo);
+		else
+			k_buf_printf(&why, "%s and %s take one and the same "
+			    "value in each case (%lld in case 0)", a, b, v0.lo);
 		free(a);
 		free(b);
 	} else if (rule == R_IDENTITY)
