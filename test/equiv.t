@@ -84,9 +84,24 @@ spec noscalar batch_guard '{"cases":[{"name":"a","scalars":{"m":300}}]}'
 is "$(marked batch_guard "$T_TMP/noscalar")" "" \
     "a case without b's value: nothing marked"
 
-# the schema's shape
+is "$(marked batch_ref "$T_TMP/wrap")" "" \
+    "near miss: bs changed through a reference (int &r = bs; r += 0): bs >= b made > is not marked"
+is "$(marked batch_macro "$T_TMP/wrap")" "" \
+    "near miss: b passed bare to a macro that may change it: nothing marked"
+is "$(marked gather_alias "$T_TMP/wrap" | tr '\n' ' ')" "m4 same-value m5 same-value " \
+    "gather_alias: only n0 < 0 made <= 0 or < 1 (n0 >= 4 in every case); idx is written, kn >= n0 made > is not marked"
+spec alias gather_alias '{"params":[{"name":"idx","role":"in"}]}'
+is "$(marked gather_alias "$T_TMP/alias" | tr '\n' ' ')" "m4 same-value m5 same-value " \
+    "near miss: idx declared an input by the spec but written through an alias (w = idx): its fill proves nothing"
+
+# the schema's shape, and what each proof read
 is "$(jq -rs '[.[].wrap.mutants.list[] | select(.equivalent) | .equivalent |
-    keys | join(",")] | unique | .[]' "$T_TMP/wrap")" "cases,reason,rule,under" \
-    "each proof has under, rule, cases and reason"
+    keys | join(",")] | unique | .[]' "$T_TMP/wrap")" "cases,reads,reason,rule,under" \
+    "each proof has under, rule, cases, reads and reason"
+is "$(jq -r 'select(.scan.name == "gather_guard" or .scan.name == "batch_guard" or
+    .scan.name == "row_stride") | .wrap.mutants.list[] | select(.id == "m4" or
+    .id == "m3") | select(.equivalent) | .equivalent.reads | join(",")' "$T_TMP/wrap")" \
+    "$(printf 'scalars,data\nscalars,launch\nlaunch')" \
+    "reads: the index buffer's fill and n0; blockIdx.y and b; blockDim.x and gridDim.y"
 
 done_testing

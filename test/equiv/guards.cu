@@ -59,6 +59,45 @@ __global__ void loop_assert_over(int B, int n, const float *x, float *y)
 	}
 }
 
+// near misses: bs reached through a reference that changes it, b passed
+// bare to a macro that may change it, idx written through an alias:
+// nothing is proven from them
+#define BUMP(v) ((v) += 0)
+
+__global__ void batch_ref(int b, int m, const float *x, float *y)
+{
+	int bs = blockIdx.y;
+	int &r = bs;
+	r += 0;
+	if (bs >= b)
+		return;
+	y[bs * m + threadIdx.x % m] = x[bs * m];
+}
+
+__global__ void batch_macro(int b, int m, const float *x, float *y)
+{
+	int bs = blockIdx.y;
+	BUMP(b);
+	if (bs >= b)
+		return;
+	y[bs * m + threadIdx.x % m] = x[bs * m];
+}
+
+__global__ void gather_alias(int n, int n0, int *idx, const float *pts,
+    float *out)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int *w = idx;
+	if (i >= n)
+		return;
+	if (n0 < 0)
+		w[i] = n0;
+	const int kn = idx[i];
+	if (kn >= n0)
+		return;
+	out[i] = pts[kn];
+}
+
 void launch(int n, int n0, int b, int m, const int *idx, const float *pts,
     float *out, const float *x, float *y)
 {
@@ -67,4 +106,7 @@ void launch(int n, int n0, int b, int m, const int *idx, const float *pts,
 	row_stride<<<b, 256>>>(b, n, x, y);
 	loop_assert<<<(b * n + 255) / 256, 256>>>(b, n, x, y);
 	loop_assert_over<<<(b * n + 256) / 256, 256>>>(b, n, x, y);
+	batch_ref<<<dim3(1, b), 256>>>(b, m, x, y);
+	batch_macro<<<dim3(1, b), 256>>>(b, m, x, y);
+	gather_alias<<<(n + 255) / 256, 256>>>(n, n0, (int *)idx, pts, out);
 }

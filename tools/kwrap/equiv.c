@@ -188,6 +188,7 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 	if (k >= g->t.n || json_array_size(cases) == 0)
 		return NULL;
 	g->nnames = 0;
+	g->reads = 0;
 	if (strcmp(op, "drop-statement") == 0) {
 		/* assert(c); dropped: c holds in every case */
 		size_t c;
@@ -232,6 +233,7 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		ms = k_asprintf("%.*s%s%.*s", (int)(off - so), g->code + so, rep,
 		    (int)(eo - off - len), g->code + off + len);
 		g->nnames = 0;
+		g->reads = 0;
 		json_array_foreach(cases, ci, cs) {
 			struct val a, b;
 			struct px pa;
@@ -318,9 +320,16 @@ done:
 			    g->names[i].lo, g->names[i].hi);
 		if (g->nnames > 0)
 			k_buf_add(&why, ")");
-		r = json_pack("{s:s,s:s,s:I,s:s}", "under", "spec", "rule",
+		json_t *rd = json_array();
+		if (g->reads & EQ_R_SCALARS)
+			json_array_append_new(rd, json_string("scalars"));
+		if (g->reads & EQ_R_LAUNCH)
+			json_array_append_new(rd, json_string("launch"));
+		if (g->reads & EQ_R_DATA)
+			json_array_append_new(rd, json_string("data"));
+		r = json_pack("{s:s,s:s,s:I,s:o,s:s}", "under", "spec", "rule",
 		    rules[rule], "cases", (json_int_t)json_array_size(cases),
-		    "reason", k_buf_str(&why));
+		    "reads", rd, "reason", k_buf_str(&why));
 	}
 	k_buf_free(&why);
 	free(os);
@@ -329,8 +338,8 @@ done:
 }
 
 void
-kw_equivalent(const char *code, const char *kernel, json_t *spec,
-    json_t *mutants)
+kw_equivalent(const char *code, const char *kernel, json_t *instance,
+    json_t *spec, json_t *mutants)
 {
 	struct eq g = { 0 };
 	struct toks all = { 0 };
@@ -350,6 +359,17 @@ kw_equivalent(const char *code, const char *kernel, json_t *spec,
 	}
 	tokenize(code, &all);
 	collect_consts(code, &all, &g.c);
+	{
+		/* template value parameters of the instance, last: they
+		 * win over namesakes of the slice (as kern_infer's) */
+		json_t *v;
+		const char *key;
+		long long x;
+		json_object_foreach(instance, key, v)
+			if (json_is_string(v) && eval_str(json_string_value(v),
+			    &g.c, &x))
+				const_set(&g.c, key, x);
+	}
 	json_array_foreach(json_object_get(mutants, "list"), i, m) {
 		const char *op = k_get_str(m, "op");
 		const char *rep = k_get_str(m, "replacement");

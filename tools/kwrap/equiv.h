@@ -10,6 +10,9 @@
 
 #define EQ_DEPTH 16		/* nested definitions followed */
 #define EQ_LEVELS 6		/* enclosing expressions tried */
+#define EQ_R_SCALARS 1	/* a scalar's value in a case */
+#define EQ_R_LAUNCH 2	/* threadIdx, blockIdx, blockDim, gridDim */
+#define EQ_R_DATA 4	/* an input buffer's fill */
 #define EQ_NAMES 4		/* names a reason shows */
 
 struct val {
@@ -36,6 +39,7 @@ struct eq {
 	long long grid[3], block[3];
 	struct seen names[EQ_NAMES];
 	int nnames;
+	int reads;		/* EQ_R_*: what the evaluations read */
 };
 
 /* One parse of a text: the span, lexed alone. */

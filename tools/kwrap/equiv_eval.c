@@ -235,6 +235,11 @@ changed(const struct eq *g, const char *name, size_t decl, size_t skip_a,
 			return 1;
 		if (bare_arg(g, j))
 			return 1;
+		/* T &r = name: r may change it */
+		if (j >= g->a + 3 && mt_is(g->code, t, j - 1, "=") &&
+		    t->v[j - 2].kind == M_ID && (mt_is(g->code, t, j - 3, "&") ||
+		    mt_is(g->code, t, j - 3, "&&")))
+			return 1;
 	}
 	return 0;
 }
@@ -407,33 +412,73 @@ element(const struct eq *g, json_t *prm)
 	    "bool") != 0);
 }
 
-/* Whether the body stores through pointer name or points it elsewhere:
- * name[...] = , *name = , name = . */
+/* The callee of the innermost call whose parentheses hold token j of
+ * the body, into name; 0 when j is in none. */
+static int
+callee(const struct eq *g, size_t j, char *name, size_t cap)
+{
+	const struct mtoks *t = &g->t;
+	size_t i;
+	int d = 0;
+
+	for (i = j; i-- > g->a;) {
+		if (mt_is(g->code, t, i, ")") || mt_is(g->code, t, i, "]"))
+			d++;
+		else if (mt_is(g->code, t, i, "[") && d > 0)
+			d--;
+		else if (mt_is(g->code, t, i, "(") && d-- == 0)
+			break;
+		else if (mt_is(g->code, t, i, "{") || mt_is(g->code, t, i,
+		    "}") || mt_is(g->code, t, i, ";"))
+			return 0;
+	}
+	if (i <= g->a || t->v[i - 1].kind != M_ID)
+		return 0;
+	tok_text(g->code, &t->v[i - 1], name, cap);
+	return 1;
+}
+
+/*
+ * Whether the buffer behind pointer name may change or be reached
+ * another way: every use must be a read of an element (name[...] not
+ * assigned, *name not assigned, &name[...] in a call known to be pure
+ * such as __ldg) or the pointer's own step (name += k, name++); any
+ * other use (a store, an alias q = name, an argument) may write it.
+ */
 static int
 stored(const struct eq *g, const char *name)
 {
 	const struct mtoks *t = &g->t;
 	size_t j, e;
+	char fn[64];
 
 	for (j = g->a; j < g->b; j++) {
-		if (!mt_is(g->code, t, j, name))
+		if (!mt_is(g->code, t, j, name) || (j > g->a &&
+		    (mt_is(g->code, t, j - 1, ".") || mt_is(g->code, t, j - 1,
+		    "->") || mt_is(g->code, t, j - 1, "::"))))
 			continue;
-		if (j + 1 < g->b && mt_is(g->code, t, j + 1, "=") &&
-		    !(j > g->a && (mt_is(g->code, t, j - 1, ".") ||
-		    mt_is(g->code, t, j - 1, "->"))))
-			return 1;
+		if (j + 1 < g->b && (mt_is(g->code, t, j + 1, "+=") ||
+		    mt_is(g->code, t, j + 1, "-=") || mt_is(g->code, t, j + 1,
+		    "++") || mt_is(g->code, t, j + 1, "--")))
+			continue;	/* its own step */
 		if (j + 1 < g->b && mt_is(g->code, t, j + 1, "[")) {
 			e = mt_close(g->code, t, j + 1);
 			if (e + 1 < g->b && (eq_is_assign(g->code, &t->v[e + 1]) ||
 			    mt_is(g->code, t, e + 1, "++") || mt_is(g->code, t,
 			    e + 1, "--")))
 				return 1;
+			if (j > g->a && mt_is(g->code, t, j - 1, "&") &&
+			    (!callee(g, j, fn, sizeof(fn)) || !pure_call(fn)))
+				return 1;
+			continue;
 		}
-		if (j > g->a && mt_is(g->code, t, j - 1, "*") &&
-		    j + 1 < g->b && eq_is_assign(g->code, &t->v[j + 1]))
-			return 1;
-		if (bare_arg(g, j))
-			return 1;
+		if (j > g->a && mt_is(g->code, t, j - 1, "*") && (j - 1 ==
+		    g->a || !ends_operand(g->code, &t->v[j - 2])) &&
+		    !(j + 1 < g->b && eq_is_assign(g->code, &t->v[j + 1])) &&
+		    !(j >= g->a + 2 && (mt_is(g->code, t, j - 2, "++") ||
+		    mt_is(g->code, t, j - 2, "--"))))
+			continue;	/* *name read */
+		return 1;
 	}
 	return 0;
 }
@@ -804,6 +849,7 @@ ident_value(struct px *p, const char *name, struct val *v)
 		    !int_dtype(k_get_str(prm, "dtype"), &lo, &hi) ||
 		    !const_get(&g->bind, name, &x) || x < lo || x > hi)
 			return 1;
+		g->reads |= EQ_R_SCALARS;
 		*v = known(x, x, lo == 0 && strcmp(k_get_str(prm, "dtype"),
 		    "bool") != 0);
 		note(p, name, *v);
@@ -822,13 +868,14 @@ ident_value(struct px *p, const char *name, struct val *v)
 
 /* threadIdx.x and its kin, or unknown. */
 static struct val
-builtin(const struct eq *g, const char *base, const char *m)
+builtin(struct eq *g, const char *base, const char *m)
 {
 	int d = strcmp(m, "x") == 0 ? 0 : strcmp(m, "y") == 0 ? 1 :
 	    strcmp(m, "z") == 0 ? 2 : -1;
 
 	if (d < 0 || !g->have_launch)
 		return unknown;
+	g->reads |= EQ_R_LAUNCH;
 	if (strcmp(base, "threadIdx") == 0)
 		return known(0, g->block[d] - 1, 1);
 	if (strcmp(base, "blockIdx") == 0)
@@ -1009,8 +1056,12 @@ parse_primary(struct px *p)
 		 * reads the buffer */
 		json_t *prm = spec_param(p->g, name);
 		size_t c = mt_close(p->s, &p->t, p->i);
+		int reads = p->g->reads;
 		p->i++;
+		/* the index is parsed for its effects; its value is not
+		 * the element's, nor what the proof reads */
 		(void)parse_expr(p);
+		p->g->reads = reads;
 		if (p->i != c) {
 			p->ok = 0;
 			return unknown;
@@ -1021,6 +1072,7 @@ parse_primary(struct px *p)
 		    "", "in") != 0 || stored(p->g, name))
 			return unknown;
 		v = element(p->g, prm);
+		p->g->reads |= EQ_R_DATA;
 		note(p, name, v);
 		return v;
 	}

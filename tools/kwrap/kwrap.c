@@ -85,7 +85,8 @@ process(json_t *rec, void *ctx)
 			json_t *m = kw_mutants(k_get_str(slice, "code"),
 			    k_get_str(scan, "name"), opt.mutants);
 			kw_equivalent(k_get_str(slice, "code"), k_get_str(scan,
-			    "name"), json_object_get(wrap, "spec"), m);
+			    "name"), json_object_get(slice, "instance"),
+			    json_object_get(wrap, "spec"), m);
 			json_object_set_new(wrap, "mutants", m);
 		}
 		k_set_section(rec, "wrap", wrap);

@@ -600,9 +600,9 @@ json_t *kw_mutants(const char *code, const char *kernel, int budget);
 /* equiv.c: mark the mutants of wrap.mutants (list entries) proven
  * equivalent to the reference under spec's cases and launch, each with
  * "equivalent": {under, rule, cases, reason}; mutants.equivalent counts
- * them */
-void kw_equivalent(const char *code, const char *kernel, json_t *spec,
-    json_t *mutants);
+ * them (instance: slice.instance, the template arguments) */
+void kw_equivalent(const char *code, const char *kernel, json_t *instance,
+    json_t *spec, json_t *mutants);
 
 /* switches.c: cases that give each switch-like scalar each value the
  * kernel compares it with (spec.cases grows, at most budget) */
