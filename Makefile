@@ -279,7 +279,8 @@ test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c $(KSLICE_SRCS) \
 	    lib/k_pch.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
 
 test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
-    $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h
+    $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h tools/kwrap/mtok.h \
+    tools/kwrap/equiv.h
 	@mkdir -p test/tmp/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CURL_CFLAGS) -Itools/kwrap -o $@ \
 	    fuzz/fuzz_kwrap.c $(filter-out tools/kwrap/kwrap.c, \

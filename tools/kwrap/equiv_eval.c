@@ -536,11 +536,16 @@ eval_text(struct px *up, const char *s, size_t use_a, size_t use_b)
 static struct val
 eval_code(struct px *up, size_t a, size_t b)
 {
-	size_t so = up->g->t.v[a].off;
-	size_t eo = up->g->t.v[b - 1].off + up->g->t.v[b - 1].len;
-	char *s = k_asprintf("%.*s", (int)(eo - so), up->g->code + so);
-	struct val v = eval_text(up, s, so, eo);
+	size_t so, eo;
+	char *s;
+	struct val v;
 
+	if (a >= b)
+		return unknown;
+	so = up->g->t.v[a].off;
+	eo = up->g->t.v[b - 1].off + up->g->t.v[b - 1].len;
+	s = k_asprintf("%.*s", (int)(eo - so), up->g->code + so);
+	v = eval_text(up, s, so, eo);
 	free(s);
 	return v;
 }
@@ -601,10 +606,12 @@ loop_range(struct px *p, const char *name, const char *s,
 			semi[n++] = i;
 		}
 	}
+	if (n != 2)
+		return 1;
 	/* T name = A; */
 	for (d = 0; d < semi[0] && !mt_is(s, t, d, name); d++)
 		;
-	if (n != 2 || d == 0 || d + 2 >= semi[0] || !mt_is(s, t, d + 1, "="))
+	if (d == 0 || d + 2 >= semi[0] || !mt_is(s, t, d + 1, "="))
 		return 1;
 	if ((ty = type_of(s, t, 0, d)) == 0 || ty == 3)
 		return 1;
@@ -1313,7 +1320,7 @@ parse_bin(struct px *p, int lv)
 		long long off = (long long)p->t.v[p->i].off;
 		p->i++;
 		b = lv == B_MUL ? parse_unary(p) : parse_bin(p, lv - 1);
-		if (off == p->site) {
+		if (off == p->site && p->ok && p->i > 0 && p->i <= p->t.n) {
 			p->site_seen = 1;
 			p->site_l = a;
 			p->site_r = b;
