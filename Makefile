@@ -107,13 +107,13 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok eval vocab infer model textual launch poly flow interval onchip access \
-	spec fit harness instruction llm validate mutate switches boundary kwrap
+	spec fit harness instruction llm validate mutate equiv equiv_eval switches boundary kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
 tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh
 	sh mk/embed.sh kwrap_harness_text tools/kwrap/harness.in > $@
 
-tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h tools/kwrap/mtok.h lib/*.h
+tools/kwrap/%.o: tools/kwrap/%.c tools/kwrap/kwrap.h tools/kwrap/mtok.h tools/kwrap/equiv.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 kwrap: $(KWRAP_OBJS) lib/libkllm.a lib/libkforge.a
@@ -279,7 +279,8 @@ test/tmp/fuzz/fuzz_kslice: fuzz/fuzz_kslice.c $(KSLICE_SRCS) \
 	    lib/k_pch.c lib/k_prelude.c $(CLANG_LIBS) $(LIBS)
 
 test/tmp/fuzz/fuzz_kwrap: fuzz/fuzz_kwrap.c $(KWRAP_OBJS:.o=.c) $(FUZZ_LIB) \
-    $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h
+    $(LLM_OBJS:.o=.c) lib/*.h tools/kwrap/kwrap.h tools/kwrap/mtok.h \
+    tools/kwrap/equiv.h
 	@mkdir -p test/tmp/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CURL_CFLAGS) -Itools/kwrap -o $@ \
 	    fuzz/fuzz_kwrap.c $(filter-out tools/kwrap/kwrap.c, \

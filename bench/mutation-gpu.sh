@@ -4,8 +4,9 @@
 # kverify them with -j processes sharing the GPU (no timing), then say,
 # per corpus and overall: how many references pass as their own
 # candidate among those with a golden (nondeterministic ones, judged in
-# their band, counted apart), and the mutation score (killed over tried,
-# equivalent and stillborn mutants apart) with its distribution over the
+# their band, counted apart), and the mutation score (killed over tried
+# less the survivors kwrap proved equivalent under the spec's cases and
+# launch; equivalent and stillborn mutants apart) with its distribution over the
 # tasks and the operators of the survivors.  Needs no jq: awk reads the
 # kreport JSON lines.
 #
@@ -122,17 +123,19 @@ for out in "$@"; do
 		if (m == 0) next
 		$0 = substr($0, m)
 		tr = num("tried"); ki = num("killed"); eq = num("equivalent")
-		if (tr == "" || tr + 0 == 0) next
-		scored++; tried += tr; killed += ki; equiv += eq
-		s = ki / tr
+		se = num("spec_equivalent") + 0
+		if (tr == "" || tr - se <= 0) next
+		scored++; tried += tr; killed += ki; equiv += eq; speq += se
+		s = ki / (tr - se)
 		if (s == 1) b[1]++; else if (s >= .95) b[2]++
 		else if (s >= .9) b[3]++; else if (s >= .8) b[4]++
 		else if (s >= .5) b[5]++; else b[6]++
 	}
 	END {
-		printf "| %s | %d | %d | %d of %d | %d of %d | %d | %d | %d | %s | %d / %d / %d / %d / %d / %d |\n",
+		sc = tried - speq > 0 ? sprintf("%.1f%%", 100 * killed / (tried - speq)) : "-"
+		printf "| %s | %d | %d | %d of %d | %d of %d | %d | %d | %d | %d | %s | %d / %d / %d / %d / %d / %d |\n",
 		    name, tasks, gold, pass, gold, ndpass, ndet, scored, tried,
-		    killed, tried ? sprintf("%.1f%%", 100 * killed / tried) : "-",
+		    speq, killed, sc,
 		    b[1], b[2], b[3], b[4], b[5], b[6]
 	}' "$out/rows.ndjson" > "$out/mutation.row"
 	# per task: its score, what killed, the operators of its survivors
@@ -153,9 +156,12 @@ for out in "$@"; do
 		id = substr($0, 8, RLENGTH - 8)
 		s = substr($0, m)
 		tr = num(s, "tried"); ki = num(s, "killed")
-		if (tr == "" || tr + 0 == 0) next
+		se = num(s, "spec_equivalent") + 0
+		if (tr == "" || tr - se <= 0) next
 		a = index(s, "\"survivors\":[")
-		e = index(s, "],\"mutants\":[")
+		e = index(s, "],\"equivalents\":[")
+		if (e == 0)
+			e = index(s, "],\"mutants\":[")
 		sv = a > 0 && e > a ? substr(s, a, e - a) : ""
 		ops = ""; delete c
 		while (match(sv, /"op":"[a-z-]*"/)) {
@@ -163,11 +169,11 @@ for out in "$@"; do
 			sv = substr(sv, RSTART + RLENGTH)
 		}
 		for (o in c) ops = ops (ops == "" ? "" : ", ") o " " c[o]
-		printf "| %s | %s | %d | %d | %.1f%% | %s |\n", name, id, tr, ki,
-		    100 * ki / tr, ops == "" ? "-" : ops
-	}' "$out/verified.ndjson" | sort -t'|' -k6,6n > "$out/mutation.tasks"
+		printf "| %s | %s | %d | %d | %d | %.1f%% | %s |\n", name, id, tr,
+		    se, ki, 100 * ki / (tr - se), ops == "" ? "-" : ops
+	}' "$out/verified.ndjson" | sort -t'|' -k7,7n > "$out/mutation.tasks"
 	# the operators of the survivors, over the corpus
-	awk -F'|' '{ n = split($7, a, ", "); for (i = 1; i <= n; i++) {
+	awk -F'|' '{ n = split($8, a, ", "); for (i = 1; i <= n; i++) {
 		split(a[i], p, " "); if (p[2] != "") c[p[1]] += p[2] } }
 	    END { for (o in c) print c[o], o }' "$out/mutation.tasks" |
 	    sort -rn | awk -v n="$n" '{ printf "%s%s %s", (NR > 1 ? ", " : "# " n " survivors: "), $2, $1 } END { if (NR) print "" }'
@@ -176,15 +182,15 @@ done
 # (one call per corpus adds its rows)
 parent=$(dirname "$md")
 {
-	echo "| corpus | tasks | golden | reference passes as itself | of them nondeterministic | scored | mutants tried | killed | score | tasks at 100% / 95-99 / 90-95 / 80-90 / 50-80 / <50% |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| corpus | tasks | golden | reference passes as itself | of them nondeterministic | scored | mutants tried | equivalent under the spec | killed | score | tasks at 100% / 95-99 / 90-95 / 80-90 / 50-80 / <50% |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	cat "$parent"/*/mutation.row 2> /dev/null
 } > "$md"
 {
-	echo "| corpus | task | mutants tried | killed | score | survivors by operator |"
-	echo "|---|---|---|---|---|---|"
+	echo "| corpus | task | mutants tried | equivalent under the spec | killed | score | survivors by operator |"
+	echo "|---|---|---|---|---|---|---|"
 	cat "$parent"/*/mutation.tasks 2> /dev/null
 } > "$parent/mutation-tasks.md"
-awk -F'|' 'NR > 2 { t += $8; k += $9 } END { printf "# overall: %d of %d mutants killed (%.1f%%)\n", k, t, t ? 100 * k / t : 0 }' "$md"
+awk -F'|' 'NR > 2 { t += $8 - $9; e += $9; k += $10 } END { printf "# overall: %d of %d mutants killed (%.1f%%), %d more proven equivalent under the spec left out\n", k, t, t ? 100 * k / t : 0, e }' "$md"
 cat "$md"
 echo "# per task: $parent/mutation-tasks.md"

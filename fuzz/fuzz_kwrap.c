@@ -1,5 +1,6 @@
 /*
- * Fuzz target: kwrap's per-record function, process, without --llm (no
+ * Fuzz target: kwrap's per-record function, process, with --mutants 20
+ * (mutants and their proofs of equivalence) and without --llm (no
  * network), and its text-level engines on the raw input: the tokenizer,
  * the exact evaluator and the collection of a slice's constants.  kwrap.c
  * is included so process is reachable; its main is renamed, and the rest
@@ -42,6 +43,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    &err);
 	if (json_is_object(rec)) {
 		char *s;
+		/* mutants and their proofs of equivalence (equiv.c) too */
+		opt.mutants = 20;
 		rec = process(rec, NULL);
 		if ((s = json_dumps(rec, JSON_COMPACT)) == NULL)
 			abort();

@@ -248,8 +248,29 @@ like "$(grep -A1 '^13 of 14' "$T_TMP/out")" '^13 of 14 mutants killed \(92\.9%\)
     "md: the overall score in words"
 run "$KREPORT" --export kforge "$T_TMP/mut.ndjson"
 is "$(jq -c '.verdicts.mutation' "$T_TMP/out" | tr '\n' ' ')" \
-    '{"score":0.9,"tried":10,"killed":9,"survived":1,"equivalent":2} {"score":1,"tried":4,"killed":4,"survived":0,"equivalent":0} null ' \
+    '{"score":0.9,"tried":10,"killed":9,"survived":1,"equivalent":2,"spec_equivalent":0,"contradictions":0} {"score":1,"tried":4,"killed":4,"survived":0,"equivalent":0,"spec_equivalent":0,"contradictions":0} null ' \
     "export: verdicts.mutation per row"
 is "$(jq -r 'select(.verdicts.mutation.score >= 0.95) | .id' "$T_TMP/out")" "a.cu::k2" \
     "the README's recipe: tasks whose tests kill at least 95% of the mutants"
+
+# survivors kwrap proved equivalent under the spec leave the denominator;
+# a killed one that had a proof is a contradiction, said in the report
+printf '%s\n' \
+    '{"id":"b.cu::k1","slice":{"code":"k1"},"verify":{'"$V"',"deterministic":true,"mutation":{"tried":10,"killed":8,"survived":1,"equivalent":0,"spec_equivalent":1,"contradictions":0,"stillborn":0,"score":0.8889,"survivors":[{"id":"m2","op":"constant","line":3,"diff":"x"}],"equivalents":[{"id":"m5","op":"swap-relational","line":4,"diff":"y","rule":"same-value","reason":"r"}]}}}' \
+    '{"id":"b.cu::k2","slice":{"code":"k2"},"verify":{'"$V"',"deterministic":true,"mutation":{"tried":5,"killed":5,"survived":0,"equivalent":0,"spec_equivalent":0,"contradictions":1,"stillborn":0,"score":1,"survivors":[]}}}' \
+    > "$T_TMP/meq.ndjson"
+run "$KREPORT" --format json "$T_TMP/meq.ndjson"
+is "$(jq -c '.mutation | [.tried, .killed, .survived, .spec_equivalent, .contradictions, (.score * 1000 | round)]' "$T_TMP/out")" \
+    "[15,13,1,1,1,929]" "mutation: killed over tried less the spec-equivalent survivors (13 of 14)"
+is "$(jq -c '[.mutation.per_task[] | [.task, .spec_equivalent, .contradictions]]' "$T_TMP/out")" \
+    '[["b.cu::k1",1,0],["b.cu::k2",0,1]]' "mutation: per task, the equivalent count and contradictions"
+run "$KREPORT" "$T_TMP/meq.ndjson"
+like "$(cat "$T_TMP/out")" '13 of 14 mutants killed \(92\.9%\) over 2 tasks: killed over tried \(15\) less the 1 survivors kwrap proved equivalent under the spec' \
+    "md: the score's denominator leaves the equivalent out, and says so"
+like "$(cat "$T_TMP/out")" 'Contradictions: 1 killed mutants had been proved equivalent' \
+    "md: a contradiction is said"
+like "$(grep 'b.cu::k2' "$T_TMP/out")" '0 \(contradicted\)' "md: the task with the contradiction is marked"
+run "$KREPORT" --export kforge "$T_TMP/meq.ndjson"
+is "$(jq -c '.verdicts.mutation | [.spec_equivalent, .contradictions]' "$T_TMP/out" | tr '\n' ' ')" \
+    '[1,0] [0,1] ' "export: the equivalent count and contradictions per row"
 done_testing

@@ -545,6 +545,35 @@ if python3 -c 'import jsonschema' 2> /dev/null; then
 	jq -c 'del(.wrap)' "$T_TMP/out" | python3 test/validate > "$T_TMP/val" 2> /dev/null
 	is "$?:$(cat "$T_TMP/val")" "0:" "verify.mutation validates against schemas/"
 fi
+# kwrap's proofs of equivalence under the spec: a survivor with one is
+# left out of the denominator; a killed one contradicts its proof
+jq -c '.wrap.mutants.list |= map(if .id == "m4" or .id == "m1" then
+    .equivalent = {under: "spec", rule: "same-value", cases: 3,
+    reason: "i >= n and i > n are both 0 in every case"} else . end)' \
+    "$T_TMP/in" > "$T_TMP/ineq"
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/ineq"
+jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+is "$(v '.mutation | [.tried, .killed, .survived, .spec_equivalent, .contradictions, (.score * 1e4 | round)] | map(tostring) | join(" ")')" \
+    "7 6 0 1 1 10000" \
+    "a proven-equivalent survivor leaves the denominator: 6 killed of 7 tried - 1 equivalent"
+is "$(v '[.mutation.mutants[0,3] | "\(.id):\(.status):\(.contradiction // "-")"] | join(" ")')" \
+    "m1:killed:true m4:spec-equivalent:-" \
+    "the equivalent survivor has its own status; a killed one with a proof is a contradiction"
+is "$(v '.mutation | [.survivors, (.equivalents | map("\(.id) \(.rule) \(.reason)"))] | tostring')" \
+    '[[],["m4 same-value i >= n and i > n are both 0 in every case"]]' \
+    "equivalents are listed apart from survivors, with kwrap's reason"
+like "$(cat "$T_TMP/err")" "mutant m1: killed \(mismatch\), but kwrap proved it equivalent" \
+    "a contradiction is said on stderr"
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	jq -c 'del(.wrap)' "$T_TMP/out" | python3 test/validate > "$T_TMP/val" 2> /dev/null
+	is "$?:$(cat "$T_TMP/val")" "0:" "verify.mutation with equivalents validates against schemas/"
+fi
+jq -c '.fit = {status: "fitted", args: ["--set", "n=3"]}' "$T_TMP/ineq" > "$T_TMP/infit"
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/infit"
+jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+is "$(v '.mutation | [.survived, .spec_equivalent, .contradictions, (.score * 1e4 | round), (.proofs_unused != null)] | map(tostring) | join(" ")')" \
+    "1 0 0 8571 true" \
+    "a fit that sets a scalar runs cases the proofs did not cover: they are not used"
 run "$KV" --no-time --no-mutants < "$T_TMP/in"
 is "$(jq -c '.verify.mutation' "$T_TMP/out")" null "--no-mutants: none run"
 rec mnondet nondet | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0]' > "$T_TMP/in"

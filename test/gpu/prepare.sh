@@ -78,14 +78,18 @@ sh test/gpu/hip-prepare.sh
 sh test/gpu/import-prepare.sh
 
 # nondeterministic references and the mutation score: a float atomicAdd
-# reduction and small kernels of test/mutate/, each with its mutants and
-# its own code as the candidate (the reference must pass as itself)
+# reduction and small kernels of test/mutate/ and test/equiv/ (but its
+# near miss loop_assert_over, whose own assert fires), each with its
+# mutants and its own code as the candidate (the reference must pass as
+# itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/mutate/blocksum.cu \
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
-	    test/mutate/boundary.cu test/mutate/ties.cu 2> /dev/null |
+	    test/mutate/boundary.cu test/mutate/ties.cu \
+	    test/equiv/guards.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
-	    jq -c '.candidate = {code: .slice.code, dialect: "cuda"}' |
+	    jq -c 'select(.scan.name != "loop_assert_over") |
+	    .candidate = {code: .slice.code, dialect: "cuda"}' |
 	    ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/judge.ndjson" || true
 fi
 

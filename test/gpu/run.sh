@@ -327,6 +327,19 @@ if [ -f "$g/judge.ndjson" ]; then
 	done
 	has "$J" test/mutate/ties.cu::nearest '"id":"m9",[^}]*"status":"killed"'
 	ok $? "nearest: d < best made d <= best dies where distances tie"
+	# kwrap's proofs of equivalence under the spec (test/equiv/guards.cu):
+	# the mutants it marked run and survive every case; a kill would
+	# contradict a proof
+	for k in gather_guard batch_guard row_stride loop_assert; do
+		m=test/equiv/guards.cu::$k
+		echo "# $m: tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+		    "spec_equivalent=$(val "$J" "$m" spec_equivalent)" \
+		    "contradictions=$(val "$J" "$m" contradictions) score=$(val "$J" "$m" score)"
+		has "$J" "$m" '"spec_equivalent":[1-9]'
+		ok $? "$k: the mutants kwrap proved equivalent survive on the GPU"
+		has "$J" "$m" '"contradictions":0[,}]'
+		ok $? "$k: no kill contradicts a proof of equivalence"
+	done
 fi
 
 # --- kreport --export-dir: tasks as folders run by plain nvcc builds

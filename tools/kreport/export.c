@@ -105,12 +105,15 @@ export_row(struct info *in)
 		{
 			json_t *mv = json_object_get(verify, "mutation");
 			json_object_set_new(v, "mutation", json_is_object(mv) ?
-			    json_pack("{sO sO sO sO sO}", "score",
+			    json_pack("{sO sO sO sO sO sI sI}", "score",
 			    json_object_get(mv, "score"), "tried",
 			    json_object_get(mv, "tried"), "killed",
 			    json_object_get(mv, "killed"), "survived",
 			    json_object_get(mv, "survived"), "equivalent",
-			    json_object_get(mv, "equivalent")) : json_null());
+			    json_object_get(mv, "equivalent"),
+			    "spec_equivalent", k_get_int(mv, "spec_equivalent",
+			    0), "contradictions", k_get_int(mv,
+			    "contradictions", 0)) : json_null());
 		}
 		json_object_set_new(v, "tolerance", copy_or_null(
 		    json_object_get(verify, "tolerance")));

@@ -339,9 +339,11 @@ task_json(struct info *in, json_t *cases, const char *build)
 	json_object_set_new(v, "left_out", copy_or_null(json_object_get(
 	    verify, "left_out")));
 	json_object_set_new(v, "mutation", json_is_object(mv) ? json_pack(
-	    "{sO sO sO sO}", "score", json_object_get(mv, "score"), "tried",
-	    json_object_get(mv, "tried"), "killed", json_object_get(mv,
-	    "killed"), "survived", json_object_get(mv, "survived")) :
+	    "{sO sO sO sO sI sI}", "score", json_object_get(mv, "score"),
+	    "tried", json_object_get(mv, "tried"), "killed",
+	    json_object_get(mv, "killed"), "survived", json_object_get(mv,
+	    "survived"), "spec_equivalent", k_get_int(mv, "spec_equivalent",
+	    0), "contradictions", k_get_int(mv, "contradictions", 0)) :
 	    json_null());
 	json_object_set_new(v, "pass_call", tri(in->call));
 	json_object_set_new(v, "pass_exe", tri(in->exe));

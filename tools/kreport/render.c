@@ -292,21 +292,31 @@ mutants(json_t *s, const struct backend *b)
 {
 	static const struct col cols[] = { { "task", 'l' }, { "tried", 'r' },
 	    { "killed", 'r' }, { "survived", 'r' }, { "equivalent", 'r' },
-	    { "score", 'r' }, { "survivors", 'l' } };
+	    { "under spec", 'r' }, { "score", 'r' }, { "survivors", 'l' } };
 	json_t *m = json_object_get(s, "mutation"), *r, *x;
-	char para[256], n[5][32], sc[32];
+	char para[512], n[6][32], sc[32];
 	size_t i, j;
 
 	if (!json_is_object(m))
 		return;
 	b->heading(2, "Mutation score");
 	snprintf(para, sizeof(para), "%ld of %ld mutants killed (%s) over "
-	    "%ld tasks; %ld equivalent (the reference's machine code) and %ld "
-	    "stillborn not counted.", inum(m, "killed"), inum(m, "tried"),
-	    pct(num(m, "score"), sc, sizeof(sc)), inum(m, "tasks"),
+	    "%ld tasks: killed over tried (%ld) less the %ld survivors kwrap "
+	    "proved equivalent under the spec's cases and launch (not in "
+	    "general); %ld equivalent (the reference's machine code) and %ld "
+	    "stillborn not counted.", inum(m, "killed"), inum(m, "tried") -
+	    inum(m, "spec_equivalent"), pct(num(m, "score"), sc, sizeof(sc)),
+	    inum(m, "tasks"), inum(m, "tried"), inum(m, "spec_equivalent"),
 	    inum(m, "equivalent"), inum(m, "stillborn"));
 	b->para(para);
-	b->table(cols, 7);
+	if (inum(m, "contradictions") > 0) {
+		snprintf(para, sizeof(para), "Contradictions: %ld killed "
+		    "mutants had been proved equivalent under the spec; the "
+		    "proofs are wrong (counted as killed).",
+		    inum(m, "contradictions"));
+		b->para(para);
+	}
+	b->table(cols, 8);
 	json_array_foreach(json_object_get(m, "per_task"), i, r) {
 		struct k_buf sv = { 0 };
 		if (i == FAILED_SHOWN)
@@ -317,18 +327,21 @@ mutants(json_t *s, const struct backend *b)
 		{
 			struct span row[] = { CODE(k_get_str(r, "task")),
 			    TXT(n[0]), TXT(n[1]), TXT(n[2]), TXT(n[3]),
-			    TXT(n[4]), TXT(k_buf_str(&sv)) };
+			    TXT(n[5]), TXT(n[4]), TXT(k_buf_str(&sv)) };
 			snprintf(n[0], sizeof(n[0]), "%ld", inum(r, "tried"));
 			snprintf(n[1], sizeof(n[1]), "%ld", inum(r, "killed"));
 			snprintf(n[2], sizeof(n[2]), "%ld", inum(r,
 			    "survived"));
 			snprintf(n[3], sizeof(n[3]), "%ld", inum(r,
 			    "equivalent"));
+			snprintf(n[5], sizeof(n[5]), "%ld%s", inum(r,
+			    "spec_equivalent"), inum(r, "contradictions") > 0 ?
+			    " (contradicted)" : "");
 			if (json_is_number(json_object_get(r, "score")))
 				pct(num(r, "score"), n[4], sizeof(n[4]));
 			else
 				snprintf(n[4], sizeof(n[4]), "-");
-			b->row(row, 7);
+			b->row(row, 8);
 		}
 		k_buf_free(&sv);
 	}

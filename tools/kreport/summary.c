@@ -94,14 +94,15 @@ by_score(const void *a, const void *b)
 /*
  * The mutation score (verify.mutation, kverify): per task, from its first
  * record that has one (every record of a task scores the same reference),
- * lowest score first, and overall: killed over tried, summed.  NULL when
- * no record was scored.
+ * lowest score first, and overall: killed over tried less the survivors
+ * kwrap proved equivalent under the spec (spec_equivalent), summed.  NULL
+ * when no record was scored.
  */
 static json_t *
 mutation(void)
 {
 	json_t *m, *tasks = json_object(), *t, *arr = json_array(), **v;
-	long tried = 0, killed = 0, equiv = 0, still = 0;
+	long tried = 0, killed = 0, equiv = 0, still = 0, speq = 0, contra = 0;
 	const char *key;
 	size_t i, n = 0;
 
@@ -117,11 +118,13 @@ mutation(void)
 		json_array_foreach(json_object_get(mv, "survivors"), j, x)
 			json_array_append(ids, json_object_get(x, "id"));
 		json_object_set_new(tasks, recs[i].task, json_pack(
-		    "{ss sI sI sI sI sO so}", "task", recs[i].task,
+		    "{ss sI sI sI sI sI sI sO so}", "task", recs[i].task,
 		    "tried", k_get_int(mv, "tried", 0),
 		    "killed", k_get_int(mv, "killed", 0),
 		    "survived", k_get_int(mv, "survived", 0),
 		    "equivalent", k_get_int(mv, "equivalent", 0),
+		    "spec_equivalent", k_get_int(mv, "spec_equivalent", 0),
+		    "contradictions", k_get_int(mv, "contradictions", 0),
 		    "score", json_object_get(mv, "score") != NULL ?
 		    json_object_get(mv, "score") : json_null(),
 		    "survivors", ids));
@@ -129,6 +132,8 @@ mutation(void)
 		killed += (long)k_get_int(mv, "killed", 0);
 		equiv += (long)k_get_int(mv, "equivalent", 0);
 		still += (long)k_get_int(mv, "stillborn", 0);
+		speq += (long)k_get_int(mv, "spec_equivalent", 0);
+		contra += (long)k_get_int(mv, "contradictions", 0);
 	}
 	if (json_object_size(tasks) == 0) {
 		json_decref(tasks);
@@ -142,11 +147,13 @@ mutation(void)
 	for (i = 0; i < n; i++)
 		json_array_append(arr, v[i]);
 	free(v);
-	m = json_pack("{sI sI sI sI sI sI so so}", "tasks", (json_int_t)n,
-	    "tried", (json_int_t)tried, "killed", (json_int_t)killed,
-	    "survived", (json_int_t)(tried - killed), "equivalent",
-	    (json_int_t)equiv, "stillborn", (json_int_t)still, "score",
-	    tried > 0 ? json_real((double)killed / (double)tried) :
+	m = json_pack("{sI sI sI sI sI sI sI sI so so}", "tasks",
+	    (json_int_t)n, "tried", (json_int_t)tried, "killed",
+	    (json_int_t)killed, "survived", (json_int_t)(tried - killed -
+	    speq), "equivalent", (json_int_t)equiv, "spec_equivalent",
+	    (json_int_t)speq, "contradictions", (json_int_t)contra,
+	    "stillborn", (json_int_t)still, "score", tried - speq > 0 ?
+	    json_real((double)killed / (double)(tried - speq)) :
 	    json_null(), "per_task", arr);
 	json_decref(tasks);
 	return m;

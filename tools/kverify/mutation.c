@@ -15,6 +15,15 @@
  * compared); a survivor is run once more under compute-sanitizer
  * memcheck and killed where memcheck finds errors on a case the
  * reference ran clean under it.
+ *
+ * kwrap may have proved a mutant equivalent to the reference under the
+ * spec's cases and launch (wrap.mutants.list[].equivalent).  Such a
+ * mutant still runs: one that survives is "spec-equivalent", listed in
+ * equivalents with kwrap's reason and left out of the score's
+ * denominator; one that is killed contradicts the proof, counts as
+ * killed, and is reported as a contradiction, loudly.  A fit that
+ * overrides the launch or a scalar (fit.args --grid, --block, --set)
+ * runs cases the proof did not cover: its proofs are not used.
  */
 #include <string.h>
 
@@ -142,6 +151,25 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 	return e > 0;
 }
 
+/* Why the record's proofs of equivalence do not cover its runs, or
+ * NULL when they do: a fit's override of the launch or a scalar. */
+static const char *
+proofs_void(json_t *rec)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(rec, "fit"),
+	    "args"), i, v) {
+		const char *s = json_string_value(v);
+		if (s != NULL && (strcmp(s, "--grid") == 0 ||
+		    strcmp(s, "--block") == 0 || strcmp(s, "--set") == 0))
+			return "fit.args override the launch or a scalar the "
+			    "proofs assumed";
+	}
+	return NULL;
+}
+
 /* wrap.mutants' entry for id (borrowed), or NULL. */
 static json_t *
 listed(json_t *rec, const char *id)
@@ -161,8 +189,9 @@ void
 mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 {
 	json_t *bm = json_object_get(json_object_get(c->rec, "build"),
-	    "mutants"), *e, *mv, *all, *surv, *by;
-	long tried = 0, killed = 0, equiv = 0, still = 0;
+	    "mutants"), *e, *mv, *all, *surv, *by, *eqs;
+	long tried = 0, killed = 0, equiv = 0, still = 0, speq = 0, contra = 0;
+	const char *nov = proofs_void(c->rec);
 	int ref_nm = -1;
 	size_t i;
 	/* a case of a mutant gets four times what the reference took for
@@ -176,6 +205,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	mv = json_object();
 	all = json_array();
 	surv = json_array();
+	eqs = json_array();
 	by = json_object();
 	json_array_foreach(json_object_get(bm, "list"), i, e) {
 		const char *id = k_get_str(e, "id"), *why = NULL;
@@ -183,6 +213,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 		char dir[PATH_MAX + 64];
 		struct unit u;
 		struct run batch;
+		json_t *proof;
 		int runnable, k;
 
 		json_object_set_new(one, "id", json_string(id != NULL ? id :
@@ -228,13 +259,37 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 		if (why == NULL && memcheck_kills(c, h, &u, &ref_nm, one))
 			why = "memcheck";
 		json_decref(wrapper);
+		proof = nov == NULL ? json_object_get(lm, "equivalent") : NULL;
+		if (!json_is_object(proof))
+			proof = NULL;
 		json_object_set_new(one, "status", json_string(why != NULL ?
-		    "killed" : "survived"));
+		    "killed" : proof != NULL ? "spec-equivalent" :
+		    "survived"));
 		if (why != NULL) {
 			killed++;
 			json_object_set_new(one, "by", json_string(why));
 			json_object_set_new(by, why, json_integer(
 			    k_get_int(by, why, 0) + 1));
+			if (proof != NULL) {
+				/* a wrong proof: a case the spec has tells
+				 * them apart */
+				contra++;
+				json_object_set_new(one, "contradiction",
+				    json_true());
+				k_warn(K_EXIT_OK, k_id_borrowed(c->rec),
+				    "mutant %s: killed (%s), but kwrap proved it "
+				    "equivalent under the spec: %s", id != NULL ?
+				    id : "?", why, k_get_str(proof, "reason") ?
+				    k_get_str(proof, "reason") : "?");
+			}
+		} else if (proof != NULL) {
+			speq++;
+			json_array_append_new(eqs, json_pack("{s:s,s:O,s:O,s:O,"
+			    "s:O,s:O}", "id", id, "op", json_object_get(lm,
+			    "op"), "line", json_object_get(lm, "line"), "diff",
+			    json_object_get(lm, "diff"), "rule",
+			    json_object_get(proof, "rule"), "reason",
+			    json_object_get(proof, "reason")));
 		} else
 			json_array_append_new(surv, json_pack("{s:s,s:O,s:O,"
 			    "s:O}", "id", id, "op", lm != NULL ?
@@ -245,13 +300,20 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	}
 	json_object_set_new(mv, "tried", json_integer(tried));
 	json_object_set_new(mv, "killed", json_integer(killed));
-	json_object_set_new(mv, "survived", json_integer(tried - killed));
+	json_object_set_new(mv, "survived", json_integer(tried - killed -
+	    speq));
 	json_object_set_new(mv, "equivalent", json_integer(equiv));
+	json_object_set_new(mv, "spec_equivalent", json_integer(speq));
+	json_object_set_new(mv, "contradictions", json_integer(contra));
 	json_object_set_new(mv, "stillborn", json_integer(still));
-	json_object_set_new(mv, "score", tried > 0 ?
-	    jround((double)killed / (double)tried, 1e-4) : json_null());
+	json_object_set_new(mv, "score", tried - speq > 0 ?
+	    jround((double)killed / (double)(tried - speq), 1e-4) :
+	    json_null());
 	json_object_set_new(mv, "killed_by", by);
 	json_object_set_new(mv, "survivors", surv);
+	json_object_set_new(mv, "equivalents", eqs);
+	if (nov != NULL)
+		json_object_set_new(mv, "proofs_unused", json_string(nov));
 	json_object_set_new(mv, "mutants", all);
 	json_object_set_new(c->v, "mutation", mv);
 }

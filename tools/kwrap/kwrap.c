@@ -81,10 +81,14 @@ process(json_t *rec, void *ctx)
 		    "than %d bytes", k_id_text(rec), MAX_EXPR - 1);
 		json_decref(wrap);
 	} else {
-		if (opt.mutants > 0 && k_get_str(slice, "code") != NULL)
-			json_object_set_new(wrap, "mutants", kw_mutants(
-			    k_get_str(slice, "code"), k_get_str(scan, "name"),
-			    opt.mutants));
+		if (opt.mutants > 0 && k_get_str(slice, "code") != NULL) {
+			json_t *m = kw_mutants(k_get_str(slice, "code"),
+			    k_get_str(scan, "name"), opt.mutants);
+			kw_equivalent(k_get_str(slice, "code"), k_get_str(scan,
+			    "name"), json_object_get(slice, "instance"),
+			    json_object_get(wrap, "spec"), m);
+			json_object_set_new(wrap, "mutants", m);
+		}
 		k_set_section(rec, "wrap", wrap);
 	}
 	kern_free(k);

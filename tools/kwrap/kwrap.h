@@ -20,6 +20,9 @@
  *	harness.c	the host harness generated from a spec
  *	instruction.c	the instruction text
  *	llm.c		kwrap --llm: the language model's tasks
+ *	mutate.c	--mutants: one-point mutants of the kernel
+ *	equiv.c		mutants proven equivalent under the spec's cases
+ *	equiv_eval.c	their interval evaluator (equiv.h)
  *	kwrap.c		main and process: infer, spec, wrap
  *
  * Ownership: a struct kern borrows its record; the json_t values the
@@ -594,6 +597,12 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect);
 /* mutate.c: up to budget one-point mutants of kernel's body in code,
  * wrap.mutants (a new reference) */
 json_t *kw_mutants(const char *code, const char *kernel, int budget);
+/* equiv.c: mark the mutants of wrap.mutants (list entries) proven
+ * equivalent to the reference under spec's cases and launch, each with
+ * "equivalent": {under, rule, cases, reason}; mutants.equivalent counts
+ * them (instance: slice.instance, the template arguments) */
+void kw_equivalent(const char *code, const char *kernel, json_t *instance,
+    json_t *spec, json_t *mutants);
 
 /* switches.c: cases that give each switch-like scalar each value the
  * kernel compares it with (spec.cases grows, at most budget) */

@@ -1,0 +1,107 @@
+#!/bin/sh
+# kwrap --mutants: mutants proven equivalent to the reference under the
+# spec's cases and launch (wrap.mutants.list[].equivalent), on the small
+# kernels of test/equiv/guards.cu, and near misses that must NOT be
+# marked: a fill that reaches the bound, a grid.y of 2, a launch where
+# blockIdx.y can equal b, a loop one past the bound.  No GPU.
+. "$(dirname "$0")/lib.sh"
+
+for t in kscan kslice kwrap; do
+	have_tool "$t" || skip_all "$t is not built"
+done
+command -v jq > /dev/null || skip_all "jq not installed (make deps)"
+KW=$(tool kwrap)
+F=test/equiv/guards.cu
+
+"$(tool kscan)" "$F" 2> /dev/null | "$(tool kslice)" 2> /dev/null \
+    > "$T_TMP/slice"
+run "$KW" --mutants 100 < "$T_TMP/slice"
+is "$T_STATUS" 0 "kwrap --mutants exits 0"
+cp "$T_TMP/out" "$T_TMP/wrap"
+
+# marked: kernel mutant-id rule, one a line
+marked() {
+	jq -r --arg k "$1" 'select(.scan.name == $k) | .wrap.mutants.list[] |
+	    select(.equivalent) | "\(.id) \(.equivalent.rule)"' "$2"
+}
+# the + line of mutant id of kernel k
+plus() {
+	jq -r --arg k "$1" --arg m "$2" 'select(.scan.name == $k) |
+	    .wrap.mutants.list[] | select(.id == $m) | .diff |
+	    split("\n")[2] | ltrimstr("+") | gsub("^\\s+"; "")' "$3"
+}
+
+is "$(marked gather_guard "$T_TMP/wrap")" \
+    "$(printf 'm4 same-value\nm5 same-value\nm8 assert-holds\nm9 same-value')" \
+    "kn read from an index buffer (fill 0..3, n0 >= 4): kn >= n0 made >, || made &&, the assert dropped or made <= are equivalent"
+is "$(plus gather_guard m4 "$T_TMP/wrap") | $(plus gather_guard m5 "$T_TMP/wrap") | $(plus gather_guard m8 "$T_TMP/wrap")" \
+    "if (kn > n0 || kn < 0) | if (kn >= n0 && kn < 0) | ;" \
+    "the marked mutants are the guard's and the assert's"
+is "$(jq -r 'select(.scan.name == "gather_guard") | .wrap.mutants.list[] |
+    select(.id == "m6" or .id == "m7") | .equivalent // "none"' "$T_TMP/wrap" | sort -u)" \
+    none "kn < 0 made kn <= 0 (or kn < 1) is not equivalent: kn = 0 is in the fill"
+is "$(jq -r 'select(.scan.name == "gather_guard") | .wrap.mutants.list[] |
+    select(.id == "m4") | .equivalent | [.under, .cases, .reason] |
+    map(tostring) | join(" | ")' "$T_TMP/wrap")" \
+    "spec | 9 | kn >= n0 and kn > n0 are both 0 in every case (over the cases: kn in [0, 3], n0 in [4, 256])" \
+    "the proof says what it rests on: the spec, its cases, the ranges"
+is "$(jq -r 'select(.scan.name == "gather_guard") | .wrap.mutants.equivalent' "$T_TMP/wrap")" \
+    4 "wrap.mutants.equivalent counts the marked mutants"
+is "$(marked batch_guard "$T_TMP/wrap")" "m3 same-value" \
+    "bs = blockIdx.y with grid.y = b: bs >= b made bs > b is equivalent (both 0), pt >= m made > is not"
+is "$(marked row_stride "$T_TMP/wrap")" "m3 same-value" \
+    "a stride of blockDim.x * gridDim.y with grid.y = 1: * made / is equivalent"
+is "$(marked loop_assert "$T_TMP/wrap")" \
+    "$(printf 'm3 assert-holds\nm4 same-value')" \
+    "b = i / n in a grid-stride macro's loop to B * n: assert(b < B) dropped is equivalent"
+is "$(marked loop_assert_over "$T_TMP/wrap")" "" \
+    "near miss: the loop runs to B * n + 1, b reaches B: the assert is not marked"
+
+# near misses from the spec: --spec replaces cases or the launch
+spec() {	# spec NAME KERNEL JSON
+	id=$(jq -r --arg k "$2" 'select(.scan.name == $k) | .id' "$T_TMP/slice")
+	printf '{"id":"%s","spec":%s}\n' "$id" "$3" > "$T_TMP/$1.spec"
+	"$KW" --mutants 100 --spec "$T_TMP/$1.spec" < "$T_TMP/slice" \
+	    > "$T_TMP/$1" 2> /dev/null
+}
+spec reach gather_guard '{"cases":[{"name":"a","scalars":{"n":300,"n0":64}},{"name":"b","scalars":{"n":300,"n0":4},"fills":{"idx":{"kind":"int","lo":0,"hi":4}}}]}'
+is "$(marked gather_guard "$T_TMP/reach")" "" \
+    "near miss: a case whose fill of idx reaches n0 (0..4, n0 = 4): nothing marked"
+spec inside gather_guard '{"cases":[{"name":"a","scalars":{"n":300,"n0":64}},{"name":"b","scalars":{"n":300,"n0":5},"fills":{"idx":{"kind":"int","lo":0,"hi":4}}}]}'
+is "$(marked gather_guard "$T_TMP/inside")" \
+    "$(printf 'm4 same-value\nm5 same-value\nm8 assert-holds\nm9 same-value')" \
+    "the same fill with n0 = 5 stays inside: marked again"
+spec float gather_guard '{"cases":[{"name":"a","scalars":{"n":300,"n0":64},"fills":{"idx":{"kind":"uniform","lo":0,"hi":3}}}]}'
+is "$(marked gather_guard "$T_TMP/float")" "" \
+    "a fill kwrap cannot bound as integers (uniform): nothing marked"
+spec grid2 row_stride '{"launch":{"grid":["b","2","1"]}}'
+is "$(marked row_stride "$T_TMP/grid2")" "" \
+    "near miss: grid.y = 2: blockDim.x * gridDim.y made / is not marked"
+spec over batch_guard '{"launch":{"grid":["(m + 255) / 256","b + 1","1"]}}'
+is "$(marked batch_guard "$T_TMP/over")" "" \
+    "near miss: grid.y = b + 1, blockIdx.y can equal b: bs >= b made > is not marked"
+spec noscalar batch_guard '{"cases":[{"name":"a","scalars":{"m":300}}]}'
+is "$(marked batch_guard "$T_TMP/noscalar")" "" \
+    "a case without b's value: nothing marked"
+
+is "$(marked batch_ref "$T_TMP/wrap")" "" \
+    "near miss: bs changed through a reference (int &r = bs; r += 0): bs >= b made > is not marked"
+is "$(marked batch_macro "$T_TMP/wrap")" "" \
+    "near miss: b passed bare to a macro that may change it: nothing marked"
+is "$(marked gather_alias "$T_TMP/wrap" | tr '\n' ' ')" "m4 same-value m5 same-value " \
+    "gather_alias: only n0 < 0 made <= 0 or < 1 (n0 >= 4 in every case); idx is written, kn >= n0 made > is not marked"
+spec alias gather_alias '{"params":[{"name":"idx","role":"in"}]}'
+is "$(marked gather_alias "$T_TMP/alias" | tr '\n' ' ')" "m4 same-value m5 same-value " \
+    "near miss: idx declared an input by the spec but written through an alias (w = idx): its fill proves nothing"
+
+# the schema's shape, and what each proof read
+is "$(jq -rs '[.[].wrap.mutants.list[] | select(.equivalent) | .equivalent |
+    keys | join(",")] | unique | .[]' "$T_TMP/wrap")" "cases,reads,reason,rule,under" \
+    "each proof has under, rule, cases, reads and reason"
+is "$(jq -r 'select(.scan.name == "gather_guard" or .scan.name == "batch_guard" or
+    .scan.name == "row_stride") | .wrap.mutants.list[] | select(.id == "m4" or
+    .id == "m3") | select(.equivalent) | .equivalent.reads | join(",")' "$T_TMP/wrap")" \
+    "$(printf 'scalars,data\nscalars,launch\nlaunch')" \
+    "reads: the index buffer's fill and n0; blockIdx.y and b; blockDim.x and gridDim.y"
+
+done_testing

@@ -1,0 +1,81 @@
+/*
+ * The interval evaluator of kwrap's equivalence proofs (equiv.c), in
+ * equiv_eval.c: values of integer expressions in one case of the spec.
+ */
+#ifndef KWRAP_EQUIV_H
+#define KWRAP_EQUIV_H
+
+#include "kwrap.h"
+#include "mtok.h"
+
+#define EQ_DEPTH 16		/* nested definitions followed */
+#define EQ_LEVELS 6		/* enclosing expressions tried */
+#define EQ_R_SCALARS 1	/* a scalar's value in a case */
+#define EQ_R_LAUNCH 2	/* threadIdx, blockIdx, blockDim, gridDim */
+#define EQ_R_DATA 4	/* an input buffer's fill */
+#define EQ_NAMES 4		/* names a reason shows */
+
+struct val {
+	int known;
+	long long lo, hi;
+	int uns;		/* unsigned in C: comparisons convert */
+};
+
+struct seen {
+	char name[64];
+	long long lo, hi;
+};
+
+/* One record: the code and spec, and the case being evaluated. */
+struct eq {
+	const char *code;
+	struct mtoks t;		/* the whole code's tokens */
+	size_t a, b;		/* the kernel's body */
+	json_t *spec;		/* borrowed */
+	struct consts c;	/* the slice's constants */
+	struct consts bind;	/* the case's scalars */
+	json_t *cs;		/* the case, borrowed */
+	int have_launch;
+	long long grid[3], block[3];
+	struct seen names[EQ_NAMES];
+	int nnames;
+	int reads;		/* EQ_R_*: what the evaluations read */
+};
+
+/* One parse of a text: the span, lexed alone. */
+struct px {
+	struct eq *g;
+	const char *s;
+	struct mtoks t;
+	size_t i;
+	int ok;			/* the text parsed as one expression */
+	int effects;		/* ++, an assignment, an unknown call */
+	size_t use_a, use_b;	/* where in g->code the text stands */
+	int depth;
+	long long site;		/* the edited operator's offset in s, or -1 */
+	const char *site_rep;	/* the mutant's operator there, or NULL */
+	int site_seen;
+	struct val site_l, site_r;
+	struct val site_v, site_m;	/* the node's value, with site_rep */
+	size_t node_a, node_b;	/* the node's text in s */
+	int record;		/* note the names' values (the reference) */
+};
+
+static const struct val unknown = { 0, 0, 0, 0 };
+
+/* Parse text s (at [use_a, use_b) of the code) as one expression, the
+ * operator at offset site of s noted with its value under rep too (the
+ * mutant's operator, or NULL); record: note the names' values.  0 when
+ * it is not one expression free of effects. */
+int eq_parse_text(struct eq *g, const char *s, size_t use_a, size_t use_b,
+    long long site, const char *rep, int record, struct val *v,
+    struct px *out);
+/* Set g's case scalars and launch from case cs. */
+void eq_case_start(struct eq *g, json_t *cs);
+/* v is one value; v's truth (1, 0, or -1 when it may be either). */
+int eq_single(struct val v);
+int eq_truth(struct val v);
+/* Whether tok k of s is an assignment operator. */
+int eq_is_assign(const char *s, const struct mtok *k);
+
+#endif
