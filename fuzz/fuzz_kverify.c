@@ -35,7 +35,7 @@ int kverify_main(int argc, char *argv[]);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct worker w = { -1, 0 };
+	static const struct worker w = { .gpu = -1 };
 	json_error_t err;
 	json_t *rec;
 
