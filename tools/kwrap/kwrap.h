@@ -15,6 +15,7 @@
  *	interval.c	interval evaluation of expressions
  *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
+ *	byvalue.c	by-value parameters kwrap cannot build
  *	spec.c		the spec as JSON: params, cases, globals
  *	fit.c		case sizes fitted to the memory budget
  *	harness.c	the host harness generated from a spec
@@ -562,6 +563,12 @@ struct kern *
 kern_infer(json_t *rec);
 void
 kern_free(struct kern *k);
+
+/* byvalue.c: -1 and why, naming the parameter and its type, when a
+ * parameter passed by value has a type kwrap cannot build (a harness
+ * would pass the kernel a value of the wrong size); else 0 */
+int
+byvalue_unbuilt(struct kern *k, char *why, size_t cap);
 
 /* spec.c */
 void

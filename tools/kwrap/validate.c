@@ -185,6 +185,13 @@ params_ok(struct vctx *v, json_t *arr, const char *what)
 		if (!type_ok(k_get_str(p, "type")))
 			return bad(v, "%s[%zu].type: not a C++ type's spelling",
 			    what, i);
+		/* a value of bytes has no size the harness could pass */
+		if (dt != NULL && strcmp(dt, "bytes") == 0 && role != NULL &&
+		    strcmp(role, "scalar") == 0)
+			return bad(v, "%s[%zu].dtype: bytes for a scalar (%.60s "
+			    "passed by value): the harness cannot build a value "
+			    "of a type it does not know", what, i,
+			    k_get_str(p, "type") ? k_get_str(p, "type") : "?");
 		json_array_foreach(json_object_get(p, "fields"), j, f) {
 			const char *fd = k_get_str(f, "dtype");
 			if (!ident_ok(k_get_str(f, "name")))
