@@ -1,6 +1,7 @@
 // By-value parameters kwrap must build or refuse (test/kwrap-byvalue.t).
-// Kernels of this file: a struct of plain scalars and an enum (built),
-// and types kwrap cannot build (a record error, no harness).
+// Kernels of this file: a struct of plain scalars, an enum and structs
+// holding pointers (built: each pointer member a buffer), and types kwrap
+// cannot build (a record error, no harness).
 
 struct dims {
 	int n;
@@ -25,7 +26,7 @@ __global__ void enum_kernel(int n, mode m, const float *x, float *y)
 		y[i] = m == mode::twice ? 2.0f * x[i] : x[i];
 }
 
-// a struct holding a pointer: no plain member layout
+// a struct holding a typed pointer and a size: the member is a buffer
 struct span {
 	const float *data;
 	int len;
@@ -36,6 +37,37 @@ __global__ void pointer_member_kernel(span s, float *y)
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < s.len)
 		y[i] = s.data[i];
+}
+
+// untyped pointers the kernel casts, an output among them, scalars
+// between them (offsets 0, 8, 16, 20, 24)
+struct act_params {
+	const void *x;
+	void *y;
+	int n;
+	float alpha;
+	const void *b;
+};
+
+__global__ void void_member_kernel(act_params p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		((float *)p.y)[i] = p.alpha * ((const float *)p.x)[i] +
+		    reinterpret_cast<const float *>(p.b)[i % 4];
+}
+
+// an untyped pointer never cast: its elements have no type to fill
+struct opaque {
+	const void *x;
+	int n;
+};
+
+__global__ void opaque_member_kernel(opaque o, float *y)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < o.n)
+		y[i] = o.x != 0 ? 1.0f : 0.0f;
 }
 
 // an instance of a class template the slice does not lay out

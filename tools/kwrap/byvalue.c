@@ -133,6 +133,19 @@ byvalue_unbuilt(struct kern *k, char *why, size_t cap)
 
 	for (i = 0; i < k->np; i++) {
 		const struct param *p = &k->p[i];
+		int f;
+		for (f = 0; p->is_struct && f < p->nf; f++)
+			if (p->f[f].ptr && p->f[f].dt == NULL) {
+				bprintf(why, cap, "parameter %s (%s) is passed by "
+				    "value and kwrap cannot build it: its member "
+				    "%s (%s) points to elements of a type kwrap "
+				    "cannot tell (a void * that the kernel never "
+				    "casts to a pointer of a known type); no "
+				    "harness", p->name, p->spelled[0] != '\0' ?
+				    p->spelled : p->type, p->f[f].name,
+				    p->f[f].type);
+				return -1;
+			}
 		if (p->ptr || p->dt != NULL || p->is_struct || p->is_enum)
 			continue;
 		param_why(k, i, reason, sizeof(reason));
@@ -143,4 +156,176 @@ byvalue_unbuilt(struct kern *k, char *why, size_t cap)
 		return -1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------ members */
+
+static int
+qualifier(const char *s)
+{
+	return strcmp(s, "const") == 0 || strcmp(s, "volatile") == 0 ||
+	    strcmp(s, "__restrict__") == 0 || strcmp(s, "__restrict") == 0 ||
+	    strcmp(s, "restrict") == 0 || strcmp(s, "struct") == 0;
+}
+
+int
+byvalue_ptr_member(const char *type, char *elem, size_t cap)
+{
+	struct toks t = { 0 };
+	size_t i, star = 0;
+	int n = 0, ok = 1;
+
+	tokenize(type, &t);
+	for (i = 0; i < t.n; i++)
+		if (is(&t, i, "*")) {
+			n++;
+			star = i;
+		}
+	if (n != 1 || star == 0)
+		ok = 0;
+	for (i = star + 1; ok && i < t.n; i++)
+		if (!qualifier(t.v[i]))
+			ok = 0;
+	if (ok) {
+		*elem = '\0';
+		for (i = 0; i < star; i++)
+			if (!qualifier(t.v[i]))
+				append_word(elem, cap, t.v[i]);
+		ok = *elem != '\0';
+	}
+	toks_free(&t);
+	return ok;
+}
+
+static int
+param_named(const struct kern *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->np; i++)
+		if (strcmp(k->p[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* A void * member's element type from the kernel's casts of it, name
+ * being the member's token once rewritten: ((const T *)name)[i],
+ * reinterpret_cast<const T *>(name), static_cast<T *>(name). */
+static const struct k_dtype *
+cast_type(const struct toks *t, size_t from, const char *name, char *type,
+    size_t cap, int *lanes)
+{
+	const struct k_dtype *dt;
+	size_t i, j;
+	char elem[64];
+
+	for (i = from + 1; i < t->n; i++) {
+		if (!is(t, i, name))
+			continue;
+		/* ( ... * ) name */
+		if (is(t, i - 1, ")") && is(t, i - 2, "*")) {
+			for (j = i - 2; j > from && !is(t, j, "("); j--)
+				;
+		} else if (is(t, i - 1, "(") && is(t, i - 2, ">") &&
+		    is(t, i - 3, "*")) {
+			for (j = i - 3; j > from && !is(t, j, "<"); j--)
+				;
+			if (j <= from || strstr(t->v[j - 1], "_cast") == NULL)
+				continue;
+		} else
+			continue;
+		{
+			struct toks sub = { t->v + j + 1, 0, 0 };
+			size_t e = j + 1;
+			char spelled[96];
+			while (e < i && !is(t, e, "*"))
+				e++;
+			sub.n = e + 1 - (j + 1);
+			join(&sub, 0, sub.n, spelled, sizeof(spelled));
+			if (!byvalue_ptr_member(spelled, elem, sizeof(elem)))
+				continue;
+		}
+		*lanes = 1;
+		if ((dt = k_dtype_c(elem)) == NULL)
+			dt = vector_dtype(elem, lanes);
+		if (dt != NULL) {
+			copy(type, cap, elem);
+			return dt;
+		}
+	}
+	return NULL;
+}
+
+void
+byvalue_members(struct kern *k)
+{
+	int i, f, n = k->np;
+	size_t j;
+
+	for (i = 0; i < n; i++) {
+		for (f = 0; f < k->p[i].nf; f++) {
+			struct param *p = &k->p[i], *q;
+			struct field *fd = &p->f[f];
+			char name[64], elem[64];
+			const char *ws;
+			if (!fd->ptr)
+				continue;
+			bprintf(name, sizeof(name), "%s_%s", p->name, fd->name);
+			while (param_named(k, name) && strlen(name) + 1 <
+			    sizeof(name))
+				strcat(name, "_");
+			if (!byvalue_ptr_member(fd->type, elem, sizeof(elem)))
+				continue;
+			k->p = grow(k->p, &k->cp, k->np, sizeof(*k->p));
+			p = &k->p[i];
+			fd = &p->f[f];
+			q = &k->p[k->np];
+			memset(q, 0, sizeof(*q));
+			copy(q->name, sizeof(q->name), name);
+			copy(q->spelled, sizeof(q->spelled), fd->type);
+			copy(q->type, sizeof(q->type), elem);
+			ws = strchr(fd->type, '*');
+			q->is_const = strstr(fd->type, "const") != NULL &&
+			    strstr(fd->type, "const") < ws;
+			q->ptr = 1;
+			q->lanes = 1;
+			q->dt = fd->dt;
+			if (q->dt != NULL)
+				(void)vector_dtype(elem, &q->lanes);
+			q->role = R_SCALAR;
+			q->member_of = i;
+			bprintf(q->member, sizeof(q->member), "%s.%s", p->name,
+			    fd->name);
+			fd->buf = k->np++;
+			/* p.field in the kernel's text: the buffer's name */
+			for (j = k->body + 1; j + 2 < k->t.n; j++)
+				if (is(&k->t, j, p->name) && is(&k->t, j + 1,
+				    ".") && is(&k->t, j + 2, fd->name) &&
+				    !is(&k->t, j - 1, ".") &&
+				    !is(&k->t, j - 1, "->")) {
+					free(k->t.v[j]);
+					free(k->t.v[j + 1]);
+					free(k->t.v[j + 2]);
+					k->t.v[j] = k_strdup(name);
+					memmove(k->t.v + j + 1, k->t.v + j + 3,
+					    (k->t.n - j - 3) * sizeof(*k->t.v));
+					k->t.n -= 2;
+				}
+			if (q->dt == NULL && (q->dt = cast_type(&k->t, k->body,
+			    name, q->type, sizeof(q->type), &q->lanes)) != NULL) {
+				fd->dt = q->dt;
+				guess(k, "%s: element type %s from the kernel's "
+				    "cast of %s", q->name, q->type, q->member);
+			}
+		}
+	}
+}
+
+json_t *
+byvalue_field_json(struct kern *k, const struct field *f)
+{
+	return json_pack("{s:s,s:s,s:s,s:i,s:s,s:s}", "name", f->name, "type",
+	    f->type, "dtype", f->dt != NULL ? f->dt->name : "bytes", "offset",
+	    f->offset, "use", "buffer", "buffer", f->buf >= 0 ?
+	    k->p[f->buf].name : "");
 }

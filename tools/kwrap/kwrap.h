@@ -109,6 +109,8 @@ struct field {
 	const struct k_dtype *dt;
 	int offset;
 	int size_use;		/* appears in a size or launch expression */
+	int ptr;		/* a pointer member: a buffer (byvalue.c) */
+	int buf;		/* its buffer's param index, or -1 */
 };
 
 struct param {
@@ -128,6 +130,9 @@ struct param {
 	int vals;		/* its values index a buffer: 0..DATA_HI */
 	long long vmin;		/* a scalar: its least value in every case */
 	int size_use;
+	int member_of;		/* a struct's pointer member: the struct's
+				   param index (byvalue.c); else -1 */
+	char member[128];	/* and its name, p.field */
 };
 
 enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
@@ -569,6 +574,19 @@ kern_free(struct kern *k);
  * would pass the kernel a value of the wrong size); else 0 */
 int
 byvalue_unbuilt(struct kern *k, char *why, size_t cap);
+/* 1 and the element type into elem when a struct member's type is a
+ * pointer (const float *, void * __restrict__) */
+int
+byvalue_ptr_member(const char *type, char *elem, size_t cap);
+/* Each pointer member of a struct parameter becomes a buffer parameter
+ * of its own, appended to k->p, and p.member in the kernel's text its
+ * name, so that roles and counts are inferred as for a pointer
+ * parameter. */
+void
+byvalue_members(struct kern *k);
+/* spec.fields' entry of pointer member f: its buffer named */
+json_t *
+byvalue_field_json(struct kern *k, const struct field *f);
 
 /* spec.c */
 void
