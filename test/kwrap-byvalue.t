@@ -17,7 +17,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/byvalue/kslice.ndjson
 is "$T_STATUS" 1 "byvalue: exit status 1 (records with errors)"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 7 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 9 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/b.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -57,6 +57,12 @@ like "$code" 'struct kw_struct_p \{ void \* x; void \* y; int32_t n; float alpha
 like "$code" 'kw_b\[kw_nb\]\.member = &p\.y;' "the buffer's address goes into its member"
 like "$code" 'void \*kw_args\[\] = \{ \(void \*\)&p \};' \
     "the struct is the one argument; its buffers are none"
+is "$(rec 'template_cast_kernel<double>' '[(.errors // [] | length), [.wrap.spec.params[] | select(.member) | [.member, .role, .dtype, .count]]]')" \
+    '[0,[["p.in","in","float64","p.n"],["p.out","out","float64","p.n"]]]' \
+    "a void * cast to the template's type parameter: the instance's type (double)"
+bad vector_member_kernel \
+    'parameter p \(tile_params\) is passed by value .*: its member tile has type int2, not a plain scalar' \
+    "a vector member: the member that is no scalar is named, not the pointer before it"
 bad opaque_member_kernel \
     'parameter o \(opaque\) is passed by value and kwrap cannot build it: its member x \(const void \*\) points to elements of a type kwrap cannot tell' \
     "a void * member never cast"
@@ -93,12 +99,12 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
 mkdir -p "$T_TMP/h"
 for k in plain_struct_kernel enum_kernel pointer_member_kernel \
-    void_member_kernel; do
+    'template_cast_kernel<double>' void_member_kernel; do
 	if [ ! -x "$NVCC" ]; then
 		skip "nvcc: $k harness builds" "nvcc is not installed"
 		continue
 	fi
-	rec $k '.wrap.harness.code' | jq -r . > "$T_TMP/h/harness.cu"
+	rec "$k" '.wrap.harness.code' | jq -r . > "$T_TMP/h/harness.cu"
 	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ \
 	    -cudart none harness.cu -o harness \
 	    -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/h/err"; then

@@ -91,3 +91,33 @@ __global__ void vector_value_kernel(int n, float4 v, float *y)
 	if (i < n)
 		y[i] = v.x + v.y + v.z + v.w;
 }
+
+// a void * cast to the template's type parameter, bound by the instance;
+// a vector member (int2) the harness does not lay out
+struct io_params {
+	const void *in;
+	void *out;
+	int n;
+};
+
+template <typename T>
+__global__ void template_cast_kernel(io_params p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		((T *)p.out)[i] = ((const T *)p.in)[i] * (T)2;
+}
+
+template __global__ void template_cast_kernel<double>(io_params);
+
+struct tile_params {
+	const float *x;
+	int2 tile;
+};
+
+__global__ void vector_member_kernel(tile_params p, float *y)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.tile.x)
+		y[i] = p.x[i];
+}

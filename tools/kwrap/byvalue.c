@@ -58,6 +58,11 @@ member_why(struct kern *k, size_t open, char *out, size_t cap)
 			char type[64];
 			struct toks sub = { t->v + s, j - 1 - s, 0 };
 			join(&sub, 0, sub.n, type, sizeof(type));
+			char elem[64];
+			if (byvalue_ptr_member(type, elem, sizeof(elem))) {
+				j++;	/* a buffer (byvalue_members) */
+				continue;
+			}
 			if (strchr(type, '*') != NULL) {
 				bprintf(out, cap, "its member %s is a pointer "
 				    "(%s)", t->v[j - 1], type);
@@ -212,9 +217,10 @@ param_named(const struct kern *k, const char *name)
  * being the member's token once rewritten: ((const T *)name)[i],
  * reinterpret_cast<const T *>(name), static_cast<T *>(name). */
 static const struct k_dtype *
-cast_type(const struct toks *t, size_t from, const char *name, char *type,
+cast_type(struct kern *k, size_t from, const char *name, char *type,
     size_t cap, int *lanes)
 {
+	const struct toks *t = &k->t;
 	const struct k_dtype *dt;
 	size_t i, j;
 	char elem[64];
@@ -246,6 +252,13 @@ cast_type(const struct toks *t, size_t from, const char *name, char *type,
 				continue;
 		}
 		*lanes = 1;
+		{
+			/* (const T *)p.x with T bound by the instance */
+			char bound[64];
+			base_type(elem, json_object_get(json_object_get(k->rec,
+			    "slice"), "instance"), bound, sizeof(bound));
+			copy(elem, sizeof(elem), bound);
+		}
 		if ((dt = k_dtype_c(elem)) == NULL)
 			dt = vector_dtype(elem, lanes);
 		if (dt != NULL) {
@@ -311,7 +324,7 @@ byvalue_members(struct kern *k)
 					    (k->t.n - j - 3) * sizeof(*k->t.v));
 					k->t.n -= 2;
 				}
-			if (q->dt == NULL && (q->dt = cast_type(&k->t, k->body,
+			if (q->dt == NULL && (q->dt = cast_type(k, k->body,
 			    name, q->type, sizeof(q->type), &q->lanes)) != NULL) {
 				fd->dt = q->dt;
 				guess(k, "%s: element type %s from the kernel's "
