@@ -253,9 +253,6 @@ spec_lack(json_t *spec)
 	return why;
 }
 
-/* Generate the harness for spec, in dialect; returns a malloc'd string,
- * NULL with *why set when the spec cannot give one.  oracle: C source of
- * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
 /* A struct field that is a pointer member: a buffer of its own. */
 static int
 field_buffer(json_t *f)
@@ -265,6 +262,9 @@ field_buffer(json_t *f)
 	return use != NULL && strcmp(use, "buffer") == 0;
 }
 
+/* Generate the harness for spec, in dialect; returns a malloc'd string,
+ * NULL with *why set when the spec cannot give one.  oracle: C source of
+ * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
 static char *
 gen_harness(json_t *spec, const char *dialect, const char *id,
     const char *oracle, const char *oracle_fn, const char **why)
