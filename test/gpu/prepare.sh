@@ -72,6 +72,16 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    { echo "prepare.sh: the fit record did not build" >&2; exit 2; }
 fi
 
+# structs passed by value that hold pointers (test/byvalue/byvalue.cu):
+# each pointer member a buffer whose device address the harness puts into
+# the struct; test/gpu/run.sh verifies them
+if [ -x ./kwrap ]; then
+	./kwrap -q < test/byvalue/kslice.ndjson 2> /dev/null |
+	    jq -c 'select(.wrap.harness.code != null and
+	        any(.wrap.spec.params[]; .member != null))' |
+	    ./kbuild -q --arch "${ARCH:-sm_90}" > "$g/byvalue.ndjson" || true
+fi
+
 # HIP examples, their CUDA twins and HIP candidates (test/gpu/hip.sh)
 sh test/gpu/hip-prepare.sh
 # rows of other benchmarks through kimport (test/gpu/import.sh)

@@ -343,6 +343,21 @@ if [ -f "$g/judge.ndjson" ]; then
 fi
 
 # --- kreport --export-dir: tasks as folders run by plain nvcc builds
+# --- structs passed by value that hold pointers (test/byvalue/byvalue.cu;
+# prepare.sh built them): a struct laid out wrongly hands the kernel
+# garbage addresses, which memcheck or the unwritten outputs catch
+if [ -f "$g/byvalue.ndjson" ]; then
+	./kverify --no-time < "$g/byvalue.ndjson" > "$out/byvalue.ndjson" \
+	    2> "$out/byvalue.err"
+	echo "# byvalue: exit $?"
+	sed 's/^/# /' "$out/byvalue.err" | head -n 10
+	for k in pointer_member_kernel void_member_kernel \
+	    'template_cast_kernel<double>'; do
+		has "$out/byvalue.ndjson" "test/byvalue/byvalue.cu::$k" \
+		    '"verified":{"value":true'
+		ok $? "byvalue: $k, its struct's pointer members buffers, is a verified task"
+	done
+fi
 . "$root/test/gpu/export.sh"
 
 echo "1..$n"

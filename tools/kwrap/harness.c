@@ -253,6 +253,15 @@ spec_lack(json_t *spec)
 	return why;
 }
 
+/* A struct field that is a pointer member: a buffer of its own. */
+static int
+field_buffer(json_t *f)
+{
+	const char *use = k_get_str(f, "use");
+
+	return use != NULL && strcmp(use, "buffer") == 0;
+}
+
 /* Generate the harness for spec, in dialect; returns a malloc'd string,
  * NULL with *why set when the spec cannot give one.  oracle: C source of
  * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
@@ -266,7 +275,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	json_t *launch = json_object_get(spec, "launch");
 	json_t *globals = json_object_get(spec, "globals");
 	json_t *prm, *cs, *v;
-	size_t i, j, c, nb = 0, nc = json_array_size(cases);
+	size_t i, j, c, nb = 0, na = 0, nc = json_array_size(cases);
 	const char *key;
 
 	if (!json_is_array(params) || !json_is_object(launch) || nc == 0) {
@@ -353,8 +362,9 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		if (json_is_array(fields)) {
 			k_buf_printf(&b, "\tstruct kw_struct_%s {", name);
 			json_array_foreach(fields, j, v)
-				k_buf_printf(&b, " %s %s;", host_type(k_get_str(v,
-				    "dtype") ? k_get_str(v, "dtype") : ""),
+				k_buf_printf(&b, " %s %s;", field_buffer(v) ?
+				    "void *" : host_type(k_get_str(v, "dtype") ?
+				    k_get_str(v, "dtype") : ""),
 				    k_get_str(v, "name"));
 			k_buf_printf(&b, " } %s;\n\tmemset(&%s, 0, sizeof(%s));\n",
 			    name, name, name);
@@ -405,7 +415,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			json_array_foreach(fields, j, v) {
 				const char *fn = k_get_str(v, "name");
 				const char *fdt = k_get_str(v, "dtype");
-				if (fn != NULL)
+				if (fn != NULL && !field_buffer(v))
 					k_buf_printf(&b, "\tkw_scalar(\"%s.%s\", "
 					    "&%s.%s, %s);\n", name, fn, name, fn,
 					    dtype_enum(fdt ? fdt : ""));
@@ -431,6 +441,10 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		snprintf(what, sizeof(what), "count of %s", k_get_str(prm,
 		    "name"));
 		harness_expr(&b, json_object_get(prm, "count"), params, what);
+		/* a struct's pointer member: the struct gets its address */
+		if (k_get_str(prm, "member") != NULL)
+			k_buf_printf(&b, ";\n\tkw_b[kw_nb].member = &%s",
+			    k_get_str(prm, "member"));
 		k_buf_add(&b, "; kw_nb++;\n");
 	}
 	json_array_foreach(globals, i, prm) {
@@ -478,14 +492,16 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	nb = 0;
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
-		if (role != NULL && strcmp(role, "scalar") != 0)
-			k_buf_printf(&b, "%s(void *)&kw_b[%zu].dev", i ? ", " : " ",
-			    nb++);
+		if (k_get_str(prm, "member") != NULL)
+			nb++;	/* inside its struct, not an argument */
+		else if (role != NULL && strcmp(role, "scalar") != 0)
+			k_buf_printf(&b, "%s(void *)&kw_b[%zu].dev", na++ ?
+			    ", " : " ", nb++);
 		else
-			k_buf_printf(&b, "%s(void *)&%s", i ? ", " : " ",
+			k_buf_printf(&b, "%s(void *)&%s", na++ ? ", " : " ",
 			    k_get_str(prm, "name"));
 	}
-	if (json_array_size(params) == 0)
+	if (na == 0)
 		k_buf_add(&b, " 0");
 	k_buf_add(&b, " };\n");
 	if (oracle != NULL)

@@ -38,6 +38,7 @@ infer_at(json_t *rec, int data_lo)
 		;
 	if (k->body == k->t.n)
 		k->body = 0;
+	byvalue_members(k);
 	/* the kernel's own constants once its template arguments are
 	 * known: constexpr int W = 1 << LOG2; set last, they win over
 	 * namesakes elsewhere in the slice */

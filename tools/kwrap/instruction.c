@@ -40,6 +40,14 @@ elements_of(json_t *prm)
 	    k_dtype_named(d) != NULL && (dt == NULL || strcmp(dt->name, d) != 0);
 }
 
+/* A buffer as the kernel names it: a struct's pointer member as p.x */
+static const char *
+shown_name(json_t *prm)
+{
+	return k_get_str(prm, "member") != NULL ? k_get_str(prm, "member") :
+	    k_get_str(prm, "name");
+}
+
 json_t *
 gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 {
@@ -68,7 +76,7 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 		if (l == NULL)
 			continue;
 		k_buf_printf(l, "%s%s (%s, %s elements%s%s)", l->n ? ", " :
-		    "", k_get_str(prm, "name"), k_get_str(prm, "type"),
+		    "", shown_name(prm), k_get_str(prm, "type"),
 		    k_get_str(prm, "count"), elements_of(prm) ? " of " : "",
 		    elements_of(prm) ? k_get_str(prm, "dtype") : "");
 	}
@@ -84,7 +92,7 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 	json_array_foreach(params, i, prm) {
 		const char *use = k_get_str(prm, "use");
 		k_buf_printf(&d, "| %s | %s | %s | %s%s%s |\n",
-		    k_get_str(prm, "name"), k_get_str(prm, "role"),
+		    shown_name(prm), k_get_str(prm, "role"),
 		    k_get_str(prm, "type"),
 		    k_get_str(prm, "count") ? k_get_str(prm, "count") :
 		    use != NULL && strcmp(use, "size") == 0 ? "size parameter" :

@@ -71,7 +71,10 @@ process(json_t *rec, void *ctx)
 	    "reference_cpu")) != NULL)
 		json_object_set(wrap, "reference_cpu", ref);
 	/* a spec with a cut expression is the too-long error below */
-	if (text_cuts(0) == 0 && spec_validate(spec, verr, sizeof(verr)) != 0)
+	if (user == NULL && byvalue_unbuilt(k, verr, sizeof(verr)) != 0)
+		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), verr);
+	else if (text_cuts(0) == 0 &&
+	    spec_validate(spec, verr, sizeof(verr)) != 0)
 		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), verr);
 	else if (wrap_harness(rec, wrap, spec, dialect, &why) != 0)
 		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), why);

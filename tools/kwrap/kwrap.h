@@ -15,6 +15,7 @@
  *	interval.c	interval evaluation of expressions
  *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
+ *	byvalue.c	by-value parameters kwrap cannot build
  *	spec.c		the spec as JSON: params, cases, globals
  *	fit.c		case sizes fitted to the memory budget
  *	harness.c	the host harness generated from a spec
@@ -111,6 +112,8 @@ struct field {
 	const struct k_dtype *dt;
 	int offset;
 	int size_use;		/* appears in a size or launch expression */
+	int ptr;		/* a pointer member: a buffer (byvalue.c) */
+	int buf;		/* its buffer's param index, or -1 */
 };
 
 struct param {
@@ -130,6 +133,9 @@ struct param {
 	int vals;		/* its values index a buffer: 0..DATA_HI */
 	long long vmin;		/* a scalar: its least value in every case */
 	int size_use;
+	int member_of;		/* a struct's pointer member: the struct's
+				   param index (byvalue.c); else -1 */
+	char member[128];	/* and its name, p.field */
 };
 
 enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
@@ -565,6 +571,25 @@ struct kern *
 kern_infer(json_t *rec);
 void
 kern_free(struct kern *k);
+
+/* byvalue.c: -1 and why, naming the parameter and its type, when a
+ * parameter passed by value has a type kwrap cannot build (a harness
+ * would pass the kernel a value of the wrong size); else 0 */
+int
+byvalue_unbuilt(struct kern *k, char *why, size_t cap);
+/* 1 and the element type into elem when a struct member's type is a
+ * pointer (const float *, void * __restrict__) */
+int
+byvalue_ptr_member(const char *type, char *elem, size_t cap);
+/* Each pointer member of a struct parameter becomes a buffer parameter
+ * of its own, appended to k->p, and p.member in the kernel's text its
+ * name, so that roles and counts are inferred as for a pointer
+ * parameter. */
+void
+byvalue_members(struct kern *k);
+/* spec.fields' entry of pointer member f: its buffer named */
+json_t *
+byvalue_field_json(struct kern *k, const struct field *f);
 
 /* spec.c */
 void

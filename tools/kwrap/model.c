@@ -308,8 +308,9 @@ parse_struct(struct kern *k, struct param *p)
 	e = skip_group(t, i + 2);
 	for (j = i + 3; j + 1 < e;) {
 		size_t s = j;
-		char type[64] = "";
+		char type[64] = "", elem[64];
 		const struct k_dtype *dt;
+		int fsz = 0, fptr = 0;
 		while (j < e && !is(t, j, ";"))
 			j++;
 		if (j - s < 2 || !is_ident(t->v[j - 1]))
@@ -318,23 +319,35 @@ parse_struct(struct kern *k, struct param *p)
 			struct toks sub = { t->v + s, j - 1 - s, 0 };
 			join(&sub, 0, sub.n, type, sizeof(type));
 		}
-		if ((dt = k_dtype_c(type)) == NULL) {
+		if (byvalue_ptr_member(type, elem, sizeof(elem))) {
+			/* a buffer of its own (byvalue.c), 8 bytes here */
+			int lanes;
+			dt = k_dtype_c(elem);
+			if (dt == NULL)
+				dt = vector_dtype(elem, &lanes);
+			fsz = 8;
+			fptr = 1;
+		} else if ((dt = k_dtype_c(type)) == NULL) {
 			long long dummy;
 			if (!const_get(&k->c, type, &dummy))
 				return 0;
 			dt = k_dtype_c("int");	/* an enum */
 		}
+		if (!fptr)
+			fsz = dt->size;
 		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
 		struct field *f = &p->f[p->nf++];
 		memset(f, 0, sizeof(*f));
 		copy(f->name, sizeof(f->name), t->v[j - 1]);
 		copy(f->type, sizeof(f->type), type);
 		f->dt = dt;
-		off = (off + dt->size - 1) / dt->size * dt->size;
+		f->ptr = fptr;
+		f->buf = -1;
+		off = (off + fsz - 1) / fsz * fsz;
 		f->offset = off;
-		off += dt->size;
-		if (dt->size > align)
-			align = dt->size;
+		off += fsz;
+		if (fsz > align)
+			align = fsz;
 		j++;
 	}
 	p->ssize = (off + align - 1) / align * align;
@@ -705,6 +718,7 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 			}
 		}
 		p->role = R_SCALAR;
+		p->member_of = -1;
 	}
 }
 

@@ -271,7 +271,9 @@ build_cases(struct kern *k)
 		}
 		if (p->is_struct) {
 			for (f = 0; f < p->nf; f++)
-				if (p->f[f].size_use) {
+				if (p->f[f].ptr)
+					continue;	/* a buffer */
+				else if (p->f[f].size_use) {
 					nsize++;
 					if (mainp < 0) {
 						mainp = i;
@@ -315,6 +317,8 @@ build_cases(struct kern *k)
 			}
 			if (p->is_struct) {
 				for (f = 0; f < p->nf; f++) {
+					if (p->f[f].ptr)
+						continue;	/* a buffer */
 					bprintf(key, sizeof(key), "%s.%s",
 					    p->name, p->f[f].name);
 					json_object_set_new(sc, key,
@@ -375,10 +379,14 @@ build_spec(struct kern *k, const char *symbol)
 			    fill_json(k, p, 0));
 			if (p->count_state < 2)
 				counts_low = 1;
+			if (p->member_of >= 0)
+				json_object_set_new(o, "member",
+				    json_string(p->member));
 		} else if (p->is_struct) {
 			json_t *fs = json_array();
 			for (f = 0; f < p->nf; f++)
-				json_array_append_new(fs, json_pack(
+				json_array_append_new(fs, p->f[f].ptr ?
+				    byvalue_field_json(k, &p->f[f]) : json_pack(
 				    "{s:s,s:s,s:s,s:i,s:s}", "name", p->f[f].name,
 				    "type", p->f[f].type, "dtype",
 				    p->f[f].dt->name, "offset", p->f[f].offset,

@@ -148,6 +148,38 @@ expr_ok(struct vctx *v, json_t *e, const char *field)
 	return rc;
 }
 
+/* Whether member (a buffer's spec.member) names a pointer member of a
+ * struct parameter of params: P.F, F a field of use buffer. */
+static int
+member_ok(json_t *params, const char *member)
+{
+	char p[64], f[64];
+	const char *dot = strchr(member, '.');
+	json_t *prm, *fd;
+	size_t i, j;
+
+	if (dot == NULL || (size_t)(dot - member) >= sizeof(p) ||
+	    strlen(dot + 1) >= sizeof(f))
+		return 0;
+	memcpy(p, member, (size_t)(dot - member));
+	p[dot - member] = '\0';
+	copy(f, sizeof(f), dot + 1);
+	if (!is_ident(p) || !is_ident(f))
+		return 0;
+	json_array_foreach(params, i, prm) {
+		if (k_get_str(prm, "name") == NULL ||
+		    strcmp(k_get_str(prm, "name"), p) != 0)
+			continue;
+		json_array_foreach(json_object_get(prm, "fields"), j, fd)
+			if (k_get_str(fd, "name") != NULL &&
+			    strcmp(k_get_str(fd, "name"), f) == 0 &&
+			    k_get_str(fd, "use") != NULL &&
+			    strcmp(k_get_str(fd, "use"), "buffer") == 0)
+				return 1;
+	}
+	return 0;
+}
+
 /* The names, types and expressions of params (or globals), before any
  * case is looked at. */
 static int
@@ -185,6 +217,18 @@ params_ok(struct vctx *v, json_t *arr, const char *what)
 		if (!type_ok(k_get_str(p, "type")))
 			return bad(v, "%s[%zu].type: not a C++ type's spelling",
 			    what, i);
+		if (k_get_str(p, "member") != NULL && (strcmp(what,
+		    "params") != 0 || role == NULL || strcmp(role, "scalar") ==
+		    0 || !member_ok(arr, k_get_str(p, "member"))))
+			return bad(v, "%s[%zu].member: not P.F for a pointer "
+			    "member F of a struct parameter P", what, i);
+		/* a value of bytes has no size the harness could pass */
+		if (dt != NULL && strcmp(dt, "bytes") == 0 && role != NULL &&
+		    strcmp(role, "scalar") == 0)
+			return bad(v, "%s[%zu].dtype: bytes for a scalar (%.60s "
+			    "passed by value): the harness cannot build a value "
+			    "of a type it does not know", what, i,
+			    k_get_str(p, "type") ? k_get_str(p, "type") : "?");
 		json_array_foreach(json_object_get(p, "fields"), j, f) {
 			const char *fd = k_get_str(f, "dtype");
 			if (!ident_ok(k_get_str(f, "name")))

@@ -1,0 +1,132 @@
+#!/bin/sh
+# Parameters passed by value (test/byvalue/byvalue.cu, saved as
+# test/byvalue/kslice.ndjson): a struct of plain scalars and an enum get a
+# harness that compiles; a struct's pointer members are buffers of their
+# own (roles, counts and a void * member's element type from the kernel's
+# accesses through p.x), their addresses put into the struct the harness
+# passes; a type kwrap cannot build (a void * never cast, a class template
+# instance, a CUDA vector type) is a bad-spec error naming the parameter,
+# its type and why, with no harness that would pass the kernel a value of
+# the wrong size.
+. "$(dirname "$0")/lib.sh"
+
+if ! have_tool kwrap; then
+	skip_all "kwrap is not built"
+fi
+KWRAP=$(tool kwrap)
+
+run "$KWRAP" < test/byvalue/kslice.ndjson
+is "$T_STATUS" 1 "byvalue: exit status 1 (records with errors)"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 9 "every line in is a line out"
+cp "$T_TMP/out" "$T_TMP/b.ndjson"
+# rec(KERNEL, JQ): a jq expression on KERNEL's record
+rec() {
+	jq -c --arg id "test/byvalue/byvalue.cu::$1" \
+	    "select(.id == \$id) | $2" "$T_TMP/b.ndjson"
+}
+
+is "$(rec plain_struct_kernel '[(.wrap.harness.code != null), (.errors // [] | length), (.wrap.spec.params[0] | [.dtype, .size, [.fields[] | [.name, .dtype, .offset]]])]')" \
+    '[true,0,["struct",8,[["n","int32",0],["scale","float32",4]]]]' \
+    "a struct of plain scalars: its fields laid out, a harness"
+is "$(rec enum_kernel '[(.wrap.harness.code != null), (.errors // [] | length), (.wrap.spec.params[1].dtype)]')" \
+    '[true,0,"int32"]' "an enum: an int, a harness"
+
+# bad(KERNEL, PATTERN, WHAT): KERNEL's record is a kwrap bad-spec error
+# matching PATTERN, and has no harness
+bad() {
+	is "$(rec "$1" '[.errors[]? | select(.stage == "kwrap") | .code] | join(",")')" \
+	    '"bad-spec"' "$3: a bad-spec error"
+	like "$(rec "$1" '[.errors[]?.message] | join(";")')" "$2" \
+	    "$3: the message names the parameter, its type and why"
+	is "$(rec "$1" '.wrap.harness.code != null')" false "$3: no harness"
+}
+is "$(rec pointer_member_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .offset, .use, .buffer]]]), [.wrap.spec.params[] | select(.member) | [.name, .member, .role, .dtype, .count]]]')" \
+    '[0,[16,[["data",0,"buffer","s_data"],["len",8,"size",null]]],[["s_data","s.data","in","float32","s.len"]]]' \
+    "a struct's typed pointer member: a buffer of its own, counted by the access s.data[i] under i < s.len"
+is "$(rec void_member_kernel '[(.wrap.spec.params[0] | [.size, [.fields[] | [.name, .dtype, .offset, .use]]]), [.wrap.spec.params[] | select(.member) | [.member, .role, .dtype, .count]], .wrap.spec.confidence.counts]')" \
+    '[[32,[["x","float32",0,"buffer"],["y","float32",8,"buffer"],["n","int32",16,"size"],["alpha","float32",20,"value"],["b","float32",24,"buffer"]]],[["p.x","in","float32","p.n"],["p.y","out","float32","p.n"],["p.b","in","float32","4"]],"high"]' \
+    "void * members: element types from the kernel's casts, the written one an output, offsets with 8-byte pointers"
+like "$(rec void_member_kernel '.wrap.instruction.concise')" \
+    'reads p\.x \(float, p\.n elements\), p\.b \(float, 4 elements\) and writes p\.y' \
+    "the instruction names the members as the kernel does"
+is "$(rec void_member_kernel '[.wrap.spec.cases[0].scalars | keys[]]')" \
+    '["p.alpha","p.n"]' "the cases bind the scalar members only"
+code=$(rec void_member_kernel '.wrap.harness.code' | jq -r .)
+like "$code" 'struct kw_struct_p \{ void \* x; void \* y; int32_t n; float alpha; void \* b; \} p;' \
+    "the harness lays the struct out with its pointers"
+like "$code" 'kw_b\[kw_nb\]\.member = &p\.y;' "the buffer's address goes into its member"
+like "$code" 'void \*kw_args\[\] = \{ \(void \*\)&p \};' \
+    "the struct is the one argument; its buffers are none"
+is "$(rec 'template_cast_kernel<double>' '[(.errors // [] | length), [.wrap.spec.params[] | select(.member) | [.member, .role, .dtype, .count]]]')" \
+    '[0,[["p.in","in","float64","p.n"],["p.out","out","float64","p.n"]]]' \
+    "a void * cast to the template's type parameter: the instance's type (double)"
+bad vector_member_kernel \
+    'parameter p \(tile_params\) is passed by value .*: its member tile has type int2, not a plain scalar' \
+    "a vector member: the member that is no scalar is named, not the pointer before it"
+bad opaque_member_kernel \
+    'parameter o \(opaque\) is passed by value and kwrap cannot build it: its member x \(const void \*\) points to elements of a type kwrap cannot tell' \
+    "a void * member never cast"
+bad template_value_kernel \
+    'parameter t \(two<int, float>\) is passed by value .*: a class template instance' \
+    "a class template instance"
+bad vector_value_kernel \
+    'parameter v \(float4\) is passed by value .*: a CUDA vector type' \
+    "a CUDA vector type"
+
+run test/validate "$T_TMP/b.ndjson"
+is "$T_STATUS" 0 "schemas: every output validates (fields of use buffer, member)"
+
+# a user's spec that keeps a by-value scalar of dtype bytes is refused too
+jq -c '{id: .id, spec: {launch: {block: [128, 1, 1]}}}' \
+    test/byvalue/kslice.ndjson > "$T_TMP/user.ndjson"
+run "$KWRAP" --spec "$T_TMP/user.ndjson" < test/byvalue/kslice.ndjson
+cp "$T_TMP/out" "$T_TMP/b.ndjson"
+like "$(rec vector_value_kernel '[.errors[]?.message] | join(";")')" \
+    'params\[1\]\.dtype: bytes for a scalar \(float4 passed by value\)' \
+    "--spec: a scalar of dtype bytes is a bad spec, naming the field"
+is "$(rec vector_value_kernel '.wrap.harness.code != null')" false \
+    "--spec: no harness for it"
+like "$(rec opaque_member_kernel '[.errors[]?.message] | join(";")')" \
+    'params\[0\]\.fields\[0\]\.dtype: bytes is not a dtype' \
+    "--spec: an untyped pointer member is a bad spec too"
+is "$(rec void_member_kernel '[(.wrap.harness.code != null), (.errors // [] | length)]')" \
+    '[true,0]' "--spec: a struct of typed pointer members keeps its harness"
+is "$(rec plain_struct_kernel '[(.wrap.harness.code != null), (.errors // [] | length)]')" \
+    '[true,0]' "--spec: a struct of plain scalars still gets its harness"
+
+# the harnesses built compile as harness.build says
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
+mkdir -p "$T_TMP/h"
+for k in plain_struct_kernel enum_kernel pointer_member_kernel \
+    'template_cast_kernel<double>' void_member_kernel; do
+	if [ ! -x "$NVCC" ]; then
+		skip "nvcc: $k harness builds" "nvcc is not installed"
+		continue
+	fi
+	rec "$k" '.wrap.harness.code' | jq -r . > "$T_TMP/h/harness.cu"
+	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ \
+	    -cudart none harness.cu -o harness \
+	    -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/h/err"; then
+		pass "nvcc: $k harness builds"
+	else
+		fail "nvcc: $k harness builds"
+		diag_file "$T_TMP/h/err"
+	fi
+done
+
+# --plan, without a GPU: the member buffers with their counts
+STUB=$CUDA/lib64/stubs/libcuda.so
+if [ -x "$NVCC" ] && [ -f "$STUB" ]; then
+	mkdir -p "$T_TMP/stub"
+	ln -sf "$STUB" "$T_TMP/stub/libcuda.so.1"
+	(cd "$T_TMP/h" && LD_LIBRARY_PATH=$T_TMP/stub ./harness m k o --plan) \
+	    > "$T_TMP/plan" 2>&1
+	is "$(jq -c '[.scalars, [.buffers[] | [.name, .role, .count]]]' "$T_TMP/plan")" \
+	    '[{"p.n":100000,"p.alpha":1.5},[["p_x","in",100000],["p_y","out",100000],["p_b","in",4]]]' \
+	    "--plan: the struct's scalars and its member buffers"
+else
+	skip "--plan of void_member_kernel" "nvcc or the stub libcuda is missing"
+fi
+
+done_testing

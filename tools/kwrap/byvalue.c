@@ -1,0 +1,344 @@
+/*
+ * kwrap: parameters passed by value whose type kwrap cannot build.
+ *
+ * A harness passes each by-value parameter from a host variable of the
+ * parameter's size: a scalar of a known dtype, an enum (an int), or a
+ * struct of plain scalar members laid out as the slice defines it
+ * (model.c's parse_struct).  For any other type the harness has nothing
+ * to build the value from, and a stand-in of another size would have the
+ * driver copy the kernel's parameter from whatever lies beside it: the
+ * kernel would read garbage pointers and sizes.  Such a record gets no
+ * harness; its error names the parameter, its type and why.
+ */
+#include "kwrap.h"
+
+/* The definition of struct or class name in t: the token of its {, or 0. */
+static size_t
+struct_def(const struct toks *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i + 2 < t->n; i++)
+		if ((is(t, i, "struct") || is(t, i, "class")) &&
+		    is(t, i + 1, name) && is(t, i + 2, "{"))
+			return i + 2;
+	return 0;
+}
+
+/* Why the members of the struct whose { is at open are not all plain
+ * scalars: the first one that is not, into out. */
+static void
+member_why(struct kern *k, size_t open, char *out, size_t cap)
+{
+	const struct toks *t = &k->all;
+	size_t e = skip_group(t, open), j, s;
+	char decl[128];
+	long long dummy;
+
+	for (j = open + 1; j + 1 < e;) {
+		s = j;
+		while (j + 1 < e && !is(t, j, ";"))
+			j++;
+		{
+			struct toks sub = { t->v + s, j - s, 0 };
+			join(&sub, 0, sub.n, decl, sizeof(decl));
+		}
+		if (strchr(decl, '(') != NULL) {
+			bprintf(out, cap, "its definition has constructors or "
+			    "member functions (%.60s), which kwrap's reading "
+			    "of a struct does not pass over", decl);
+			return;
+		}
+		if (j - s < 2 || !is_ident(t->v[j - 1])) {
+			bprintf(out, cap, "its member %s is not a plain scalar "
+			    "declaration", decl);
+			return;
+		}
+		{
+			char type[64];
+			struct toks sub = { t->v + s, j - 1 - s, 0 };
+			join(&sub, 0, sub.n, type, sizeof(type));
+			char elem[64];
+			if (byvalue_ptr_member(type, elem, sizeof(elem))) {
+				j++;	/* a buffer (byvalue_members) */
+				continue;
+			}
+			if (strchr(type, '*') != NULL) {
+				bprintf(out, cap, "its member %s is a pointer "
+				    "(%s)", t->v[j - 1], type);
+				return;
+			}
+			if (k_dtype_c(type) == NULL &&
+			    !const_get(&k->c, type, &dummy)) {
+				bprintf(out, cap, "its member %s has type %s, "
+				    "not a plain scalar", t->v[j - 1], type);
+				return;
+			}
+		}
+		j++;
+	}
+	bprintf(out, cap, "its members cannot be laid out");
+}
+
+/* s without a leading const or typename */
+static const char *
+bare(const char *s)
+{
+	for (;;)
+		if (strncmp(s, "const ", 6) == 0)
+			s += 6;
+		else if (strncmp(s, "typename ", 9) == 0)
+			s += 9;
+		else
+			return s;
+}
+
+/* Why by-value parameter p (index i) cannot be built, into out. */
+static void
+param_why(struct kern *k, int i, char *out, size_t cap)
+{
+	const struct param *p = &k->p[i];
+	json_t *prm = json_array_get(json_object_get(json_object_get(k->rec,
+	    "scan"), "params"), (size_t)i);
+	const char *canon = k_get_str(prm, "canonical_type");
+	size_t open;
+	int lanes;
+
+	if (strstr(p->type, "TensorAccessor") != NULL)
+		bprintf(out, cap, "a tensor accessor (a data pointer with "
+		    "sizes and strides) that kwrap does not lay out");
+	else if (strstr(p->type, "TextureObject") != NULL ||
+	    strstr(p->type, "SurfaceObject") != NULL)
+		bprintf(out, cap, "a handle of a texture or surface object that "
+		    "the harness does not create");
+	else if (strstr(p->type, "...") != NULL)
+		bprintf(out, cap, "a parameter pack");
+	else if (canon != NULL && strncmp(bare(canon), "type-parameter",
+	    14) == 0)
+		bprintf(out, cap, "a template type parameter that the "
+		    "instance does not bind to a type kwrap knows");
+	else if (vector_dtype(p->type, &lanes) != NULL)
+		bprintf(out, cap, "a CUDA vector type, which kwrap does not "
+		    "pass by value");
+	else if ((open = struct_def(&k->all, p->type)) != 0)
+		member_why(k, open, out, cap);
+	else if (strchr(p->type, '<') != NULL)
+		bprintf(out, cap, "a class template instance with no "
+		    "definition kwrap can lay out");
+	else
+		bprintf(out, cap, "no definition of it in the slice as a "
+		    "struct of plain scalar members");
+}
+
+int
+byvalue_unbuilt(struct kern *k, char *why, size_t cap)
+{
+	char reason[256];
+	int i;
+
+	for (i = 0; i < k->np; i++) {
+		const struct param *p = &k->p[i];
+		int f;
+		for (f = 0; p->is_struct && f < p->nf; f++)
+			if (p->f[f].ptr && p->f[f].dt == NULL) {
+				bprintf(why, cap, "parameter %s (%s) is passed by "
+				    "value and kwrap cannot build it: its member "
+				    "%s (%s) points to elements of a type kwrap "
+				    "cannot tell (a void * that the kernel never "
+				    "casts to a pointer of a known type); no "
+				    "harness", p->name, p->spelled[0] != '\0' ?
+				    p->spelled : p->type, p->f[f].name,
+				    p->f[f].type);
+				return -1;
+			}
+		if (p->ptr || p->dt != NULL || p->is_struct || p->is_enum)
+			continue;
+		param_why(k, i, reason, sizeof(reason));
+		bprintf(why, cap, "parameter %s (%s) is passed by value and "
+		    "kwrap cannot build it: %s; no harness, which would pass "
+		    "the kernel a value of the wrong size", p->name,
+		    p->spelled[0] != '\0' ? p->spelled : p->type, reason);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ members */
+
+static int
+qualifier(const char *s)
+{
+	return strcmp(s, "const") == 0 || strcmp(s, "volatile") == 0 ||
+	    strcmp(s, "__restrict__") == 0 || strcmp(s, "__restrict") == 0 ||
+	    strcmp(s, "restrict") == 0 || strcmp(s, "struct") == 0;
+}
+
+int
+byvalue_ptr_member(const char *type, char *elem, size_t cap)
+{
+	struct toks t = { 0 };
+	size_t i, star = 0;
+	int n = 0, ok = 1;
+
+	tokenize(type, &t);
+	for (i = 0; i < t.n; i++)
+		if (is(&t, i, "*")) {
+			n++;
+			star = i;
+		}
+	if (n != 1 || star == 0)
+		ok = 0;
+	for (i = star + 1; ok && i < t.n; i++)
+		if (!qualifier(t.v[i]))
+			ok = 0;
+	if (ok) {
+		*elem = '\0';
+		for (i = 0; i < star; i++)
+			if (!qualifier(t.v[i]))
+				append_word(elem, cap, t.v[i]);
+		ok = *elem != '\0';
+	}
+	toks_free(&t);
+	return ok;
+}
+
+static int
+param_named(const struct kern *k, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->np; i++)
+		if (strcmp(k->p[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* A void * member's element type from the kernel's casts of it, name
+ * being the member's token once rewritten: ((const T *)name)[i],
+ * reinterpret_cast<const T *>(name), static_cast<T *>(name). */
+static const struct k_dtype *
+cast_type(struct kern *k, size_t from, const char *name, char *type,
+    size_t cap, int *lanes)
+{
+	const struct toks *t = &k->t;
+	const struct k_dtype *dt;
+	size_t i, j;
+	char elem[64];
+
+	for (i = from + 1; i < t->n; i++) {
+		if (!is(t, i, name))
+			continue;
+		/* ( ... * ) name */
+		if (is(t, i - 1, ")") && is(t, i - 2, "*")) {
+			for (j = i - 2; j > from && !is(t, j, "("); j--)
+				;
+		} else if (is(t, i - 1, "(") && is(t, i - 2, ">") &&
+		    is(t, i - 3, "*")) {
+			for (j = i - 3; j > from && !is(t, j, "<"); j--)
+				;
+			if (j <= from || strstr(t->v[j - 1], "_cast") == NULL)
+				continue;
+		} else
+			continue;
+		{
+			struct toks sub = { t->v + j + 1, 0, 0 };
+			size_t e = j + 1;
+			char spelled[96];
+			while (e < i && !is(t, e, "*"))
+				e++;
+			sub.n = e + 1 - (j + 1);
+			join(&sub, 0, sub.n, spelled, sizeof(spelled));
+			if (!byvalue_ptr_member(spelled, elem, sizeof(elem)))
+				continue;
+		}
+		*lanes = 1;
+		{
+			/* (const T *)p.x with T bound by the instance */
+			char bound[64];
+			base_type(elem, json_object_get(json_object_get(k->rec,
+			    "slice"), "instance"), bound, sizeof(bound));
+			copy(elem, sizeof(elem), bound);
+		}
+		if ((dt = k_dtype_c(elem)) == NULL)
+			dt = vector_dtype(elem, lanes);
+		if (dt != NULL) {
+			copy(type, cap, elem);
+			return dt;
+		}
+	}
+	return NULL;
+}
+
+void
+byvalue_members(struct kern *k)
+{
+	int i, f, n = k->np;
+	size_t j;
+
+	for (i = 0; i < n; i++) {
+		for (f = 0; f < k->p[i].nf; f++) {
+			struct param *p = &k->p[i], *q;
+			struct field *fd = &p->f[f];
+			char name[64], elem[64];
+			const char *ws;
+			if (!fd->ptr)
+				continue;
+			bprintf(name, sizeof(name), "%s_%s", p->name, fd->name);
+			while (param_named(k, name) && strlen(name) + 1 <
+			    sizeof(name))
+				strcat(name, "_");
+			if (!byvalue_ptr_member(fd->type, elem, sizeof(elem)))
+				continue;
+			k->p = grow(k->p, &k->cp, k->np, sizeof(*k->p));
+			p = &k->p[i];
+			fd = &p->f[f];
+			q = &k->p[k->np];
+			memset(q, 0, sizeof(*q));
+			copy(q->name, sizeof(q->name), name);
+			copy(q->spelled, sizeof(q->spelled), fd->type);
+			copy(q->type, sizeof(q->type), elem);
+			ws = strchr(fd->type, '*');
+			q->is_const = strstr(fd->type, "const") != NULL &&
+			    strstr(fd->type, "const") < ws;
+			q->ptr = 1;
+			q->lanes = 1;
+			q->dt = fd->dt;
+			if (q->dt != NULL)
+				(void)vector_dtype(elem, &q->lanes);
+			q->role = R_SCALAR;
+			q->member_of = i;
+			bprintf(q->member, sizeof(q->member), "%s.%s", p->name,
+			    fd->name);
+			fd->buf = k->np++;
+			/* p.field in the kernel's text: the buffer's name */
+			for (j = k->body + 1; j + 2 < k->t.n; j++)
+				if (is(&k->t, j, p->name) && is(&k->t, j + 1,
+				    ".") && is(&k->t, j + 2, fd->name) &&
+				    !is(&k->t, j - 1, ".") &&
+				    !is(&k->t, j - 1, "->")) {
+					free(k->t.v[j]);
+					free(k->t.v[j + 1]);
+					free(k->t.v[j + 2]);
+					k->t.v[j] = k_strdup(name);
+					memmove(k->t.v + j + 1, k->t.v + j + 3,
+					    (k->t.n - j - 3) * sizeof(*k->t.v));
+					k->t.n -= 2;
+				}
+			if (q->dt == NULL && (q->dt = cast_type(k, k->body,
+			    name, q->type, sizeof(q->type), &q->lanes)) != NULL) {
+				fd->dt = q->dt;
+				guess(k, "%s: element type %s from the kernel's "
+				    "cast of %s", q->name, q->type, q->member);
+			}
+		}
+	}
+}
+
+json_t *
+byvalue_field_json(struct kern *k, const struct field *f)
+{
+	return json_pack("{s:s,s:s,s:s,s:i,s:s,s:s}", "name", f->name, "type",
+	    f->type, "dtype", f->dt != NULL ? f->dt->name : "bytes", "offset",
+	    f->offset, "use", "buffer", "buffer", f->buf >= 0 ?
+	    k->p[f->buf].name : "");
+}
