@@ -15,6 +15,7 @@
  *	interval.c	interval evaluation of expressions
  *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
+ *	guarded.c	outputs that start zeroed: conditional stores, atomics
  *	spec.c		the spec as JSON: params, cases, globals
  *	fit.c		case sizes fitted to the memory budget
  *	harness.c	the host harness generated from a spec
@@ -127,6 +128,7 @@ struct param {
 	int vals;		/* its values index a buffer: 0..DATA_HI */
 	long long vmin;		/* a scalar: its least value in every case */
 	int size_use;
+	int zeroed;		/* starts zeroed: an inout filled with 0 */
 };
 
 enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
@@ -370,6 +372,8 @@ void guess(struct kern *k, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 struct var *
 var_get(struct kern *k, const char *name);
+int
+param_index(const struct kern *k, const char *name);
 void
 paren(const char *s, char *out, size_t cap);
 void
@@ -480,6 +484,10 @@ const char *
 call_name(const struct toks *t, size_t open);
 size_t
 block_end(const struct fn *f, size_t pos);
+size_t
+stmt_end(const struct toks *t, size_t i, size_t lim);
+int
+stmt_exits(const struct toks *t, size_t s, size_t e);
 int
 int_var(const struct fn *f, const char *name);
 int
@@ -594,6 +602,11 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect);
 /* mutate.c: up to budget one-point mutants of kernel's body in code,
  * wrap.mutants (a new reference) */
 json_t *kw_mutants(const char *code, const char *kernel, int budget);
+
+/* guarded.c: outputs whose stores all depend on data or a mode, and
+ * buffers only accumulated into by atomics, become inout and zeroed */
+void
+zeroed_outputs(struct kern *k);
 
 /* switches.c: cases that give each switch-like scalar each value the
  * kernel compares it with (spec.cases grows, at most budget) */

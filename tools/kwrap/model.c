@@ -14,7 +14,7 @@ guess(struct kern *k, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int
+int
 param_index(const struct kern *k, const char *name)
 {
 	int i;
