@@ -91,15 +91,15 @@ is "$(ospec 'farthest_kernel<64>' '[(.params[] | select(.role != "scalar") | .co
     '["2 * n","n","rounds","high"]' \
     "a winner reduced level by level and carried to the next round as its centre stays a point index"
 
-# Outputs that start zeroed (test/zeroed/zeroed.cu): stores that only
+# Outputs that start zeroed (test/fills/zeroed.cu): stores that only
 # happen where data or a mode says, and sums accumulated by atomicAdd,
 # get an inout buffer filled with 0 in every case; stores under bounds
 # guards and atomicMin targets keep their sentinel or fill
-run "$KWRAP" < test/zeroed/kslice.ndjson
-is "$T_STATUS" 0 "zeroed: exit status 0"
+run "$KWRAP" < test/fills/kslice.ndjson
+is "$T_STATUS" 0 "fills: exit status 0"
 cat "$T_TMP/out" >> "$T_TMP/s.ndjson"
 zspec() {
-	jq -c --arg id "test/zeroed/zeroed.cu::$1" \
+	jq -c --arg id "test/fills/zeroed.cu::$1" \
 	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
 }
 # zbuf(KERNEL, BUFFER): role, first fill and every case's fill of BUFFER
@@ -132,6 +132,20 @@ is "$(zspec pool_mode_kernel '[.cases[] | .scalars.pool_mode] | unique')" \
     "a scalar only compared for equality takes a value it is compared with (0), its switch case the other (1)"
 is "$(zspec mode_kernel '[.cases[0].scalars.aligned, ([.cases[] | .scalars.aligned] | unique)]')" \
     '[true,[false,true]]' "a bool mode keeps both values among the cases"
+# Segment offsets (test/fills/offsets.cu): read at [b] and [b + 1] and
+# taken as a segment, filled so that they never decrease
+fspec() {
+	jq -c --arg id "test/fills/offsets.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
+}
+is "$(fspec packed_rows_kernel '[(.params[] | select(.name == "first") | .fill), ([.cases[] | .fills.first // empty] | unique)]')" \
+    '[{"kind":"offsets","lo":0,"hi":3},[{"kind":"offsets","lo":0,"hi":3}]]' \
+    "offsets whose difference is a length never decrease, in every case"
+is "$(fspec segment_sum_kernel '[.params[] | select(.name == "row" or .name == "v") | [.count, .fill.kind]]')" \
+    '[["n + 1","offsets"],["3","uniform"]]' \
+    "a loop from row[r] to row[r + 1]: offsets in 0..3, and v sized by them"
+is "$(fspec shape_pairs_kernel '[.params[] | select(.name == "shapes") | .fill.kind]')" \
+    '["int"]' "a height and a width read as a pair are no offsets"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

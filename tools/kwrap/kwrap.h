@@ -129,6 +129,7 @@ struct param {
 	long long vmin;		/* a scalar: its least value in every case */
 	int size_use;
 	int zeroed;		/* starts zeroed: an inout filled with 0 */
+	int offsets;		/* segment offsets: read at [e] and [e + 1] */
 };
 
 enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };

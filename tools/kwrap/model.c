@@ -708,6 +708,89 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 	}
 }
 
+/* The local that the statement holding token i assigns ("int s = x[b];",
+ * "e = c ? x[b + 1] : n;"), or NULL. */
+static const char *
+assigned_at(const struct toks *t, size_t lo, size_t i)
+{
+	size_t j = i;
+
+	while (j > lo && !is(t, j - 1, ";") && !is(t, j - 1, "{") &&
+	    !is(t, j - 1, "}"))
+		j--;
+	for (; j < i; j++)
+		if (is(t, j + 1, "=") && is_ident(t->v[j]))
+			return t->v[j];
+	return NULL;
+}
+
+/* Whether the kernel takes the segment between locals s and e: "e - s",
+ * or a loop "for (... = s; ... < e; ...)". */
+static int
+segment_use(const struct toks *t, size_t lo, const char *s, const char *e)
+{
+	size_t i, j, c;
+
+	for (i = lo; i + 2 < t->n; i++) {
+		if (is(t, i, e) && is(t, i + 1, "-") && is(t, i + 2, s))
+			return 1;
+		if (!is(t, i, "for") || !is(t, i + 1, "("))
+			continue;
+		c = skip_group(t, i + 1);
+		for (j = i + 2; j + 1 < c; j++)
+			if (is(t, j, "=") && is(t, j + 1, s))
+				break;
+		if (j + 1 >= c)
+			continue;
+		for (; j + 1 < c; j++)
+			if ((is(t, j, "<") || is(t, j, "<=")) &&
+			    is(t, j + 1, e))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether buffer name holds segment offsets: the kernel reads it at some
+ * [e] and at [e + 1] (start = first[b]; end = first[b + 1]) and takes the
+ * segment between the two (end - start, a loop from start to end), so
+ * that a later element below an earlier one makes a negative length (a
+ * loop "f < end - start" that never ends in an unsigned comparison).  Its
+ * fill must not decrease.  Pairs read the same way but used apart (a
+ * height at [2 * l] and a width at [2 * l + 1]) are no offsets.
+ */
+static int
+segment_offsets(struct kern *k, const char *name)
+{
+	const struct toks *t = &k->t;
+	size_t i, j, a, b, n;
+	const char *s, *e;
+
+	for (i = k->body; i + 1 < t->n; i++) {
+		if (!is(t, i, name) || !is(t, i + 1, "[") || is(t, i - 1, "."))
+			continue;
+		a = i + 2;
+		b = skip_group(t, i + 1) - 1;	/* the index: [a, b) */
+		n = b - a;
+		for (j = k->body; j + n + 3 < t->n; j++) {
+			size_t x;
+			if (!is(t, j, name) || !is(t, j + 1, "[") ||
+			    !is(t, j + n + 2, "+") || !is(t, j + n + 3, "1") ||
+			    !is(t, j + n + 4, "]"))
+				continue;
+			for (x = 0; x < n && is(t, j + 2 + x, t->v[a + x]); x++)
+				;
+			if (x != n || n == 0)
+				continue;
+			if ((s = assigned_at(t, k->body, i)) != NULL &&
+			    (e = assigned_at(t, k->body, j)) != NULL &&
+			    strcmp(s, e) != 0 && segment_use(t, k->body, s, e))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 void
 infer_roles(struct kern *k, json_t *slice)
 {
@@ -746,6 +829,10 @@ infer_roles(struct kern *k, json_t *slice)
 		}
 		/* x[idx[i]]: idx holds indices into x */
 	}
+	for (i = 0; i < k->np; i++)
+		if (k->p[i].ptr && k->p[i].role == R_IN && k->p[i].dt != NULL &&
+		    !k->p[i].dt->is_float)
+			k->p[i].offsets = segment_offsets(k, k->p[i].name);
 	for (i = 0; i < k->np; i++) {
 		size_t j;
 		if (!k->p[i].ptr)

@@ -17,6 +17,11 @@ fill_json(const struct kern *k, const struct param *p, int c)
 
 	if (p->zeroed)
 		return json_pack("{s:s,s:i}", "kind", "constant", "value", 0);
+	/* offsets that never decrease, in the range indices read from a
+	 * buffer take (see the counts), in every case */
+	if (p->offsets)
+		return json_pack("{s:s,s:i,s:i}", "kind", "offsets", "lo",
+		    k->data_lo, "hi", k->data_lo + DATA_HI);
 	if (p->vals)
 		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
 		    (double)k->data_lo, "hi", (double)(k->data_lo + DATA_HI)) :
