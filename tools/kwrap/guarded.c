@@ -42,7 +42,12 @@ struct walk {
 	struct taint *tn;
 	struct use *u;		/* per parameter; NULL while tainting */
 	int grew;
+	int depth;		/* statements nested around the walk */
 };
+
+/* Nesting beyond which statements are taken as plain ones: the walk
+ * recurses once per level, and a hostile text may nest thousands. */
+#define MAX_NEST 64
 
 static int
 tainted(const struct taint *tn, const char *s)
@@ -264,6 +269,11 @@ walk_range(struct walk *w, size_t s, size_t e, int g)
 	const struct toks *t = &w->k->t;
 	size_t j, je, c;
 
+	if (w->depth >= MAX_NEST) {
+		walk_plain(w, s, e, g);
+		return;
+	}
+	w->depth++;
 	for (j = s; j < e; j = je) {
 		je = stmt_end(t, j, e);
 		if (je <= j)
@@ -296,13 +306,14 @@ walk_range(struct walk *w, size_t s, size_t e, int g)
 		} else
 			walk_plain(w, j, je, g);
 	}
+	w->depth--;
 }
 
 void
 zeroed_outputs(struct kern *k)
 {
 	struct taint tn = { 0 };
-	struct walk w = { k, &tn, NULL, 0 };
+	struct walk w = { k, &tn, NULL, 0, 0 };
 	const struct toks *t = &k->t;
 	size_t end;
 	int i, round;

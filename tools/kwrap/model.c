@@ -763,32 +763,37 @@ static int
 segment_offsets(struct kern *k, const char *name)
 {
 	const struct toks *t = &k->t;
-	size_t i, j, a, b, n;
+	size_t i, j, a, b, n, *at = NULL;
+	int na = 0, ca = 0, ii, jj, found = 0;
 	const char *s, *e;
 
-	for (i = k->body; i + 1 < t->n; i++) {
-		if (!is(t, i, name) || !is(t, i + 1, "[") || is(t, i - 1, "."))
-			continue;
+	/* where the kernel reads name[...] */
+	for (i = k->body; i + 1 < t->n; i++)
+		if (is(t, i, name) && is(t, i + 1, "[") && !is(t, i - 1, ".")) {
+			at = grow(at, &ca, na, sizeof(*at));
+			at[na++] = i;
+		}
+	for (ii = 0; ii < na && !found; ii++) {
+		i = at[ii];
 		a = i + 2;
 		b = skip_group(t, i + 1) - 1;	/* the index: [a, b) */
-		n = b - a;
-		for (j = k->body; j + n + 3 < t->n; j++) {
+		n = b > a ? b - a : 0;
+		for (jj = 0; jj < na && !found; jj++) {
 			size_t x;
-			if (!is(t, j, name) || !is(t, j + 1, "[") ||
-			    !is(t, j + n + 2, "+") || !is(t, j + n + 3, "1") ||
-			    !is(t, j + n + 4, "]"))
+			j = at[jj];
+			if (n == 0 || !is(t, j + n + 2, "+") ||
+			    !is(t, j + n + 3, "1") || !is(t, j + n + 4, "]"))
 				continue;
 			for (x = 0; x < n && is(t, j + 2 + x, t->v[a + x]); x++)
 				;
-			if (x != n || n == 0)
-				continue;
-			if ((s = assigned_at(t, k->body, i)) != NULL &&
+			if (x == n && (s = assigned_at(t, k->body, i)) != NULL &&
 			    (e = assigned_at(t, k->body, j)) != NULL &&
 			    strcmp(s, e) != 0 && segment_use(t, k->body, s, e))
-				return 1;
+				found = 1;
 		}
 	}
-	return 0;
+	free(at);
+	return found;
 }
 
 void

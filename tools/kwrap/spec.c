@@ -83,17 +83,20 @@ enum_values(struct kern *k, const char *type, long long *out, int max)
 	return n;
 }
 
-/* Whether the integer scalar name only selects a mode: every use of it
- * in the kernel's body compares it for equality with a number
- * ("if (pool_mode == 0) ... else if (pool_mode == 1)"); the first such
- * number in *v.  Any other value would run none of the branches it
- * selects, so that the cases would test nothing. */
+/* Whether the integer scalar name only selects one of several modes:
+ * every use of it in the kernel's body tests it with == against a number,
+ * and two numbers at least ("if (pool_mode == 0) ... else if (pool_mode
+ * == 1)"); the first such number in *v.  Any other value would run none
+ * of the branches it selects, so that case 0 (the one memcheck runs)
+ * would test nothing.  A flag tested once (mode == 1, flip != 0) keeps
+ * its value: one side of it runs either way, and the switch cases give
+ * the other. */
 static int
 mode_value(struct kern *k, const char *name, long long *v)
 {
 	const struct toks *t = &k->t;
 	size_t i;
-	int n = 0;
+	int n = 0, other = 0;
 
 	for (i = k->body; i < t->n; i++) {
 		const char *num = NULL;
@@ -101,9 +104,9 @@ mode_value(struct kern *k, const char *name, long long *v)
 		long long x;
 		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->"))
 			continue;
-		if ((is(t, i + 1, "==") || is(t, i + 1, "!=")) && i + 2 < t->n)
+		if (is(t, i + 1, "==") && i + 2 < t->n)
 			num = t->v[i + 2];
-		else if ((is(t, i - 1, "==") || is(t, i - 1, "!=")) && i >= 2)
+		else if (is(t, i - 1, "==") && i >= 2)
 			num = t->v[i - 2];
 		if (num == NULL || !isdigit((unsigned char)num[0]))
 			return 0;
@@ -112,8 +115,10 @@ mode_value(struct kern *k, const char *name, long long *v)
 			return 0;
 		if (n++ == 0)
 			*v = x;
+		else if (x != *v)
+			other = 1;
 	}
-	return n > 0;
+	return other;
 }
 
 static json_t *
@@ -121,7 +126,7 @@ value_json(struct kern *k, const char *name, const char *type,
     const struct k_dtype *dt, int is_enum, int nth, int c)
 {
 	static const double typical[] = { 1.5, -0.75, 2.25, 0.5 };
-	long long ev[64], mv;
+	long long ev[64], mv = 0;
 	int n;
 
 	if (is_enum && (n = enum_values(k, type, ev, 64)) > 0)
