@@ -91,6 +91,62 @@ is "$(ospec 'farthest_kernel<64>' '[(.params[] | select(.role != "scalar") | .co
     '["2 * n","n","rounds","high"]' \
     "a winner reduced level by level and carried to the next round as its centre stays a point index"
 
+# Outputs that start zeroed (test/fills/zeroed.cu): stores that only
+# happen where data or a mode says, and sums accumulated by atomicAdd,
+# get an inout buffer filled with 0 in every case; stores under bounds
+# guards and atomicMin targets keep their sentinel or fill
+run "$KWRAP" < test/fills/kslice.ndjson
+is "$T_STATUS" 0 "fills: exit status 0"
+cat "$T_TMP/out" >> "$T_TMP/s.ndjson"
+zspec() {
+	jq -c --arg id "test/fills/zeroed.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
+}
+# zbuf(KERNEL, BUFFER): role, first fill and every case's fill of BUFFER
+zbuf() {
+	zspec "$1" "[(.params[] | select(.name == \"$2\") | .role, .fill),
+	    ([.cases[] | .fills.$2 // empty] | unique)]"
+}
+is "$(zbuf skip_on_data_kernel y)" \
+    '["inout",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
+    "a store skipped by continue on a value read from a buffer: y starts zeroed in every case"
+is "$(zbuf bounds_only_kernel y)" '["out",{"kind":"sentinel"},[]]' \
+    "a store under a bounds guard only: y stays a pure output"
+is "$(zbuf counted_flag_kernel flag)" \
+    '["inout",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
+    "a count incremented under a condition on data decides the store: flag starts zeroed"
+is "$(zbuf mode_kernel out)" \
+    '["inout",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
+    "a bool scalar selects how much is written: out starts zeroed"
+is "$(zbuf scatter_add_kernel grad)" \
+    '["inout",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
+    "sums accumulated by atomicAdd start from zero"
+is "$(zbuf scatter_min_kernel best)" \
+    '["inout",{"kind":"int","lo":0,"hi":100},[{"kind":"int","lo":-100,"hi":-1},{"kind":"int","lo":-1073741824,"hi":1073741823},{"kind":"constant","value":0}]]' \
+    "an atomicMin target keeps the caller's start: its fill as before"
+like "$(zspec skip_on_data_kernel '.confidence.guesses | join(";")')" \
+    'y: every store is under a condition on data or a mode: starts zeroed' \
+    "the spec says why y starts zeroed"
+is "$(zspec pool_mode_kernel '[.cases[] | .scalars.pool_mode] | unique')" \
+    '[-3,0,1]' \
+    "a scalar only compared for equality takes a value it is compared with (0), its switch case the other (1)"
+is "$(zspec mode_kernel '[.cases[0].scalars.aligned, ([.cases[] | .scalars.aligned] | unique)]')" \
+    '[true,[false,true]]' "a bool mode keeps both values among the cases"
+# Segment offsets (test/fills/offsets.cu): read at [b] and [b + 1] and
+# taken as a segment, filled so that they never decrease
+fspec() {
+	jq -c --arg id "test/fills/offsets.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
+}
+is "$(fspec packed_rows_kernel '[(.params[] | select(.name == "first") | .fill), ([.cases[] | .fills.first // empty] | unique)]')" \
+    '[{"kind":"offsets","lo":0,"hi":3},[{"kind":"offsets","lo":0,"hi":3}]]' \
+    "offsets whose difference is a length never decrease, in every case"
+is "$(fspec segment_sum_kernel '[.params[] | select(.name == "row" or .name == "v") | [.count, .fill.kind]]')" \
+    '[["n + 1","offsets"],["3","uniform"]]' \
+    "a loop from row[r] to row[r + 1]: offsets in 0..3, and v sized by them"
+is "$(fspec shape_pairs_kernel '[.params[] | select(.name == "shapes") | .fill.kind]')" \
+    '["int"]' "a height and a width read as a pair are no offsets"
+
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}

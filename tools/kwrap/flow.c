@@ -167,7 +167,7 @@ call_name(const struct toks *t, size_t open)
 }
 
 /* End (exclusive) of the statement at i. */
-static size_t
+size_t
 stmt_end(const struct toks *t, size_t i, size_t lim)
 {
 	static const char *const semi[] = { ";", NULL };
@@ -199,7 +199,7 @@ stmt_end(const struct toks *t, size_t i, size_t lim)
 }
 
 /* Whether statement [s, e) always leaves the code after it. */
-static int
+int
 stmt_exits(const struct toks *t, size_t s, size_t e)
 {
 	size_t j, last = s;

@@ -78,6 +78,7 @@ infer_at(json_t *rec, int data_lo)
 		shared_of(k);
 		index_limits(k);
 	}
+	zeroed_outputs(k);
 	return k;
 }
 

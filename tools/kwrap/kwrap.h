@@ -16,6 +16,7 @@
  *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
  *	byvalue.c	by-value parameters kwrap cannot build
+ *	guarded.c	outputs that start zeroed: conditional stores, atomics
  *	spec.c		the spec as JSON: params, cases, globals
  *	fit.c		case sizes fitted to the memory budget
  *	harness.c	the host harness generated from a spec
@@ -136,6 +137,8 @@ struct param {
 	int member_of;		/* a struct's pointer member: the struct's
 				   param index (byvalue.c); else -1 */
 	char member[128];	/* and its name, p.field */
+	int zeroed;		/* starts zeroed: an inout filled with 0 */
+	int offsets;		/* segment offsets: read at [e] and [e + 1] */
 };
 
 enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
@@ -379,6 +382,8 @@ void guess(struct kern *k, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 struct var *
 var_get(struct kern *k, const char *name);
+int
+param_index(const struct kern *k, const char *name);
 void
 paren(const char *s, char *out, size_t cap);
 void
@@ -489,6 +494,10 @@ const char *
 call_name(const struct toks *t, size_t open);
 size_t
 block_end(const struct fn *f, size_t pos);
+size_t
+stmt_end(const struct toks *t, size_t i, size_t lim);
+int
+stmt_exits(const struct toks *t, size_t s, size_t e);
 int
 int_var(const struct fn *f, const char *name);
 int
@@ -628,6 +637,11 @@ json_t *kw_mutants(const char *code, const char *kernel, int budget);
  * them (instance: slice.instance, the template arguments) */
 void kw_equivalent(const char *code, const char *kernel, json_t *instance,
     json_t *spec, json_t *mutants);
+
+/* guarded.c: outputs whose stores all depend on data or a mode, and
+ * buffers only accumulated into by atomics, become inout and zeroed */
+void
+zeroed_outputs(struct kern *k);
 
 /* switches.c: cases that give each switch-like scalar each value the
  * kernel compares it with (spec.cases grows, at most budget) */

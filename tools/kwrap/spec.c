@@ -15,6 +15,13 @@ fill_json(const struct kern *k, const struct param *p, int c)
 	int fl = dt == NULL || dt->is_float;
 	double big;
 
+	if (p->zeroed)
+		return json_pack("{s:s,s:i}", "kind", "constant", "value", 0);
+	/* offsets that never decrease, in the range indices read from a
+	 * buffer take (see the counts), in every case */
+	if (p->offsets)
+		return json_pack("{s:s,s:i,s:i}", "kind", "offsets", "lo",
+		    k->data_lo, "hi", k->data_lo + DATA_HI);
 	if (p->vals)
 		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
 		    (double)k->data_lo, "hi", (double)(k->data_lo + DATA_HI)) :
@@ -76,12 +83,50 @@ enum_values(struct kern *k, const char *type, long long *out, int max)
 	return n;
 }
 
+/* Whether the integer scalar name only selects one of several modes:
+ * every use of it in the kernel's body tests it with == against a number,
+ * and two numbers at least ("if (pool_mode == 0) ... else if (pool_mode
+ * == 1)"); the first such number in *v.  Any other value would run none
+ * of the branches it selects, so that case 0 (the one memcheck runs)
+ * would test nothing.  A flag tested once (mode == 1, flip != 0) keeps
+ * its value: one side of it runs either way, and the switch cases give
+ * the other. */
+static int
+mode_value(struct kern *k, const char *name, long long *v)
+{
+	const struct toks *t = &k->t;
+	size_t i;
+	int n = 0, other = 0;
+
+	for (i = k->body; i < t->n; i++) {
+		const char *num = NULL;
+		char *end;
+		long long x;
+		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->"))
+			continue;
+		if (is(t, i + 1, "==") && i + 2 < t->n)
+			num = t->v[i + 2];
+		else if (is(t, i - 1, "==") && i >= 2)
+			num = t->v[i - 2];
+		if (num == NULL || !isdigit((unsigned char)num[0]))
+			return 0;
+		x = strtoll(num, &end, 0);
+		if (*end != '\0' && strspn(end, "uUlL") != strlen(end))
+			return 0;
+		if (n++ == 0)
+			*v = x;
+		else if (x != *v)
+			other = 1;
+	}
+	return other;
+}
+
 static json_t *
 value_json(struct kern *k, const char *name, const char *type,
     const struct k_dtype *dt, int is_enum, int nth, int c)
 {
 	static const double typical[] = { 1.5, -0.75, 2.25, 0.5 };
-	long long ev[64];
+	long long ev[64], mv = 0;
 	int n;
 
 	if (is_enum && (n = enum_values(k, type, ev, 64)) > 0)
@@ -108,6 +153,8 @@ value_json(struct kern *k, const char *name, const char *type,
 			v = v < 0 ? -1e30 : 1e30;
 		return json_real(v);
 	}
+	if (c != 6 && c != 7 && mode_value(k, name, &mv))
+		return json_integer(mv);
 	if (c == 6)
 		return json_integer(0);
 	if (c == 7 && dt->is_signed)
@@ -263,7 +310,7 @@ build_cases(struct kern *k)
 	for (i = 0; i < k->np; i++) {
 		struct param *p = &k->p[i];
 		if (p->ptr) {
-			if (p->role != R_OUT && p->dt != NULL) {
+			if (p->role != R_OUT && !p->zeroed && p->dt != NULL) {
 				has_signed |= p->dt->is_signed;
 				has_float |= p->dt->is_float;
 			}

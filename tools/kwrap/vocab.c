@@ -19,7 +19,8 @@ const struct vocab fill_kinds[] = {
 	{ "uniform", "KW_UNIFORM" }, { "normal", "KW_NORMAL" },
 	{ "int", "KW_INT" }, { "constant", "KW_CONSTANT" },
 	{ "sorted", "KW_SORTED" }, { "indices", "KW_INDICES" },
-	{ "sentinel", "KW_SENTINEL" }, { NULL, NULL }
+	{ "sentinel", "KW_SENTINEL" }, { "offsets", "KW_OFFSETS" },
+	{ NULL, NULL }
 };
 
 const struct vocab dtype_names[] = {
