@@ -596,6 +596,9 @@ add_decl_at(struct closure *cl, CXCursor c)
 	    k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
 	    k == CXCursor_ClassTemplatePartialSpecialization)
 		add_members(cl, c);
+	if (k == CXCursor_ClassTemplate || k == CXCursor_StructDecl ||
+	    k == CXCursor_ClassDecl || k == CXCursor_UnionDecl)
+		add_operators(cl, c);
 }
 
 /* The declaration a reference stands for, as something a slice can hold:

@@ -213,6 +213,7 @@ int item_cmp(const void *pa, const void *pb);
 
 /* hidden.c */
 void follow_hidden_names(struct closure *cl, struct item *it);
+void add_operators(struct closure *cl, CXCursor rec);
 void free_named(struct parsed *p);
 
 /* output.c */
