@@ -795,6 +795,70 @@ follow_macro_names(struct closure *cl, struct fileinfo *fi, unsigned a,
 	}
 }
 
+/* Whether the text of an item the slice holds spells name unqualified:
+ * not after "::", ".", "->", not part of a longer identifier. */
+static int
+spelled_unqualified(struct closure *cl, const char *name)
+{
+	size_t i, n = strlen(name), o;
+	const char *t, *q;
+	unsigned a;
+
+	for (i = 0; i < cl->n && n > 0; i++) {
+		const struct item *it = &cl->v[i];
+
+		if (it->kind != I_DECL || (t = it->fi->text) == NULL)
+			continue;
+		for (a = it->a; a < it->b && (q = memmem(t + a, it->b - a,
+		    name, n)) != NULL; a = (unsigned)(o + 1)) {
+			o = (size_t)(q - t);
+			if (o + n > it->b || (o + n < it->fi->size &&
+			    is_ident_char(t[o + n])))
+				continue;
+			if (o > 0 && (is_ident_char(t[o - 1]) ||
+			    t[o - 1] == '.' || (o > 1 && ((t[o - 1] == ':' &&
+			    t[o - 2] == ':') || (t[o - 1] == '>' &&
+			    t[o - 2] == '-')))))
+				continue;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * "using ns::Name;" at namespace scope in a file the slice takes from,
+ * where the slice spells Name unqualified (a template argument, a
+ * parameter's type): the closure reached the declaration Name stands for,
+ * not the using-declaration that makes the short name visible.  Keep it
+ * with what it names.
+ */
+static void
+using_decl(struct closure *cl, CXCursor c)
+{
+	char *name;
+	unsigned i, n;
+	struct fileinfo *tfi;
+	CXCursor t;
+
+	name = k_take(clang_getCursorSpelling(c));
+	if (!spelled_unqualified(cl, name)) {
+		free(name);
+		return;
+	}
+	free(name);
+	n = clang_getNumOverloadedDecls(c);
+	for (i = 0; i < n; i++) {
+		t = clang_getOverloadedDecl(c, i);
+		tfi = where(cl->p, clang_getCursorLocation(t), NULL, NULL);
+		if (tfi != NULL && tfi->cls == F_STUB)
+			add_stub(cl, tfi);
+		else if (tfi != NULL && tfi->cls == F_PROJECT)
+			add_decl(cl, t);
+	}
+	add_decl_at(cl, c);
+}
+
 /* Follow every item's references until nothing new comes in. */
 static enum CXChildVisitResult
 find_using(CXCursor c, CXCursor parent, CXClientData data)
@@ -810,13 +874,18 @@ find_using(CXCursor c, CXCursor parent, CXClientData data)
 	(void)parent;
 	if (k == CXCursor_Namespace)
 		return CXChildVisit_Recurse;
-	if (k != CXCursor_UsingDirective)
+	if (k != CXCursor_UsingDirective && k != CXCursor_UsingDeclaration)
 		return CXChildVisit_Continue;
 	fi = where(cl->p, clang_getCursorLocation(c), NULL, NULL);
 	if (fi == NULL || fi->cls != F_PROJECT)
 		return CXChildVisit_Continue;
 	for (i = 0; i < cl->n && !mine; i++)
 		mine = cl->v[i].fi == fi;
+	if (k == CXCursor_UsingDeclaration) {
+		if (mine)
+			using_decl(cl, c);
+		return CXChildVisit_Continue;
+	}
 	ns = clang_getCursorReferenced(c);
 	if (!mine || clang_Cursor_isNull(ns))
 		return CXChildVisit_Continue;
@@ -897,9 +966,9 @@ find_alias(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Continue;
 }
 
-/* Names the slice's code reaches through "using namespace" directives of
- * the files it comes from: keep those directives (a closure follows
- * declarations, and a directive declares nothing). */
+/* Names the slice's code reaches through "using namespace" directives and
+ * "using ns::name" declarations of the files it comes from: keep them (a
+ * closure follows declarations, and a directive declares nothing). */
 void
 add_usings(struct closure *cl)
 {
