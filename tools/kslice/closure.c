@@ -535,6 +535,38 @@ balance_ifs(struct fileinfo *fi, unsigned *pa, unsigned *pb)
 		*pb = (unsigned)b;
 }
 
+/*
+ * A declaration under a one-line linkage specification, extern "C" T x;:
+ * its extent starts after the specification, and the text without it is
+ * a definition where the source has a declaration (a second one where the
+ * file defines x as well).  The offset where the specification starts,
+ * else a.
+ */
+static unsigned
+linkage_start(const struct fileinfo *fi, unsigned a)
+{
+	const char *s = fi->text;
+	size_t i = a;
+
+	if (s == NULL || a > fi->size)
+		return a;
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t' ||
+	    s[i - 1] == '\n' || s[i - 1] == '\r'))
+		i--;
+	if (i >= 3 && strncmp(s + i - 3, "\"C\"", 3) == 0)
+		i -= 3;
+	else if (i >= 5 && strncmp(s + i - 5, "\"C++\"", 5) == 0)
+		i -= 5;
+	else
+		return a;
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+		i--;
+	if (i < 6 || strncmp(s + i - 6, "extern", 6) != 0 ||
+	    (i > 6 && is_ident_char(s[i - 7])))
+		return a;
+	return (unsigned)(i - 6);
+}
+
 static void
 add_decl_at(struct closure *cl, CXCursor c)
 {
@@ -558,6 +590,7 @@ add_decl_at(struct closure *cl, CXCursor c)
 	b = extent_end(p, fi, r);
 	if (b < a)
 		b = a;
+	a = linkage_start(fi, a);
 	balance_ifs(fi, &a, &b);
 	if (find_item(cl, fi, a) != NULL)
 		return;
