@@ -653,14 +653,15 @@ divisor_of(const char *text, const char *name)
  * device code and the check parse does not see), the largest such
  * constant is tried first; where a slice does not parse (a static_assert
  * on the block size), other values a kernel is commonly built for are
- * tried in turn, the same for every guessed parameter, and the first
- * that parses is kept.
+ * tried in turn (powers of two: warps, vectors, blocks, tiles), the
+ * same for every guessed parameter, and the first that parses is kept.
  */
 static json_t *
 instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
     size_t ninst)
 {
-	const char *alt[] = { NULL, "32", "4", "128", "256", NULL };
+	const char *alt[] = { NULL, "32", "4", "128", "256", "16", "8", "64",
+	    NULL };
 	json_t *tps = json_object_get(scan, "template_params"), *tp, *o, *try;
 	char first[24];
 	size_t i;
