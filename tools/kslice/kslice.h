@@ -261,6 +261,8 @@ void analyse_fn(struct pointers *pt, CXCursor fn);
 /* prune.c */
 unsigned check_slice(struct k_buf *code, const char *dialect, char **msg,
     json_t *dropped);
+unsigned check_defines(const struct k_buf *code, const char *dialect,
+    json_t *flags);
 
 /* slice.c */
 const char *scan_problem(json_t *scan);

@@ -405,6 +405,38 @@ slice_flags(const struct parsed *p, json_t *scan)
 }
 
 
+/*
+ * PyTorch's defaults turn off the implicit conversions and operators of
+ * the toolkit's half types (-D__CUDA_NO_HALF_CONVERSIONS__ and the like);
+ * a project whose kernels convert halves implicitly undoes them in its
+ * build (-U__CUDA_NO_HALF_CONVERSIONS__).  Where no compile command says
+ * which (the defaults are a guess) and the slice parses without those
+ * defines but not with them, slice.flags leaves them out.
+ */
+static void
+undo_half_defaults(const struct slicer *s, json_t *scan,
+    const struct k_buf *code, const char *dialect, json_t *flags)
+{
+	static const char pre[] = "-D__CUDA_NO_";
+	json_t *v;
+	size_t i;
+	int any = 0;
+
+	if (json_is_array(json_object_get(scan, "build_flags")) ||
+	    s->own == NULL || (strstr(s->own, "half") == NULL &&
+	    strstr(s->own, "bfloat16") == NULL))
+		return;
+	json_array_foreach(flags, i, v)
+		any |= strncmp(json_string_value(v), pre, sizeof(pre) - 1) == 0;
+	if (!any || check_defines(code, dialect[0] != '\0' ? dialect : "cuda",
+	    flags) == 0)
+		return;
+	for (i = json_array_size(flags); i-- > 0;)
+		if (strncmp(json_string_value(json_array_get(flags, i)), pre,
+		    sizeof(pre) - 1) == 0)
+			json_array_remove(flags, i);
+}
+
 /* The record of one instance; quiet: NULL, no message, when the slice
  * does not parse. */
 static json_t *
@@ -418,7 +450,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	char *msg = NULL, *targs = NULL;
 	size_t lines = 0, i;
 	unsigned errors;
-	json_t *dropped = json_array();
+	json_t *dropped = json_array(), *flags;
 
 	k_buf_add(&code, s->body);
 	if (inst != NULL) {
@@ -447,6 +479,9 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	for (i = 0; i < code.n; i++)
 		if (code.s[i] == '\n')
 			lines++;
+	flags = slice_flags(s->p, scan);
+	if (errors == 0)
+		undo_half_defaults(s, scan, &code, dialect, flags);
 	json_object_set_new(sl, "instance", inst != NULL ? json_incref(inst) :
 	    json_object());
 	if (json_array_size(s->guessed) > 0)
@@ -486,7 +521,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		}
 		json_object_set_new(sl, "deps", deps);
 	}
-	json_object_set_new(sl, "flags", slice_flags(s->p, scan));
+	json_object_set_new(sl, "flags", flags);
 	json_object_set(sl, "stubs", s->stubs);
 	/* tags from the kernel's own code and its project dependencies:
 	 * a stub (an atomic helper kforge supplies) is not the kernel's */
