@@ -206,6 +206,9 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		it->what = "kernel";
 		it->ns = ns_chain(s->kernel);
 	}
+	/* an explicit specialization (template <> __global__ void
+	 * k<float>(...)) needs its primary template declared before it */
+	add_decl(cl, clang_getSpecializedCursorTemplate(s->kernel));
 	close_over(cl);
 	/* the classes the resolved launches bind come with the instance */
 	s->resolved = resolved_launches(p, cl, scan);
