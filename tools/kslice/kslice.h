@@ -261,7 +261,7 @@ void analyse_fn(struct pointers *pt, CXCursor fn);
 /* prune.c */
 unsigned check_slice(struct k_buf *code, const char *dialect, char **msg,
     json_t *dropped);
-unsigned check_defines(const struct k_buf *code, const char *dialect,
+unsigned check_flags(const struct k_buf *code, const char *dialect,
     json_t *flags);
 
 /* slice.c */

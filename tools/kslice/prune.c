@@ -233,9 +233,10 @@ check_slice(struct k_buf *code, const char *dialect, char **msg,
 }
 
 /* The errors of code parsed as the slice's check parse does, with the
- * macro definitions of flags (-DNAME, -UNAME) on top. */
+ * macro definitions (-DNAME, -UNAME) and the language standard (-std=)
+ * of flags on top. */
 unsigned
-check_defines(const struct k_buf *code, const char *dialect, json_t *flags)
+check_flags(const struct k_buf *code, const char *dialect, json_t *flags)
 {
 	struct k_strv args = { 0 }, extra = { 0 };
 	CXTranslationUnit tu = NULL;
@@ -249,7 +250,8 @@ check_defines(const struct k_buf *code, const char *dialect, json_t *flags)
 		k_strv_push(&extra, "-D__NVCC__");
 	json_array_foreach(flags, i, v)
 		if ((f = json_string_value(v)) != NULL && f[0] == '-' &&
-		    (f[1] == 'D' || f[1] == 'U') && f[2] != '\0')
+		    (((f[1] == 'D' || f[1] == 'U') && f[2] != '\0') ||
+		    strncmp(f, "-std=", 5) == 0))
 			k_strv_push(&extra, f);
 	build_args(&args, dialect, 0, &extra, 0);
 	k_strv_free(&extra);

@@ -431,13 +431,43 @@ undo_half_defaults(const struct slicer *s, json_t *scan,
 		return;
 	json_array_foreach(flags, i, v)
 		any |= strncmp(json_string_value(v), pre, sizeof(pre) - 1) == 0;
-	if (!any || check_defines(code, dialect[0] != '\0' ? dialect : "cuda",
+	if (!any || check_flags(code, dialect[0] != '\0' ? dialect : "cuda",
 	    flags) == 0)
 		return;
 	for (i = json_array_size(flags); i-- > 0;)
 		if (strncmp(json_string_value(json_array_get(flags, i)), pre,
 		    sizeof(pre) - 1) == 0)
 			json_array_remove(flags, i);
+}
+
+/*
+ * PyTorch's defaults ask for C++17; code that uses C++20 (requires
+ * clauses, concepts) comes from a project that builds with a newer
+ * standard.  Where no compile command says which and the slice does not
+ * parse as C++17 but does as C++20, slice.flags asks for C++20: 1 then.
+ */
+static int
+newer_std(const struct slicer *s, json_t *scan, const struct k_buf *code,
+    const char *dialect, json_t *flags)
+{
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(json_object_get(scan, "build_flags")) ||
+	    s->own == NULL || (strstr(s->own, "requires") == NULL &&
+	    strstr(s->own, "concept") == NULL))
+		return 0;
+	json_array_foreach(flags, i, v)
+		if (strcmp(json_string_value(v), "-std=c++17") == 0)
+			break;
+	if (i == json_array_size(flags))
+		return 0;
+	json_array_set_new(flags, i, json_string("-std=c++20"));
+	if (check_flags(code, dialect[0] != '\0' ? dialect : "cuda",
+	    flags) == 0)
+		return 1;
+	json_array_set_new(flags, i, json_string("-std=c++17"));
+	return 0;
 }
 
 /* The record of one instance; quiet: NULL, no message, when the slice
@@ -483,6 +513,11 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		if (code.s[i] == '\n')
 			lines++;
 	flags = slice_flags(s->p, scan);
+	if (errors > 0 && newer_std(s, scan, &code, dialect, flags)) {
+		errors = 0;
+		free(msg);
+		msg = NULL;
+	}
 	if (errors == 0)
 		undo_half_defaults(s, scan, &code, dialect, flags);
 	json_object_set_new(sl, "instance", inst != NULL ? json_incref(inst) :
