@@ -535,6 +535,38 @@ balance_ifs(struct fileinfo *fi, unsigned *pa, unsigned *pb)
 		*pb = (unsigned)b;
 }
 
+/*
+ * A declaration under a one-line linkage specification, extern "C" T x;:
+ * its extent starts after the specification, and the text without it is
+ * a definition where the source has a declaration (a second one where the
+ * file defines x as well).  The offset where the specification starts,
+ * else a.
+ */
+static unsigned
+linkage_start(const struct fileinfo *fi, unsigned a)
+{
+	const char *s = fi->text;
+	size_t i = a;
+
+	if (s == NULL || a > fi->size)
+		return a;
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t' ||
+	    s[i - 1] == '\n' || s[i - 1] == '\r'))
+		i--;
+	if (i >= 3 && strncmp(s + i - 3, "\"C\"", 3) == 0)
+		i -= 3;
+	else if (i >= 5 && strncmp(s + i - 5, "\"C++\"", 5) == 0)
+		i -= 5;
+	else
+		return a;
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+		i--;
+	if (i < 6 || strncmp(s + i - 6, "extern", 6) != 0 ||
+	    (i > 6 && is_ident_char(s[i - 7])))
+		return a;
+	return (unsigned)(i - 6);
+}
+
 static void
 add_decl_at(struct closure *cl, CXCursor c)
 {
@@ -558,6 +590,7 @@ add_decl_at(struct closure *cl, CXCursor c)
 	b = extent_end(p, fi, r);
 	if (b < a)
 		b = a;
+	a = linkage_start(fi, a);
 	balance_ifs(fi, &a, &b);
 	if (find_item(cl, fi, a) != NULL)
 		return;
@@ -596,6 +629,9 @@ add_decl_at(struct closure *cl, CXCursor c)
 	    k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
 	    k == CXCursor_ClassTemplatePartialSpecialization)
 		add_members(cl, c);
+	if (k == CXCursor_ClassTemplate || k == CXCursor_StructDecl ||
+	    k == CXCursor_ClassDecl || k == CXCursor_UnionDecl)
+		add_operators(cl, c);
 }
 
 /* The declaration a reference stands for, as something a slice can hold:
@@ -792,6 +828,70 @@ follow_macro_names(struct closure *cl, struct fileinfo *fi, unsigned a,
 	}
 }
 
+/* Whether the text of an item the slice holds spells name unqualified:
+ * not after "::", ".", "->", not part of a longer identifier. */
+static int
+spelled_unqualified(struct closure *cl, const char *name)
+{
+	size_t i, n = strlen(name), o;
+	const char *t, *q;
+	unsigned a;
+
+	for (i = 0; i < cl->n && n > 0; i++) {
+		const struct item *it = &cl->v[i];
+
+		if (it->kind != I_DECL || (t = it->fi->text) == NULL)
+			continue;
+		for (a = it->a; a < it->b && (q = memmem(t + a, it->b - a,
+		    name, n)) != NULL; a = (unsigned)(o + 1)) {
+			o = (size_t)(q - t);
+			if (o + n > it->b || (o + n < it->fi->size &&
+			    is_ident_char(t[o + n])))
+				continue;
+			if (o > 0 && (is_ident_char(t[o - 1]) ||
+			    t[o - 1] == '.' || (o > 1 && ((t[o - 1] == ':' &&
+			    t[o - 2] == ':') || (t[o - 1] == '>' &&
+			    t[o - 2] == '-')))))
+				continue;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * "using ns::Name;" at namespace scope in a file the slice takes from,
+ * where the slice spells Name unqualified (a template argument, a
+ * parameter's type): the closure reached the declaration Name stands for,
+ * not the using-declaration that makes the short name visible.  Keep it
+ * with what it names.
+ */
+static void
+using_decl(struct closure *cl, CXCursor c)
+{
+	char *name;
+	unsigned i, n;
+	struct fileinfo *tfi;
+	CXCursor t;
+
+	name = k_take(clang_getCursorSpelling(c));
+	if (!spelled_unqualified(cl, name)) {
+		free(name);
+		return;
+	}
+	free(name);
+	n = clang_getNumOverloadedDecls(c);
+	for (i = 0; i < n; i++) {
+		t = clang_getOverloadedDecl(c, i);
+		tfi = where(cl->p, clang_getCursorLocation(t), NULL, NULL);
+		if (tfi != NULL && tfi->cls == F_STUB)
+			add_stub(cl, tfi);
+		else if (tfi != NULL && tfi->cls == F_PROJECT)
+			add_decl(cl, t);
+	}
+	add_decl_at(cl, c);
+}
+
 /* Follow every item's references until nothing new comes in. */
 static enum CXChildVisitResult
 find_using(CXCursor c, CXCursor parent, CXClientData data)
@@ -807,13 +907,18 @@ find_using(CXCursor c, CXCursor parent, CXClientData data)
 	(void)parent;
 	if (k == CXCursor_Namespace)
 		return CXChildVisit_Recurse;
-	if (k != CXCursor_UsingDirective)
+	if (k != CXCursor_UsingDirective && k != CXCursor_UsingDeclaration)
 		return CXChildVisit_Continue;
 	fi = where(cl->p, clang_getCursorLocation(c), NULL, NULL);
 	if (fi == NULL || fi->cls != F_PROJECT)
 		return CXChildVisit_Continue;
 	for (i = 0; i < cl->n && !mine; i++)
 		mine = cl->v[i].fi == fi;
+	if (k == CXCursor_UsingDeclaration) {
+		if (mine)
+			using_decl(cl, c);
+		return CXChildVisit_Continue;
+	}
 	ns = clang_getCursorReferenced(c);
 	if (!mine || clang_Cursor_isNull(ns))
 		return CXChildVisit_Continue;
@@ -894,9 +999,9 @@ find_alias(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Continue;
 }
 
-/* Names the slice's code reaches through "using namespace" directives of
- * the files it comes from: keep those directives (a closure follows
- * declarations, and a directive declares nothing). */
+/* Names the slice's code reaches through "using namespace" directives and
+ * "using ns::name" declarations of the files it comes from: keep them (a
+ * closure follows declarations, and a directive declares nothing). */
 void
 add_usings(struct closure *cl)
 {

@@ -218,6 +218,91 @@ follow_hidden_names(struct closure *cl, struct item *it)
 	}
 }
 
+/* The record a parameter's type names, through references, pointers and
+ * a template's specialization, canonical; a null cursor when none. */
+static CXCursor
+param_record(CXType t)
+{
+	CXCursor d, tm;
+	int guard;
+
+	for (guard = 0; guard < 8 && (t.kind == CXType_LValueReference ||
+	    t.kind == CXType_RValueReference || t.kind == CXType_Pointer);
+	    guard++)
+		t = clang_getPointeeType(t);
+	d = clang_getTypeDeclaration(t);
+	if (clang_Cursor_isNull(d) || clang_isInvalid(clang_getCursorKind(d)))
+		return clang_getNullCursor();
+	tm = clang_getSpecializedCursorTemplate(d);
+	if (!clang_Cursor_isNull(tm))
+		d = tm;
+	return clang_getCanonicalCursor(d);
+}
+
+struct opscan {
+	CXCursor rec;		/* canonical */
+	int hit;
+};
+
+static enum CXChildVisitResult
+param_of(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct opscan *o = data;
+	CXCursor r;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+		return CXChildVisit_Continue;
+	r = param_record(clang_getCursorType(c));
+	if (!clang_Cursor_isNull(r) && clang_equalCursors(r, o->rec)) {
+		o->hit = 1;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/*
+ * A free operator declared for a project type is called by no name: a
+ * template helper's "a < b" on its type parameter finds it by
+ * argument-dependent lookup only when it is instantiated, where the
+ * syntax tree of the helper shows no reference.  A record that comes into
+ * the slice brings the namespace-scope operators one of whose parameters
+ * is that record (by value, reference or pointer).
+ */
+void
+add_operators(struct closure *cl, CXCursor rec)
+{
+	struct parsed *p = cl->p;
+	struct named key;
+	struct opscan o;
+	size_t lo, hi, m;
+	const char *n;
+
+	index_names(p);
+	o.rec = clang_getCanonicalCursor(rec);
+	key.name = "operator";
+	lo = 0;
+	hi = p->nnamed;
+	while (lo < hi) {
+		m = (lo + hi) / 2;
+		if (named_cmp(&p->named[m], &key) < 0)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (m = lo; m < p->nnamed; m++) {
+		n = p->named[m].name;
+		if (strncmp(n, "operator", 8) != 0)
+			break;
+		if (is_ident_char((unsigned char)n[8]))
+			continue;	/* operator_like, a plain name */
+		o.hit = 0;
+		clang_visitChildren(p->named[m].c, param_of, &o);
+		if (o.hit)
+			add_decl(cl, p->named[m].c);
+	}
+}
+
 void
 free_named(struct parsed *p)
 {

@@ -213,6 +213,7 @@ int item_cmp(const void *pa, const void *pb);
 
 /* hidden.c */
 void follow_hidden_names(struct closure *cl, struct item *it);
+void add_operators(struct closure *cl, CXCursor rec);
 void free_named(struct parsed *p);
 
 /* output.c */
@@ -260,6 +261,8 @@ void analyse_fn(struct pointers *pt, CXCursor fn);
 /* prune.c */
 unsigned check_slice(struct k_buf *code, const char *dialect, char **msg,
     json_t *dropped);
+unsigned check_flags(const struct k_buf *code, const char *dialect,
+    json_t *flags);
 
 /* slice.c */
 const char *scan_problem(json_t *scan);

@@ -231,3 +231,38 @@ check_slice(struct k_buf *code, const char *dialect, char **msg,
 	clang_disposeTranslationUnit(tu);
 	return errors;
 }
+
+/* The errors of code parsed as the slice's check parse does, with the
+ * macro definitions (-DNAME, -UNAME) and the language standard (-std=)
+ * of flags on top. */
+unsigned
+check_flags(const struct k_buf *code, const char *dialect, json_t *flags)
+{
+	struct k_strv args = { 0 }, extra = { 0 };
+	CXTranslationUnit tu = NULL;
+	int hip = strcmp(dialect, "hip") == 0;
+	const char *f;
+	unsigned errors;
+	size_t i;
+	json_t *v;
+
+	if (!hip)
+		k_strv_push(&extra, "-D__NVCC__");
+	json_array_foreach(flags, i, v)
+		if ((f = json_string_value(v)) != NULL && f[0] == '-' &&
+		    (((f[1] == 'D' || f[1] == 'U') && f[2] != '\0') ||
+		    strncmp(f, "-std=", 5) == 0))
+			k_strv_push(&extra, f);
+	build_args(&args, dialect, 0, &extra, 0);
+	k_strv_free(&extra);
+	if (k_parse_pch(opt.idx, &opt.pch, hip ? "/kslice/slice.hip" :
+	    "/kslice/slice.cu", code->s, code->n, &args, &tu, NULL) != 0 ||
+	    tu == NULL) {
+		k_strv_free(&args);
+		return 1;
+	}
+	k_strv_free(&args);
+	errors = count_errors(tu, NULL, 0);
+	clang_disposeTranslationUnit(tu);
+	return errors;
+}

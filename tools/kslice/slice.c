@@ -206,6 +206,9 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 		it->what = "kernel";
 		it->ns = ns_chain(s->kernel);
 	}
+	/* an explicit specialization (template <> __global__ void
+	 * k<float>(...)) needs its primary template declared before it */
+	add_decl(cl, clang_getSpecializedCursorTemplate(s->kernel));
 	close_over(cl);
 	/* the classes the resolved launches bind come with the instance */
 	s->resolved = resolved_launches(p, cl, scan);
@@ -405,6 +408,68 @@ slice_flags(const struct parsed *p, json_t *scan)
 }
 
 
+/*
+ * PyTorch's defaults turn off the implicit conversions and operators of
+ * the toolkit's half types (-D__CUDA_NO_HALF_CONVERSIONS__ and the like);
+ * a project whose kernels convert halves implicitly undoes them in its
+ * build (-U__CUDA_NO_HALF_CONVERSIONS__).  Where no compile command says
+ * which (the defaults are a guess) and the slice parses without those
+ * defines but not with them, slice.flags leaves them out.
+ */
+static void
+undo_half_defaults(const struct slicer *s, json_t *scan,
+    const struct k_buf *code, const char *dialect, json_t *flags)
+{
+	static const char pre[] = "-D__CUDA_NO_";
+	json_t *v;
+	size_t i;
+	int any = 0;
+
+	if (json_is_array(json_object_get(scan, "build_flags")) ||
+	    s->own == NULL || (strstr(s->own, "half") == NULL &&
+	    strstr(s->own, "bfloat16") == NULL))
+		return;
+	json_array_foreach(flags, i, v)
+		any |= strncmp(json_string_value(v), pre, sizeof(pre) - 1) == 0;
+	if (!any || check_flags(code, dialect[0] != '\0' ? dialect : "cuda",
+	    flags) == 0)
+		return;
+	for (i = json_array_size(flags); i-- > 0;)
+		if (strncmp(json_string_value(json_array_get(flags, i)), pre,
+		    sizeof(pre) - 1) == 0)
+			json_array_remove(flags, i);
+}
+
+/*
+ * PyTorch's defaults ask for C++17; code that uses C++20 (requires
+ * clauses, concepts) comes from a project that builds with a newer
+ * standard.  Where no compile command says which and the slice does not
+ * parse as C++17 but does as C++20, slice.flags asks for C++20: 1 then.
+ */
+static int
+newer_std(const struct slicer *s, json_t *scan, const struct k_buf *code,
+    const char *dialect, json_t *flags)
+{
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(json_object_get(scan, "build_flags")) ||
+	    s->own == NULL || (strstr(s->own, "requires") == NULL &&
+	    strstr(s->own, "concept") == NULL))
+		return 0;
+	json_array_foreach(flags, i, v)
+		if (strcmp(json_string_value(v), "-std=c++17") == 0)
+			break;
+	if (i == json_array_size(flags))
+		return 0;
+	json_array_set_new(flags, i, json_string("-std=c++20"));
+	if (check_flags(code, dialect[0] != '\0' ? dialect : "cuda",
+	    flags) == 0)
+		return 1;
+	json_array_set_new(flags, i, json_string("-std=c++17"));
+	return 0;
+}
+
 /* The record of one instance; quiet: NULL, no message, when the slice
  * does not parse. */
 static json_t *
@@ -418,7 +483,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	char *msg = NULL, *targs = NULL;
 	size_t lines = 0, i;
 	unsigned errors;
-	json_t *dropped = json_array();
+	json_t *dropped = json_array(), *flags;
 
 	k_buf_add(&code, s->body);
 	if (inst != NULL) {
@@ -447,6 +512,14 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	for (i = 0; i < code.n; i++)
 		if (code.s[i] == '\n')
 			lines++;
+	flags = slice_flags(s->p, scan);
+	if (errors > 0 && newer_std(s, scan, &code, dialect, flags)) {
+		errors = 0;
+		free(msg);
+		msg = NULL;
+	}
+	if (errors == 0)
+		undo_half_defaults(s, scan, &code, dialect, flags);
 	json_object_set_new(sl, "instance", inst != NULL ? json_incref(inst) :
 	    json_object());
 	if (json_array_size(s->guessed) > 0)
@@ -486,7 +559,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		}
 		json_object_set_new(sl, "deps", deps);
 	}
-	json_object_set_new(sl, "flags", slice_flags(s->p, scan));
+	json_object_set_new(sl, "flags", flags);
 	json_object_set(sl, "stubs", s->stubs);
 	/* tags from the kernel's own code and its project dependencies:
 	 * a stub (an atomic helper kforge supplies) is not the kernel's */
@@ -653,14 +726,15 @@ divisor_of(const char *text, const char *name)
  * device code and the check parse does not see), the largest such
  * constant is tried first; where a slice does not parse (a static_assert
  * on the block size), other values a kernel is commonly built for are
- * tried in turn, the same for every guessed parameter, and the first
- * that parses is kept.
+ * tried in turn (powers of two: warps, vectors, blocks, tiles), the
+ * same for every guessed parameter, and the first that parses is kept.
  */
 static json_t *
 instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
     size_t ninst)
 {
-	const char *alt[] = { NULL, "32", "4", "128", "256", NULL };
+	const char *alt[] = { NULL, "32", "4", "128", "256", "16", "8", "64",
+	    NULL };
 	json_t *tps = json_object_get(scan, "template_params"), *tp, *o, *try;
 	char first[24];
 	size_t i;

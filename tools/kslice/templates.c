@@ -243,6 +243,7 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *bound,
 			const char *spelled = k_get_str(tp, "spelled");
 			const char *eq = strchr(spelled, '=');
 			struct k_strv choices = { 0 };
+			int deflt = 0;
 
 			if (a != NULL && (concrete_arg(a) || json_is_true(
 			    json_object_get(l, "explicit"))))
@@ -253,6 +254,7 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *bound,
 				while (*eq == ' ')
 					eq++;
 				k_strv_push(&choices, eq);
+				deflt = 1;
 			} else if (strcmp(kind, "type") == 0 &&
 			    json_array_size(json_object_get(bound, name)) > 0) {
 				/* the types the called templates exist for:
@@ -312,8 +314,16 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *bound,
 					for (c = 0; c < choices.n; c++) {
 						json_t *o = json_deep_copy(
 						    partial[j]);
+						/* a default that names the
+						 * parameters before it
+						 * (typename V = T) takes
+						 * their values */
+						char *v = deflt ? subst_idents(
+						    choices.v[c], partial[j]) :
+						    k_strdup(choices.v[c]);
 						json_object_set_new(o, name,
-						    json_string(choices.v[c]));
+						    json_string(v));
+						free(v);
 						np[m++] = o;
 					}
 					json_decref(partial[j]);
