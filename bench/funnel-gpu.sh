@@ -18,7 +18,8 @@
 # queue's Nth chunk runs on GPU N mod gpus (CUDA_VISIBLE_DEVICES).
 # -t: kverify's --timeout per test case (default 10; memcheck gets ten
 # times as long).  -d: stop kverify after this many seconds (a machine
-# lent for a limited time); records it did not reach get the error
+# lent for a limited time); records it did not reach (or did not finish:
+# a chunk stopped midway keeps the records it finished) get the error
 # kverify/not-run and are counted as such.  The tools are taken from $KFORGE_BIN (default the
 # repository root); where $KFORGE_BIN/lib exists (the libraries a machine
 # without jansson needs, see bench/funnel-pack.sh) it is put on
@@ -111,8 +112,17 @@ for out in "$@"; do
 		if [ -f "${c%.in}.out" ]; then
 			cat "${c%.in}.out" >> "$out/kverify.ndjson"
 		else
-			# not reached (or stopped midway): each record says so
-			jq -c '.errors = (.errors // []) + [{stage: "kverify",
+			# stopped midway: the records kverify finished (whole
+			# lines of the .part it was writing) count; the others,
+			# and those of a chunk not reached, say they were not run
+			[ -f "${c%.in}.part" ] || : > "${c%.in}.part"
+			jq -c -R 'fromjson? // empty | select(type == "object")' \
+			    "${c%.in}.part" > "${c%.in}.done"
+			cat "${c%.in}.done" >> "$out/kverify.ndjson"
+			jq -c --slurpfile done "${c%.in}.done" '
+			    ([$done[] | .id]) as $ids |
+			    select(.id as $i | $ids | index($i) | not) |
+			    .errors = (.errors // []) + [{stage: "kverify",
 			    code: "not-run", message: "\(.id): the GPU run'"'"'s time
 			    limit came first"}]' "$c" >> "$out/kverify.ndjson"
 		fi
