@@ -91,6 +91,25 @@ index_names(struct parsed *p)
 	p->named_done = 1;
 }
 
+/* The first entry of the (indexed) names not below name: the ones named
+ * name, or starting with it, follow from there. */
+static size_t
+named_first(const struct parsed *p, const char *name)
+{
+	struct named key;
+	size_t lo = 0, hi = p->nnamed, m;
+
+	key.name = (char *)name;	/* only read */
+	while (lo < hi) {
+		m = (lo + hi) / 2;
+		if (named_cmp(&p->named[m], &key) < 0)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
 /* The ranges of fi the preprocessor skipped, fetched once. */
 static void
 skipped_of(struct parsed *p, struct fileinfo *fi)
@@ -142,9 +161,8 @@ names_in(struct closure *cl, struct item *it, unsigned a, unsigned b)
 	struct parsed *p = cl->p;
 	const char *s = it->fi->text;
 	unsigned i = a, j;
-	struct named key;
 	char buf[256];
-	size_t lo, hi, m;
+	size_t lo, m;
 
 	while (i < b) {
 		if (!is_ident_char(s[i]) || isdigit((unsigned char)s[i])) {
@@ -162,16 +180,7 @@ names_in(struct closure *cl, struct item *it, unsigned a, unsigned b)
 		    (i > 1 && s[i - 1] == '>' && s[i - 2] == '-')))) {
 			memcpy(buf, s + i, j - i);
 			buf[j - i] = '\0';
-			key.name = buf;
-			lo = 0;
-			hi = p->nnamed;
-			while (lo < hi) {
-				m = (lo + hi) / 2;
-				if (named_cmp(&p->named[m], &key) < 0)
-					lo = m + 1;
-				else
-					hi = m;
-			}
+			lo = named_first(p, buf);
 			/* not the declaration's own name (a forward
 			 * declaration of it, its other overloads) */
 			for (m = lo; m < p->nnamed && strcmp(buf,
@@ -273,24 +282,13 @@ void
 add_operators(struct closure *cl, CXCursor rec)
 {
 	struct parsed *p = cl->p;
-	struct named key;
 	struct opscan o;
-	size_t lo, hi, m;
+	size_t m;
 	const char *n;
 
 	index_names(p);
 	o.rec = clang_getCanonicalCursor(rec);
-	key.name = "operator";
-	lo = 0;
-	hi = p->nnamed;
-	while (lo < hi) {
-		m = (lo + hi) / 2;
-		if (named_cmp(&p->named[m], &key) < 0)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	for (m = lo; m < p->nnamed; m++) {
+	for (m = named_first(p, "operator"); m < p->nnamed; m++) {
 		n = p->named[m].name;
 		if (strncmp(n, "operator", 8) != 0)
 			break;
