@@ -223,7 +223,7 @@ option(int ch, const char *arg, void *ctx)
 		parse_gpus(arg);
 		break;
 	case 'j':
-		opt.jobs = (int)k_opt_ll("-j", arg, 1, 256);
+		opt.jobs = (int)k_opt_ll("-j", arg, 1, MAX_WORKERS);
 		break;
 	case 'k':
 		opt.keep = 1;
