@@ -168,7 +168,7 @@ KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/mutation.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o tools/kverify/fit.o tools/kverify/fitmath.o \
-	tools/kverify/sanreport.o tools/kverify/hip.o
+	tools/kverify/sanreport.o tools/kverify/hip.o tools/kverify/reuse.o
 KVERIFY_OBJS += tools/kverify/serve.o
 
 tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h

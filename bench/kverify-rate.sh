@@ -3,8 +3,10 @@
 # run) against the new (one serving harness per record), in one run on one
 # GPU machine:
 #   - candidate verdicts per GPU-hour against goldens already computed:
-#     the runs a candidate adds to a record (its check, every timing round
-#     of reference and candidate), timing and every per-candidate check on;
+#     counted from the runs a candidate adds to a record (its check, every
+#     timing round of reference and candidate), and measured by kverify
+#     run again over its own output, which takes each golden again
+#     (verify.golden_reused), timing and every per-candidate check on;
 #   - the overhead per candidate beyond the kernels' own time (the timed
 #     samples);
 #   - the one-time cost of a golden per task (reference check, repeat,
@@ -30,6 +32,9 @@
 # 1-vs-N part, default 1; ONE1=0 leaves out its -j 1 run), NEW_JOBS (kverify -j of the new engine's one-GPU run, default 1:
 # with more, the rate per GPU-hour is also read off the wall clock), OUT (where the
 # outputs stay, default a temporary directory that is removed).
+# REUSE=0 leaves out the goldens taken again (kverify over its own
+# output: candidate verdicts against goldens already computed, one GPU
+# and, with several, all of them).
 # SCALING_ONLY=1 runs the 1-vs-N part only (a command's time limit may not
 # hold both).  Needs python3 (statistics), the GPU driver and
 # compute-sanitizer; kverify's libraries through LD_LIBRARY_PATH and the
@@ -78,6 +83,18 @@ wall() {
 
 # 1. the new engine, one GPU
 [ -n "${SCALING_ONLY:-}" ] || wall new "$KV" ${KV_ARGS:-} -j "${NEW_JOBS:-1}" --gpus 0 < "$built" > "$o/new.ndjson" 2> "$o/new.err"
+# 1b. the goldens of 1 taken again (kverify's output as its input, the
+# reference still its own candidate): the candidate's runs and the timing
+# only, COPIES copies of each record, one GPU, then every GPU (REUSE=0:
+# not measured)
+if [ -z "${SCALING_ONLY:-}" ] && [ "${REUSE:-1}" != 0 ] && [ -s "$o/new.ndjson" ]; then
+	awk -v n="$COPIES" '{ for (i = 0; i < n; i++) print }' "$o/new.ndjson" > "$o/reuse.in"
+	wall reuse "$KV" ${KV_ARGS:-} -j "${NEW_JOBS:-1}" --gpus 0 < "$o/reuse.in" > "$o/reuse.ndjson" 2> "$o/reuse.err"
+	if [ "$GPUS" -gt 1 ]; then
+		all=$(awk -v n="$GPUS" 'BEGIN { for (i = 0; i < n; i++) printf "%s%d", i ? "," : "", i }')
+		wall reusemany "$KV" ${KV_ARGS:-} -j "${NEW_JOBS:-1}" --gpus "$all" < "$o/reuse.in" > "$o/reusemany.ndjson" 2> "$o/reusemany.err"
+	fi
+fi
 # 2. the old engine, one GPU, on the first OLD_N records
 head -n "$OLD_N" "$oldbuilt" > "$o/old.in"
 if [ -n "$old" ] && [ -z "${SCALING_ONLY:-}" ]; then
@@ -172,6 +189,30 @@ if new and wall("new"):
     print("new, wall clock: %d records (%d candidates passed) in %.1f s on "
           "one GPU: %.0f candidate verdicts per GPU-hour, golden included" %
           (len(new), ok, wall("new"), len(new) / wall("new") * 3600))
+reuse = load("reuse")
+if reuse and wall("reuse"):
+    kept = [r for r in reuse if (r.get("verify") or {}).get("golden_reused")]
+    ok = sum(1 for r in kept if r["verify"].get("pass_exe") is True)
+    w = wall("reuse")
+    ks = [r["verify"].get("kernel_seconds") or 0 for r in kept]
+    lat = [r["verify"]["seconds"] - (r["verify"].get("kernel_seconds") or 0)
+           for r in kept]
+    print("goldens taken again: %d of %d records (%d candidates passed) in "
+          "%.1f s on one GPU (-j as NEW_JOBS): %.0f candidate verdicts per "
+          "GPU-hour against goldens already computed" %
+          (len(kept), len(reuse), ok, w, len(reuse) / w * 3600))
+    if kept:
+        print("  per candidate: GPU wall %.3f s, kernels %.3f s, overhead "
+              "(GPU wall less kernels) %.3f s; one record's own time less "
+              "its kernels: mean %.2f s, p90 %.2f s" %
+              (w / len(reuse), st.mean(ks), w / len(reuse) - st.mean(ks),
+               st.mean(lat), q(lat, 0.9)))
+    report("reuse", reuse)
+    if wall("reusemany"):
+        rm = load("reusemany") or []
+        print("  %d GPUs: %.1f s for %d records, %.0f verdicts per hour: "
+              "%.2fx one GPU" % (gpus, wall("reusemany"), len(rm),
+              len(rm) / wall("reusemany") * 3600, w / wall("reusemany")))
 if old is not None:
     ids = set(r["id"] for r in old)
     nsub = report("new*", [r for r in new if r["id"] in ids])

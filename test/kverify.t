@@ -581,6 +581,73 @@ run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
 is "$(jq -c '.verify.mutation' "$T_TMP/out")" null \
     "an unverified golden scores no mutants"
 
+# --- a golden an earlier run computed is taken again (reuse.c)
+# cand FILE WORD: FILE's records with WORD's module as their candidate
+cand() {
+	jq -c --arg c "$(entry candidate "$2")" \
+	    '.build.candidate = (.build.reference | .artifact = $c)' "$1"
+}
+reverify() {
+	run "$KV" "$@" < "$T_TMP/in"
+	jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+}
+verify reuse ramp good --no-time
+cp "$T_TMP/out" "$T_TMP/gold1"
+is "$(v '[.golden_reused, (.golden_key | length), (.golden[0].inputs | map(.name) | join(",")), (.golden[] | .ms > 0)] | map(tostring) | join(" ")')" \
+    "false 64 x true true true" \
+    "a computed golden: its key, and per case its inputs' checksums and time"
+cand "$T_TMP/gold1" far > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(",")), ([.runs[].role] | unique | join(","))] | map(tostring) | join(" ")')" \
+    "true false mismatch candidate" \
+    "a new candidate against the kept golden: only the candidate runs, and a wrong one fails"
+is "$(jq -r -n '[input.verify, input.verify] | [.[0].verified.value, .[0].cases, .[0].deterministic, (.[0].golden | length), .[0].golden_key == .[1].golden_key] | map(tostring) | join(" ")' "$T_TMP/out" "$T_TMP/gold1")" \
+    "true 3 true 3 true" "the golden, its verdict and its key are kept"
+cand "$T_TMP/gold1" good > "$T_TMP/in"
+reverify --time 5
+is "$(v '[.golden_reused, .pass_exe, .timing.speedup, .timing.case, ([.runs[] | "\(.role):\(.mode)"] | unique | join(","))] | map(tostring) | join(" ")')" \
+    "true true 6 2 candidate:check,candidate:time,reference:time" \
+    "a right one passes, timed against the reference on the case the golden took longest on"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "a record with a kept golden validates against schemas/"
+cand "$T_TMP/gold1" shifted > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "true false inputs-differ,mismatch" \
+    "other inputs than the reference's are caught by their checksums"
+cand "$T_TMP/gold1" good > "$T_TMP/in"
+reverify --no-time --no-reuse
+is "$(v '[.golden_reused, ([.runs[].role] | unique | join(","))] | map(tostring) | join(" ")')" \
+    "false candidate,harness,reference" "--no-reuse: the golden is computed again"
+reverify --no-time --timeout 30
+is "$(v '.golden_reused')" false "another --timeout: another key, computed again"
+jq -c '.build.reference.artifact = $k' --arg k "$(entry reference far)" \
+    "$T_TMP/in" > "$T_TMP/in2"
+run "$KV" --no-time < "$T_TMP/in2"
+is "$(jq -c '[.verify.golden_reused, .verify.pass_exe]' "$T_TMP/out")" "[false,false]" \
+    "another reference module: computed again, and the candidate judged against it"
+h=$(jq -r '.verify.golden[1].outputs[0].hash' "$T_TMP/gold1")
+hb=$W/blobs/$(echo "$h" | cut -c1-2)/$h
+cp "$hb" "$T_TMP/blob"
+printf 'x' >> "$hb"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe] | map(tostring) | join(" ")')" "false true" \
+    "a golden blob changed in the work directory: computed again"
+rm -f "$hb"
+reverify --no-time
+is "$(v '.golden_reused')" false "a golden blob missing: computed again"
+verify reusejb jitbig jitbig --no-time
+cp "$T_TMP/out" "$T_TMP/gold2"
+cand "$T_TMP/gold2" jitbigfar > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "true false timed-outputs-differ,mismatch" \
+    "a kept golden keeps each case's band: 0.05 off where values are small fails"
+cand "$T_TMP/gold2" jitbig > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe] | map(tostring) | join(" ")')" "true true" \
+    "and the reference's own spread passes"
+
 # --- records kverify cannot run pass through
 printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"
 run "$KV" < "$T_TMP/in"

@@ -281,7 +281,9 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		return 5;
 	}
 	for (i = 0; i < N; i++) {
-		x[i] = (float)(i - 5) * 0.5f + (float)kcase;
+		/* shifted: other inputs than the reference's */
+		x[i] = (float)(i - 5) * 0.5f + (float)kcase +
+		    (strcmp(mode, "shifted") == 0 ? 100.0f : 0.0f);
 		y[i] = 2 * x[i] + 1;
 		k[i] = i + kcase;
 	}

@@ -3,6 +3,7 @@
  * degeneracy, and the CPU reference's check of them.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +341,27 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		json_object_set_new(gc, "case", json_integer(k));
 		json_object_set_new(gc, "outputs", outs);
 		json_array_append_new(gold, gc);
+		/* what a later run needs to take this golden again
+		 * (reuse.c): the inputs' checksums, the case's time */
+		{
+			json_t *ins = json_array();
+			for (j = 0; j < g->nin; j++)
+				json_array_append_new(ins, json_pack(
+				    "{s:s,s:I,s:s}", "name", g->in[j].name,
+				    "bytes", (json_int_t)g->in[j].len,
+				    "checksum", g->in[j].checksum));
+			json_object_set_new(gc, "inputs", ins);
+			if (g->ntimes > 0) {
+				struct samples one = { NULL, 0, 0 };
+				double m;
+				samples_add(&one, g->times, g->ntimes);
+				m = median_of(one.v, one.n);
+				free(one.v);
+				if (isfinite(m))
+					json_object_set_new(gc, "ms",
+					    jround(m, 1e-6));
+			}
+		}
 		for (i = 0; i < g->nout; i++) {
 			struct buf *b = &g->out[i];
 			char hex[K_SHA256_HEX];
@@ -485,6 +507,12 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	run_free(&batch2);
 	json_object_set_new(c->v, "deterministic", json_boolean(det));
 	tolerance(c, gold_runs, ncases, scale);
+	{
+		char key[K_SHA256_HEX];
+		golden_key(c->rec, key);
+		json_object_set_new(c->v, "golden_key", json_string(key));
+		json_object_set_new(c->v, "golden_reused", json_false());
+	}
 	free(scale);
 	return ncases;
 }

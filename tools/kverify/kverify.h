@@ -77,6 +77,7 @@ struct kv_opt {
 	int jobs;		/* -j: workers per GPU (or in all, without
 				 * --gpus) */
 	int serve;		/* 0: --no-serve, one process per run */
+	int reuse;		/* 0: --no-reuse, every golden computed */
 	double noise_floor;	/* --noise-floor: the least relative
 				 * uncertainty a speedup is given */
 };
@@ -206,6 +207,7 @@ struct samples {
 };
 
 void samples_add(struct samples *s, const double *v, size_t n);
+double median_of(double *v, size_t n);
 json_t *stats(struct samples *s, double *median);
 
 /* sanitize.c */
@@ -312,6 +314,10 @@ double speedup_noise(double rse_ref, double rse_cand, const double *round_sp,
 int timed_case(const struct run *gold, int ncases);
 void timing(struct ctx *c, const struct unit *h, const struct unit *ref,
     const struct unit *cand, int kcase);
+
+/* reuse.c: a golden of an earlier run taken again */
+void golden_key(json_t *rec, char hex[K_SHA256_HEX]);
+int golden_reuse(struct ctx *c, struct run **gold_out);
 
 /* hip.c */
 void hip_section(json_t *rec, json_t *v);

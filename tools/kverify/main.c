@@ -240,6 +240,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'P':
 		opt.serve = 0;
 		break;
+	case 'G':
+		opt.reuse = 0;
+		break;
 	case 'n':
 		opt.noise_floor = number("--noise-floor", arg, 0, 1);
 		break;
@@ -288,6 +291,7 @@ static const struct option longopts[] = {
 	{ "mutant-timeout", required_argument, NULL, 'U' },
 	{ "no-memcheck", no_argument, NULL, 'M' },
 	{ "no-mutants", no_argument, NULL, 'X' },
+	{ "no-reuse", no_argument, NULL, 'G' },
 	{ "no-serve", no_argument, NULL, 'P' },
 	{ "no-time", no_argument, NULL, 'N' },
 	{ "noise-floor", required_argument, NULL, 'n' },
@@ -306,8 +310,8 @@ static const struct k_tool tool = {
 	.usage =
 	    "usage: kverify [-hqV] [-j jobs] [--atol x] [--fit] [--gpus list] [--keep]\n"
 	    "               [--mem mb] [--mutant-timeout seconds] [--no-memcheck]\n"
-	    "               [--no-mutants] [--no-serve] [--no-time | --time reps]\n"
-	    "               [--noise-floor x] [--rtol x]\n"
+	    "               [--no-mutants] [--no-reuse] [--no-serve]\n"
+	    "               [--no-time | --time reps] [--noise-floor x] [--rtol x]\n"
 	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
 	    "               [--threshold x] [--timeout seconds] [--work dir] [file ...]\n",
 	.shortopts = "j:",
@@ -330,6 +334,7 @@ main(int argc, char *argv[])
 	opt.memcheck = 1;
 	opt.reps = 100;
 	opt.serve = 1;
+	opt.reuse = 1;
 	opt.noise_floor = 0.03;
 	opt.atol = opt.rtol = -1;
 	opt.threshold = 1.0;

@@ -90,6 +90,7 @@ process(json_t *rec, const struct worker *w)
 	struct run *gold = NULL;
 	struct ctx c;
 	int runnable, cand_ok = 0, has_cand, ncases, pass_exe = -1, k;
+	int reused;
 	double t0 = k_now();
 
 	memset(&c, 0, sizeof(c));
@@ -167,15 +168,21 @@ process(json_t *rec, const struct worker *w)
 	/* the GPU sizes the spec first (--fit), or an earlier fit's
 	 * counts apply: every harness run below takes them */
 	case_skip_clear();
-	if (opt.fit)
-		fit_record(&c, &h, &ref);
-	else
-		fit_args_from(rec);
-	ncases = golden(&c, &h, &ref, &gold);
-	if (ncases > 0 && json_is_true(json_object_get(json_object_get(
-	    json_object_get(rec, "wrap"), "harness"), "oracle")))
+	fit_args_from(rec);
+	/* a golden an earlier run computed for the same reference,
+	 * harness, fit and options is taken again (reuse.c): only the
+	 * candidate's runs and the timing are new */
+	reused = opt.reuse && (ncases = golden_reuse(&c, &gold)) > 0;
+	if (!reused) {
+		if (opt.fit)
+			fit_record(&c, &h, &ref);
+		ncases = golden(&c, &h, &ref, &gold);
+	}
+	if (!reused && ncases > 0 && json_is_true(json_object_get(
+	    json_object_get(json_object_get(rec, "wrap"), "harness"),
+	    "oracle")))
 		oracle(&c, &h, &ref, gold, ncases);
-	if (ncases > 0 && (opt.sanitize || opt.memcheck)) {
+	if (!reused && ncases > 0 && (opt.sanitize || opt.memcheck)) {
 		/* memcheck on case 0 is part of the verdict; the other
 		 * tools run with --sanitize */
 		static const char *const tools[] = { "memcheck", "racecheck",
@@ -204,7 +211,8 @@ process(json_t *rec, const struct worker *w)
 			    tools[i], h.path, ref.path, ref.symbol, dir));
 		}
 	}
-	verdict(&c, ncases);
+	if (!reused)
+		verdict(&c, ncases);
 	if (ncases > 0 && has_cand) {
 		if (!cand_ok) {
 			json_t *cv = json_object(), *rs = json_array();
@@ -222,8 +230,8 @@ process(json_t *rec, const struct worker *w)
 		} else
 			pass_exe = candidate(&c, &h, &cand, gold, ncases);
 	}
-	if (ncases > 0 && json_is_true(json_object_get(json_object_get(c.v,
-	    "verified"), "value")))
+	if (!reused && ncases > 0 && json_is_true(json_object_get(
+	    json_object_get(c.v, "verified"), "value")))
 		mutation(&c, &h, gold, ncases);
 	if (ncases > 0 && opt.reps > 0)
 		timing(&c, &h, &ref, pass_exe == 1 ? &cand : NULL,

@@ -61,7 +61,7 @@ stats(struct samples *s, double *median)
 }
 
 /* The median of v[0..n) (sorted in place); NAN when n is 0. */
-static double
+double
 median_of(double *v, size_t n)
 {
 	if (n == 0)
