@@ -6,7 +6,14 @@
 # on case 0, every output element written, not degenerate), then print
 # the Markdown table and the causes (bench/funnel-table.sh).
 #
-#	sh bench/funnel-gpu.sh [-F] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT...
+#	sh bench/funnel-gpu.sh [-Fr] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT...
+#
+# Each corpus's records are queued kernel by kernel: the first instance
+# of every kernel (kslice's parent) before any kernel's second, so that a
+# deadline leaves a sample of the kernels judged, not the instances of
+# the first few.  -r: resume the queue an earlier run (stopped by -d)
+# left in OUT/chunks: chunks it finished are kept, the others run (a
+# chunk stopped midway, from its start).
 #
 # -F: kverify --fit, the GPU sizing step before the verdict (a spec's
 # counts grown under compute-sanitizer memcheck until clean, outputs shrunk
@@ -35,19 +42,21 @@ tmo=10
 gpus=1
 deadline=
 fit=
-while getopts Fd:g:j:t: o; do
+resume=
+while getopts Frd:g:j:t: o; do
 	case $o in
 	F) fit=--fit ;;
+	r) resume=1 ;;
 	d) deadline=$OPTARG ;;
 	g) gpus=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	*) echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2
+	*) echo "usage: bench/funnel-gpu.sh [-Fr] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-F] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-Fr] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -80,13 +89,21 @@ trap 'rm -rf "$q"' EXIT
 i=0
 for out in "$@"; do
 	out=$(cd "$out" && pwd)
-	rm -rf "$out/chunks"
-	mkdir -p "$out/chunks"
-	awk -v d="$out/chunks" '{ f = sprintf("%s/%05d.in", d, int((NR - 1) / 4))
-	    print > f }' "$out/kbuild.ndjson"
 	i=$((i + 1))
+	if [ -z "$resume" ] || [ ! -d "$out/chunks" ]; then
+		rm -rf "$out/chunks"
+		mkdir -p "$out/chunks"
+		# kernel by kernel: each record's rank among its kernel's
+		# instances, then its place in the file
+		jq -r '(.parent // .id) | tostring' "$out/kbuild.ndjson" |
+		    awk '{ print ++seen[$0] - 1, NR }' > "$q/rank"
+		paste -d ' ' "$q/rank" "$out/kbuild.ndjson" | sort -n -k1,1 -k2,2 |
+		    cut -d ' ' -f3- |
+		    awk -v d="$out/chunks" '{ f = sprintf("%s/%05d.in", d, int((NR - 1) / 4))
+		    print > f }'
+	fi
 	for c in "$out"/chunks/*.in; do
-		[ -f "$c" ] && echo "$c" >> "$q/list.$i"
+		[ -f "$c" ] && [ ! -f "${c%.in}.out" ] && echo "$c" >> "$q/list.$i"
 	done
 done
 : > "$q/list"
@@ -103,7 +120,7 @@ ${deadline:+timeout -s KILL "$deadline"} xargs -P "$jobs" -n 2 sh -c 'd=$(dirnam
     KFORGE_WORK=$d/work "$KFORGE_BIN/kverify" -q --no-time '"$fit"' --timeout "'"$tmo"'" \
     < "$2" > "${2%.in}.part" 2> /dev/null; mv "${2%.in}.part" "${2%.in}.out"' \
     sh < "$q/list" || echo "# kverify: stopped after ${deadline:-?} s"
-echo "# kverify: $(($(date +%s) - t0)) s for $(wc -l < "$q/list") chunks"
+echo "# kverify: $(($(date +%s) - t0)) s for $(wc -l < "$q/list") chunks${resume:+ (resumed)}"
 for out in "$@"; do
 	out=$(cd "$out" && pwd)
 	: > "$out/kverify.ndjson"
@@ -127,7 +144,6 @@ for out in "$@"; do
 			    limit came first"}]' "$c" >> "$out/kverify.ndjson"
 		fi
 	done
-	rm -rf "$out/chunks"
 done
 {
 	sh "$k/bench/funnel-table.sh" "$@"
