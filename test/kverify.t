@@ -36,16 +36,34 @@ HKEY=$(entry harness fake)
 
 # compute-sanitizer's stand-in, found through $CUDA_PATH: runs the
 # harness and reports one memcheck error for a module holding "memerr"
-# (or "memnm", on case 2 only), none otherwise
+# (or "memnm", on case 2 only), none otherwise; racecheck reports one
+# hazard for a module holding "racy"
 mkdir -p "$T_TMP/cuda/bin"
 cat > "$T_TMP/cuda/bin/compute-sanitizer" <<'EOF'
 #!/bin/sh
 echo "$*" >> "${FAKE_SAN_LOG:-/dev/null}"
+tool=memcheck
 while [ $# -gt 0 ]; do
-	case $1 in --tool|--print-limit) shift 2 ;; *) break ;; esac
+	case $1 in
+	--tool) tool=$2; shift 2 ;;
+	--print-limit) shift 2 ;;
+	*) break ;;
+	esac
 done
 "$@"
 rc=$?
+if [ "$tool" = racecheck ]; then
+	if grep -q racy "$2" 2> /dev/null; then
+		echo "========= Error: Race reported between Write access at 0x20 in fake(float *)"
+		echo "=========     and Read access at 0x30 in fake(float *) [16 hazards]"
+		echo "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
+		echo "========= ERROR SUMMARY: 1 error"
+	else
+		echo "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+		echo "========= ERROR SUMMARY: 0 errors"
+	fi
+	exit $rc
+fi
 if grep -q memerr "$2" 2> /dev/null || { grep -q memnm "$2" 2> /dev/null &&
     case " $* " in *" --case 2 "*) true ;; *) false ;; esac; }; then
 	echo "========= Invalid __global__ write of size 4 bytes"
@@ -533,7 +551,7 @@ is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-")"] | join(" ")')
 is "$(v '[.mutation.mutants[7,8] | "\(.memcheck):\(.case)"] | join(" | ")')" \
     "Invalid __global__ write of size 4 bytes:0 | Invalid __global__ write of size 4 bytes:2" \
     "memcheck kills a mutant with right outputs on case 0 or on non_multiple, and says why"
-is "$(grep -o -- '--case [0-9]' "$T_TMP/msan" | tr '\n' ' ')" \
+is "$(grep -- '--tool memcheck' "$T_TMP/msan" | grep -o -- '--case [0-9]' | tr '\n' ' ')" \
     "--case 0 --case 0 --case 2 --case 2 --case 0 --case 0 --case 2 " \
     "memcheck runs: the reference on case 0, then per survivor of the values case 0 and non_multiple (the reference there once)"
 is "$(v '.mutation.survivors | map("\(.id) \(.line) \(.diff)") | join("")')" \
@@ -545,6 +563,25 @@ if python3 -c 'import jsonschema' 2> /dev/null; then
 	jq -c 'del(.wrap)' "$T_TMP/out" | python3 test/validate > "$T_TMP/val" 2> /dev/null
 	is "$?:$(cat "$T_TMP/val")" "0:" "verify.mutation validates against schemas/"
 fi
+# racecheck: a survivor whose shared-memory accesses race where the
+# reference's do not is killed (a dropped barrier the schedule hid)
+{ mut r1 good; mut r2 "good racy"; } |
+    jq -cs '{built: 2, stillborn: 0, equivalent: 0, list: .}' > "$T_TMP/bmr"
+rec mrace ref | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[0]' > "$T_TMP/inr"
+FAKE_SAN_LOG=$T_TMP/rsan run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/inr"
+jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-"):\(.racecheck // "-")"] | join(" | ")')" \
+    "r1:survived:-:- | r2:killed:racecheck:Error: Race reported between Write access at 0x20 in fake(float *)" \
+    "racecheck kills a survivor with right outputs whose shared accesses race, and says why"
+is "$(grep -c -- '--tool racecheck' "$T_TMP/rsan")" 3 \
+    "racecheck runs: the reference on case 0 once, then each survivor"
+rec mrace2 "ref racy" | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[0]' > "$T_TMP/inr"
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/inr"
+is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status)"] | join(" ")' "$T_TMP/out")" \
+    "r1:survived r2:survived" "a reference that races itself: racecheck kills nothing"
+run "$KV" --no-time --no-memcheck --mutant-timeout 1 < "$T_TMP/inr"
+is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status)"] | join(" ")' "$T_TMP/out")" \
+    "r1:survived r2:survived" "--no-memcheck: no sanitizer kills"
 # kwrap's proofs of equivalence under the spec: a survivor with one is
 # left out of the denominator; a killed one contradicts its proof
 jq -c '.wrap.mutants.list |= map(if .id == "m4" or .id == "m1" then

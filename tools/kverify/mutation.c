@@ -14,7 +14,8 @@
  * far: the stray element lies past the buffer's end, where no output is
  * compared); a survivor is run once more under compute-sanitizer
  * memcheck and killed where memcheck finds errors on a case the
- * reference ran clean under it.
+ * reference ran clean under it, then under racecheck, killed where it
+ * finds shared-memory hazards the reference does not have.
  *
  * kwrap may have proved a mutant equivalent to the reference under the
  * spec's cases and launch (wrap.mutants.list[].equivalent).  Such a
@@ -151,6 +152,61 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 	return e > 0;
 }
 
+/*
+ * Whether racecheck kills mutant m: shared-memory hazards on case 0
+ * where the reference has none (*ref_rc: -1 until checked, once per
+ * record; the verdict's own racecheck is used where --sanitize ran it).
+ * A barrier dropped between a shared store and the loads of other
+ * threads (drop-syncthreads), or a bound moved so that threads read
+ * what others are still writing, often leaves the outputs right on a
+ * given GPU and launch: the schedule happened to order them.  racecheck
+ * sees the unordered accesses whatever the schedule did.
+ */
+static int
+racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
+    int *ref_rc, json_t *one)
+{
+	char dir[PATH_MAX + 64];
+	json_t *o;
+	long e;
+
+	if (opt.sanitizer == NULL || !opt.memcheck)
+		return 0;
+	if (*ref_rc < 0) {
+		struct unit ref;
+		int runnable;
+		o = json_object_get(json_object_get(c->v, "sanitize"),
+		    "racecheck");
+		*ref_rc = 0;
+		if (o != NULL)
+			*ref_rc = mc_errors(o) == 0;
+		else if (unit_of(json_object_get(c->rec, "build"),
+		    "reference", &ref, &runnable) && runnable &&
+		    ref.symbol != NULL) {
+			dir_for(c, "reference-racecheck", 0, dir, sizeof(dir));
+			o = sanitize_case(c->w, "racecheck", h->path, ref.path,
+			    ref.symbol, dir, 0);
+			*ref_rc = mc_errors(o) == 0 &&
+			    json_is_integer(json_object_get(o, "exit")) &&
+			    json_integer_value(json_object_get(o, "exit")) == 0;
+			json_decref(o);
+		}
+	}
+	if (*ref_rc != 1)
+		return 0;
+	dir_for(c, "mutant-racecheck", 0, dir, sizeof(dir));
+	o = sanitize_case(c->w, "racecheck", h->path, m->path, m->symbol, dir,
+	    0);
+	if ((e = mc_errors(o)) > 0) {
+		json_t *msg = json_array_get(json_object_get(o, "messages"), 0);
+		if (json_is_string(msg))
+			json_object_set(one, "racecheck", msg);
+		json_object_set_new(one, "case", json_integer(0));
+	}
+	json_decref(o);
+	return e > 0;
+}
+
 /* Why the record's proofs of equivalence do not cover its runs, or
  * NULL when they do: a fit's override of the launch or a scalar. */
 static const char *
@@ -192,7 +248,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	    "mutants"), *e, *mv, *all, *surv, *by, *eqs;
 	long tried = 0, killed = 0, equiv = 0, still = 0, speq = 0, contra = 0;
 	const char *nov = proofs_void(c->rec);
-	int ref_nm = -1;
+	int ref_nm = -1, ref_rc = -1;
 	size_t i;
 	/* a case of a mutant gets four times what the reference took for
 	 * all of them, at least --mutant-timeout: a mutant out of time is
@@ -258,6 +314,8 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 		run_free(&batch);
 		if (why == NULL && memcheck_kills(c, h, &u, &ref_nm, one))
 			why = "memcheck";
+		if (why == NULL && racecheck_kills(c, h, &u, &ref_rc, one))
+			why = "racecheck";
 		json_decref(wrapper);
 		proof = nov == NULL ? json_object_get(lm, "equivalent") : NULL;
 		if (!json_is_object(proof))
