@@ -456,6 +456,12 @@ is "$(awk '$1 == 7 { print $2 }' "$T_TMP/busyt/seen" | sort -u | tr '\n' ' ')" "
 [ "$(awk '$1 == 7' "$T_TMP/busyt/seen" | wc -l)" -ge 6 ] &&
     [ "$(awk '$1 != 7 { print $2 }' "$T_TMP/busyt/seen" | sort -n | tail -1)" -ge 2 ]
 ok $? "-j 3: every record timed, the checks still side by side"
+# a record's timing rounds hold the GPU from the first to the last: its
+# timed runs follow one another, no other run between them
+# (runs of timed lines in the log, each a multiple of 4 rounds x 2)
+is "$(awk '{ t = $1 == 7 } t { n++ } !t && n { if (n % 8) bad++; n = 0 }
+    END { if (n % 8) bad++; print bad + 0 }' "$T_TMP/busyt/seen")" 0 \
+    "-j 3: a record's timing rounds run back to back"
 FAKE_LOG=$T_TMP/jlog run "$KV" --no-time -j 2 --gpus 3,5 < "$T_TMP/in"
 is "$T_STATUS:$(jq -r .id "$T_TMP/out" | sort -u | wc -l | tr -d ' ')" "0:6" \
     "-j 2 --gpus 3,5: every record once"

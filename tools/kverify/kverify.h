@@ -146,6 +146,8 @@ struct run {
 void run_free(struct run *r);
 int says_no_device(const struct run *r);
 void run_locks_init(void);
+void gpu_hold(const struct worker *w);
+void gpu_release(const struct worker *w);
 int run_harness(const struct worker *w, const char *harness,
     const char *module, const char *symbol, const char *dir, int kcase,
     int reps, const char *san_tool, double timeout, struct run *r);

@@ -223,6 +223,33 @@ run_locks_init(void)
 	gpu_locking = 1;
 }
 
+/* this thread holds its GPU alone across several runs (gpu_hold) */
+static _Thread_local int gpu_held;
+
+/*
+ * The GPU alone for every run until gpu_release: a record's timing rounds
+ * wait for the GPU to drain once, not once per round (a drain waits for
+ * the longest run under way, a whole check of large cases or a
+ * sanitizer's run).
+ */
+void
+gpu_hold(const struct worker *w)
+{
+	if (!gpu_locking || gpu_held)
+		return;
+	pthread_rwlock_wrlock(&gpu_lock[w->slot]);
+	gpu_held = 1;
+}
+
+void
+gpu_release(const struct worker *w)
+{
+	if (!gpu_held)
+		return;
+	pthread_rwlock_unlock(&gpu_lock[w->slot]);
+	gpu_held = 0;
+}
+
 static int run_harness_unlocked(const struct worker *, const char *,
     const char *, const char *, const char *, int, int, const char *,
     double, struct run *);
@@ -232,7 +259,8 @@ run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
     const char *san_tool, double timeout, struct run *r)
 {
-	pthread_rwlock_t *l = gpu_locking ? &gpu_lock[w->slot] : NULL;
+	pthread_rwlock_t *l = gpu_locking && !gpu_held ?
+	    &gpu_lock[w->slot] : NULL;
 	int rc;
 
 	if (l != NULL) {

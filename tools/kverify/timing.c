@@ -172,6 +172,8 @@ timing(struct ctx *c, const struct unit *h, const struct unit *ref,
 	json_object_set_new(t, "case", json_integer(kcase));
 	json_object_set_new(t, "reps", json_integer(opt.reps));
 	json_object_set_new(t, "rounds", json_integer(TIME_ROUNDS));
+	/* every round with the GPU alone (-j): one drain, not one a run */
+	gpu_hold(c->w);
 	for (round = 0; round < TIME_ROUNDS; round++) {
 		round_med[round][0] = round_med[round][1] = NAN;
 		for (k = 0; k < n; k++) {
@@ -208,6 +210,7 @@ timing(struct ctx *c, const struct unit *h, const struct unit *ref,
 		}
 		round_sp[round] = round_med[round][0] / round_med[round][1];
 	}
+	gpu_release(c->w);
 	json_object_set_new(t, "reference", stats(&s[0], &med[0]));
 	rse[0] = median_rse(&s[0], med[0]);
 	if (cand != NULL) {
