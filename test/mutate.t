@@ -11,7 +11,7 @@ done
 command -v jq > /dev/null || skip_all "jq not installed (make deps)"
 KW=$(tool kwrap)
 
-for f in modes blocksum guard; do
+for f in modes blocksum guard decl; do
 	"$(tool kscan)" "test/mutate/$f.cu" 2> /dev/null |
 	    "$(tool kslice)" 2> /dev/null > "$T_TMP/$f.slice"
 	run "$KW" --mutants 100 < "$T_TMP/$f.slice"

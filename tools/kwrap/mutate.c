@@ -192,6 +192,103 @@ operand_end(const char *s, const struct mtoks *t, size_t i)
 	    t->v[i].kind == M_NUM || mt_is(s, t, i, ")") || mt_is(s, t, i, "]");
 }
 
+/* Token i ends a statement or opens a block: what comes next starts
+ * one. */
+static int
+stmt_boundary(const char *s, const struct mtoks *t, size_t i)
+{
+	return mt_is(s, t, i, "{") || mt_is(s, t, i, "}") ||
+	    mt_is(s, t, i, ";");
+}
+
+/* A qualifier that may precede a declaration's type. */
+static int
+decl_qualifier(const char *s, const struct mtoks *t, size_t i)
+{
+	static const char *const q[] = { "const", "volatile", "static",
+	    "constexpr", "register", "extern", "__shared__", NULL };
+	size_t k;
+
+	for (k = 0; q[k] != NULL; k++)
+		if (mt_is(s, t, i, q[k]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Token i, a "*" or "&" after an identifier, declares a pointer or a
+ * reference rather than multiplying: "T *p = ...", "T &r = ...",
+ * "const T *p;" at the start of a statement (or a for's first clause),
+ * the declared name followed by "=", ";", "," or "[".  Swapped or
+ * dropped, it would not compile (a stillborn mutant, a build spent).
+ */
+static int
+decl_star(const char *s, const struct mtoks *t, size_t a, size_t i)
+{
+	size_t j = i, k = i;
+
+	if (i <= a || t->v[i - 1].kind != M_ID)
+		return 0;
+	j = i - 1;
+	while (k < t->n && (mt_is(s, t, k, "*") || mt_is(s, t, k, "&")))
+		k++;
+	if (k + 1 >= t->n || t->v[k].kind != M_ID || keyword(s, t, k) ||
+	    !(mt_is(s, t, k + 1, "=") || mt_is(s, t, k + 1, ";") ||
+	    mt_is(s, t, k + 1, ",") || mt_is(s, t, k + 1, "[")))
+		return 0;
+	return j == a || stmt_boundary(s, t, j - 1) ||
+	    decl_qualifier(s, t, j - 1) || (mt_is(s, t, j - 1, "(") &&
+	    mt_is(s, t, k + 1, "=") && j >= 2 && mt_is(s, t, j - 2, "for"));
+}
+
+/*
+ * Template argument lists in [a, b): a "<" after a name whose tokens up
+ * to the matching ">" are names, numbers, "::", ",", "*" and "&" only,
+ * followed by "(", "::" or "{" ("SharedMemory<T>()", "static_cast<T>(x)",
+ * "ns::f<float, 4>::v"), or by a declared name at a statement's start
+ * ("Vec<T, 4> v;").  Their angle brackets, "*", "&" and "," are marked
+ * in tmpl[i - a]: not relational or arithmetic operators.
+ */
+static void
+template_args(const char *s, const struct mtoks *t, size_t a, size_t b,
+    unsigned char *tmpl)
+{
+	size_t i, j;
+
+	for (i = a + 1; i < b; i++) {
+		int d = 1;
+		if (!mt_is(s, t, i, "<") || t->v[i - 1].kind != M_ID)
+			continue;
+		for (j = i + 1; j < b && d > 0; j++) {
+			if (mt_is(s, t, j, "<"))
+				d++;
+			else if (mt_is(s, t, j, ">"))
+				d--;
+			else if (mt_is(s, t, j, ">>"))
+				d -= 2;
+			else if (!(t->v[j].kind == M_ID ||
+			    t->v[j].kind == M_NUM || mt_is(s, t, j, "::") ||
+			    mt_is(s, t, j, ",") || mt_is(s, t, j, "*") ||
+			    mt_is(s, t, j, "&")))
+				break;
+			if (d <= 0)
+				break;
+		}
+		if (j >= b || d > 0 || d < 0)
+			continue;
+		/* j: the closing ">" */
+		if (!(mt_is(s, t, j + 1, "(") || mt_is(s, t, j + 1, "::") ||
+		    mt_is(s, t, j + 1, "{") || (j + 1 < b &&
+		    t->v[j + 1].kind == M_ID && (i - 1 == a ||
+		    stmt_boundary(s, t, i - 2) || decl_qualifier(s, t, i - 2)))))
+			continue;
+		for (; i <= j; i++)
+			if (t->v[i].kind != M_NUM)
+				tmpl[i - a] = 1;
+		i = j;
+	}
+}
+
 static void
 add(struct sites *ss, const char *op, size_t off, size_t len,
     const char *text)
@@ -220,8 +317,10 @@ token_sites(const char *s, const struct mtoks *t, size_t a, size_t b,
 		{ "!=", "==", "swap-relational" },
 		{ "&&", "||", "swap-logical" }, { "||", "&&", "swap-logical" },
 	};
+	unsigned char *tmpl = k_calloc(b - a + 1, 1);
 	size_t i, k;
 
+	template_args(s, t, a, b, tmpl);
 	for (i = a; i < b; i++) {
 		const struct mtok *x = &t->v[i];
 		if (x->kind == M_NUM) {
@@ -246,7 +345,8 @@ token_sites(const char *s, const struct mtoks *t, size_t a, size_t b,
 			add(ss, "constant", x->off, x->len, rep);
 			continue;
 		}
-		if (x->kind != M_PUNCT || i == a || !operand_end(s, t, i - 1))
+		if (x->kind != M_PUNCT || i == a || !operand_end(s, t, i - 1) ||
+		    tmpl[i - a] || decl_star(s, t, a, i))
 			continue;
 		if (i > 1 && (mt_is(s, t, i, "<") || mt_is(s, t, i, ">")) &&
 		    keyword(s, t, i - 1))
@@ -258,6 +358,7 @@ token_sites(const char *s, const struct mtoks *t, size_t a, size_t b,
 				break;
 			}
 	}
+	free(tmpl);
 }
 
 /* Statement sites of the body [a, b): dropped statements and
@@ -288,10 +389,13 @@ statement_sites(const char *s, const struct mtoks *t, size_t a, size_t b,
 		if (!start)
 			continue;
 		start = 0;
+		/* a declaration ("T x", "T *p = ...", "Vec<T> v") is no
+		 * statement to drop: the name would go with it */
 		if (t->v[i].kind != M_ID || keyword(s, t, i) ||
 		    t->v[i + 1 < b ? i + 1 : i].kind == M_ID ||
 		    mt_is(s, t, i + 1, "<") || mt_is(s, t, i + 1, ":") ||
-		    mt_is(s, t, i + 1, "::"))
+		    mt_is(s, t, i + 1, "::") || ((mt_is(s, t, i + 1, "*") ||
+		    mt_is(s, t, i + 1, "&")) && decl_star(s, t, a, i + 1)))
 			continue;
 		/* the statement's end, at depth 0 within the body */
 		for (e = i; e < b && !mt_is(s, t, e, ";"); e++) {
