@@ -178,6 +178,22 @@ ok $? "a record without a fault runs in one serving harness"
 has "$C" gpu-test:good '"speedup_noise":[0-9]'
 ok $? "the speedup comes with its noise"
 
+# --- goldens taken again: the candidates' records, judged once more,
+# run the candidates and the timing only, and judge them the same
+{ line "$C" gpu-test:good; line "$C" gpu-test:wrong; } > "$out/reuse.in"
+./kverify --time 20 --timeout 60 < "$out/reuse.in" > "$out/reuse.ndjson" 2> "$out/reuse.err"
+ok $? "goldens taken again: exit 0"
+R=$out/reuse.ndjson
+ok "$([ "$(grep -c '"golden_reused":true' "$R")" -eq 2 ] && echo 0 || echo 1)" \
+    "goldens taken again: both records reuse theirs"
+ok "$(grep -c '"role":"reference","case":null,"mode":"check"' "$R" | grep -qx 0 && echo 0 || echo 1)" \
+    "goldens taken again: the reference's checking runs do not run again"
+ok "$([ "$(val "$R" gpu-test:good pass_exe)" = true ] &&
+    [ "$(val "$R" gpu-test:wrong pass_exe)" = false ] && echo 0 || echo 1)" \
+    "goldens taken again: the correct candidate passes, the wrong one fails"
+has "$R" gpu-test:good '"timing":{[^}]*"reference":{"n":[1-9]'
+ok $? "goldens taken again: the reference is timed beside the candidate"
+
 # --- the CPU reference compiled into the harness checks the golden
 if [ -f "$g/oracle.ndjson" ]; then
 	./kverify --no-time < "$g/oracle.ndjson" > "$out/oracle.ndjson" 2> "$out/oracle.err"
