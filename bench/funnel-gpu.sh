@@ -6,7 +6,11 @@
 # on case 0, every output element written, not degenerate), then print
 # the Markdown table and the causes (bench/funnel-table.sh).
 #
-#	sh bench/funnel-gpu.sh [-Fr] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT...
+#	sh bench/funnel-gpu.sh [-Frs] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT...
+#
+# -s: every record with a harness gets its reference's own code as the
+# candidate before kbuild, so that each golden also judges the reference
+# as its own candidate (the table counts how many pass).
 #
 # Each corpus's records are queued kernel by kernel: the first instance
 # of every kernel (kslice's parent) before any kernel's second, so that a
@@ -43,20 +47,22 @@ gpus=1
 deadline=
 fit=
 resume=
-while getopts Frd:g:j:t: o; do
+self=
+while getopts Frsd:g:j:t: o; do
 	case $o in
 	F) fit=--fit ;;
 	r) resume=1 ;;
+	s) self=1 ;;
 	d) deadline=$OPTARG ;;
 	g) gpus=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	*) echo "usage: bench/funnel-gpu.sh [-Fr] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2
+	*) echo "usage: bench/funnel-gpu.sh [-Frs] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-Fr] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/funnel-gpu.sh [-Frs] [-d seconds] [-g gpus] [-j jobs] [-t seconds] OUT..." >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -64,7 +70,7 @@ fi
 export KFORGE_BIN=$bin
 echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1)"
 echo "# nvcc: $(nvcc --version 2> /dev/null | grep -o 'release [0-9.]*' | head -n 1)"
-echo "# $(nproc) CPUs, $gpus GPU(s), $jobs kverify processes, --timeout $tmo${fit:+, --fit}"
+echo "# $(nproc) CPUs, $gpus GPU(s), $jobs kverify processes, --timeout $tmo${fit:+, --fit}${self:+, the reference as its own candidate}"
 
 for out in "$@"; do
 	out=$(cd "$out" && pwd)
@@ -73,9 +79,13 @@ for out in "$@"; do
 	    [ "$out/kwrap.ndjson" -nt "$out/kbuild.ndjson" ]; then
 		t0=$(date +%s)
 		# shellcheck disable=SC2086
+		jq -c --arg self "$self" 'if $self != "" and
+		    .wrap.harness.code != null and .slice.code != null then
+		    .candidate = {code: .slice.code,
+		    dialect: (.scan.dialect // "cuda")} else . end' \
+		    "$out/kwrap.ndjson" |
 		KFORGE_WORK=$out/work "$bin/kbuild" -q -j "$jobs" \
-		    ${FUNNEL_KBUILD:-} < "$out/kwrap.ndjson" \
-		    > "$out/kbuild.ndjson" || true
+		    ${FUNNEL_KBUILD:-} > "$out/kbuild.ndjson" || true
 		echo "# $(basename "$out"): kbuild $(($(date +%s) - t0)) s"
 	fi
 done

@@ -115,6 +115,25 @@ for o in "$@"; do
 	    tr -d '\n'
 done
 echo
+# where the records carried their reference as the candidate (funnel-gpu.sh -s)
+self=$(for o in "$@"; do
+	[ -s "$o/kverify.ndjson" ] || continue
+	jq -s -r --slurpfile c "$o/counts.json" '
+	    [.[] | select(.candidate != null and (.verify.golden // []) != [])] as $g |
+	    [$g[] | select(.verify.pass_exe == true)] as $p |
+	    [$g[] | select(.verify.pass_exe != true) |
+	    (.verify.candidate.reasons // ["?"]) | join(",")] as $why |
+	    if ($g | length) > 0 then
+	    " \($c[0].corpus) \($p | length) of \($g | length)" +
+	    " (\([$g[] | select(.verify.deterministic == false)] | length) nondeterministic" +
+	    "\(if ($why | length) > 0 then "; failing: " + ($why | group_by(.) |
+	    map("\(.[0]) \(length)") | join(", ")) else "" end));"
+	    else empty end' "$o/kverify.ndjson" | tr -d '\n'
+done)
+if [ -n "$self" ]; then
+	echo
+	echo "The reference as its own candidate, among the records with a golden:$self"
+fi
 echo
 echo "What keeps the slices from being verified tasks, by cause (the first stage that stopped each), largest first:"
 echo
