@@ -24,8 +24,11 @@ cp "$T_TMP/out" "$T_TMP/n.ndjson"
 is "$(jq -c '[(.id | sub(".*::"; "")), ([.wrap.spec.cases[] |
     select(.name == "nonfinite") | .fills | keys] | add // [])]' \
     "$T_TMP/n.ndjson" | tr '\n' ' ')" \
-    '["count_bad_kernel",["x"]] ["nan_to_zero_kernel",["w","x"]] ["helper_guard_kernel",["x"]] ["self_compare_kernel",["x"]] ["half_nan_kernel",["h"]] ["scale_kernel",[]] ["scalar_test_kernel",[]] ["computed_test_kernel",[]] ' \
-    "a test of an element, of a local computed from elements, in a helper, x != x and __hisnan give the case; no test, a scalar's and a computed value's give none"
+    '["count_bad_kernel",["x"]] ["nan_to_zero_kernel",["w","x"]] ["helper_guard_kernel",["x"]] ["self_compare_kernel",["x"]] ["half_nan_kernel",["h"]] ["nan_to_num_kernel",["x"]] ["scale_kernel",[]] ["scalar_test_kernel",[]] ["computed_test_kernel",[]] ' \
+    "a test of an element, of a local computed from elements, in a helper, x != x, __hisnan and an inout's give the case; no test, a scalar's and a computed value's give none"
+run "$KWRAP" --switch-cases 0 < test/nonfinite/kslice.ndjson
+is "$(jq -c '[.wrap.spec.cases[] | select(.name == "nonfinite")]' "$T_TMP/out" |
+    sort -u)" '[]' "--switch-cases 0: no nonfinite case either"
 is "$(jq -c --arg id "$ID::count_bad_kernel" 'select(.id == $id) |
     .wrap.spec.cases | [length, .[-1].name, .[-1].fills.x,
     (.[-1].scalars == .[0].scalars), (.[-1].seed > ([.[:-1][].seed] | max)),

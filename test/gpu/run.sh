@@ -363,7 +363,7 @@ if [ -f "$g/nonfinite.ndjson" ]; then
 	sed 's/^/# /' "$out/nonfinite.err" | head -n 10
 	N=$out/nonfinite.ndjson
 	for k in count_bad_kernel nan_to_zero_kernel helper_guard_kernel \
-	    self_compare_kernel half_nan_kernel; do
+	    self_compare_kernel half_nan_kernel nan_to_num_kernel; do
 		m=test/nonfinite/nonfinite.cu::$k
 		echo "# $k: $(line "$N" "$m" | grep -o '"verified":{[^}]*}') pass_exe=$(val "$N" "$m" pass_exe)"
 		has "$N" "$m" '"verified":{"value":true' &&

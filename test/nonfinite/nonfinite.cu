@@ -51,6 +51,14 @@ __global__ void half_nan_kernel(const __half *h, int *flags, int n)
 		flags[i] = __hisnan(h[i]) ? 1 : 0;
 }
 
+/* x = 0 where x is not finite, in place: an inout's data is tested */
+__global__ void nan_to_num_kernel(float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n && !::isfinite(x[i]))
+		x[i] = 0.0f;
+}
+
 /* y = a x: no test of finiteness at all */
 __global__ void scale_kernel(const float *x, float *y, float a, int n)
 {
