@@ -155,14 +155,27 @@ int main(void)
 		    pinf > 2800 && pinf < 3900, ninf > 2800 && ninf < 3900,
 		    zero > 8000);
 	}
+	// a buffer of 1 or 3 elements, where a quarter rounds to none,
+	// still gets a non-finite element, whatever the seed
+	int all = 1;
+	for (uint64_t seed = 0; seed < 200; seed++) {
+		float x[3];
+		kw_fill f = { KW_NONFINITE, -1, 1, -1, 0.25 };
+		kw_fill_buf((unsigned char *)x, 1 + seed % 3, 4, KW_F32, f, seed, 0);
+		int any = 0;
+		for (uint64_t i = 0; i < 1 + seed % 3; i++)
+			any |= !std::isfinite(x[i]);
+		all &= any;
+	}
+	printf("%d\n", all);
 	return 0;
 }
 EOF
 } > "$T_TMP/h/fill.cu"
 if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none fill.cu \
     -o fill -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/h/ferr"; then
-	is "$("$T_TMP/h/fill" | tr '\n' ' ')" '1 1 1 0 1 1 1 0 0 0 0 1 ' \
-	    "kw_fill_buf: float16 and bfloat16 get NaN, +Inf and -Inf; an int32 buffer 0 in their place"
+	is "$("$T_TMP/h/fill" | tr '\n' ' ')" '1 1 1 0 1 1 1 0 0 0 0 1 1 ' \
+	    "kw_fill_buf: float16 and bfloat16 get NaN, +Inf and -Inf; an int32 buffer 0 in their place; a buffer of 1 to 3 elements one at least"
 else
 	fail "kw_fill_buf: the test's harness builds"
 	diag_file "$T_TMP/h/ferr"
