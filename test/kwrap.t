@@ -101,8 +101,8 @@ check_cases() {
 check_cases "$W" > "$T_TMP/case-problems"
 is "$(cat "$T_TMP/case-problems")" "" \
     "cases: every count and grid evaluates, no grid dimension below 1, every buffer within budget"
-is "$(cases_exprs "$W" | cut -f 1,2 | sort -u | wc -l | tr -d ' ')" 171 \
-    "cases: all 171 example cases checked"
+is "$(cases_exprs "$W" | cut -f 1,2 | sort -u | wc -l | tr -d ' ')" 172 \
+    "cases: all 172 example cases checked"
 is "$(spec 'examples/src/attention.cu::kf::detail::causal_mask_kernel' \
     '[.cases[] | .scalars.seq]')" '[1024,1,16,32,785,4096,1024,1024,1024]' \
     "cases: seq * seq buffers take the square root of the budget"

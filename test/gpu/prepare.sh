@@ -82,6 +82,24 @@ if [ -x ./kwrap ]; then
 	    ./kbuild -q --arch "${ARCH:-sm_90}" > "$g/byvalue.ndjson" || true
 fi
 
+# non-finite cases: the kernels of test/nonfinite/nonfinite.cu that test
+# their data for NaN or Inf, each with its own code as the candidate; and
+# candidates for the count_nonfinite_kernel example (test/gpu/nonfinite/):
+# one right, two wrong only where the data is not finite
+if [ -x ./kwrap ]; then
+	{
+		./kwrap -q < test/nonfinite/kslice.ndjson 2> /dev/null |
+		    jq -c 'select(any(.wrap.spec.cases[]; .name == "nonfinite")) |
+		    .candidate = {code: .slice.code, dialect: "cuda"}'
+		for f in test/gpu/nonfinite/*.cu; do
+			jq -c --arg n "$(basename "$f" .cu)" --rawfile code "$f" \
+			    'select(.id == "examples/src/reduce.cu::count_nonfinite_kernel") |
+			    .parent = .id | .id = "gpu-test:nonfinite-" + $n |
+			    .candidate = {code: $code, dialect: "cuda"}' examples/kwrap.ndjson
+		done
+	} | ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/nonfinite.ndjson" || true
+fi
+
 # HIP examples, their CUDA twins and HIP candidates (test/gpu/hip.sh)
 sh test/gpu/hip-prepare.sh
 # rows of other benchmarks through kimport (test/gpu/import.sh)

@@ -99,6 +99,15 @@ while IFS= read -r l; do
 	    tr '\n' ' ' | sed 's/^/# /'
 	echo
 done < "$out/golden.ndjson"
+# a count of non-finite elements is 0 on finite data: the nonfinite case
+# (NaN, +Inf and -Inf in a quarter of the input) makes it a test
+id=examples/src/reduce.cu::count_nonfinite_kernel
+echo "# count_nonfinite: $(line "$out/golden.ndjson" "$id" | grep -o '"verified":{[^}]*}')"
+has "$out/golden.ndjson" "$id" '"verified":{"value":true'
+ok $? "count_nonfinite_kernel is a verified task"
+! has "$out/golden.ndjson" "$id" '"reason":"degenerate"'
+ok $? "count_nonfinite_kernel: its count is not degenerate (the nonfinite case)"
+
 # the hash of a golden blob is the sha256 of its bytes
 h=$(grep -o '"hash":"[0-9a-f]*"' "$out/golden.ndjson" | head -n 1 | cut -d'"' -f4)
 f=$KFORGE_WORK/blobs/$(echo "$h" | cut -c1-2)/$h
@@ -359,6 +368,35 @@ if [ -f "$g/judge.ndjson" ]; then
 fi
 
 # --- kreport --export-dir: tasks as folders run by plain nvcc builds
+# --- non-finite cases (test/nonfinite/nonfinite.cu and the candidates of
+# test/gpu/nonfinite/; prepare.sh built them): each kernel that tests its
+# data for NaN or Inf is a verified task that passes as its own candidate;
+# a count_nonfinite_kernel that is wrong only on non-finite data fails
+if [ -f "$g/nonfinite.ndjson" ]; then
+	./kverify --no-time < "$g/nonfinite.ndjson" > "$out/nonfinite.ndjson" \
+	    2> "$out/nonfinite.err"
+	echo "# nonfinite: exit $?"
+	sed 's/^/# /' "$out/nonfinite.err" | head -n 10
+	N=$out/nonfinite.ndjson
+	for k in count_bad_kernel nan_to_zero_kernel helper_guard_kernel \
+	    self_compare_kernel half_nan_kernel nan_to_num_kernel; do
+		m=test/nonfinite/nonfinite.cu::$k
+		echo "# $k: $(line "$N" "$m" | grep -o '"verified":{[^}]*}') pass_exe=$(val "$N" "$m" pass_exe)"
+		has "$N" "$m" '"verified":{"value":true' &&
+		    [ "$(val "$N" "$m" pass_exe)" = true ]
+		ok $? "nonfinite: $k is a verified task and passes as its own candidate"
+	done
+	for c in good nan-only double; do
+		echo "# nonfinite-$c: pass_exe=$(val "$N" "gpu-test:nonfinite-$c" pass_exe)" \
+		    "$(line "$N" "gpu-test:nonfinite-$c" | grep -o '"reasons":\[[^]]*\]' | head -n 1)"
+	done
+	ok "$([ "$(val "$N" gpu-test:nonfinite-good pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "nonfinite: a right count_nonfinite_kernel written otherwise passes"
+	ok "$([ "$(val "$N" gpu-test:nonfinite-nan-only pass_exe)" = false ] &&
+	    [ "$(val "$N" gpu-test:nonfinite-double pass_exe)" = false ] && echo 0 || echo 1)" \
+	    "nonfinite: counting NaN only, or 2 per element, fails (finite data alone would pass them)"
+fi
+
 # --- structs passed by value that hold pointers (test/byvalue/byvalue.cu;
 # prepare.sh built them): a struct laid out wrongly hands the kernel
 # garbage addresses, which memcheck or the unwritten outputs catch

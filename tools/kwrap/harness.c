@@ -45,7 +45,7 @@ fill_struct(struct k_buf *b, json_t *fill, json_t *params)
 {
 	const char *kind = k_get_str(fill, "kind");
 	int of = -1;
-	double a = -1, hi = 1;
+	double a = -1, hi = 1, rate = 0;
 	json_t *prm;
 	size_t j, nb = 0;
 
@@ -69,8 +69,12 @@ fill_struct(struct k_buf *b, json_t *fill, json_t *params)
 				of = (int)nb;
 			nb++;
 		}
-	k_buf_printf(b, "{%s, %.17g, %.17g, %d}", vocab_harness(fill_kinds,
-	    kind, "KW_UNIFORM"), a, hi, of);
+	if (kind != NULL && strcmp(kind, "nonfinite") == 0)
+		rate = json_object_get(fill, "rate") != NULL ?
+		    json_number_value(json_object_get(fill, "rate")) :
+		    NONFINITE_RATE;
+	k_buf_printf(b, "{%s, %.17g, %.17g, %d, %.17g}", vocab_harness(
+	    fill_kinds, kind, "KW_UNIFORM"), a, hi, of, rate);
 }
 
 /* Append a C string literal holding s. */

@@ -17,6 +17,7 @@
  *	access.c	element counts from the bounds of every access
  *	byvalue.c	by-value parameters kwrap cannot build
  *	guarded.c	outputs that start zeroed: conditional stores, atomics
+ *	nonfinite.c	a case with NaN and Inf for data tested for them
  *	spec.c		the spec as JSON: params, cases, globals
  *	fit.c		case sizes fitted to the memory budget
  *	harness.c	the host harness generated from a spec
@@ -55,6 +56,8 @@
 #define MAX_TOKENS 65536	/* tokens of one kernel's analysed text */
 #define MAX_EXPR 512		/* longest size or launch expression */
 #define DEFAULT_BLOCK 256
+#define NONFINITE_RATE 0.25	/* a nonfinite fill's default share of
+				   NaN, +Inf and -Inf (man kwrap) */
 /* ------------------------------------------------------------ tokens */
 
 struct toks {
@@ -658,6 +661,10 @@ int kw_case_start(const char *code, const char *kernel, json_t *cases,
 void kw_survivor_cases(json_t *rec, json_t *spec, int budget);
 /* boundary.c: the boundary cases (at most two, at most budget) */
 void kw_boundary_cases(const char *code, const char *kernel, json_t *spec,
+    int budget);
+/* nonfinite.c: a case whose fill mixes NaN and Inf into each float input
+ * whose data the kernel tests for finiteness (one case, within budget) */
+void kw_nonfinite_cases(const char *code, const char *kernel, json_t *spec,
     int budget);
 
 /* harness_text.c, generated from harness.in */

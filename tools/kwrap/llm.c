@@ -520,7 +520,7 @@ check_fill(json_t *f, const char *what, char *err, size_t cap)
 	    vocab_find(fill_kinds, k_get_str(f, "kind")) == NULL)
 		return bad(err, cap, "%s: a fill needs \"kind\", one of "
 		    "uniform, normal, int, constant, sorted, indices, "
-		    "sentinel, offsets", what);
+		    "sentinel, offsets, nonfinite", what);
 	json_object_foreach(f, key, v)
 		if (strcmp(key, "kind") != 0 && strcmp(key, "of") != 0 &&
 		    !json_is_number(v))

@@ -251,6 +251,73 @@ params_ok(struct vctx *v, json_t *arr, const char *what)
 	return 0;
 }
 
+/* Fill f of the buffer named name (field names it): a kind of the
+ * vocabulary; a nonfinite one only for a float buffer (an integer has no
+ * NaN or Inf) and with a rate, where it gives one, in (0, 1]. */
+static int
+fill_ok(struct vctx *v, json_t *f, const char *name, const char *field)
+{
+	const char *kind = k_get_str(f, "kind"), *dt = NULL;
+	const struct k_dtype *d;
+	json_t *p, *r;
+	size_t i;
+
+	if (f == NULL)
+		return 0;
+	if (!json_is_object(f) || vocab_find(fill_kinds, kind) == NULL)
+		return bad(v, "%s: a fill needs a kind of the spec's "
+		    "vocabulary", field);
+	if (strcmp(kind, "nonfinite") != 0)
+		return 0;
+	json_array_foreach(v->params, i, p)
+		if (name != NULL && k_get_str(p, "name") != NULL &&
+		    strcmp(k_get_str(p, "name"), name) == 0)
+			dt = k_get_str(p, "dtype");
+	json_array_foreach(v->globals, i, p)
+		if (name != NULL && k_get_str(p, "name") != NULL &&
+		    strcmp(k_get_str(p, "name"), name) == 0)
+			dt = k_get_str(p, "dtype");
+	if ((d = k_dtype_named(dt)) == NULL || !d->is_float)
+		return bad(v, "%s: nonfinite for %.60s, which is not a float "
+		    "buffer", field, name != NULL ? name : "?");
+	r = json_object_get(f, "rate");
+	if (r != NULL && (!json_is_number(r) || !(json_number_value(r) > 0 &&
+	    json_number_value(r) <= 1)))
+		return bad(v, "%s.rate: not a number in (0, 1]", field);
+	return 0;
+}
+
+/* The fills of spec: each parameter's and each case's. */
+static int
+fills_ok(struct vctx *v, json_t *cases)
+{
+	json_t *p, *cs, *f;
+	size_t i, j;
+	const char *key;
+	char field[160];
+
+	json_array_foreach(v->params, i, p) {
+		snprintf(field, sizeof(field), "params[%zu].fill", i);
+		if (fill_ok(v, json_object_get(p, "fill"), k_get_str(p, "name"),
+		    field) != 0)
+			return -1;
+	}
+	json_array_foreach(v->globals, i, p) {
+		snprintf(field, sizeof(field), "globals[%zu].fill", i);
+		if (fill_ok(v, json_object_get(p, "fill"), k_get_str(p, "name"),
+		    field) != 0)
+			return -1;
+	}
+	json_array_foreach(cases, j, cs)
+		json_object_foreach(json_object_get(cs, "fills"), key, f) {
+			snprintf(field, sizeof(field), "cases[%zu].fills.%.64s",
+			    j, key);
+			if (fill_ok(v, f, key, field) != 0)
+				return -1;
+		}
+	return 0;
+}
+
 /* The value of expression e in a case, or 0 when it cannot be told here
  * (a float scalar, a name the case does not set). */
 static int
@@ -412,5 +479,5 @@ spec_validate(json_t *spec, char *why, size_t len)
 	json_array_foreach(cases, i, cs)
 		if (case_ok(&v, spec, cs, i) != 0)
 			return -1;
-	return 0;
+	return fills_ok(&v, cases);
 }

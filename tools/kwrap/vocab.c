@@ -20,7 +20,7 @@ const struct vocab fill_kinds[] = {
 	{ "int", "KW_INT" }, { "constant", "KW_CONSTANT" },
 	{ "sorted", "KW_SORTED" }, { "indices", "KW_INDICES" },
 	{ "sentinel", "KW_SENTINEL" }, { "offsets", "KW_OFFSETS" },
-	{ NULL, NULL }
+	{ "nonfinite", "KW_NONFINITE" }, { NULL, NULL }
 };
 
 const struct vocab dtype_names[] = {
