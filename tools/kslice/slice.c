@@ -29,6 +29,7 @@ slicer_free(struct slicer *s)
 	json_decref(s->reads);
 	json_decref(s->guessed);
 	json_decref(s->resolved);
+	json_decref(s->classes);
 	k_strv_free(&s->includes);
 	free(s->body);
 	free(s->own);
@@ -212,6 +213,8 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	close_over(cl);
 	/* the classes the resolved launches bind come with the instance */
 	s->resolved = resolved_launches(p, cl, scan);
+	s->classes = json_array_size(s->resolved) == 0 ?
+	    launch_classes(cl, scan) : json_object();
 	close_over(cl);
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
 	    cl);
@@ -827,7 +830,8 @@ process(json_t *rec, void *ctx)
 	explicit = explicit_instances(s.p, s.kernel);
 	bound = spec_bound(s.p, &s.cl, scan);
 	enum_bound(s.kernel, bound);
-	insts = instances(scan, explicit, s.resolved, bound, guessed, &why);
+	insts = instances(scan, explicit, s.resolved, s.classes, bound,
+	    guessed, &why);
 	json_decref(explicit);
 	json_decref(bound);
 	s.guessed = guessed;
