@@ -182,6 +182,7 @@ struct slicer {
 	json_t *guessed;	/* value parameters bound by a guess */
 	json_t *resolved;	/* launches the parse resolved */
 	json_t *classes;	/* project classes launches name */
+	json_t *features;	/* -DM of the toolkit's features */
 };
 
 /* util.c */
@@ -194,6 +195,8 @@ void build_args(struct k_strv *a, const char *dialect, int device,
 struct fileinfo *where(struct parsed *p, CXSourceLocation loc, unsigned *line,
     unsigned *off);
 unsigned count_errors(CXTranslationUnit tu, char **first, unsigned want);
+json_t *feature_macros(struct parsed *p, json_t *flags,
+    const char *dialect);
 struct parsed *get_parsed(const char *tu, json_t *flags, const char *dialect,
     int device, char **why);
 CXCursor find_kernel(struct parsed *p, json_t *scan);
