@@ -34,7 +34,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scan = json_object_get(rec, "scan");
 	if (json_is_object(scan) && scan_problem(scan) == NULL) {
 		guessed = json_array();
-		insts = instances(scan, NULL, NULL, NULL, guessed, &why);
+		insts = instances(scan, NULL, NULL, NULL, NULL, guessed,
+		    &why);
 		json_array_foreach(insts, i, inst) {
 			free(instance_args(scan, inst));
 			json_decref(launch_json(scan, inst));

@@ -312,3 +312,58 @@ free_named(struct parsed *p)
 	for (i = 0; i < p->nfiles; i++)
 		free(p->files[i]->skipped);
 }
+
+/*
+ * The project classes a launch names as template arguments where the parse
+ * could not resolve the launch (kernel<scalar_t, RowOffset> inside a
+ * dispatch macro's lambda, whose tensors the stand-ins cannot type): each
+ * argument that is a name, or the last part of a qualified one, of a
+ * class, union, enumeration or type alias at namespace scope in a project
+ * file comes with the slice; the result, {spelling: true}, tells the
+ * instances that it binds its parameter as written.
+ */
+json_t *
+launch_classes(struct closure *cl, json_t *scan)
+{
+	struct parsed *p = cl->p;
+	json_t *out = json_object(), *l, *a;
+	size_t i, j, m;
+
+	json_array_foreach(json_object_get(scan, "launches"), i, l)
+		json_array_foreach(json_object_get(l, "template_args"), j, a) {
+		const char *s = json_string_value(a), *last, *q;
+		int found = 0;
+
+		if (s == NULL || json_object_get(out, s) != NULL)
+			continue;
+		for (q = s, last = s; *q != '\0'; q++)
+			if (q[0] == ':' && q[1] == ':') {
+				last = q + 2;
+				q++;
+			} else if (!is_ident_char(*q))
+				break;
+		if (*q != '\0' || *last == '\0' ||
+		    isdigit((unsigned char)*last))
+			continue;
+		index_names(p);
+		for (m = named_first(p, last); m < p->nnamed &&
+		    strcmp(p->named[m].name, last) == 0; m++) {
+			switch (clang_getCursorKind(p->named[m].c)) {
+			case CXCursor_StructDecl:
+			case CXCursor_ClassDecl:
+			case CXCursor_UnionDecl:
+			case CXCursor_EnumDecl:
+			case CXCursor_TypedefDecl:
+			case CXCursor_TypeAliasDecl:
+				add_decl(cl, p->named[m].c);
+				found = 1;
+				break;
+			default:
+				break;
+			}
+		}
+		if (found)
+			json_object_set_new(out, s, json_true());
+	}
+	return out;
+}

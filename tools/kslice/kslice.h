@@ -181,6 +181,8 @@ struct slicer {
 	json_t *writes, *reads;
 	json_t *guessed;	/* value parameters bound by a guess */
 	json_t *resolved;	/* launches the parse resolved */
+	json_t *classes;	/* project classes launches name */
+	json_t *features;	/* -DM of the toolkit's features */
 };
 
 /* util.c */
@@ -193,6 +195,8 @@ void build_args(struct k_strv *a, const char *dialect, int device,
 struct fileinfo *where(struct parsed *p, CXSourceLocation loc, unsigned *line,
     unsigned *off);
 unsigned count_errors(CXTranslationUnit tu, char **first, unsigned want);
+json_t *feature_macros(struct parsed *p, json_t *flags,
+    const char *dialect);
 struct parsed *get_parsed(const char *tu, json_t *flags, const char *dialect,
     int device, char **why);
 CXCursor find_kernel(struct parsed *p, json_t *scan);
@@ -215,6 +219,7 @@ int item_cmp(const void *pa, const void *pb);
 void follow_hidden_names(struct closure *cl, struct item *it);
 void add_operators(struct closure *cl, CXCursor rec);
 void free_named(struct parsed *p);
+json_t *launch_classes(struct closure *cl, json_t *scan);
 
 /* output.c */
 void switch_ns(struct k_buf *b, const char *from, const char *to);
@@ -225,7 +230,7 @@ json_t *launch_json(json_t *scan, json_t *inst);
 /* templates.c */
 const char *cxx_type(const char *name);
 json_t *instances(json_t *scan, json_t *explicit, json_t *resolved,
-    json_t *bound, json_t *guessed, char **why);
+    json_t *classes, json_t *bound, json_t *guessed, char **why);
 json_t *resolved_launches(struct parsed *p, struct closure *cl,
     json_t *scan);
 json_t *spec_bound(struct parsed *p, struct closure *cl, json_t *scan);

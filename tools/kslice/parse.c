@@ -498,3 +498,197 @@ free_cache(void)
 		cache[i] = NULL;
 	}
 }
+
+/* Whether text[0, n) holds "#define name" on a line of its own. */
+static int
+defines(const char *text, size_t n, const char *name)
+{
+	size_t l = strlen(name), i = 0;
+	const char *s;
+
+	while (i < n) {
+		s = memmem(text + i, n - i, name, l);
+		if (s == NULL)
+			return 0;
+		i = (size_t)(s - text) + l;
+		if (i < n && is_ident_char(text[i]))
+			continue;
+		/* back over blanks to "define", then "#" */
+		while (s > text && (s[-1] == ' ' || s[-1] == '\t'))
+			s--;
+		if (s - text >= 6 && strncmp(s - 6, "define", 6) == 0) {
+			s -= 6;
+			while (s > text && (s[-1] == ' ' || s[-1] == '\t'))
+				s--;
+			if (s > text && s[-1] == '#')
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The macro a line "#ifdef M" or "#if defined(M)" tests, into name
+ * (NULL: another line). */
+static const char *
+ifdef_name(const char *s, const char *e, char *name, size_t cap)
+{
+	size_t k = 0;
+	int paren = 0;
+
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == e || *s++ != '#')
+		return NULL;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (e - s > 6 && strncmp(s, "ifdef", 5) == 0 && !is_ident_char(s[5]))
+		s += 5;
+	else if (e - s > 10 && strncmp(s, "if", 2) == 0 &&
+	    (s[2] == ' ' || s[2] == '\t')) {
+		s += 2;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		if (e - s < 8 || strncmp(s, "defined", 7) != 0)
+			return NULL;
+		s += 7;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s < e && *s == '(') {
+			paren = 1;
+			s++;
+		}
+	} else
+		return NULL;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	while (s < e && is_ident_char(*s) && k + 1 < cap)
+		name[k++] = *s++;
+	name[k] = '\0';
+	if (paren) {
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == e || *s++ != ')')
+			return NULL;
+	}
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++;
+	/* the condition alone: "#if defined(A) && B" is another test */
+	if (k == 0 || (s < e && !(s[0] == '/' && s + 1 < e &&
+	    (s[1] == '/' || s[1] == '*'))))
+		return NULL;
+	/* the implementation's own (__CUDA_ARCH__, _WIN32) */
+	if (name[0] == '_' && (name[1] == '_' ||
+	    isupper((unsigned char)name[1])))
+		return NULL;
+	return name;
+}
+
+/* The header a line "#include <h>" or "#include "h"" names, into h. */
+static int
+include_name(const char *s, const char *e, char *h, size_t cap)
+{
+	size_t k = 0;
+	char close;
+
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == e || *s++ != '#')
+		return 0;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (e - s < 9 || strncmp(s, "include", 7) != 0)
+		return 0;
+	s += 7;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == e || (*s != '<' && *s != '"'))
+		return 0;
+	close = *s++ == '<' ? '>' : '"';
+	while (s < e && *s != close && k + 1 < cap)
+		h[k++] = *s++;
+	h[k] = '\0';
+	return s < e && *s == close && k > 0 && strstr(h, "..") == NULL;
+}
+
+/*
+ * Macros the project's build defines when the toolkit has a feature: a
+ * block "#ifdef M" (or "#if defined(M)") of a project file whose first
+ * line includes a header the toolkit has (<cuda_bf16.h>, <cuda_fp8.h>),
+ * where nothing in the project's files nor the unit's flags defines (or
+ * undefines) M.
+ * Code under "#ifndef M" is then a fallback for older toolkits (a type
+ * the toolkit lacked, spelled as another), which clashes with the real
+ * one where a toolkit header brings it on its own.  Each as "-DM"; an
+ * empty array where there are none.
+ */
+json_t *
+feature_macros(struct parsed *p, json_t *flags, const char *dialect)
+{
+	static const char *inc;
+	json_t *out = json_array(), *f;
+	char name[128], h[256], *path, *def;
+	size_t i, j, n;
+	int have;
+
+	if (strcmp(dialect, "cuda") != 0)
+		return out;
+	if (inc == NULL)
+		inc = k_find_cuda(NULL);
+	for (i = 0; i < p->nfiles; i++) {
+		struct fileinfo *fi = p->files[i];
+		const char *s, *e, *t, *nl, *end;
+		if (fi->cls != F_PROJECT || fi->text == NULL)
+			continue;
+		end = fi->text + fi->size;
+		for (s = fi->text; s < end; s = nl + 1) {
+			nl = memchr(s, '\n', (size_t)(end - s));
+			if (nl == NULL)
+				nl = end;
+			if (ifdef_name(s, nl, name, sizeof(name)) == NULL)
+				continue;
+			/* the block's first line that is not blank */
+			for (t = nl + 1; t < end; t = e + 1) {
+				e = memchr(t, '\n', (size_t)(end - t));
+				if (e == NULL)
+					e = end;
+				while (t < e && (*t == ' ' || *t == '\t' ||
+				    *t == '\r'))
+					t++;
+				if (t < e)
+					break;
+			}
+			if (t >= end || !include_name(t, e, h, sizeof(h)))
+				continue;
+			path = k_asprintf("%s/include/%s", inc, h);
+			have = access(path, R_OK) == 0;
+			free(path);
+			if (!have)
+				continue;
+			def = k_asprintf("-D%s", name);
+			n = strlen(def);
+			json_array_foreach(flags, j, f) {
+				const char *v = json_string_value(f);
+				/* -DM, -DM=v, or -UM */
+				if (v != NULL && strncmp(v + 2, def + 2,
+				    n - 2) == 0 && strlen(v) >= n &&
+				    strncmp(v, "-", 1) == 0 && (v[1] == 'D' ||
+				    v[1] == 'U') && (v[n] == '\0' ||
+				    v[n] == '='))
+					have = 0;
+			}
+			json_array_foreach(out, j, f)
+				if (strcmp(json_string_value(f), def) == 0)
+					have = 0;
+			for (j = 0; have && j < p->nfiles; j++)
+				if (p->files[j]->cls == F_PROJECT &&
+				    p->files[j]->text != NULL &&
+				    defines(p->files[j]->text,
+				    p->files[j]->size, name))
+					have = 0;
+			if (have)
+				json_array_append_new(out, json_string(def));
+			free(def);
+		}
+	}
+	return out;
+}

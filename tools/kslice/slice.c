@@ -29,6 +29,8 @@ slicer_free(struct slicer *s)
 	json_decref(s->reads);
 	json_decref(s->guessed);
 	json_decref(s->resolved);
+	json_decref(s->classes);
+	json_decref(s->features);
 	k_strv_free(&s->includes);
 	free(s->body);
 	free(s->own);
@@ -156,7 +158,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	struct k_buf b = KSLICE_BUF, own = KSLICE_BUF;
 	const char *tu = k_get_str(scan, "tu"), *usr = k_get_str(scan, "usr");
 	const char *dialect = k_get_str(scan, "dialect");
-	json_t *flags = json_object_get(scan, "flags");
+	json_t *flags = json_object_get(scan, "flags"), *own_flags = NULL;
 	unsigned ka, kb, kline;
 	const char *cur = "";
 	size_t i, f;
@@ -171,12 +173,35 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	/* a kernel only the device side sees is looked for there */
 	for (device = 0; device < 2; device++) {
 		p = get_parsed(tu, flags, dialect, device, why);
-		if (p == NULL)
+		if (p == NULL) {
+			json_decref(own_flags);
 			return -1;
+		}
+		/* a compile command says which macros the build defines;
+		 * without one, those that stand for features of the
+		 * toolkit are defined, and the unit parsed again */
+		if (s->features == NULL) {
+			s->features = json_is_array(json_object_get(scan,
+			    "build_flags")) ? json_array() :
+			    feature_macros(p, flags, dialect);
+			if (json_array_size(s->features) > 0) {
+				own_flags = json_is_array(flags) ?
+				    json_deep_copy(flags) : json_array();
+				json_array_extend(own_flags, s->features);
+				flags = own_flags;
+				p = get_parsed(tu, flags, dialect, device,
+				    why);
+				if (p == NULL) {
+					json_decref(own_flags);
+					return -1;
+				}
+			}
+		}
 		s->kernel = find_kernel(p, scan);
 		if (!clang_Cursor_isNull(s->kernel))
 			break;
 	}
+	json_decref(own_flags);
 	if (clang_Cursor_isNull(s->kernel)) {
 		*why = k_asprintf("kernel %s not found in %s",
 		    k_get_str(scan, "qualified_name"), tu);
@@ -212,6 +237,8 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	close_over(cl);
 	/* the classes the resolved launches bind come with the instance */
 	s->resolved = resolved_launches(p, cl, scan);
+	s->classes = json_array_size(s->resolved) == 0 ?
+	    launch_classes(cl, scan) : json_object();
 	close_over(cl);
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
 	    cl);
@@ -513,6 +540,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		if (code.s[i] == '\n')
 			lines++;
 	flags = slice_flags(s->p, scan);
+	json_array_extend(flags, s->features);
 	if (errors > 0 && newer_std(s, scan, &code, dialect, flags)) {
 		errors = 0;
 		free(msg);
@@ -827,7 +855,8 @@ process(json_t *rec, void *ctx)
 	explicit = explicit_instances(s.p, s.kernel);
 	bound = spec_bound(s.p, &s.cl, scan);
 	enum_bound(s.kernel, bound);
-	insts = instances(scan, explicit, s.resolved, bound, guessed, &why);
+	insts = instances(scan, explicit, s.resolved, s.classes, bound,
+	    guessed, &why);
 	json_decref(explicit);
 	json_decref(bound);
 	s.guessed = guessed;

@@ -131,16 +131,19 @@ index_like(const char *name, json_t *scan)
 
 /* Every argument of args (one per template parameter) is concrete. */
 static int
-all_concrete(json_t *args, size_t ntp)
+all_concrete(json_t *args, size_t ntp, json_t *classes)
 {
 	size_t i;
+	const char *a;
 
 	if (json_array_size(args) != ntp)
 		return 0;
-	for (i = 0; i < ntp; i++)
-		if (!json_is_string(json_array_get(args, i)) ||
-		    !concrete_arg(json_string_value(json_array_get(args, i))))
+	for (i = 0; i < ntp; i++) {
+		a = json_string_value(json_array_get(args, i));
+		if (a == NULL || (!concrete_arg(a) &&
+		    json_object_get(classes, a) == NULL))
 			return 0;
+	}
 	return 1;
 }
 
@@ -176,14 +179,16 @@ of_types(json_t *tps, json_t *args)
  * Otherwise the launches as kscan saw them.
  */
 static json_t *
-binding_launches(json_t *scan, json_t *explicit, json_t *resolved)
+binding_launches(json_t *scan, json_t *explicit, json_t *resolved,
+    json_t *classes)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *launches = json_object_get(scan, "launches"), *out, *l, *e;
 	size_t ntp = json_array_size(tps), i, n = 0;
 
 	json_array_foreach(launches, i, l)
-		if (all_concrete(json_object_get(l, "template_args"), ntp))
+		if (all_concrete(json_object_get(l, "template_args"), ntp,
+		    classes))
 			return json_incref(launches);
 	/* an explicit instantiation's arguments are concrete where it
 	 * stands (an enumerator, a constant of the project) */
@@ -210,13 +215,14 @@ binding_launches(json_t *scan, json_t *explicit, json_t *resolved)
 }
 
 json_t *
-instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *bound,
-    json_t *guessed, char **why)
+instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
+    json_t *bound, json_t *guessed, char **why)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *out = json_array(), *l, *seen = json_object();
 	size_t ntp = json_array_size(tps), i, li, t;
-	json_t *launches = binding_launches(scan, explicit, resolved);
+	json_t *launches = binding_launches(scan, explicit, resolved,
+	    classes);
 	size_t nl = json_array_size(launches);
 
 	if (ntp == 0)
@@ -246,7 +252,8 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *bound,
 			int deflt = 0;
 
 			if (a != NULL && (concrete_arg(a) || json_is_true(
-			    json_object_get(l, "explicit"))))
+			    json_object_get(l, "explicit")) ||
+			    json_object_get(classes, a) != NULL))
 				k_strv_push(&choices, a);
 			else if (eq != NULL) {
 				/* a default argument */
