@@ -163,6 +163,37 @@ byvalue_unbuilt(struct kern *k, char *why, size_t cap)
 	return 0;
 }
 
+/* ------------------------------------------------------------ vectors */
+
+int
+byvalue_vector(struct param *p)
+{
+	static const char *const comp[] = { "x", "y", "z", "w" };
+	const struct k_dtype *dt;
+	int lanes = 0, f;
+
+	if ((dt = vector_dtype(p->type, &lanes)) == NULL || lanes < 1 ||
+	    lanes > 4)
+		return 0;
+	p->nf = 0;
+	for (f = 0; f < lanes; f++) {
+		struct field *fd;
+		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+		fd = &p->f[p->nf++];
+		memset(fd, 0, sizeof(*fd));
+		copy(fd->name, sizeof(fd->name), comp[f]);
+		/* the dtype's first C spelling */
+		bprintf(fd->type, sizeof(fd->type), "%.*s",
+		    (int)strcspn(dt->c, "|"), dt->c);
+		fd->dt = dt;
+		fd->buf = -1;
+		fd->offset = f * dt->size;
+	}
+	p->lanes = lanes;
+	p->ssize = lanes * dt->size;
+	return 1;
+}
+
 /* ------------------------------------------------------------ members */
 
 static int

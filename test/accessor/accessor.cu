@@ -1,0 +1,74 @@
+// Tensor accessors and vector types passed by value
+// (test/kwrap-accessor.t; on a GPU, test/gpu/run.sh).  The accessor is
+// PyTorch's (stubs/kforge_torch.h stands in for it): a data pointer, then
+// N sizes and N strides of its index type.
+#include <torch/extension.h>
+
+// rows x cols: each thread one row, an accessor read and one written
+__global__ void scale_rows_kernel(
+    const at::PackedTensorAccessor32<float, 2, at::RestrictPtrTraits> x,
+    at::PackedTensorAccessor32<float, 2, at::RestrictPtrTraits> y,
+    float alpha)
+{
+	const int rows = x.size(0);
+	const int cols = x.size(1);
+	const int r = blockIdx.x * blockDim.x + threadIdx.x;
+	if (r >= rows)
+		return;
+	for (int c = 0; c < cols; c++)
+		y[r][c] = alpha * x[r][c] + (float)c;
+}
+
+// points (n x 3): the last dimension subscripted by constants, a 64-bit
+// index type, a 1-D output
+template <typename scalar_t>
+__global__ void norms_kernel(
+    const at::PackedTensorAccessor64<scalar_t, 2, at::RestrictPtrTraits> p,
+    at::PackedTensorAccessor64<scalar_t, 1, at::RestrictPtrTraits> out)
+{
+	const int64_t n = p.size(0);
+	for (int64_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	    i += gridDim.x * blockDim.x) {
+		const scalar_t a = p[i][0], b = p[i][1], c = p[i][2];
+		out[i] = a * a + b * b + c * c;
+	}
+}
+
+template __global__ void norms_kernel<float>(
+    const at::PackedTensorAccessor64<float, 2, at::RestrictPtrTraits>,
+    at::PackedTensorAccessor64<float, 1, at::RestrictPtrTraits>);
+
+// a CUDA vector type by value: each component a scalar of the cases
+__global__ void affine_kernel(int n, float2 ab, const float *x, float *y)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = ab.x * x[i] + ab.y;
+}
+
+// a typedef of an enum and one of a scalar, by value
+typedef enum { MODE_PLAIN = 0, MODE_SQUARE = 1 } mode_t_;
+typedef long ticks_t;
+
+__global__ void modes_kernel(int n, mode_t_ mode, ticks_t bias,
+    const float *x, float *y)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = (mode == MODE_SQUARE ? x[i] * x[i] : x[i]) +
+		    (float)(bias % 7);
+}
+
+// pointer members declared together: each a buffer of its own
+struct pair_params {
+	const float *a, *b;
+	float *__restrict__ sum;
+	int n;
+};
+
+__global__ void pair_sum_kernel(pair_params p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		p.sum[i] = p.a[i] + p.b[i];
+}
