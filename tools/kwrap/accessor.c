@@ -69,7 +69,7 @@ int
 accessor_parse(struct kern *k, struct param *p)
 {
 	struct toks t = { 0 };
-	size_t i, open = 0, ends[4];
+	size_t i, open = 0, ends[4] = { 0 };
 	const char *index = NULL;
 	char elem[64], idx[64];
 	const struct k_dtype *dt, *it;
@@ -91,12 +91,12 @@ accessor_parse(struct kern *k, struct param *p)
 		return 0;
 	}
 	join(&t, open + 1, ends[0], elem, sizeof(elem));
-	if (index == NULL)
+	if (index != NULL)
+		copy(idx, sizeof(idx), index);
+	else if (na >= 4)
 		join(&t, ends[2] + 1, ends[3], idx, sizeof(idx));
 	else
-		copy(idx, sizeof(idx), index);
-	if (index == NULL && na < 4)
-		copy(idx, sizeof(idx), "int64_t");
+		copy(idx, sizeof(idx), "int64_t");	/* the default */
 	dt = k_dtype_c(elem);
 	it = k_dtype_c(idx);
 	if (!eval_range(&t, ends[0] + 1, ends[1], &k->c, &n))

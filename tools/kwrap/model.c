@@ -903,7 +903,8 @@ infer_roles(struct kern *k, json_t *slice)
 			k->roles_low = 1;
 		}
 		text_access(k, i, &rd, &wr);
-		if (!have || (!p->written && wr)) {
+		/* kslice's reads and writes name no struct member */
+		if (!have || p->member_of >= 0 || (!p->written && wr)) {
 			p->written = wr;
 			p->read = p->read || rd;
 		}
