@@ -16,7 +16,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/accessor/kslice.ndjson
 is "$T_STATUS" 0 "exit status 0: every kernel gets a harness"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 5 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 6 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/a.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -44,6 +44,10 @@ is "$(rec 'norms_kernel<float>' '[(.wrap.spec.params[0] | [.size, [.fields[] | [
 is "$(rec 'norms_kernel<float>' '[.wrap.spec.params[] | select(.member) | [.member, .role, .count]]')" \
     '[["p.data","in","p.size0 * p.size1"],["out.data","out","out.size0"]]' \
     "a template's accessors: the instance's element type, rank 1 counted by its size"
+
+is "$(rec gather_kernel '[[.wrap.spec.params[] | select(.member) | [.member, .role]], [.wrap.spec.confidence.guesses[] | select(test("src_data: (no access|not const)"))]]')" \
+    '[[["src.data","inout"],["dst.data","out"]],["src_data: not const and never seen written, taken as inout"]]' \
+    "a non-const accessor read is seen read; one written through data() an output"
 
 # a vector type, typedefs, pointer members declared together
 is "$(rec affine_kernel '[(.wrap.spec.params[1] | [.dtype, .size, [.fields[] | [.name, .dtype, .offset, .use]]]), [.wrap.spec.cases[0].scalars["ab.x", "ab.y"] | type]]')" \
@@ -100,7 +104,7 @@ fi
 
 # the accessor's own type agrees with the spec: size and offsets
 sh test/accessor/layout.sh "$T_TMP/a.ndjson" "$T_TMP/layout"
-is "$(ls "$T_TMP/layout" | wc -l | tr -d ' ')" 4 "a layout check per accessor"
+is "$(ls "$T_TMP/layout" | wc -l | tr -d ' ')" 6 "a layout check per accessor"
 for f in "$T_TMP"/layout/*.cu; do
 	n=$(basename "$f" .cu)
 	if "$NVCC" -std=c++17 -I stubs -o "$T_TMP/layout/$n" "$f" \

@@ -72,3 +72,15 @@ __global__ void pair_sum_kernel(pair_params p)
 	if (i < p.n)
 		p.sum[i] = p.a[i] + p.b[i];
 }
+
+// an accessor that is not const but only read, and one written through
+// data()
+__global__ void gather_kernel(
+    at::PackedTensorAccessor32<float, 1, at::RestrictPtrTraits> src,
+    at::PackedTensorAccessor32<float, 1, at::RestrictPtrTraits> dst)
+{
+	const int i = blockIdx.x * blockDim.x + threadIdx.x;
+	float *d = dst.data();
+	if (i < dst.size(0))
+		d[i] = 2.0f * src[i];
+}
