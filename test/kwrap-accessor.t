@@ -16,7 +16,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/accessor/kslice.ndjson
 is "$T_STATUS" 0 "exit status 0: every kernel gets a harness"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 6 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 7 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/a.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -59,6 +59,13 @@ is "$(rec modes_kernel '[(.wrap.spec.params[1,2] | [.name, .dtype]), ([.wrap.spe
 is "$(rec pair_sum_kernel '[(.wrap.spec.params[0] | [.size, [.fields[] | [.name, .offset, .use]]]), [.wrap.spec.params[] | select(.member) | [.member, .role]]]')" \
     '[[32,[["a",0,"buffer"],["b",8,"buffer"],["sum",16,"buffer"],["n",24,"size"]]],[["p.a","in"],["p.b","in"],["p.sum","out"]]]' \
     "const float *a, *b;: two buffers, each with its offset"
+# int2 after an int at 8, int4 at 16 bytes' alignment (32), pointers at 48
+is "$(rec tile_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .offset, .use]]]), .wrap.spec.launch.grid[0]]')" \
+    '[0,[64,[["n",0,"size"],["up_x",8,"value"],["up_y",12,"value"],["scale",16,"value"],["pad_x",32,"value"],["pad_y",36,"value"],["pad_z",40,"value"],["pad_w",44,"value"],["x",48,"buffer"],["y",56,"buffer"]]],"(p.n + 255) / 256"]' \
+    "vector members: a field per component at the vector's alignment"
+like "$(rec tile_kernel '.wrap.harness.code' | jq -r .)" \
+    'struct kw_struct_p \{ int32_t n; unsigned char kw_pad0\[4\]; int32_t up_x; int32_t up_y; float scale; unsigned char kw_pad1\[12\]; int32_t pad_x; int32_t pad_y; int32_t pad_z; int32_t pad_w; void \* x; void \* y; \} p;' \
+    "the harness pads the struct to the spec's offsets"
 
 code=$(rec scale_rows_kernel '.wrap.harness.code' | jq -r .)
 like "$code" 'struct kw_struct_x \{ void \* data; int32_t size0; int32_t size1; int32_t stride0; int32_t stride1; \} x;' \
@@ -129,6 +136,20 @@ if "$NVCC" -std=c++17 -I stubs -o "$T_TMP/wrong/x" "$f" 2> /dev/null &&
 	    "layout: sizes where the strides are fail the check"
 else
 	fail "layout: sizes where the strides are fail the check"
+fi
+
+# the struct the slice defines has the spec's offsets and size
+rec tile_kernel '.slice.code as $c | .wrap.spec.params[0] as $p |
+    $c + "\n#include <cstddef>\nstatic_assert(sizeof(\($p.type)) == \($p.size), \"size\");\n" +
+    ([$p.fields[] | select(.name == ("n", "up_x", "scale", "pad_x", "x", "y")) |
+    "static_assert(offsetof(\($p.type), \(.name | sub("_x$"; ""))) == \(.offset), \"\(.name)\");"] |
+    join("\n"))' | jq -r . > "$T_TMP/offsets.cu"
+if "$NVCC" -std=c++17 -c -o "$T_TMP/offsets.o" "$T_TMP/offsets.cu" \
+    2> "$T_TMP/offsets.err"; then
+	pass "nvcc: tile_params has the spec's offsets (vector members) and size"
+else
+	fail "nvcc: tile_params has the spec's offsets (vector members) and size"
+	diag_file "$T_TMP/offsets.err"
 fi
 
 # --plan, without a GPU: the accessor's buffers counted from its sizes

@@ -2,7 +2,7 @@
 # Parameters passed by value (test/byvalue/byvalue.cu, saved as
 # test/byvalue/kslice.ndjson): a struct of plain scalars and an enum get a
 # harness that compiles, and so does a CUDA vector type (a struct of its
-# components); a struct's pointer members are buffers of their own (roles,
+# components, or fields of a struct, one per component); a struct's pointer members are buffers of their own (roles,
 # counts and a void * member's element type from the kernel's accesses
 # through p.x), their addresses put into the struct the harness passes; a
 # type kwrap cannot build (a void * never cast, a class template instance)
@@ -60,9 +60,9 @@ like "$code" 'void \*kw_args\[\] = \{ \(void \*\)&p \};' \
 is "$(rec 'template_cast_kernel<double>' '[(.errors // [] | length), [.wrap.spec.params[] | select(.member) | [.member, .role, .dtype, .count]]]')" \
     '[0,[["p.in","in","float64","p.n"],["p.out","out","float64","p.n"]]]' \
     "a void * cast to the template's type parameter: the instance's type (double)"
-bad vector_member_kernel \
-    'parameter p \(tile_params\) is passed by value .*: its member tile has type int2, not a plain scalar' \
-    "a vector member: the member that is no scalar is named, not the pointer before it"
+is "$(rec vector_member_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .dtype, .offset, .use]]]), [.wrap.spec.params[] | select(.member) | [.member, .count]]]')" \
+    '[0,[16,[["x","float32",0,"buffer"],["tile_x","int32",8,"size"],["tile_y","int32",12,"value"]]],[["p.x","p.tile_x"]]]' \
+    "a vector member (int2 tile): a field per component, p.tile.x the size p.tile_x"
 bad opaque_member_kernel \
     'parameter o \(opaque\) is passed by value and kwrap cannot build it: its member x \(const void \*\) points to elements of a type kwrap cannot tell' \
     "a void * member never cast"

@@ -84,3 +84,22 @@ __global__ void gather_kernel(
 	if (i < dst.size(0))
 		d[i] = 2.0f * src[i];
 }
+
+// vector members: int2 at 8 after an int, int4 at 16 (each component a
+// field of its own, padding where the real struct has it)
+struct tile_params {
+	int n;
+	int2 up;
+	float scale;
+	int4 pad;
+	const float *x;
+	float *y;
+};
+
+__global__ void tile_kernel(tile_params p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		p.y[i] = p.scale * p.x[i] + (float)(p.up.x - p.up.y) +
+		    (float)(p.pad.x + p.pad.w);
+}

@@ -300,11 +300,44 @@ cast_type(struct kern *k, size_t from, const char *name, char *type,
 	return NULL;
 }
 
+/* p.v.x in the kernel's text, v a vector member: the field p.v_x */
+static void
+vector_fields(struct kern *k)
+{
+	struct toks *t = &k->t;
+	size_t j;
+	int i, f;
+
+	for (j = k->body + 1; j + 4 < t->n; j++) {
+		char name[64];
+		if ((i = param_index(k, t->v[j])) < 0 || !k->p[i].is_struct ||
+		    !is(t, j + 1, ".") || !is(t, j + 3, ".") ||
+		    is(t, j - 1, ".") || is(t, j - 1, "->"))
+			continue;
+		bprintf(name, sizeof(name), "%s_%s", t->v[j + 2], t->v[j + 4]);
+		for (f = 0; f < k->p[i].nf; f++)
+			if (strcmp(k->p[i].f[f].vec, t->v[j + 2]) == 0 &&
+			    strcmp(k->p[i].f[f].name, name) == 0)
+				break;
+		if (f == k->p[i].nf)
+			continue;
+		free(t->v[j + 2]);
+		free(t->v[j + 3]);
+		free(t->v[j + 4]);
+		t->v[j + 2] = k_strdup(name);
+		memmove(t->v + j + 3, t->v + j + 5, (t->n - j - 5) *
+		    sizeof(*t->v));
+		t->n -= 2;
+	}
+}
+
 void
 byvalue_members(struct kern *k)
 {
 	int i, f, n = k->np;
 	size_t j;
+
+	vector_fields(k);
 
 	for (i = 0; i < n; i++) {
 		for (f = 0; f < k->p[i].nf; f++) {

@@ -370,12 +370,35 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		    k_get_str(prm, "role") : "", "scalar") != 0)
 			continue;
 		if (json_is_array(fields)) {
+			/* at the spec's offsets: padding where a field lies
+			 * past its natural place (a 16-byte aligned int4) */
+			long long off = 0, want, size, al = 1;
+			int npad = 0;
 			k_buf_printf(&b, "\tstruct kw_struct_%s {", name);
-			json_array_foreach(fields, j, v)
+			json_array_foreach(fields, j, v) {
+				const char *fdt = k_get_str(v, "dtype");
+				long long fsz = field_buffer(v) ? 8 :
+				    dtype_size(fdt ? fdt : "");
+				off = (off + fsz - 1) / fsz * fsz;
+				want = json_is_integer(json_object_get(v,
+				    "offset")) ? json_integer_value(
+				    json_object_get(v, "offset")) : off;
+				if (want > off)
+					k_buf_printf(&b, " unsigned char "
+					    "kw_pad%d[%lld];", npad++, want - off);
+				if (want > off)
+					off = want;
 				k_buf_printf(&b, " %s %s;", field_buffer(v) ?
-				    "void *" : host_type(k_get_str(v, "dtype") ?
-				    k_get_str(v, "dtype") : ""),
+				    "void *" : host_type(fdt ? fdt : ""),
 				    k_get_str(v, "name"));
+				off += fsz;
+				if (fsz > al)
+					al = fsz;
+			}
+			size = json_integer_value(json_object_get(prm, "size"));
+			if (size > (off + al - 1) / al * al)
+				k_buf_printf(&b, " unsigned char kw_pad%d[%lld];",
+				    npad, size - off);
 			k_buf_printf(&b, " } %s;\n\tmemset(&%s, 0, sizeof(%s));\n",
 			    name, name, name);
 			/* the kernel's parameter has the spec's size */

@@ -119,6 +119,8 @@ struct field {
 	char expr[MAX_EXPR];	/* derived: the harness computes it from
 				   this expression (an accessor's stride) */
 	int fixed;		/* a size every case gives this value */
+	char vec[64];		/* a component of this vector member (p.v.x
+				   is the field v_x), or empty */
 };
 
 struct param {

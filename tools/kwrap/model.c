@@ -290,6 +290,43 @@ find_vars(struct kern *k)
 	}
 }
 
+/* A member of a CUDA vector type (int2 up;): a field per component
+ * (up_x, up_y), the first at the vector's alignment (2 or 4 lanes: their
+ * size, at most 16; 3 lanes: an element's).  0 when type is none. */
+static int
+vector_member(struct param *p, const char *type, const char *name,
+    int *off, int *align)
+{
+	static const char *const comp[] = { "x", "y", "z", "w" };
+	const struct k_dtype *dt;
+	int lanes = 0, va, l;
+
+	if ((dt = vector_dtype(type, &lanes)) == NULL || lanes < 1 ||
+	    lanes > 4)
+		return 0;
+	va = lanes == 3 ? dt->size : lanes * dt->size;
+	if (va > 16)
+		va = 16;
+	*off = (*off + va - 1) / va * va;
+	for (l = 0; l < lanes; l++) {
+		struct field *f;
+		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+		f = &p->f[p->nf++];
+		memset(f, 0, sizeof(*f));
+		bprintf(f->name, sizeof(f->name), "%s_%s", name, comp[l]);
+		bprintf(f->type, sizeof(f->type), "%.*s",
+		    (int)strcspn(dt->c, "|"), dt->c);
+		f->dt = dt;
+		f->buf = -1;
+		f->offset = *off + l * dt->size;
+		bprintf(f->vec, sizeof(f->vec), "%s", name);
+	}
+	*off += lanes * dt->size;
+	if (va > *align)
+		*align = va;
+	return 1;
+}
+
 /* Member name of type (spelled) appended to struct p at *off: 0 when
  * its type is neither a known scalar, an enumerator's type nor a pointer
  * (a buffer of its own, byvalue.c, 8 bytes here). */
@@ -309,7 +346,10 @@ add_member(struct kern *k, struct param *p, const char *type,
 			dt = vector_dtype(elem, &lanes);
 		fsz = 8;
 		fptr = 1;
-	} else if ((dt = k_dtype_c(type)) == NULL) {
+	} else if (k_dtype_c(type) == NULL && vector_member(p, type, name, off,
+	    align))
+		return 1;
+	else if ((dt = k_dtype_c(type)) == NULL) {
 		long long dummy;
 		if (!const_get(&k->c, type, &dummy))
 			return 0;
