@@ -16,7 +16,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/accessor/kslice.ndjson
 is "$T_STATUS" 0 "exit status 0: every kernel gets a harness"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 7 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 8 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/a.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -59,6 +59,10 @@ is "$(rec modes_kernel '[(.wrap.spec.params[1,2] | [.name, .dtype]), ([.wrap.spe
 is "$(rec pair_sum_kernel '[(.wrap.spec.params[0] | [.size, [.fields[] | [.name, .offset, .use]]]), [.wrap.spec.params[] | select(.member) | [.member, .role]]]')" \
     '[[32,[["a",0,"buffer"],["b",8,"buffer"],["sum",16,"buffer"],["n",24,"size"]]],[["p.a","in"],["p.b","in"],["p.sum","out"]]]' \
     "const float *a, *b;: two buffers, each with its offset"
+is "$(rec mixed_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .dtype, .offset, .use]]]), ([.wrap.spec.cases[].scalars["p.lv"]] | unique)]')" \
+    '[0,[32,[["h","int32",0,"size"],["w","int32",4,"size"],["lv","uint8",8,"value"],["x","float32",16,"buffer"],["y","float32",24,"buffer"]]],[0,1]]' \
+    "int h, w;: two fields; an enum member of underlying type unsigned char: one byte taking its enumerators"
+
 # int2 after an int at 8, int4 at 16 bytes' alignment (32), pointers at 48
 is "$(rec tile_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .offset, .use]]]), .wrap.spec.launch.grid[0]]')" \
     '[0,[64,[["n",0,"size"],["up_x",8,"value"],["up_y",12,"value"],["scale",16,"value"],["pad_x",32,"value"],["pad_y",36,"value"],["pad_z",40,"value"],["pad_w",44,"value"],["x",48,"buffer"],["y",56,"buffer"]]],"(p.n + 255) / 256"]' \

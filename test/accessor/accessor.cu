@@ -103,3 +103,20 @@ __global__ void tile_kernel(tile_params p)
 		p.y[i] = p.scale * p.x[i] + (float)(p.up.x - p.up.y) +
 		    (float)(p.pad.x + p.pad.w);
 }
+
+// scalars declared together, an enum member with an underlying type
+enum class level : unsigned char { low, high };
+
+struct mixed_params {
+	int h, w;
+	level lv;
+	const float *x;
+	float *y;
+};
+
+__global__ void mixed_kernel(mixed_params p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.h * p.w)
+		p.y[i] = p.lv == level::high ? 2.0f * p.x[i] : p.x[i];
+}

@@ -368,7 +368,8 @@ if [ -f "$g/accessor.ndjson" ]; then
 	echo "# accessor: exit $?"
 	sed 's/^/# /' "$out/accessor.err" | head -n 10
 	for k in scale_rows_kernel 'norms_kernel<float>' gather_kernel \
-	    affine_kernel modes_kernel pair_sum_kernel tile_kernel; do
+	    affine_kernel modes_kernel pair_sum_kernel tile_kernel \
+	    mixed_kernel; do
 		has "$out/accessor.ndjson" "test/accessor/accessor.cu::$k" \
 		    '"verified":{"value":true'
 		ok $? "accessor: $k is a verified task"

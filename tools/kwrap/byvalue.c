@@ -49,6 +49,23 @@ member_why(struct kern *k, size_t open, char *out, size_t cap)
 			    "of a struct does not pass over", decl);
 			return;
 		}
+		{
+			/* T *a, *b; and int h, w;: as the first declarator
+			 * goes, the others do (model.c's parse_struct) */
+			size_t c = s;
+			char first[64], elem[64];
+			while (c < j && !is(t, c, ","))
+				c++;
+			if (c < j && c > s + 1) {
+				struct toks sub = { t->v + s, c - 1 - s, 0 };
+				join(&sub, 0, sub.n, first, sizeof(first));
+				if (byvalue_ptr_member(first, elem,
+				    sizeof(elem)) || k_dtype_c(first) != NULL) {
+					j++;
+					continue;
+				}
+			}
+		}
 		if (j - s < 2 || !is_ident(t->v[j - 1])) {
 			bprintf(out, cap, "its member %s is not a plain scalar "
 			    "declaration", decl);
@@ -69,6 +86,7 @@ member_why(struct kern *k, size_t open, char *out, size_t cap)
 				return;
 			}
 			if (k_dtype_c(type) == NULL &&
+			    enum_dtype(&k->all, type) == NULL &&
 			    !const_get(&k->c, type, &dummy)) {
 				bprintf(out, cap, "its member %s has type %s, "
 				    "not a plain scalar", t->v[j - 1], type);

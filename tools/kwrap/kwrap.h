@@ -411,6 +411,10 @@ load_params(struct kern *k, json_t *scan, json_t *slice);
  * typedef enum { ... } E;), or 0. */
 size_t
 enum_open(const struct toks *t, const char *type);
+/* The dtype of enum type defined in t: its underlying type (enum E :
+ * uint8_t), else int; NULL when t defines no such enum. */
+const struct k_dtype *
+enum_dtype(const struct toks *t, const char *type);
 void
 infer_roles(struct kern *k, json_t *slice);
 

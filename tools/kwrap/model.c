@@ -349,7 +349,8 @@ add_member(struct kern *k, struct param *p, const char *type,
 	} else if (k_dtype_c(type) == NULL && vector_member(p, type, name, off,
 	    align))
 		return 1;
-	else if ((dt = k_dtype_c(type)) == NULL) {
+	else if ((dt = k_dtype_c(type)) == NULL &&
+	    (dt = enum_dtype(&k->all, type)) == NULL) {
 		long long dummy;
 		if (!const_get(&k->c, type, &dummy))
 			return 0;
@@ -456,6 +457,26 @@ enum_open(const struct toks *t, const char *type)
 			return o;
 	}
 	return 0;
+}
+
+const struct k_dtype *
+enum_dtype(const struct toks *t, const char *type)
+{
+	size_t o = enum_open(t, type), i;
+	char under[64];
+
+	if (o == 0)
+		return NULL;
+	/* enum [class] E : uint8_t { */
+	for (i = o; i > 0 && o - i < 6 && !is(t, i - 1, ":") &&
+	    !is(t, i - 1, "enum"); i--)
+		;
+	if (i > 0 && is(t, i - 1, ":")) {
+		join(t, i, o, under, sizeof(under));
+		if (k_dtype_c(under) != NULL)
+			return k_dtype_c(under);
+	}
+	return k_dtype_c("int");
 }
 
 static int
@@ -828,7 +849,9 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 		if (!p->ptr && p->dt == NULL) {
 			if (type_is_enum(k, p->type)) {
 				p->is_enum = 1;
-				p->dt = k_dtype_c("int");
+				p->dt = enum_dtype(&k->all, p->type);
+				if (p->dt == NULL)
+					p->dt = k_dtype_c("int");
 			} else if (parse_struct(k, p) ||
 			    accessor_parse(k, p) || byvalue_vector(p)) {
 				p->is_struct = 1;

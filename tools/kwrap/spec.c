@@ -374,7 +374,9 @@ build_cases(struct kern *k)
 					    json_integer(size_value(k, i == mainp &&
 					    f == mainf, c, nsize, 0)) :
 					    value_json(k, p->f[f].name,
-					    p->f[f].type, p->f[f].dt, 0, nth++, c));
+					    p->f[f].type, p->f[f].dt,
+					    enum_open(&k->all, p->f[f].type) != 0,
+					    nth++, c));
 				}
 				continue;
 			}
