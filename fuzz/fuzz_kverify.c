@@ -25,6 +25,7 @@ int kverify_main(int argc, char *argv[]);
 #include "../tools/kverify/candidate.c"
 #include "../tools/kverify/hip.c"
 #include "../tools/kverify/mutation.c"
+#include "../tools/kverify/reuse.c"
 #include "../tools/kverify/record.c"
 #include "../tools/kverify/main.c"
 #include "../tools/kverify/sanreport.c"

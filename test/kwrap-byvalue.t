@@ -1,13 +1,13 @@
 #!/bin/sh
 # Parameters passed by value (test/byvalue/byvalue.cu, saved as
 # test/byvalue/kslice.ndjson): a struct of plain scalars and an enum get a
-# harness that compiles; a struct's pointer members are buffers of their
-# own (roles, counts and a void * member's element type from the kernel's
-# accesses through p.x), their addresses put into the struct the harness
-# passes; a type kwrap cannot build (a void * never cast, a class template
-# instance, a CUDA vector type) is a bad-spec error naming the parameter,
-# its type and why, with no harness that would pass the kernel a value of
-# the wrong size.
+# harness that compiles, and so does a CUDA vector type (a struct of its
+# components, or fields of a struct, one per component); a struct's pointer members are buffers of their own (roles,
+# counts and a void * member's element type from the kernel's accesses
+# through p.x), their addresses put into the struct the harness passes; a
+# type kwrap cannot build (a void * never cast, a class template instance)
+# is a bad-spec error naming the parameter, its type and why, with no
+# harness that would pass the kernel a value of the wrong size.
 . "$(dirname "$0")/lib.sh"
 
 if ! have_tool kwrap; then
@@ -60,18 +60,18 @@ like "$code" 'void \*kw_args\[\] = \{ \(void \*\)&p \};' \
 is "$(rec 'template_cast_kernel<double>' '[(.errors // [] | length), [.wrap.spec.params[] | select(.member) | [.member, .role, .dtype, .count]]]')" \
     '[0,[["p.in","in","float64","p.n"],["p.out","out","float64","p.n"]]]' \
     "a void * cast to the template's type parameter: the instance's type (double)"
-bad vector_member_kernel \
-    'parameter p \(tile_params\) is passed by value .*: its member tile has type int2, not a plain scalar' \
-    "a vector member: the member that is no scalar is named, not the pointer before it"
+is "$(rec vector_member_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .dtype, .offset, .use]]]), [.wrap.spec.params[] | select(.member) | [.member, .count]]]')" \
+    '[0,[16,[["x","float32",0,"buffer"],["tile_x","int32",8,"size"],["tile_y","int32",12,"value"]]],[["p.x","p.tile_x"]]]' \
+    "a vector member (int2 tile): a field per component, p.tile.x the size p.tile_x"
 bad opaque_member_kernel \
     'parameter o \(opaque\) is passed by value and kwrap cannot build it: its member x \(const void \*\) points to elements of a type kwrap cannot tell' \
     "a void * member never cast"
 bad template_value_kernel \
     'parameter t \(two<int, float>\) is passed by value .*: a class template instance' \
     "a class template instance"
-bad vector_value_kernel \
-    'parameter v \(float4\) is passed by value .*: a CUDA vector type' \
-    "a CUDA vector type"
+is "$(rec vector_value_kernel '[(.wrap.harness.code != null), (.errors // [] | length), (.wrap.spec.params[1] | [.dtype, .size, [.fields[] | [.name, .dtype, .offset, .use]]]), (.wrap.spec.cases[0].scalars | keys)]')" \
+    '[true,0,["struct",16,[["x","float32",0,"value"],["y","float32",4,"value"],["z","float32",8,"value"],["w","float32",12,"value"]]],["n","v.w","v.x","v.y","v.z"]]' \
+    "a CUDA vector type: a struct of its components, each a scalar of the cases"
 
 run test/validate "$T_TMP/b.ndjson"
 is "$T_STATUS" 0 "schemas: every output validates (fields of use buffer, member)"
@@ -81,10 +81,10 @@ jq -c '{id: .id, spec: {launch: {block: [128, 1, 1]}}}' \
     test/byvalue/kslice.ndjson > "$T_TMP/user.ndjson"
 run "$KWRAP" --spec "$T_TMP/user.ndjson" < test/byvalue/kslice.ndjson
 cp "$T_TMP/out" "$T_TMP/b.ndjson"
-like "$(rec vector_value_kernel '[.errors[]?.message] | join(";")')" \
-    'params\[1\]\.dtype: bytes for a scalar \(float4 passed by value\)' \
+like "$(rec template_value_kernel '[.errors[]?.message] | join(";")')" \
+    'params\[0\]\.dtype: bytes for a scalar \(two < int , float > passed by value\)' \
     "--spec: a scalar of dtype bytes is a bad spec, naming the field"
-is "$(rec vector_value_kernel '.wrap.harness.code != null')" false \
+is "$(rec template_value_kernel '.wrap.harness.code != null')" false \
     "--spec: no harness for it"
 like "$(rec opaque_member_kernel '[.errors[]?.message] | join(";")')" \
     'params\[0\]\.fields\[0\]\.dtype: bytes is not a dtype' \
@@ -99,7 +99,7 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
 mkdir -p "$T_TMP/h"
 for k in plain_struct_kernel enum_kernel pointer_member_kernel \
-    'template_cast_kernel<double>' void_member_kernel; do
+    'template_cast_kernel<double>' vector_value_kernel void_member_kernel; do
 	if [ ! -x "$NVCC" ]; then
 		skip "nvcc: $k harness builds" "nvcc is not installed"
 		continue

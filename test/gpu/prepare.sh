@@ -100,6 +100,17 @@ if [ -x ./kwrap ]; then
 	} | ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/nonfinite.ndjson" || true
 fi
 
+# tensor accessors, a vector type, typedefs and pointer members declared
+# together passed by value (test/accessor/accessor.cu); and, for a machine
+# with PyTorch, checks of the accessor's layout against its real headers
+if [ -x ./kwrap ]; then
+	./kwrap -q < test/accessor/kslice.ndjson 2> /dev/null |
+	    tee "$g/accessor.in" |
+	    ./kbuild -q --arch "${ARCH:-sm_90}" > "$g/accessor.ndjson" || true
+	rm -rf "$g/accessor-layout"
+	sh test/accessor/layout.sh "$g/accessor.in" "$g/accessor-layout"
+fi
+
 # HIP examples, their CUDA twins and HIP candidates (test/gpu/hip.sh)
 sh test/gpu/hip-prepare.sh
 # rows of other benchmarks through kimport (test/gpu/import.sh)

@@ -412,6 +412,40 @@ if [ -f "$g/byvalue.ndjson" ]; then
 		ok $? "byvalue: $k, its struct's pointer members buffers, is a verified task"
 	done
 fi
+# --- tensor accessors passed by value (test/accessor/accessor.cu;
+# prepare.sh built them): the harness hands the kernel a data pointer,
+# sizes and strides laid out as the accessor; a wrong layout reads garbage
+# addresses (memcheck) or leaves outputs unwritten
+if [ -f "$g/accessor.ndjson" ]; then
+	./kverify --no-time < "$g/accessor.ndjson" > "$out/accessor.ndjson" \
+	    2> "$out/accessor.err"
+	echo "# accessor: exit $?"
+	sed 's/^/# /' "$out/accessor.err" | head -n 10
+	for k in scale_rows_kernel 'norms_kernel<float>' gather_kernel \
+	    affine_kernel modes_kernel pair_sum_kernel tile_kernel \
+	    mixed_kernel; do
+		has "$out/accessor.ndjson" "test/accessor/accessor.cu::$k" \
+		    '"verified":{"value":true'
+		ok $? "accessor: $k is a verified task"
+	done
+fi
+# the layout kwrap gives an accessor against PyTorch's own headers, where
+# this machine has PyTorch and nvcc (prepare.sh wrote the checks)
+if [ -d "$g/accessor-layout" ]; then
+	inc=$(python3 -c 'from torch.utils.cpp_extension import include_paths
+print(" ".join("-I" + p for p in include_paths()))' 2> /dev/null)
+	if [ -n "$inc" ] && command -v nvcc > /dev/null; then
+		for f in "$g"/accessor-layout/*.cu; do
+			b=$out/layout-$(basename "$f" .cu)
+			# shellcheck disable=SC2086 # the include flags split
+			nvcc -std=c++17 $inc -o "$b" "$f" 2> "$b.err" &&
+			    "$b" > "$b.out" 2>&1
+			ok $? "accessor layout agrees with PyTorch's: $(basename "$f" .cu)"
+		done
+	else
+		echo "# accessor layout against PyTorch's headers: skipped (no torch or nvcc)"
+	fi
+fi
 . "$root/test/gpu/export.sh"
 
 echo "1..$n"

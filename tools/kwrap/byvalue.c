@@ -49,6 +49,23 @@ member_why(struct kern *k, size_t open, char *out, size_t cap)
 			    "of a struct does not pass over", decl);
 			return;
 		}
+		{
+			/* T *a, *b; and int h, w;: as the first declarator
+			 * goes, the others do (model.c's parse_struct) */
+			size_t c = s;
+			char first[64], elem[64];
+			while (c < j && !is(t, c, ","))
+				c++;
+			if (c < j && c > s + 1) {
+				struct toks sub = { t->v + s, c - 1 - s, 0 };
+				join(&sub, 0, sub.n, first, sizeof(first));
+				if (byvalue_ptr_member(first, elem,
+				    sizeof(elem)) || k_dtype_c(first) != NULL) {
+					j++;
+					continue;
+				}
+			}
+		}
 		if (j - s < 2 || !is_ident(t->v[j - 1])) {
 			bprintf(out, cap, "its member %s is not a plain scalar "
 			    "declaration", decl);
@@ -69,6 +86,7 @@ member_why(struct kern *k, size_t open, char *out, size_t cap)
 				return;
 			}
 			if (k_dtype_c(type) == NULL &&
+			    enum_dtype(&k->all, type) == NULL &&
 			    !const_get(&k->c, type, &dummy)) {
 				bprintf(out, cap, "its member %s has type %s, "
 				    "not a plain scalar", t->v[j - 1], type);
@@ -161,6 +179,37 @@ byvalue_unbuilt(struct kern *k, char *why, size_t cap)
 		return -1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------ vectors */
+
+int
+byvalue_vector(struct param *p)
+{
+	static const char *const comp[] = { "x", "y", "z", "w" };
+	const struct k_dtype *dt;
+	int lanes = 0, f;
+
+	if ((dt = vector_dtype(p->type, &lanes)) == NULL || lanes < 1 ||
+	    lanes > 4)
+		return 0;
+	p->nf = 0;
+	for (f = 0; f < lanes; f++) {
+		struct field *fd;
+		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+		fd = &p->f[p->nf++];
+		memset(fd, 0, sizeof(*fd));
+		copy(fd->name, sizeof(fd->name), comp[f]);
+		/* the dtype's first C spelling */
+		bprintf(fd->type, sizeof(fd->type), "%.*s",
+		    (int)strcspn(dt->c, "|"), dt->c);
+		fd->dt = dt;
+		fd->buf = -1;
+		fd->offset = f * dt->size;
+	}
+	p->lanes = lanes;
+	p->ssize = lanes * dt->size;
+	return 1;
 }
 
 /* ------------------------------------------------------------ members */
@@ -269,11 +318,44 @@ cast_type(struct kern *k, size_t from, const char *name, char *type,
 	return NULL;
 }
 
+/* p.v.x in the kernel's text, v a vector member: the field p.v_x */
+static void
+vector_fields(struct kern *k)
+{
+	struct toks *t = &k->t;
+	size_t j;
+	int i, f;
+
+	for (j = k->body + 1; j + 4 < t->n; j++) {
+		char name[64];
+		if ((i = param_index(k, t->v[j])) < 0 || !k->p[i].is_struct ||
+		    !is(t, j + 1, ".") || !is(t, j + 3, ".") ||
+		    is(t, j - 1, ".") || is(t, j - 1, "->"))
+			continue;
+		bprintf(name, sizeof(name), "%s_%s", t->v[j + 2], t->v[j + 4]);
+		for (f = 0; f < k->p[i].nf; f++)
+			if (strcmp(k->p[i].f[f].vec, t->v[j + 2]) == 0 &&
+			    strcmp(k->p[i].f[f].name, name) == 0)
+				break;
+		if (f == k->p[i].nf)
+			continue;
+		free(t->v[j + 2]);
+		free(t->v[j + 3]);
+		free(t->v[j + 4]);
+		t->v[j + 2] = k_strdup(name);
+		memmove(t->v + j + 3, t->v + j + 5, (t->n - j - 5) *
+		    sizeof(*t->v));
+		t->n -= 2;
+	}
+}
+
 void
 byvalue_members(struct kern *k)
 {
 	int i, f, n = k->np;
 	size_t j;
+
+	vector_fields(k);
 
 	for (i = 0; i < n; i++) {
 		for (f = 0; f < k->p[i].nf; f++) {

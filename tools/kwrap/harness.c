@@ -266,6 +266,16 @@ field_buffer(json_t *f)
 	return use != NULL && strcmp(use, "buffer") == 0;
 }
 
+/* A struct field the harness computes from its expr (an accessor's
+ * stride), after the scalars. */
+static int
+field_derived(json_t *f)
+{
+	const char *use = k_get_str(f, "use");
+
+	return use != NULL && strcmp(use, "derived") == 0;
+}
+
 /* Generate the harness for spec, in dialect; returns a malloc'd string,
  * NULL with *why set when the spec cannot give one.  oracle: C source of
  * a CPU reference named oracle_fn, compiled in for --oracle, or NULL. */
@@ -364,14 +374,43 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		    k_get_str(prm, "role") : "", "scalar") != 0)
 			continue;
 		if (json_is_array(fields)) {
+			/* at the spec's offsets: padding where a field lies
+			 * past its natural place (a 16-byte aligned int4) */
+			long long off = 0, want, size, al = 1;
+			int npad = 0;
 			k_buf_printf(&b, "\tstruct kw_struct_%s {", name);
-			json_array_foreach(fields, j, v)
+			json_array_foreach(fields, j, v) {
+				const char *fdt = k_get_str(v, "dtype");
+				long long fsz = field_buffer(v) ? 8 :
+				    dtype_size(fdt ? fdt : "");
+				off = (off + fsz - 1) / fsz * fsz;
+				want = json_is_integer(json_object_get(v,
+				    "offset")) ? json_integer_value(
+				    json_object_get(v, "offset")) : off;
+				if (want > off)
+					k_buf_printf(&b, " unsigned char "
+					    "kw_pad%d[%lld];", npad++, want - off);
+				if (want > off)
+					off = want;
 				k_buf_printf(&b, " %s %s;", field_buffer(v) ?
-				    "void *" : host_type(k_get_str(v, "dtype") ?
-				    k_get_str(v, "dtype") : ""),
+				    "void *" : host_type(fdt ? fdt : ""),
 				    k_get_str(v, "name"));
+				off += fsz;
+				if (fsz > al)
+					al = fsz;
+			}
+			size = json_integer_value(json_object_get(prm, "size"));
+			if (size > (off + al - 1) / al * al)
+				k_buf_printf(&b, " unsigned char kw_pad%d[%lld];",
+				    npad, size - off);
 			k_buf_printf(&b, " } %s;\n\tmemset(&%s, 0, sizeof(%s));\n",
 			    name, name, name);
+			/* the kernel's parameter has the spec's size */
+			if (json_is_integer(json_object_get(prm, "size")))
+				k_buf_printf(&b, "\tstatic_assert(sizeof(%s) == "
+				    "%lld, \"%s: the struct's size\");\n", name,
+				    (long long)json_integer_value(
+				    json_object_get(prm, "size")), name);
 		} else
 			k_buf_printf(&b, "\t%s %s = 0;\n", host_type(dt ? dt : ""),
 			    name);
@@ -419,7 +458,8 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			json_array_foreach(fields, j, v) {
 				const char *fn = k_get_str(v, "name");
 				const char *fdt = k_get_str(v, "dtype");
-				if (fn != NULL && !field_buffer(v))
+				if (fn != NULL && !field_buffer(v) &&
+				    !field_derived(v))
 					k_buf_printf(&b, "\tkw_scalar(\"%s.%s\", "
 					    "&%s.%s, %s);\n", name, fn, name, fn,
 					    dtype_enum(fdt ? fdt : ""));
@@ -428,7 +468,23 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 			k_buf_printf(&b, "\tkw_scalar(\"%s\", &%s, %s);\n", name,
 			    name, dtype_enum(dt ? dt : ""));
 	}
-	k_buf_add(&b, "\tkw_scalars_done();\n\n\tkw_buf kw_b[KW_NB]{};\n\tint kw_nb = 0;\n");
+	k_buf_add(&b, "\tkw_scalars_done();\n");
+	/* derived fields, from the scalars as --set left them */
+	json_array_foreach(params, i, prm)
+		json_array_foreach(json_object_get(prm, "fields"), j, v) {
+			char what[160];
+			if (!field_derived(v) || k_get_str(prm, "name") == NULL ||
+			    k_get_str(v, "name") == NULL)
+				continue;
+			snprintf(what, sizeof(what), "%s.%s", k_get_str(prm,
+			    "name"), k_get_str(v, "name"));
+			k_buf_printf(&b, "\t%s = (%s)", what, host_type(
+			    k_get_str(v, "dtype") ? k_get_str(v, "dtype") : ""));
+			harness_expr(&b, json_object_get(v, "expr"), params,
+			    what);
+			k_buf_add(&b, ";\n");
+		}
+	k_buf_add(&b, "\n\tkw_buf kw_b[KW_NB]{};\n\tint kw_nb = 0;\n");
 	json_array_foreach(params, i, prm) {
 		const char *role = k_get_str(prm, "role");
 		const char *dt = k_get_str(prm, "dtype");

@@ -38,6 +38,7 @@ infer_at(json_t *rec, int data_lo)
 		;
 	if (k->body == k->t.n)
 		k->body = 0;
+	accessor_text(k);
 	byvalue_members(k);
 	/* the kernel's own constants once its template arguments are
 	 * known: constexpr int W = 1 << LOG2; set last, they win over
@@ -73,8 +74,9 @@ infer_at(json_t *rec, int data_lo)
 				break;
 			}
 		for (i = 0; i < k->np; i++)
-			if (k->p[i].ptr)
+			if (k->p[i].ptr && !accessor_buffer(k, i))
 				count_of(k, i, dom);
+		accessor_counts(k);
 		shared_of(k);
 		index_limits(k);
 	}

@@ -16,6 +16,7 @@
  *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
  *	byvalue.c	by-value parameters kwrap cannot build
+ *	accessor.c	PyTorch tensor accessors passed by value
  *	guarded.c	outputs that start zeroed: conditional stores, atomics
  *	nonfinite.c	a case with NaN and Inf for data tested for them
  *	spec.c		the spec as JSON: params, cases, globals
@@ -118,6 +119,11 @@ struct field {
 	int size_use;		/* appears in a size or launch expression */
 	int ptr;		/* a pointer member: a buffer (byvalue.c) */
 	int buf;		/* its buffer's param index, or -1 */
+	char expr[MAX_EXPR];	/* derived: the harness computes it from
+				   this expression (an accessor's stride) */
+	int fixed;		/* a size every case gives this value */
+	char vec[64];		/* a component of this vector member (p.v.x
+				   is the field v_x), or empty */
 };
 
 struct param {
@@ -142,6 +148,7 @@ struct param {
 	char member[128];	/* and its name, p.field */
 	int zeroed;		/* starts zeroed: an inout filled with 0 */
 	int offsets;		/* segment offsets: read at [e] and [e + 1] */
+	int accessor;		/* a tensor accessor's rank (accessor.c) */
 };
 
 enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
@@ -403,6 +410,14 @@ void
 kernel_text(struct kern *k, const char *text);
 void
 load_params(struct kern *k, json_t *scan, json_t *slice);
+/* The { of enum type's definition in t (enum E {, enum class E {,
+ * typedef enum { ... } E;), or 0. */
+size_t
+enum_open(const struct toks *t, const char *type);
+/* The dtype of enum type defined in t: its underlying type (enum E :
+ * uint8_t), else int; NULL when t defines no such enum. */
+const struct k_dtype *
+enum_dtype(const struct toks *t, const char *type);
 void
 infer_roles(struct kern *k, json_t *slice);
 
@@ -599,9 +614,32 @@ byvalue_ptr_member(const char *type, char *elem, size_t cap);
  * parameter. */
 void
 byvalue_members(struct kern *k);
+/* 1 when by-value p's type is a CUDA vector type (float2, int4, ...):
+ * p becomes a struct of its components x, y, z, w */
+int
+byvalue_vector(struct param *p);
 /* spec.fields' entry of pointer member f: its buffer named */
 json_t *
 byvalue_field_json(struct kern *k, const struct field *f);
+
+/* accessor.c: 1 when p's type is a packed tensor accessor kwrap lays
+ * out (T and N known): p becomes a struct of a data member, N sizes and
+ * N derived strides */
+int
+accessor_parse(struct kern *k, struct param *p);
+/* The kernel's text with each accessor's uses as struct fields and
+ * subscripts of its data member (before byvalue_members). */
+void
+accessor_text(struct kern *k);
+/* Whether param pi is an accessor's data buffer. */
+int
+accessor_buffer(const struct kern *k, int pi);
+/* Each accessor buffer's count: the product of its sizes. */
+void
+accessor_counts(struct kern *k);
+/* spec.fields' entry of an accessor's size or stride */
+json_t *
+accessor_field_json(const struct field *f);
 
 /* spec.c */
 void

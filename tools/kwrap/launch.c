@@ -588,6 +588,19 @@ factor_value(struct kern *k, json_t *args, const char *name, char *out,
  * k<<<(len + 255) / 256, 256>>>(p, len) with k(float *p, int n),
  * (len + 255) / 256 is (n + 255) / 256.  A term that is no argument and
  * no constant makes no expression. */
+/* The kernel's own parameters, which a launch site passes arguments
+ * for: the buffers of struct members (byvalue.c) come after them. */
+static size_t
+own_params(const struct kern *k)
+{
+	int n = 0, i;
+
+	for (i = 0; i < k->np; i++)
+		if (k->p[i].member_of < 0)
+			n++;
+	return (size_t)n;
+}
+
 static int
 site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
     size_t e, char *out, size_t cap)
@@ -597,7 +610,7 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 	long long v;
 	int ok = 1, n;
 
-	if (!json_is_array(args) || json_array_size(args) != (size_t)k->np)
+	if (!json_is_array(args) || json_array_size(args) != own_params(k))
 		return 0;
 	for (i = a; i < e && ok; ) {
 		size_t best = 0;
@@ -718,7 +731,7 @@ grid_of(struct kern *k, const char *g, json_t *args, int d, char *out,
 	int ok, dd, caps;
 
 	if (g == NULL || !json_is_array(args) ||
-	    json_array_size(args) != (size_t)k->np)
+	    json_array_size(args) != own_params(k))
 		return 0;
 	tokenize(g, &gt);
 	e = gt.n;

@@ -569,6 +569,13 @@ check_cases(json_t *cases, json_t *spec, char *err, size_t cap)
 				json_array_foreach(json_object_get(p,
 				    "fields"), m, f) {
 					char full[300];
+					const char *use = k_get_str(f, "use");
+					/* buffers and derived fields are
+					 * no scalars of a case */
+					if (use != NULL && (strcmp(use,
+					    "buffer") == 0 || strcmp(use,
+					    "derived") == 0))
+						continue;
 					snprintf(full, sizeof(full), "%s.%s", n,
 					    k_get_str(f, "name") ?
 					    k_get_str(f, "name") : "");

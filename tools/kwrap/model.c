@@ -290,8 +290,93 @@ find_vars(struct kern *k)
 	}
 }
 
+/* A member of a CUDA vector type (int2 up;): a field per component
+ * (up_x, up_y), the first at the vector's alignment (2 or 4 lanes: their
+ * size, at most 16; 3 lanes: an element's).  0 when type is none. */
+static int
+vector_member(struct param *p, const char *type, const char *name,
+    int *off, int *align)
+{
+	static const char *const comp[] = { "x", "y", "z", "w" };
+	const struct k_dtype *dt;
+	int lanes = 0, va, l;
+
+	if ((dt = vector_dtype(type, &lanes)) == NULL || lanes < 1 ||
+	    lanes > 4)
+		return 0;
+	va = lanes == 3 ? dt->size : lanes * dt->size;
+	if (va > 16)
+		va = 16;
+	*off = (*off + va - 1) / va * va;
+	for (l = 0; l < lanes; l++) {
+		struct field *f;
+		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+		f = &p->f[p->nf++];
+		memset(f, 0, sizeof(*f));
+		bprintf(f->name, sizeof(f->name), "%s_%s", name, comp[l]);
+		bprintf(f->type, sizeof(f->type), "%.*s",
+		    (int)strcspn(dt->c, "|"), dt->c);
+		f->dt = dt;
+		f->buf = -1;
+		f->offset = *off + l * dt->size;
+		bprintf(f->vec, sizeof(f->vec), "%s", name);
+	}
+	*off += lanes * dt->size;
+	if (va > *align)
+		*align = va;
+	return 1;
+}
+
+/* Member name of type (spelled) appended to struct p at *off: 0 when
+ * its type is neither a known scalar, an enumerator's type nor a pointer
+ * (a buffer of its own, byvalue.c, 8 bytes here). */
+static int
+add_member(struct kern *k, struct param *p, const char *type,
+    const char *name, int *off, int *align)
+{
+	char elem[64];
+	const struct k_dtype *dt;
+	struct field *f;
+	int fsz = 0, fptr = 0;
+
+	if (byvalue_ptr_member(type, elem, sizeof(elem))) {
+		int lanes;
+		dt = k_dtype_c(elem);
+		if (dt == NULL)
+			dt = vector_dtype(elem, &lanes);
+		fsz = 8;
+		fptr = 1;
+	} else if (k_dtype_c(type) == NULL && vector_member(p, type, name, off,
+	    align))
+		return 1;
+	else if ((dt = k_dtype_c(type)) == NULL &&
+	    (dt = enum_dtype(&k->all, type)) == NULL) {
+		long long dummy;
+		if (!const_get(&k->c, type, &dummy))
+			return 0;
+		dt = k_dtype_c("int");	/* an enum */
+	}
+	if (!fptr)
+		fsz = dt->size;
+	p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+	f = &p->f[p->nf++];
+	memset(f, 0, sizeof(*f));
+	copy(f->name, sizeof(f->name), name);
+	copy(f->type, sizeof(f->type), type);
+	f->dt = dt;
+	f->ptr = fptr;
+	f->buf = -1;
+	*off = (*off + fsz - 1) / fsz * fsz;
+	f->offset = *off;
+	*off += fsz;
+	if (fsz > *align)
+		*align = fsz;
+	return 1;
+}
+
 /* Fields of a struct passed by value, from its definition in the slice:
- * plain members of known scalar types only. */
+ * plain members of known scalar types and pointers only; a declaration
+ * of several (uint16_t *a, *b;) gives each its base type and stars. */
 static int
 parse_struct(struct kern *k, struct param *p)
 {
@@ -307,51 +392,91 @@ parse_struct(struct kern *k, struct param *p)
 		return 0;
 	e = skip_group(t, i + 2);
 	for (j = i + 3; j + 1 < e;) {
-		size_t s = j;
-		char type[64] = "", elem[64];
-		const struct k_dtype *dt;
-		int fsz = 0, fptr = 0;
+		size_t s = j, c, a, base;
+		char type[64] = "", decl[96];
 		while (j < e && !is(t, j, ";"))
 			j++;
 		if (j - s < 2 || !is_ident(t->v[j - 1]))
 			return 0;
+		/* the base type: up to the first declarator's stars */
+		for (c = s; c < j && !is(t, c, ","); c++)
+			;
+		for (base = c - 1; base > s && is(t, base - 1, "*"); base--)
+			;
+		if (base <= s)
+			return 0;
 		{
-			struct toks sub = { t->v + s, j - 1 - s, 0 };
+			struct toks sub = { t->v + s, base - s, 0 };
 			join(&sub, 0, sub.n, type, sizeof(type));
 		}
-		if (byvalue_ptr_member(type, elem, sizeof(elem))) {
-			/* a buffer of its own (byvalue.c), 8 bytes here */
-			int lanes;
-			dt = k_dtype_c(elem);
-			if (dt == NULL)
-				dt = vector_dtype(elem, &lanes);
-			fsz = 8;
-			fptr = 1;
-		} else if ((dt = k_dtype_c(type)) == NULL) {
-			long long dummy;
-			if (!const_get(&k->c, type, &dummy))
+		for (a = base; a < j; a = c + 1) {
+			size_t x;
+			for (c = a; c < j && !is(t, c, ","); c++)
+				;
+			if (c == a || !is_ident(t->v[c - 1]))
 				return 0;
-			dt = k_dtype_c("int");	/* an enum */
+			copy(decl, sizeof(decl), type);
+			for (x = a; x + 1 < c; x++) {
+				if (!is(t, x, "*") && !is(t, x, "const") &&
+				    !is(t, x, "__restrict__") &&
+				    !is(t, x, "__restrict"))
+					return 0;
+				append_word(decl, sizeof(decl), t->v[x]);
+			}
+			if (!add_member(k, p, decl, t->v[c - 1], &off, &align))
+				return 0;
 		}
-		if (!fptr)
-			fsz = dt->size;
-		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
-		struct field *f = &p->f[p->nf++];
-		memset(f, 0, sizeof(*f));
-		copy(f->name, sizeof(f->name), t->v[j - 1]);
-		copy(f->type, sizeof(f->type), type);
-		f->dt = dt;
-		f->ptr = fptr;
-		f->buf = -1;
-		off = (off + fsz - 1) / fsz * fsz;
-		f->offset = off;
-		off += fsz;
-		if (fsz > align)
-			align = fsz;
 		j++;
 	}
 	p->ssize = (off + align - 1) / align * align;
 	return p->nf > 0;
+}
+
+size_t
+enum_open(const struct toks *t, const char *type)
+{
+	size_t i, o, e;
+
+	for (i = 0; i + 2 < t->n; i++) {
+		if (is(t, i, "enum") && (is(t, i + 1, type) ||
+		    (is(t, i + 1, "class") && is(t, i + 2, type)))) {
+			for (o = i + 1; o < t->n && o < i + 6 &&
+			    !is(t, o, "{") && !is(t, o, ";"); o++)
+				;
+			if (o < t->n && is(t, o, "{"))
+				return o;
+			continue;	/* declared here, defined later */
+		}
+		/* typedef enum [tag] { ... } type; */
+		if (!is(t, i, "typedef") || !is(t, i + 1, "enum"))
+			continue;
+		for (o = i + 2; o < t->n && o < i + 5 && !is(t, o, "{"); o++)
+			;
+		if (o < t->n && is(t, o, "{") && (e = skip_group(t, o)) <
+		    t->n && is(t, e, type))
+			return o;
+	}
+	return 0;
+}
+
+const struct k_dtype *
+enum_dtype(const struct toks *t, const char *type)
+{
+	size_t o = enum_open(t, type), i;
+	char under[64];
+
+	if (o == 0)
+		return NULL;
+	/* enum [class] E : uint8_t { */
+	for (i = o; i > 0 && o - i < 6 && !is(t, i - 1, ":") &&
+	    !is(t, i - 1, "enum"); i--)
+		;
+	if (i > 0 && is(t, i - 1, ":")) {
+		join(t, i, o, under, sizeof(under));
+		if (k_dtype_c(under) != NULL)
+			return k_dtype_c(under);
+	}
+	return k_dtype_c("int");
 }
 
 static int
@@ -364,7 +489,7 @@ type_is_enum(struct kern *k, const char *type)
 		if (is(t, i, "enum") && (is(t, i + 1, type) ||
 		    (is(t, i + 1, "class") && is(t, i + 2, type))))
 			return 1;
-	return 0;
+	return enum_open(t, type) != 0;
 }
 
 static int
@@ -710,10 +835,25 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 			p->read = in_list(reads, p->name);
 			p->written = in_list(writes, p->name);
 		} else if (p->dt == NULL) {
+			/* a typedef of a scalar (clock_t) as clang resolved
+			 * it; not a handle (cudaTextureObject_t), whose
+			 * value only the runtime makes */
+			const char *canon = k_get_str(prm, "canonical_type");
+			char ct[128];
+			if (canon != NULL && strstr(canon, "type-parameter") ==
+			    NULL && strstr(p->type, "Object") == NULL) {
+				base_type(canon, instance, ct, sizeof(ct));
+				p->dt = k_dtype_c(ct);
+			}
+		}
+		if (!p->ptr && p->dt == NULL) {
 			if (type_is_enum(k, p->type)) {
 				p->is_enum = 1;
-				p->dt = k_dtype_c("int");
-			} else if (parse_struct(k, p)) {
+				p->dt = enum_dtype(&k->all, p->type);
+				if (p->dt == NULL)
+					p->dt = k_dtype_c("int");
+			} else if (parse_struct(k, p) ||
+			    accessor_parse(k, p) || byvalue_vector(p)) {
 				p->is_struct = 1;
 			}
 		}
@@ -826,7 +966,8 @@ infer_roles(struct kern *k, json_t *slice)
 			k->roles_low = 1;
 		}
 		text_access(k, i, &rd, &wr);
-		if (!have || (!p->written && wr)) {
+		/* kslice's reads and writes name no struct member */
+		if (!have || p->member_of >= 0 || (!p->written && wr)) {
 			p->written = wr;
 			p->read = p->read || rd;
 		}

@@ -70,13 +70,9 @@ enum_values(struct kern *k, const char *type, long long *out, int max)
 	int n = 0;
 	long long v;
 
-	for (i = 0; i + 2 < t->n; i++)
-		if (is(t, i, "enum") && (is(t, i + 1, type) ||
-		    is(t, i + 2, type)))
-			break;
-	for (j = i; j < t->n && !is(t, j, "{"); j++)
-		;
-	for (j++; j < t->n && !is(t, j, "}") && n < max; j++)
+	if ((i = enum_open(t, type)) == 0)
+		return 0;
+	for (j = i + 1; j < t->n && !is(t, j, "}") && n < max; j++)
 		if (is_ident(t->v[j]) && (is(t, j + 1, ",") || is(t, j + 1, "}") ||
 		    is(t, j + 1, "=")) && const_get(&k->c, t->v[j], &v))
 			out[n++] = v;
@@ -318,11 +314,13 @@ build_cases(struct kern *k)
 		}
 		if (p->is_struct) {
 			for (f = 0; f < p->nf; f++)
-				if (p->f[f].ptr)
-					continue;	/* a buffer */
+				if (p->f[f].ptr || p->f[f].expr[0] != '\0' ||
+				    p->f[f].fixed > 0)
+					continue;	/* a buffer, derived, fixed */
 				else if (p->f[f].size_use) {
 					nsize++;
-					if (mainp < 0) {
+					/* an accessor's sizes: one value */
+					if (mainp < 0 && !p->accessor) {
 						mainp = i;
 						mainf = f;
 					}
@@ -364,16 +362,21 @@ build_cases(struct kern *k)
 			}
 			if (p->is_struct) {
 				for (f = 0; f < p->nf; f++) {
-					if (p->f[f].ptr)
-						continue;	/* a buffer */
+					if (p->f[f].ptr ||
+					    p->f[f].expr[0] != '\0')
+						continue;	/* a buffer, derived */
 					bprintf(key, sizeof(key), "%s.%s",
 					    p->name, p->f[f].name);
 					json_object_set_new(sc, key,
+					    p->f[f].fixed > 0 ?
+					    json_integer(p->f[f].fixed) :
 					    p->f[f].size_use ?
 					    json_integer(size_value(k, i == mainp &&
 					    f == mainf, c, nsize, 0)) :
 					    value_json(k, p->f[f].name,
-					    p->f[f].type, p->f[f].dt, 0, nth++, c));
+					    p->f[f].type, p->f[f].dt,
+					    enum_open(&k->all, p->f[f].type) != 0,
+					    nth++, c));
 				}
 				continue;
 			}
@@ -433,7 +436,9 @@ build_spec(struct kern *k, const char *symbol)
 			json_t *fs = json_array();
 			for (f = 0; f < p->nf; f++)
 				json_array_append_new(fs, p->f[f].ptr ?
-				    byvalue_field_json(k, &p->f[f]) : json_pack(
+				    byvalue_field_json(k, &p->f[f]) :
+				    p->accessor ? accessor_field_json(&p->f[f]) :
+				    json_pack(
 				    "{s:s,s:s,s:s,s:i,s:s}", "name", p->f[f].name,
 				    "type", p->f[f].type, "dtype",
 				    p->f[f].dt->name, "offset", p->f[f].offset,

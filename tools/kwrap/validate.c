@@ -241,6 +241,18 @@ params_ok(struct vctx *v, json_t *arr, const char *what)
 			if (!type_ok(k_get_str(f, "type")))
 				return bad(v, "%s[%zu].fields[%zu].type: not a "
 				    "C++ type's spelling", what, i, j);
+			/* a derived field: the harness computes its expr */
+			if (k_get_str(f, "use") != NULL &&
+			    strcmp(k_get_str(f, "use"), "derived") == 0) {
+				snprintf(field, sizeof(field),
+				    "%s[%zu].fields[%zu].expr", what, i, j);
+				if (json_object_get(f, "expr") == NULL)
+					return bad(v, "%s: missing for a derived "
+					    "field", field);
+				if (expr_ok(v, json_object_get(f, "expr"),
+				    field) != 0)
+					return -1;
+			}
 		}
 		if (cnt != NULL) {
 			snprintf(field, sizeof(field), "%s[%zu].count", what, i);
