@@ -119,7 +119,7 @@ grep -e 'relu_kernel"' -e 'histogram_kernel"' "$g/built.ndjson" > "$out/san.in"
 ./kverify --no-time --sanitize < "$out/san.in" > "$out/san.ndjson" 2> "$out/san.err"
 ok $? "--sanitize: exit 0"
 for tool in memcheck racecheck initcheck synccheck; do
-	c=$(grep -o "\"$tool\":{\"errors\":[0-9]*" "$out/san.ndjson" | wc -l)
+	c=$(grep -o "\"$tool\":{\"errors\":[0-9][0-9]*" "$out/san.ndjson" | wc -l)
 	ok "$([ "$c" -eq 2 ] && echo 0 || echo 1)" "--sanitize: $tool error count recorded"
 done
 grep -o '"sanitize":{[^}]*}[^}]*}[^}]*}[^}]*}' "$out/san.ndjson" | sed 's/^/# /'

@@ -44,6 +44,19 @@ sanitize_case(const struct worker *w, const char *tool, const char *harness,
 		    line = strtok_r(NULL, "\n", &save)) {
 			if (strncmp(line, "========= ", 10) != 0)
 				continue;
+			if ((p = strstr(line, "RACECHECK SUMMARY: ")) !=
+			    NULL && (p = strstr(p, "(")) != NULL) {
+				/* racecheck prints no ERROR SUMMARY:
+				 * "RACECHECK SUMMARY: 2 hazards displayed
+				 * (1 error, 1 warning)"; its errors count */
+				char num[24];
+				long long v;
+				snprintf(num, sizeof(num), "%.*s",
+				    (int)strspn(p + 1, "0123456789"), p + 1);
+				if (k_num_ll(num, 10, 0, LONG_MAX, &v) == 0)
+					errors = (long)v;
+				continue;
+			}
 			if ((p = strstr(line, "ERROR SUMMARY: ")) != NULL) {
 				/* "ERROR SUMMARY: 3 errors" */
 				char num[24];
