@@ -6,7 +6,8 @@
  * Input x (float32, 16) is filled per case; outputs y (float32) = 2x + 1
  * (case 1 also has a NaN and an infinity) and k (int32) = i + case.
  * Timed repetitions take 2 ms (+0..2%), 1 ms for "good", 1.96 for "near",
- * 2 x (case + 1) for "ramp".
+ * 2 x (case + 1) for "ramp", 0.6 x (case + 1) for "rampmid", 0.3 x
+ * (case + 1) for "ramplow".
  */
 #include <dirent.h>
 #include <errno.h>
@@ -346,6 +347,10 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		tms = 1.96;	/* 2% faster than the reference */
 	else if (strcmp(mode, "ramp") == 0)
 		tms = 2.0 * (1 + kcase);	/* the last case is the longest */
+	else if (strcmp(mode, "rampmid") == 0)
+		tms = 0.6 * (1 + kcase);	/* 0.6, 1.2, 1.8 ms */
+	else if (strcmp(mode, "ramplow") == 0)
+		tms = 0.3 * (1 + kcase);	/* none 1 ms */
 	if (reps > 0 && strcmp(mode, "flaky") == 0)
 		match = 0;
 	/* float atomics: the first launch of a timed run gives y, its

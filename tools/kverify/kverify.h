@@ -311,6 +311,7 @@ int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 
 /* timing.c */
 #define TIME_ROUNDS 4		/* timing rounds of each kernel, ABBA */
+#define TIMED_MIN_MS 1.0	/* a timed case runs at least this long */
 double speedup_noise(double rse_ref, double rse_cand, const double *round_sp,
     int nrounds, double floor);
 int timed_case(const struct run *gold, int ncases);
