@@ -192,6 +192,15 @@ run "$KSCAN" --root "$D" "$D/acc.cu"
 is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] | join(":")' "$T_TMP/out" | tr '\n' ' ')" \
     "acc32:0:1 acc64:0:1 " \
     "kernels taking PackedTensorAccessor32/64, PackedTensorAccessor and the generic one parse and are found, with their launches"
+is "$(jq -r '.scan.launches[0].args | length' "$T_TMP/out" | tr '\n' ' ')" "2 3 " \
+    "a launch's arguments are not split at the commas of a template argument list (x.packed_accessor32<scalar_t, 2, ...>())"
+cat > "$D/cmpargs.cu" <<'CU'
+__global__ void pick(const float *x, float *y, int a, int b) { y[threadIdx.x] = a < b ? x[0] : x[1]; }
+void launch(const float *x, float *y, int n, int m) { pick<<<1, 32>>>(x, y, n < m, m > (n)); }
+CU
+run "$KSCAN" --root "$D" "$D/cmpargs.cu"
+is "$(jq -r '.scan.launches[0].args | length' "$T_TMP/out")" 4 \
+    "comparisons among a launch's arguments are not a template argument list (n < m, m > (n): a plain name before the <)"
 
 # the binding block an extension ends with parses too (pybind11 through
 # torch/extension.h, answered by the stand-in)

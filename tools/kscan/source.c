@@ -183,8 +183,39 @@ closes(const char *s)
 	    strcmp(s, "}") == 0 || strcmp(s, ">>>") == 0;
 }
 
+/* t[i], a "<" after a member or qualified name, opens a template argument
+ * list within [i, b) ("x.packed_accessor32<float, 2, RestrictPtrTraits>()",
+ * "ns::make<T, 4>()"): its matching ">" is followed by "(", "::" or "{",
+ * and nothing between is an operator that a comparison's operands would
+ * hold.  Returns that ">", or i when it is read as a comparison: a plain
+ * name before it ("n < m, m > (n)" is two comparisons as written, and
+ * only a declaration could say otherwise). */
+static unsigned
+template_list(struct tok *t, unsigned i, unsigned b)
+{
+	static const char *const no[] = { "&&", "||", "?", ";", "==", "!=",
+	    "<=", ">=", "+", "-", "/", "%", "|", "^", "!", "=", NULL };
+	unsigned j, k;
+	size_t m;
+
+	if (i < 2 || !(isalnum((unsigned char)t[i - 1].s[0]) ||
+	    t[i - 1].s[0] == '_') || !(strcmp(t[i - 2].s, ".") == 0 ||
+	    strcmp(t[i - 2].s, "->") == 0 || strcmp(t[i - 2].s, "::") == 0))
+		return i;
+	if ((j = matching_angle(t, i, b)) == i || j + 1 >= b ||
+	    !(strcmp(t[j + 1].s, "(") == 0 || strcmp(t[j + 1].s, "::") == 0 ||
+	    strcmp(t[j + 1].s, "{") == 0))
+		return i;
+	for (k = i + 1; k < j; k++)
+		for (m = 0; no[m] != NULL; m++)
+			if (strcmp(t[k].s, no[m]) == 0)
+				return i;
+	return j;
+}
+
 /* Split tokens [a, b) at top-level commas into an array of spelled
- * expressions. */
+ * expressions; the commas of a template argument list are not
+ * separators. */
 json_t *
 split_args(struct fileinfo *fi, struct tok *t, unsigned a, unsigned b)
 {
@@ -202,7 +233,9 @@ split_args(struct fileinfo *fi, struct tok *t, unsigned a, unsigned b)
 			start = i + 1;
 			continue;
 		}
-		if (opens(t[i].s))
+		if (strcmp(t[i].s, "<") == 0 && i > a)
+			i = template_list(t, i, b);
+		else if (opens(t[i].s))
 			depth++;
 		else if (closes(t[i].s))
 			depth--;
