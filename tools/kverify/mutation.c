@@ -91,6 +91,28 @@ case_named(json_t *rec, const char *name)
 	return -1;
 }
 
+/* Whether the reference runs case k clean under the sanitizer tool: it
+ * exits 0 and the tool counts no error. */
+static int
+ref_clean(struct ctx *c, const struct unit *h, const char *tool, int k)
+{
+	char dir[PATH_MAX + 64], what[64];
+	struct unit ref;
+	int runnable, clean;
+	json_t *o;
+
+	if (!unit_of(json_object_get(c->rec, "build"), "reference", &ref,
+	    &runnable) || !runnable || ref.symbol == NULL)
+		return 0;
+	snprintf(what, sizeof(what), "reference-%s", tool);
+	dir_for(c, what, k, dir, sizeof(dir));
+	o = sanitize_case(c->w, tool, h->path, ref.path, ref.symbol, dir, k);
+	clean = mc_errors(o) == 0 && json_is_integer(json_object_get(o,
+	    "exit")) && json_integer_value(json_object_get(o, "exit")) == 0;
+	json_decref(o);
+	return clean;
+}
+
 /*
  * Whether memcheck kills mutant m: errors on a case the reference ran
  * clean under memcheck.  Case 0 first, which the verdict already ran the
@@ -116,24 +138,8 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 	if (nm > 0)
 		cases[n++] = nm;
 	for (i = 0; i < n && e <= 0; i++) {
-		if (cases[i] != 0 && *ref_nm < 0) {
-			struct unit ref;
-			int runnable;
-			*ref_nm = 0;
-			if (unit_of(json_object_get(c->rec, "build"),
-			    "reference", &ref, &runnable) && runnable &&
-			    ref.symbol != NULL) {
-				dir_for(c, "reference-memcheck", cases[i], dir,
-				    sizeof(dir));
-				o = sanitize_case(c->w, "memcheck", h->path,
-				    ref.path, ref.symbol, dir, cases[i]);
-				*ref_nm = mc_errors(o) == 0 &&
-				    json_is_integer(json_object_get(o, "exit")) &&
-				    json_integer_value(json_object_get(o,
-				    "exit")) == 0;
-				json_decref(o);
-			}
-		}
+		if (cases[i] != 0 && *ref_nm < 0)
+			*ref_nm = ref_clean(c, h, "memcheck", cases[i]);
 		if (cases[i] != 0 && *ref_nm != 1)
 			break;
 		dir_for(c, "mutant-memcheck", cases[i], dir, sizeof(dir));
@@ -173,24 +179,10 @@ racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 	if (opt.sanitizer == NULL || !opt.memcheck)
 		return 0;
 	if (*ref_rc < 0) {
-		struct unit ref;
-		int runnable;
 		o = json_object_get(json_object_get(c->v, "sanitize"),
 		    "racecheck");
-		*ref_rc = 0;
-		if (o != NULL)
-			*ref_rc = mc_errors(o) == 0;
-		else if (unit_of(json_object_get(c->rec, "build"),
-		    "reference", &ref, &runnable) && runnable &&
-		    ref.symbol != NULL) {
-			dir_for(c, "reference-racecheck", 0, dir, sizeof(dir));
-			o = sanitize_case(c->w, "racecheck", h->path, ref.path,
-			    ref.symbol, dir, 0);
-			*ref_rc = mc_errors(o) == 0 &&
-			    json_is_integer(json_object_get(o, "exit")) &&
-			    json_integer_value(json_object_get(o, "exit")) == 0;
-			json_decref(o);
-		}
+		*ref_rc = o != NULL ? mc_errors(o) == 0 :
+		    ref_clean(c, h, "racecheck", 0);
 	}
 	if (*ref_rc != 1)
 		return 0;

@@ -17,6 +17,18 @@ sanitize_one(const struct worker *w, const char *tool, const char *harness,
 	return sanitize_case(w, tool, harness, module, symbol, dir, 0);
 }
 
+/* The count the digits at p spell into *n (left as it is without one). */
+static void
+count_at(const char *p, long *n)
+{
+	char num[24];
+	long long v;
+
+	snprintf(num, sizeof(num), "%.*s", (int)strspn(p, "0123456789"), p);
+	if (k_num_ll(num, 10, 0, LONG_MAX, &v) == 0)
+		*n = (long)v;
+}
+
 /* As sanitize_one, on case kcase (ALL_CASES: every case, one process). */
 json_t *
 sanitize_case(const struct worker *w, const char *tool, const char *harness,
@@ -44,27 +56,16 @@ sanitize_case(const struct worker *w, const char *tool, const char *harness,
 		    line = strtok_r(NULL, "\n", &save)) {
 			if (strncmp(line, "========= ", 10) != 0)
 				continue;
+			/* "ERROR SUMMARY: 3 errors"; racecheck prints
+			 * none but "RACECHECK SUMMARY: 2 hazards displayed
+			 * (1 error, 1 warning)", whose errors count */
 			if ((p = strstr(line, "RACECHECK SUMMARY: ")) !=
 			    NULL && (p = strstr(p, "(")) != NULL) {
-				/* racecheck prints no ERROR SUMMARY:
-				 * "RACECHECK SUMMARY: 2 hazards displayed
-				 * (1 error, 1 warning)"; its errors count */
-				char num[24];
-				long long v;
-				snprintf(num, sizeof(num), "%.*s",
-				    (int)strspn(p + 1, "0123456789"), p + 1);
-				if (k_num_ll(num, 10, 0, LONG_MAX, &v) == 0)
-					errors = (long)v;
+				count_at(p + 1, &errors);
 				continue;
 			}
 			if ((p = strstr(line, "ERROR SUMMARY: ")) != NULL) {
-				/* "ERROR SUMMARY: 3 errors" */
-				char num[24];
-				long long v;
-				snprintf(num, sizeof(num), "%.*s",
-				    (int)strspn(p + 15, "0123456789"), p + 15);
-				if (k_num_ll(num, 10, 0, LONG_MAX, &v) == 0)
-					errors = (long)v;
+				count_at(p + 15, &errors);
 				continue;
 			}
 			p = line + 10;
