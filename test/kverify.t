@@ -638,6 +638,9 @@ cp "$T_TMP/out" "$T_TMP/gold1"
 is "$(v '[.golden_reused, (.golden_key | length), (.golden[0].inputs | map(.name) | join(",")), (.golden[] | .ms > 0)] | map(tostring) | join(" ")')" \
     "false 64 x true true true" \
     "a computed golden: its key, and per case its inputs' checksums and time"
+is "$(v '.stages | [(keys_unsorted | join(",")), (map(.seconds >= 0 and .gpu_wait >= 0) | all)] | map(tostring) | join(" ")')" \
+    "golden,sanitize,verdict,candidate,mutation true" \
+    "each stage's wall time and GPU wait, in the order they ran"
 cand "$T_TMP/gold1" far > "$T_TMP/in"
 reverify --no-time
 is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(",")), ([.runs[].role] | unique | join(","))] | map(tostring) | join(" ")')" \
@@ -650,6 +653,8 @@ reverify --time 5
 is "$(v '[.golden_reused, .pass_exe, .timing.speedup, .timing.case, ([.runs[] | "\(.role):\(.mode)"] | unique | join(","))] | map(tostring) | join(" ")')" \
     "true true 1.2 1 candidate:check,candidate:time,reference:time" \
     "a right one passes, timed against the reference on the case the golden's times choose"
+is "$(v '.stages | keys_unsorted | join(",")')" "reuse,candidate,timing" \
+    "a kept golden: the stages are the reuse, the candidate and the timing"
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "a record with a kept golden validates against schemas/"
 cand "$T_TMP/gold1" shifted > "$T_TMP/in"

@@ -148,6 +148,7 @@ int says_no_device(const struct run *r);
 void run_locks_init(void);
 void gpu_hold(const struct worker *w);
 void gpu_release(const struct worker *w);
+double gpu_waited(void);
 int run_harness(const struct worker *w, const char *harness,
     const char *module, const char *symbol, const char *dir, int kcase,
     int reps, const char *san_tool, double timeout, struct run *r);
@@ -283,12 +284,16 @@ struct ctx {
 	int ngold;		/* golden runs allocated, to free on any path */
 	double kernel_ms;
 	double ref_seconds;	/* the reference's check run, every case */
+	json_t *stages;		/* verify.stage_seconds */
+	double stage_t0, wait0;	/* stage_begin's clock and gpu_waited() */
 };
 
 int unit_of(json_t *build, const char *role, struct unit *u, int *runnable);
 void dir_for(struct ctx *c, const char *what, int kcase, char *out,
     size_t len);
 int mark_no_device(struct ctx *c, const struct run *r);
+void stage_begin(struct ctx *c);
+void stage_end(struct ctx *c, const char *name);
 json_t *process(json_t *rec, const struct worker *w);
 
 /* verdict.c */

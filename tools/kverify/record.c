@@ -81,6 +81,33 @@ missing_artifact(json_t *rec, const struct unit *u)
 	return 1;
 }
 
+/* The clock of one stage of the record (verify.stages). */
+void
+stage_begin(struct ctx *c)
+{
+	c->stage_t0 = k_now();
+	c->wait0 = gpu_waited();
+}
+
+/* The stage begun last took this long, of which it waited for its GPU
+ * (-j: a timing waits for the runs under way to end, a run for a timing)
+ * this long; a stage that runs twice adds up. */
+void
+stage_end(struct ctx *c, const char *name)
+{
+	json_t *o = json_object_get(c->stages, name);
+	double secs = k_now() - c->stage_t0, wait = gpu_waited() - c->wait0;
+
+	if (o == NULL) {
+		o = json_pack("{s:f,s:f}", "seconds", 0.0, "gpu_wait", 0.0);
+		json_object_set_new(c->stages, name, o);
+	}
+	secs += json_number_value(json_object_get(o, "seconds"));
+	wait += json_number_value(json_object_get(o, "gpu_wait"));
+	json_object_set_new(o, "seconds", jround(secs, 1e-3));
+	json_object_set_new(o, "gpu_wait", jround(wait, 1e-3));
+}
+
 /* Verify what rec holds; returns rec with a verify section (steals). */
 json_t *
 process(json_t *rec, const struct worker *w)
@@ -155,6 +182,7 @@ process(json_t *rec, const struct worker *w)
 		}
 	}
 	c.runs = json_array();
+	c.stages = json_object();
 	/* one harness process for every run of the record (--serve) */
 	serve_begin(c.tmp);
 	if (w->gpu >= 0)
@@ -172,16 +200,27 @@ process(json_t *rec, const struct worker *w)
 	/* a golden an earlier run computed for the same reference,
 	 * harness, fit and options is taken again (reuse.c): only the
 	 * candidate's runs and the timing are new */
+	stage_begin(&c);
 	reused = opt.reuse && (ncases = golden_reuse(&c, &gold)) > 0;
+	if (reused)
+		stage_end(&c, "reuse");
 	if (!reused) {
-		if (opt.fit)
+		if (opt.fit) {
+			stage_begin(&c);
 			fit_record(&c, &h, &ref);
+			stage_end(&c, "fit");
+		}
+		stage_begin(&c);
 		ncases = golden(&c, &h, &ref, &gold);
+		stage_end(&c, "golden");
 	}
 	if (!reused && ncases > 0 && json_is_true(json_object_get(
 	    json_object_get(json_object_get(rec, "wrap"), "harness"),
-	    "oracle")))
+	    "oracle"))) {
+		stage_begin(&c);
 		oracle(&c, &h, &ref, gold, ncases);
+		stage_end(&c, "oracle");
+	}
 	if (!reused && ncases > 0 && (opt.sanitize || opt.memcheck)) {
 		/* memcheck on case 0 is part of the verdict; the other
 		 * tools run with --sanitize */
@@ -191,6 +230,7 @@ process(json_t *rec, const struct worker *w)
 		char dir[PATH_MAX + 64];
 		size_t i, n = opt.sanitize ? 4 : 1;
 		json_object_set_new(c.v, "sanitize", san);
+		stage_begin(&c);
 		for (i = 0; i < n; i++) {
 			if (opt.sanitizer == NULL) {
 				static int said;
@@ -210,9 +250,13 @@ process(json_t *rec, const struct worker *w)
 			json_object_set_new(san, tools[i], sanitize_one(w,
 			    tools[i], h.path, ref.path, ref.symbol, dir));
 		}
+		stage_end(&c, "sanitize");
 	}
-	if (!reused)
+	if (!reused) {
+		stage_begin(&c);
 		verdict(&c, ncases);
+		stage_end(&c, "verdict");
+	}
 	if (ncases > 0 && has_cand) {
 		if (!cand_ok) {
 			json_t *cv = json_object(), *rs = json_array();
@@ -227,15 +271,24 @@ process(json_t *rec, const struct worker *w)
 				    json_string(why));
 			json_object_set_new(c.v, "candidate", cv);
 			pass_exe = 0;
-		} else
+		} else {
+			stage_begin(&c);
 			pass_exe = candidate(&c, &h, &cand, gold, ncases);
+			stage_end(&c, "candidate");
+		}
 	}
 	if (!reused && ncases > 0 && json_is_true(json_object_get(
-	    json_object_get(c.v, "verified"), "value")))
+	    json_object_get(c.v, "verified"), "value"))) {
+		stage_begin(&c);
 		mutation(&c, &h, gold, ncases);
-	if (ncases > 0 && opt.reps > 0)
+		stage_end(&c, "mutation");
+	}
+	if (ncases > 0 && opt.reps > 0) {
+		stage_begin(&c);
 		timing(&c, &h, &ref, pass_exe == 1 ? &cand : NULL,
 		    timed_case(gold, ncases));
+		stage_end(&c, "timing");
+	}
 	if (gold != NULL) {
 		/* all that golden() allocated, also when it failed midway */
 		for (k = 0; k < c.ngold; k++)
@@ -261,6 +314,7 @@ process(json_t *rec, const struct worker *w)
 		json_object_set_new(c.v, "pass_perf", pp);
 	}
 	json_object_set_new(c.v, "runs", c.runs);
+	json_object_set_new(c.v, "stages", c.stages);
 	{
 		double secs = k_now() - t0;
 		json_object_set_new(c.v, "seconds", jround(secs, 1e-3));

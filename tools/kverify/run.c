@@ -225,6 +225,28 @@ run_locks_init(void)
 
 /* this thread holds its GPU alone across several runs (gpu_hold) */
 static _Thread_local int gpu_held;
+/* seconds this thread has waited for its GPU's lock, in all */
+static _Thread_local double gpu_wait;
+
+double
+gpu_waited(void)
+{
+	return gpu_wait;
+}
+
+/* Take the lock for a run (shared) or a timing (alone), counting the
+ * wait. */
+static void
+gpu_lock_take(pthread_rwlock_t *l, int alone)
+{
+	double t0 = k_now();
+
+	if (alone)
+		pthread_rwlock_wrlock(l);
+	else
+		pthread_rwlock_rdlock(l);
+	gpu_wait += k_now() - t0;
+}
 
 /*
  * The GPU alone for every run until gpu_release: a record's timing rounds
@@ -237,7 +259,7 @@ gpu_hold(const struct worker *w)
 {
 	if (!gpu_locking || gpu_held)
 		return;
-	pthread_rwlock_wrlock(&gpu_lock[w->slot]);
+	gpu_lock_take(&gpu_lock[w->slot], 1);
 	gpu_held = 1;
 }
 
@@ -263,12 +285,8 @@ run_harness(const struct worker *w, const char *harness, const char *module,
 	    &gpu_lock[w->slot] : NULL;
 	int rc;
 
-	if (l != NULL) {
-		if (run_times_only)
-			pthread_rwlock_wrlock(l);
-		else
-			pthread_rwlock_rdlock(l);
-	}
+	if (l != NULL)
+		gpu_lock_take(l, run_times_only);
 	rc = run_harness_unlocked(w, harness, module, symbol, dir, kcase,
 	    reps, san_tool, timeout, r);
 	if (l != NULL)
