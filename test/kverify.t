@@ -114,8 +114,9 @@ run "$KV" < "$T_TMP/in"
 is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out" | tr '\n' ' ')" "1:not-built not-built " \
     "artifact keys and file names outside kbuild's shapes are refused, nothing run"
 
-# --- golden run of a good reference, a correct candidate
-verify good ref good --time 5
+# --- golden run of a good reference, a correct candidate (a noise floor
+# the fake's 1% jitter never gets under: every round runs)
+verify good ref good --time 5 --noise-floor 0.005
 is "$T_STATUS" 0 "correct candidate: exit 0"
 is "$(v '[.cases, .deterministic, .pass_exe, .pass_perf] | @tsv')" \
     "$(printf '3\ttrue\ttrue\ttrue')" "correct candidate passes, 3 cases"
@@ -134,11 +135,21 @@ is "$(v '[.timing.reference.n, .timing.candidate.n, .timing.reference.median_ms]
 is "$(v '[.runs[] | select(.mode == "time") | .role] | join(" ")')" \
     "reference candidate candidate reference reference candidate candidate reference" "timing order alternates (ABBA)"
 is "$(v '.timing.suspicious')" false "a 2x speedup is not suspicious"
+is "$(v '.timing.rounds')" 4 "rounds whose noise stays over half the floor: all four"
 is "$(v '.candidate.cases[1].outputs[0] | [.match, .mismatches] | @tsv')" \
     "$(printf 'true\t0')" "NaN and Inf in the same places match"
 is "$(ls "$W/verify")" "" "temporary run directories removed"
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "output validates against schemas/"
+# the rounds stop once their noise is under half of --noise-floor (3%):
+# the fake's 1% jitter gets there after an ABBA pair of 20 repetitions a
+# run, after three rounds of 5
+verify good ref good --time 20
+is "$(v '[.timing.rounds, .timing.reference.n, .timing.candidate.n, .timing.speedup, .pass_perf, ([.runs[] | select(.mode == "time") | .role[0:1]] | join(""))] | map(tostring) | join(" ")')" \
+    "2 40 40 2 true rccr" "a settled speedup: one ABBA pair of rounds is enough"
+verify good ref good --time 5
+is "$(v '[.timing.rounds, .timing.reference.n] | map(tostring) | join(" ")')" "3 15" \
+    "fewer repetitions a run: a third round"
 
 # --- tolerance
 verify close ref close --no-time
@@ -447,7 +458,7 @@ is "$(jq -r .id "$T_TMP/out" | sort | tr '\n' ' ')" "j1 j2 j3 j4 j5 j6 " \
 ok $? "-j 3: runs of several records at once"
 # timed runs (--time 7) have the GPU alone, the checks (3 reps) share it
 mkdir -p "$T_TMP/busyt"
-FAKE_BUSY=$T_TMP/busyt run "$KV" --time 7 --no-memcheck -j 3 < "$T_TMP/in"
+FAKE_BUSY=$T_TMP/busyt run "$KV" --time 7 --noise-floor 0.001 --no-memcheck -j 3 < "$T_TMP/in"
 is "$T_STATUS:$(jq -r .id "$T_TMP/out" | sort -u | wc -l | tr -d ' ')" "0:6" \
     "-j 3 with timing: every record once"
 is "$(awk '$1 == 7 { print $2 }' "$T_TMP/busyt/seen" | sort -u | tr '\n' ' ')" "1 " \

@@ -157,6 +157,35 @@ timed_case(const struct run *gold, int ncases)
 }
 
 /*
+ * Whether the rounds so far (an ABBA pair at least) measured the speedup
+ * well enough to stop: its noise from them, without the floor (twice the
+ * combined standard error of the medians, half the spread of the rounds'
+ * own speedups), is under half of --noise-floor, so that the floor sets
+ * the band and more rounds could not move the verdict.  Without a
+ * candidate, the reference's median alone.
+ */
+static int
+settled(struct samples *s, int n, const double *round_sp, int rounds)
+{
+	double med[2], rse[2];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct samples one = { NULL, 0, 0 };
+		samples_add(&one, s[i].v, s[i].n);
+		med[i] = median_of(one.v, one.n);
+		rse[i] = median_rse(&one, med[i]);
+		free(one.v);
+		if (!isfinite(rse[i]))
+			return 0;
+	}
+	if (n == 1)
+		return 2 * rse[0] <= opt.noise_floor / 2;
+	return speedup_noise(rse[0], rse[1], round_sp, rounds, 0) <=
+	    opt.noise_floor / 2;
+}
+
+/*
  * Reference and candidate timed in alternating rounds (ABBA: round r runs
  * the reference first when r is even), in the same serving harness when
  * the record has one; each round's harness run warms up, flushes L2 and
@@ -174,12 +203,11 @@ timing(struct ctx *c, const struct unit *h, const struct unit *ref,
 	char dir[PATH_MAX + 64];
 	double med[2] = { NAN, NAN }, round_med[TIME_ROUNDS][2];
 	double round_sp[TIME_ROUNDS], rse[2];
-	int round, k, n = cand != NULL ? 2 : 1;
+	int round, k, rounds, n = cand != NULL ? 2 : 1;
 
 	json_object_set_new(c->v, "timing", t);
 	json_object_set_new(t, "case", json_integer(kcase));
 	json_object_set_new(t, "reps", json_integer(opt.reps));
-	json_object_set_new(t, "rounds", json_integer(TIME_ROUNDS));
 	/* every round with the GPU alone (-j): one drain, not one a run */
 	gpu_hold(c->w);
 	for (round = 0; round < TIME_ROUNDS; round++) {
@@ -217,7 +245,12 @@ timing(struct ctx *c, const struct unit *h, const struct unit *ref,
 			run_free(&r);
 		}
 		round_sp[round] = round_med[round][0] / round_med[round][1];
+		if (round + 1 >= TIME_ROUNDS_MIN && round + 1 < TIME_ROUNDS &&
+		    settled(s, n, round_sp, round + 1))
+			break;
 	}
+	rounds = round < TIME_ROUNDS ? round + 1 : TIME_ROUNDS;
+	json_object_set_new(t, "rounds", json_integer(rounds));
 	gpu_release(c->w);
 	json_object_set_new(t, "reference", stats(&s[0], &med[0]));
 	rse[0] = median_rse(&s[0], med[0]);
@@ -226,7 +259,7 @@ timing(struct ctx *c, const struct unit *h, const struct unit *ref,
 		json_object_set_new(t, "candidate", stats(&s[1], &med[1]));
 		rse[1] = median_rse(&s[1], med[1]);
 		sp = med[0] / med[1];
-		noise = speedup_noise(rse[0], rse[1], round_sp, TIME_ROUNDS,
+		noise = speedup_noise(rse[0], rse[1], round_sp, rounds,
 		    opt.noise_floor);
 		json_object_set_new(t, "speedup", jround(sp, 1e-4));
 		json_object_set_new(t, "speedup_noise", isfinite(sp) ?
