@@ -349,7 +349,8 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		tms = 2.0 * (1 + kcase);	/* the last case is the longest */
 	else if (strcmp(mode, "rampmid") == 0)
 		tms = 0.6 * (1 + kcase);	/* 0.6, 1.2, 1.8 ms */
-	else if (strcmp(mode, "ramplow") == 0)
+	else if (strcmp(mode, "ramplow") == 0 ||
+	    strcmp(mode, "ramplowbig") == 0)
 		tms = 0.3 * (1 + kcase);	/* none 1 ms */
 	if (reps > 0 && strcmp(mode, "flaky") == 0)
 		match = 0;
@@ -396,6 +397,20 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		snprintf(kin, sizeof(kin), ",{\"name\":\"k\",\"type\":"
 		    "\"int32\",\"count\":%d,\"file\":\"k.in.bin\","
 		    "\"checksum_before\":\"%s\"}", N, ckin);
+	}
+	/* ramplowbig: case 2, the longest, also reads 17 MiB of zeros */
+	if (strcmp(mode, "ramplowbig") == 0 && kcase == 2) {
+		size_t big = (size_t)17 << 20;
+		unsigned char *z = calloc(1, big);
+		char cz[17];
+		if (z == NULL)
+			return 1;
+		fnv(z, big, cz);
+		put(dir, "pad.in.bin", z, big);
+		free(z);
+		snprintf(kin, sizeof(kin), ",{\"name\":\"pad\",\"type\":"
+		    "\"float32\",\"count\":%zu,\"file\":\"pad.in.bin\","
+		    "\"checksum_before\":\"%s\"}", big / 4, cz);
 	}
 	fnv(y, sizeof(y), cy);
 	fnv(k, sizeof(k), ck);

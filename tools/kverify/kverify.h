@@ -318,6 +318,7 @@ int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 #define TIME_ROUNDS 4		/* timing rounds of each kernel, ABBA, at most */
 #define TIME_ROUNDS_MIN 2	/* and at least: one ABBA pair */
 #define TIMED_MIN_MS 1.0	/* a timed case runs at least this long */
+#define TIMED_MAX_BYTES (16.0 * 1024 * 1024)	/* else, at most this much data */
 double speedup_noise(double rse_ref, double rse_cand, const double *round_sp,
     int nrounds, double floor);
 int timed_case(const struct run *gold, int ncases);
