@@ -1,0 +1,113 @@
+#!/bin/sh
+# Candidate verdicts against goldens already computed, two builds of the
+# tools side by side in one run on one GPU (issue 19's measure, as a
+# ratio against a baseline taken in the same run):
+#   - each build's kbuild builds the records (its own work directory, so
+#     each gets its own harnesses), its kverify computes the goldens
+#     (--no-time, -j JOBS), then kverify runs again, timing on, over
+#     COPIES copies of every record that has a golden (each copy a new
+#     candidate verdict against a golden taken again), for at most LIMIT
+#     seconds;
+#   - per build: candidate verdicts per GPU-hour (records done over the
+#     wall clock), GPU wall per candidate less the kernels' own timed
+#     time (the overhead), the timing window (timing stage less its wait
+#     for the GPU: the time the GPU is held alone), the reference as its
+#     own candidate (speedups within [0.97, 1.03], pass_perf true), the
+#     timing rounds, and the mean GPU utilisation (nvidia-smi, 0.5 s).
+#
+#	sh bench/kverify-reuse-ab.sh SELF.in A_DIR B_DIR
+#
+# SELF.in: kwrap records, each with its reference's own code as the
+# candidate (jq '.candidate = {code: .slice.code, dialect: "cuda"}').
+# A_DIR, B_DIR: directories holding kbuild and kverify (A the baseline).
+# Environment: JOBS (kverify -j, default 16), COPIES (default 4), LIMIT
+# (seconds for each taken-again run, default 100; a run stopped by it
+# counts the records it finished), GLIMIT (seconds for the goldens,
+# default 120), OUT (where the outputs stay; default a temporary
+# directory, removed).  Needs jq, python3, nvidia-smi; the tools' shared
+# libraries through LD_LIBRARY_PATH.
+set -eu
+[ $# -eq 3 ] || { echo "usage: kverify-reuse-ab.sh self.in a-dir b-dir" >&2; exit 2; }
+self=$1 a=$(cd "$2" && pwd) b=$(cd "$3" && pwd)
+JOBS=${JOBS:-16} COPIES=${COPIES:-4} LIMIT=${LIMIT:-100} GLIMIT=${GLIMIT:-120}
+if [ -n "${OUT:-}" ]; then
+	mkdir -p "$OUT"
+	o=$(cd "$OUT" && pwd)
+else
+	o=${TMPDIR:-/tmp}/kverify-reuse-ab.$$
+	mkdir -p "$o"
+	trap 'rm -rf "$o"' EXIT
+fi
+echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1); $(nproc) CPUs"
+echo "# records: $(wc -l < "$self"); kverify -j $JOBS; $COPIES copies; $LIMIT s a run"
+for v in A B; do
+	if [ $v = A ]; then d=$a; else d=$b; fi
+	w=$o/work-$v
+	KFORGE_WORK=$w "$d/kbuild" -q -j "$(nproc)" < "$self" > "$o/built-$v.ndjson" || true
+	KFORGE_WORK=$w timeout -s KILL "$GLIMIT" "$d/kverify" -q -j "$JOBS" \
+	    --no-time --timeout 10 < "$o/built-$v.ndjson" > "$o/gold-$v.ndjson" 2> /dev/null || true
+	jq -c 'select(.verify.golden != null)' "$o/gold-$v.ndjson" > "$o/g-$v.ndjson"
+	i=0
+	while [ $i -lt "$COPIES" ]; do
+		i=$((i + 1))
+		jq -c --arg i "$i" '.id = (.id + "#" + $i)' "$o/g-$v.ndjson"
+	done > "$o/again-$v.in"
+	nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits \
+	    -lms 500 > "$o/util-$v" 2> /dev/null &
+	p=$!
+	t0=$(date +%s.%N)
+	KFORGE_WORK=$w timeout -s KILL "$LIMIT" "$d/kverify" -q -j "$JOBS" \
+	    --timeout 10 < "$o/again-$v.in" > "$o/again-$v.ndjson" 2> /dev/null || true
+	t1=$(date +%s.%N)
+	kill $p 2> /dev/null || true
+	echo "$t0 $t1" > "$o/wall-$v"
+done
+python3 - "$o" <<'EOF'
+import json, statistics as st, sys
+o = sys.argv[1]
+rows = {}
+for v in "AB":
+    t0, t1 = map(float, open(f"{o}/wall-{v}").read().split())
+    wall = t1 - t0
+    recs = [json.loads(l) for l in open(f"{o}/again-{v}.ndjson") if l.strip()]
+    again = sum(1 for l in open(f"{o}/again-{v}.in") if l.strip())
+    reused = [r["verify"] for r in recs if r.get("verify", {}).get("golden_reused")]
+    kern = sum(x.get("kernel_seconds") or 0 for x in reused)
+    def stage(x, s):
+        a = (x.get("stages") or {}).get(s)
+        return (a["seconds"] - a["gpu_wait"]) if a else 0
+    win = [stage(x, "timing") for x in reused]
+    sp = [x["timing"]["speedup"] for x in reused if (x.get("timing") or {}).get("speedup") is not None]
+    pp = sum(1 for x in reused if x.get("pass_perf") is True)
+    rounds = {}
+    for x in reused:
+        r = (x.get("timing") or {}).get("rounds")
+        if r is not None:
+            rounds[r] = rounds.get(r, 0) + 1
+    util = [float(l) for l in open(f"{o}/util-{v}") if l.strip()]
+    n = len(recs)
+    rows[v] = dict(
+        records=n, of=again, reused=len(reused), wall=wall,
+        per_hour=3600 * n / wall if wall > 0 else 0,
+        per_cand=wall / n if n else float("nan"),
+        overhead=(wall - kern) / n if n else float("nan"),
+        window=st.mean(win) if win else float("nan"),
+        within=sum(1 for s in sp if 0.97 <= s <= 1.03), timed=len(sp),
+        sp_min=min(sp) if sp else None, sp_max=max(sp) if sp else None,
+        pass_perf=pp, rounds=rounds,
+        util=st.mean(util) if util else float("nan"))
+for v in "AB":
+    r = rows[v]
+    print(f"{v}: {r['records']} of {r['of']} records in {r['wall']:.1f} s "
+          f"({r['reused']} with the golden taken again): "
+          f"{r['per_hour']:.0f} candidate verdicts per GPU-hour; per candidate "
+          f"{r['per_cand']:.3f} s of GPU wall, overhead {r['overhead']:.3f} s; "
+          f"timing window {r['window']:.3f} s; self-speedups within [0.97, 1.03] "
+          f"{r['within']} of {r['timed']} ({r['sp_min']} to {r['sp_max']}), "
+          f"pass_perf true {r['pass_perf']}; rounds {r['rounds']}; "
+          f"GPU busy {r['util']:.1f}%")
+a, b = rows["A"], rows["B"]
+if a["per_hour"] > 0:
+    print(f"B over A: verdicts per GPU-hour {b['per_hour'] / a['per_hour']:.2f}x, "
+          f"timing window {b['window'] / a['window']:.2f}x")
+EOF
