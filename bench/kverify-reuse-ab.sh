@@ -13,7 +13,9 @@
 #     time (the overhead), the timing window (timing stage less its wait
 #     for the GPU: the time the GPU is held alone), the reference as its
 #     own candidate (speedups within [0.97, 1.03], pass_perf true), the
-#     timing rounds, and the mean GPU utilisation (nvidia-smi, 0.5 s).
+#     timing rounds, the mean GPU utilisation (nvidia-smi, 0.5 s) and
+#     CPU use (vmstat, us + sy), and a record's candidate and timing
+#     stages with their waits for the GPU (verify.stages).
 #
 #	sh bench/kverify-reuse-ab.sh SELF.in A_DIR B_DIR
 #
@@ -55,11 +57,13 @@ for v in A B; do
 	nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits \
 	    -lms 500 > "$o/util-$v" 2> /dev/null &
 	p=$!
+	vmstat -n 1 > "$o/cpu-$v" 2> /dev/null &
+	q=$!
 	t0=$(date +%s.%N)
 	KFORGE_WORK=$w timeout -s KILL "$LIMIT" "$d/kverify" -q -j "$JOBS" \
 	    --timeout 10 < "$o/again-$v.in" > "$o/again-$v.ndjson" 2> /dev/null || true
 	t1=$(date +%s.%N)
-	kill $p 2> /dev/null || true
+	kill $p $q 2> /dev/null || true
 	echo "$t0 $t1" > "$o/wall-$v"
 done
 python3 - "$o" <<'EOF'
@@ -85,6 +89,16 @@ for v in "AB":
         if r is not None:
             rounds[r] = rounds.get(r, 0) + 1
     util = [float(l) for l in open(f"{o}/util-{v}") if l.strip()]
+    cpu = []
+    try:
+        lines = open(f"{o}/cpu-{v}").read().split("\n")
+        head = lines[1].split() if len(lines) > 1 else []
+        for l in lines[3:]:
+            f = l.split()
+            if len(f) == len(head) and "us" in head and "sy" in head:
+                cpu.append(float(f[head.index("us")]) + float(f[head.index("sy")]))
+    except OSError:
+        pass
     n = len(recs)
     rows[v] = dict(
         records=n, of=again, reused=len(reused), wall=wall,
@@ -95,7 +109,12 @@ for v in "AB":
         within=sum(1 for s in sp if 0.97 <= s <= 1.03), timed=len(sp),
         sp_min=min(sp) if sp else None, sp_max=max(sp) if sp else None,
         pass_perf=pp, rounds=rounds,
-        util=st.mean(util) if util else float("nan"))
+        util=st.mean(util) if util else float("nan"),
+        cpu=st.mean(cpu) if cpu else float("nan"),
+        stage={k: st.mean([((x.get("stages") or {}).get(k) or {}).get(f, 0) for x in reused]) if reused else float("nan")
+               for k in ("candidate", "timing") for f in ("seconds",)},
+        wait={k: st.mean([((x.get("stages") or {}).get(k) or {}).get("gpu_wait", 0) for x in reused]) if reused else float("nan")
+              for k in ("candidate", "timing")})
 for v in "AB":
     r = rows[v]
     print(f"{v}: {r['records']} of {r['of']} records in {r['wall']:.1f} s "
@@ -105,7 +124,10 @@ for v in "AB":
           f"timing window {r['window']:.3f} s; self-speedups within [0.97, 1.03] "
           f"{r['within']} of {r['timed']} ({r['sp_min']} to {r['sp_max']}), "
           f"pass_perf true {r['pass_perf']}; rounds {r['rounds']}; "
-          f"GPU busy {r['util']:.1f}%")
+          f"GPU busy {r['util']:.1f}%, CPUs busy {r['cpu']:.1f}%; a record's "
+          f"candidate stage {r['stage']['candidate']:.2f} s (waiting for the GPU "
+          f"{r['wait']['candidate']:.2f}), timing stage {r['stage']['timing']:.2f} s "
+          f"(waiting {r['wait']['timing']:.2f})")
 a, b = rows["A"], rows["B"]
 if a["per_hour"] > 0:
     print(f"B over A: verdicts per GPU-hour {b['per_hour'] / a['per_hour']:.2f}x, "
