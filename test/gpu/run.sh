@@ -16,6 +16,9 @@ fi
 LD_LIBRARY_PATH=$g/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH
 out=$g/out
+# kverify workers for the calls whose records are independent (-j: the
+# GPU is shared, timing has it alone); KV_J=1 runs them one at a time
+J=${KV_J:-4}
 rm -rf "$out"
 mkdir -p "$out"
 n=0
@@ -58,7 +61,7 @@ echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,nohead
 
 # --- golden run of every example
 t0=$(date +%s)
-./kverify --time 10 < "$g/built.ndjson" > "$out/golden.ndjson" 2> "$out/golden.err"
+./kverify -j "$J" --time 10 < "$g/built.ndjson" > "$out/golden.ndjson" 2> "$out/golden.err"
 rc=$?
 t1=$(date +%s)
 echo "# golden run of $(wc -l < "$g/built.ndjson") records: $((t1 - t0)) s, exit $rc"
@@ -116,7 +119,7 @@ ok "$([ -f "$f" ] && [ "$(sha256sum < "$f" | cut -c1-64)" = "$h" ] && echo 0 || 
 
 # --- compute-sanitizer on two examples
 grep -e 'relu_kernel"' -e 'histogram_kernel"' "$g/built.ndjson" > "$out/san.in"
-./kverify --no-time --sanitize < "$out/san.in" > "$out/san.ndjson" 2> "$out/san.err"
+./kverify -j "$J" --no-time --sanitize < "$out/san.in" > "$out/san.ndjson" 2> "$out/san.err"
 ok $? "--sanitize: exit 0"
 for tool in memcheck racecheck initcheck synccheck; do
 	c=$(grep -o "\"$tool\":{\"errors\":[0-9][0-9]*" "$out/san.ndjson" | wc -l)
@@ -125,7 +128,7 @@ done
 grep -o '"sanitize":{[^}]*}[^}]*}[^}]*}[^}]*}' "$out/san.ndjson" | sed 's/^/# /'
 
 # --- candidates, each against the same golden reference
-./kverify --time 20 --timeout 60 < "$g/cands.ndjson" > "$out/cands.ndjson" 2> "$out/cands.err"
+./kverify -j "$J" --time 20 --timeout 60 < "$g/cands.ndjson" > "$out/cands.ndjson" 2> "$out/cands.err"
 echo "# candidates: exit $?"
 sed 's/^/# /' "$out/cands.err" | head -n 20
 C=$out/cands.ndjson
@@ -291,7 +294,7 @@ rm -rf "$KFORGE_WORK/verify"
 # score (test/gpu/judge/, test/mutate/; prepare.sh built them)
 if [ -f "$g/judge.ndjson" ]; then
 	t0=$(date +%s)
-	./kverify --no-time --mutant-timeout 5 < "$g/judge.ndjson" \
+	./kverify -j "$J" --no-time --mutant-timeout 5 < "$g/judge.ndjson" \
 	    > "$out/judge.ndjson" 2> "$out/judge.err"
 	echo "# judge: exit $? in $(($(date +%s) - t0)) s"
 	sed 's/^/# /' "$out/judge.err" | head -n 10
