@@ -159,6 +159,25 @@ is "$(jq -r '.fit.why' "$T_TMP/out")" \
 is "$(jq -r '.fit.why' "$T_TMP/fitted.ndjson")" null \
     "a fit that ran leaves no reason of the gate behind"
 
+# --- case 0 runs clean and writes every element, but reads past x: only
+# the verdict's memcheck run sees it, and that evidence starts the fit,
+# whose counts the golden is then taken again with
+FAKE_YFULL=1 run "$KV" --no-time < "$T_TMP/rec.ndjson"
+is "$(jq -c '[.verify.deterministic, .verify.verified.value, .verify.verified.reason, .verify.sanitize.memcheck.errors > 0, has("fit")]' "$T_TMP/out")" \
+    '[true,false,"memcheck",true,false]' "reads past x, all written: without --fit memcheck fails it"
+FAKE_YFULL=1 run "$KV" --no-time --fit < "$T_TMP/rec.ndjson"
+is "$(jq -c '[.fit.status, .fit.counts, .fit.trigger.tool, .fit.trigger.errors > 0, .fit.why]' "$T_TMP/out")" \
+    '["fitted",{"x":"2 * n + 1"},"memcheck",true,null]' \
+    "--fit: memcheck's errors start the fit the clean case 0 did not need; x grows to 2n + 1 (y, right already, is not listed)"
+is "$(jq -c '[.verify.verified.value, .verify.sanitize.memcheck.errors, (.verify.golden[0].outputs[0].count), (.verify.stages | has("fit") and has("golden"))]' "$T_TMP/out")" \
+    '[true,0,100,true]' "the golden taken again with the fitted counts: clean under memcheck, verified"
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	test/validate "$T_TMP/out" > "$T_TMP/val" 2>&1
+	is "$?:$(cat "$T_TMP/val")" "0:" "a fit started by memcheck validates (schemas/)"
+else
+	skip "a fit started by memcheck validates" "python3-jsonschema is not installed"
+fi
+
 # --- no compute-sanitizer: the fit says why it did not run
 CUDA_PATH=$T_TMP/none PATH=/usr/bin:/bin run "$KV" --no-time --no-memcheck --fit < "$T_TMP/rec.ndjson"
 is "$(jq -c '[.fit.status, .fit.why]' "$T_TMP/out")" \

@@ -10,7 +10,9 @@
  * x[i+n] + i; the spec says x and y hold n elements each.  Cases: n = 100,
  * 37, 100, 64, and with FAKE_LARGE a fifth, n = 300000.  FAKE_PRINT caps
  * the findings printed (default 20000);
- * FAKE_SPEC=right makes the spec's counts 2n + 1 and n - 3.
+ * FAKE_SPEC=right makes the spec's counts 2n + 1 and n - 3; FAKE_YFULL
+ * makes the kernel write all of y[0 .. n) (case 0 then runs clean and
+ * leaves nothing unwritten: only memcheck sees the reads past x).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -150,6 +152,7 @@ one_case(const char *kernel, const char *dir, int k)
 	long long sy_spec = right ? n - 3 : n;
 	long long cx = count(cx_expr, n, sx_spec), cy = count(cy_expr, n, sy_spec);
 	long long i, bad = 0, printed = 0, limit = 20000;
+	long long yend = getenv("FAKE_YFULL") != NULL ? n : n - 3;
 	char sx[17], sy[17], path[4096];
 	float *x, *y;
 	FILE *fp;
@@ -206,7 +209,7 @@ one_case(const char *kernel, const char *dir, int k)
 			    cx * 4);
 		}
 	}
-	for (i = 0; i < n - 3; i++) {
+	for (i = 0; i < yend; i++) {
 		float a = i < cx ? x[i] : 1.0f, b = i + n < cx ? x[i + n] : 1.0f;
 		if (i >= cy) {
 			bad++;

@@ -284,7 +284,8 @@ struct ctx {
 	int ngold;		/* golden runs allocated, to free on any path */
 	double kernel_ms;
 	double ref_seconds;	/* the reference's check run, every case */
-	json_t *stages;		/* verify.stage_seconds */
+	json_t *stages;		/* verify.stages */
+	int fit_memcheck;	/* fit again: memcheck's errors on case 0 */
 	double stage_t0, wait0;	/* stage_begin's clock and gpu_waited() */
 };
 
