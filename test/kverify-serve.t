@@ -78,6 +78,19 @@ jq -c "$strip" "$T_TMP/out" > "$T_TMP/served"
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "serve section validates against schemas/"
 
+# --- -j with timing on: a batch of cases goes case by case, each a command
+# of the serving harness, so that a timing waits for one case, not a
+# whole batch; one --all command without timing
+rec good ref good > "$T_TMP/in1"
+FAKE_PIDS=$T_TMP/pids4 run "$KV" --no-memcheck --time 5 --noise-floor 0.005 -j 2 < "$T_TMP/in1"
+is "$(grep -c ' all$' "$T_TMP/pids4"):$(grep -vc ' times-only' "$T_TMP/pids4"):$(sec good | jq -r '[.pass_exe, .verified.value, .cases] | @tsv')" \
+    "$(printf '0:6:true\ttrue\t3')" \
+    "-j 2, timing on: the reference's and the candidate's checks run case by case (6 commands), same verdict"
+is "$(sec good | jq -r '[.runs[] | select(.mode == "check") | .seconds > 0] | all')" true \
+    "case by case: a check's seconds are its cases' sum"
+FAKE_PIDS=$T_TMP/pids5 run "$KV" --no-memcheck --no-time -j 2 < "$T_TMP/in1"
+is "$(grep -c ' all$' "$T_TMP/pids5")" 2 "-j 2 without timing (no drain to wait for): one --all command a check"
+
 # --- the same verdicts one process per run (--no-serve, and a harness
 # from before --serve)
 FAKE_PIDS=$T_TMP/pids2 run "$KV" --no-memcheck --time 5 --noise-floor 0.005 --no-serve \

@@ -63,7 +63,7 @@ static int command(int argc, char *argv[]);
  * failed command ends the process with its status.  FAKE_NOSERVE: a
  * harness from before --serve.  FAKE_PIDS: a file that gets "PID MODULE"
  * per command (and "times-only" after it when the command has
- * --times-only), to count the processes.
+ * --times-only, "all" when it has --all), to count the processes.
  */
 static int
 serve(void)
@@ -92,11 +92,13 @@ serve(void)
 		}
 		av[ac] = NULL;
 		if (pids != NULL && (fp = fopen(pids, "a")) != NULL) {
-			int k, t = 0;
-			for (k = 1; k < ac; k++)
+			int k, t = 0, all = 0;
+			for (k = 1; k < ac; k++) {
 				t |= strcmp(av[k], "--times-only") == 0;
-			fprintf(fp, "%ld %s%s\n", (long)getpid(), av[1],
-			    t ? " times-only" : "");
+				all |= strcmp(av[k], "--all") == 0;
+			}
+			fprintf(fp, "%ld %s%s%s\n", (long)getpid(), av[1],
+			    t ? " times-only" : "", all ? " all" : "");
 			fclose(fp);
 		}
 		rc = command(ac, av);

@@ -475,6 +475,22 @@ run_batch(const struct worker *w, const char *harness, const char *module,
 	    opt.timeout, b);
 }
 
+/*
+ * Whether this thread's batches go case by case: with -j and timing on,
+ * a timing waits for the runs under way on its GPU to end (the drain),
+ * and a batch of every case is one run; case by case, each a command of
+ * the record's serving harness, a timing waits for one case at most, and
+ * the GPU is not left to the tail of a few long batches meanwhile.  Not
+ * for a run of its own (run_fresh: a process per case would pay its
+ * start each time) nor without the serving harness.
+ */
+static int
+case_by_case(void)
+{
+	return gpu_locking && opt.reps > 0 && opt.serve && !run_fresh &&
+	    !gpu_held;
+}
+
 /* run_batch with limit seconds per case instead of --timeout's. */
 int
 run_batch_limit(const struct worker *w, const char *harness,
@@ -485,17 +501,25 @@ run_batch_limit(const struct worker *w, const char *harness,
 	struct run r;
 	int k, rc;
 
-	case_limit = limit;
-	rc = run_harness(w, harness, module, symbol, dir, ALL_CASES, reps,
-	    NULL, limit * ncases + 10, b);
-	case_limit = 0;
-	if (rc != 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/0/manifest.json", dir);
-	if (!(b->p.exited && b->p.status == 2) || access(path, F_OK) == 0)
-		return 0;
-	/* a harness built before --all refuses it as bad usage: one
-	 * process per case then, into the same directories */
+	double secs = 0;
+
+	if (!case_by_case()) {
+		case_limit = limit;
+		rc = run_harness(w, harness, module, symbol, dir, ALL_CASES,
+		    reps, NULL, limit * ncases + 10, b);
+		case_limit = 0;
+		if (rc != 0)
+			return -1;
+		snprintf(path, sizeof(path), "%s/0/manifest.json", dir);
+		if (!(b->p.exited && b->p.status == 2) ||
+		    access(path, F_OK) == 0)
+			return 0;
+		/* a harness built before --all refuses it as bad usage:
+		 * one process per case then, into the same directories */
+		run_free(b);
+	}
+	memset(b, 0, sizeof(*b));
+	b->timed_match = -1;
 	for (k = 0; k < ncases; k++) {
 		if (case_skipped(k))
 			continue;
@@ -503,12 +527,15 @@ run_batch_limit(const struct worker *w, const char *harness,
 		if (run_harness(w, harness, module, symbol, sub, k, reps, NULL,
 		    limit, &r) != 0)
 			return -1;
+		secs += r.p.seconds;
 		run_free(b);
 		*b = r;
 		snprintf(b->dir, sizeof(b->dir), "%s", dir);
 		if (!r.ok)
 			break;
 	}
+	/* the batch's time is every case's */
+	b->p.seconds = secs;
 	return 0;
 }
 
