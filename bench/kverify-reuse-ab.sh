@@ -7,7 +7,8 @@
 #     (--no-time, -j JOBS), then kverify runs again, timing on, over
 #     COPIES copies of every record that has a golden (each copy a new
 #     candidate verdict against a golden taken again), for at most LIMIT
-#     seconds;
+#     seconds, in ROUNDS rounds of A then B (default 1), so that other
+#     load on the machine weighs on both alike;
 #   - per build: candidate verdicts per GPU-hour (records done over the
 #     wall clock), GPU wall per candidate less the kernels' own timed
 #     time (the overhead), the timing window (timing stage less its wait
@@ -24,7 +25,7 @@
 # A_DIR, B_DIR: directories holding kbuild and kverify (A the baseline).
 # Environment: JOBS (kverify -j, default 16), COPIES (default 4), LIMIT
 # (seconds for each taken-again run, default 100; a run stopped by it
-# counts the records it finished), GLIMIT (seconds for the goldens,
+# counts the records it finished), ROUNDS, GLIMIT (seconds for the goldens,
 # default 120), OUT (where the outputs stay; default a temporary
 # directory, removed).  Needs jq, python3, nvidia-smi; the tools' shared
 # libraries through LD_LIBRARY_PATH.
@@ -32,6 +33,11 @@ set -eu
 [ $# -eq 3 ] || { echo "usage: kverify-reuse-ab.sh self.in a-dir b-dir" >&2; exit 2; }
 self=$1 a=$(cd "$2" && pwd) b=$(cd "$3" && pwd)
 JOBS=${JOBS:-16} COPIES=${COPIES:-4} LIMIT=${LIMIT:-100} GLIMIT=${GLIMIT:-120}
+ROUNDS=${ROUNDS:-1}
+# the GPU whose utilisation is sampled: the first CUDA_VISIBLE_DEVICES
+# names (nvidia-smi does not follow it), else 0
+gpu=${CUDA_VISIBLE_DEVICES:-0}
+gpu=${gpu%%,*}
 if [ -n "${OUT:-}" ]; then
 	mkdir -p "$OUT"
 	o=$(cd "$OUT" && pwd)
@@ -40,8 +46,8 @@ else
 	mkdir -p "$o"
 	trap 'rm -rf "$o"' EXIT
 fi
-echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1); $(nproc) CPUs"
-echo "# records: $(wc -l < "$self"); kverify -j $JOBS; $COPIES copies; $LIMIT s a run"
+echo "# device: $(nvidia-smi -i "$gpu" --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1) (GPU $gpu); $(nproc) CPUs"
+echo "# records: $(wc -l < "$self"); kverify -j $JOBS; $COPIES copies; $LIMIT s a run; $ROUNDS round(s) of A then B"
 for v in A B; do
 	if [ $v = A ]; then d=$a; else d=$b; fi
 	w=$o/work-$v
@@ -54,27 +60,52 @@ for v in A B; do
 		i=$((i + 1))
 		jq -c --arg i "$i" '.id = (.id + "#" + $i)' "$o/g-$v.ndjson"
 	done > "$o/again-$v.in"
-	nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits \
-	    -lms 500 > "$o/util-$v" 2> /dev/null &
-	p=$!
-	vmstat -n 1 > "$o/cpu-$v" 2> /dev/null &
-	q=$!
-	t0=$(date +%s.%N)
-	KFORGE_WORK=$w timeout -s KILL "$LIMIT" "$d/kverify" -q -j "$JOBS" \
-	    --timeout 10 < "$o/again-$v.in" > "$o/again-$v.ndjson" 2> /dev/null || true
-	t1=$(date +%s.%N)
-	kill $p $q 2> /dev/null || true
-	echo "$t0 $t1" > "$o/wall-$v"
+done
+# the taken-again runs alternate, A B A B ..., so that whatever else the
+# machine does weighs on both alike
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	r=$((r + 1))
+	for v in A B; do
+		if [ $v = A ]; then d=$a; else d=$b; fi
+		nvidia-smi -i "$gpu" --query-gpu=utilization.gpu \
+		    --format=csv,noheader,nounits -lms 500 > "$o/util-$v-$r" 2> /dev/null &
+		p=$!
+		vmstat -n 1 > "$o/cpu-$v-$r" 2> /dev/null &
+		q=$!
+		t0=$(date +%s.%N)
+		KFORGE_WORK=$o/work-$v timeout -s KILL "$LIMIT" "$d/kverify" -q \
+		    -j "$JOBS" --timeout 10 < "$o/again-$v.in" \
+		    > "$o/again-$v-$r.ndjson" 2> /dev/null || true
+		t1=$(date +%s.%N)
+		kill $p $q 2> /dev/null || true
+		echo "$t0 $t1" > "$o/wall-$v-$r"
+	done
 done
 python3 - "$o" <<'EOF'
 import json, statistics as st, sys
 o = sys.argv[1]
 rows = {}
+import glob
 for v in "AB":
-    t0, t1 = map(float, open(f"{o}/wall-{v}").read().split())
-    wall = t1 - t0
-    recs = [json.loads(l) for l in open(f"{o}/again-{v}.ndjson") if l.strip()]
-    again = sum(1 for l in open(f"{o}/again-{v}.in") if l.strip())
+    wall, recs, util, cpu = 0.0, [], [], []
+    rounds_run = sorted(glob.glob(f"{o}/wall-{v}-*"))
+    for wf in rounds_run:
+        r = wf.rsplit("-", 1)[1]
+        t0, t1 = map(float, open(wf).read().split())
+        wall += t1 - t0
+        recs += [json.loads(l) for l in open(f"{o}/again-{v}-{r}.ndjson") if l.strip()]
+        util += [float(l) for l in open(f"{o}/util-{v}-{r}") if l.strip()]
+        try:
+            lines = open(f"{o}/cpu-{v}-{r}").read().split("\n")
+            head = lines[1].split() if len(lines) > 1 else []
+            for l in lines[3:]:
+                f = l.split()
+                if len(f) == len(head) and "us" in head and "sy" in head:
+                    cpu.append(float(f[head.index("us")]) + float(f[head.index("sy")]))
+        except OSError:
+            pass
+    again = len(rounds_run) * sum(1 for l in open(f"{o}/again-{v}.in") if l.strip())
     reused = [r["verify"] for r in recs if r.get("verify", {}).get("golden_reused")]
     kern = sum(x.get("kernel_seconds") or 0 for x in reused)
     def stage(x, s):
@@ -88,17 +119,6 @@ for v in "AB":
         r = (x.get("timing") or {}).get("rounds")
         if r is not None:
             rounds[r] = rounds.get(r, 0) + 1
-    util = [float(l) for l in open(f"{o}/util-{v}") if l.strip()]
-    cpu = []
-    try:
-        lines = open(f"{o}/cpu-{v}").read().split("\n")
-        head = lines[1].split() if len(lines) > 1 else []
-        for l in lines[3:]:
-            f = l.split()
-            if len(f) == len(head) and "us" in head and "sy" in head:
-                cpu.append(float(f[head.index("us")]) + float(f[head.index("sy")]))
-    except OSError:
-        pass
     n = len(recs)
     rows[v] = dict(
         records=n, of=again, reused=len(reused), wall=wall,
