@@ -352,6 +352,20 @@ if [ -f "$g/judge.ndjson" ]; then
 	done
 	has "$J" test/mutate/ties.cu::nearest '"id":"m9",[^}]*"status":"killed"'
 	ok $? "nearest: d < best made d <= best dies where distances tie"
+	# kwrap's size-guard case: m = 0 at "if (m <= 0) return;", where the
+	# guard made "m < 0" (m1) stores into a buffer of 0 elements and
+	# memcheck sees it; the reference, which returns, stays a verified
+	# task with an output of 0 elements in that case
+	m=test/mutate/sizeguard.cu::pick_rows
+	echo "# $m: verified=$(line "$J" "$m" | grep -o '"verified":{"value":[a-z]*' | cut -d: -f3)" \
+	    "tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+	    "$(line "$J" "$m" | grep -o '"killed_by":{[^}]*}')"
+	has "$J" "$m" '"verified":{"value":true'
+	ok $? "pick_rows: verified with its size_edge case (picks empty there)"
+	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "pick_rows: the reference passes as its own candidate"
+	has "$J" "$m" '"id":"m1",[^}]*"status":"killed","by":"memcheck"'
+	ok $? "pick_rows: m <= 0 made m < 0 dies under memcheck on the size_edge case"
 	# kwrap's proofs of equivalence under the spec (test/equiv/guards.cu):
 	# the mutants it marked run and survive every case; a kill would
 	# contradict a proof

@@ -3,13 +3,17 @@
 // near misses that must not: an output the guard leaves unwritten, a
 // store before the guard, a grid that the size makes empty.
 
-// one block per row; m picks per row: m = 0 returns before any store
+// one block per row; m picks per row, the first stored before the loop:
+// m = 0 returns before any store (a guard made "m < 0" stores picks[0]
+// into a buffer of 0 elements)
 __global__ void pick_rows(int b, int n, int m, const float *pts, int *picks)
 {
 	if (m <= 0)
 		return;
 	const int row = blockIdx.x;
-	for (int j = threadIdx.x; j < m; j += blockDim.x)
+	if (threadIdx.x == 0)
+		picks[row * m] = (int)pts[row * n];
+	for (int j = 1 + threadIdx.x; j < m; j += blockDim.x)
 		picks[row * m + j] = (int)pts[row * n + j % n];
 }
 
