@@ -379,6 +379,20 @@ if [ -f "$g/judge.ndjson" ]; then
 		has "$J" "$m" '"contradictions":0[,}]'
 		ok $? "$k: no kill contradicts a proof of equivalence"
 	done
+	# dead code and dead stores for a template instance
+	# (test/equiv/dead.cu): the marked mutants survive, none is killed
+	for k in 'tile_sum<32>' 'tile_sum<64>' 'dyn_sum<32>'; do
+		m="test/equiv/dead.cu::$k"
+		echo "# $m: tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+		    "spec_equivalent=$(val "$J" "$m" spec_equivalent)" \
+		    "contradictions=$(val "$J" "$m" contradictions) score=$(val "$J" "$m" score)"
+		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+		    "$k: the reference passes as its own candidate"
+		has "$J" "$m" '"contradictions":0[,}]'
+		ok $? "$k: no kill contradicts a proof of dead code or a dead store"
+	done
+	has "$J" 'test/equiv/dead.cu::tile_sum<32>' '"spec_equivalent":[1-9]'
+	ok $? "tile_sum<32>: its dead-code and dead-store mutants survive on the GPU"
 fi
 
 # --- kreport --export-dir: tasks as folders run by plain nvcc builds
