@@ -88,11 +88,39 @@ is "$(marked batch_ref "$T_TMP/wrap")" "" \
     "near miss: bs changed through a reference (int &r = bs; r += 0): bs >= b made > is not marked"
 is "$(marked batch_macro "$T_TMP/wrap")" "" \
     "near miss: b passed bare to a macro that may change it: nothing marked"
-is "$(marked gather_alias "$T_TMP/wrap" | tr '\n' ' ')" "m4 same-value m5 same-value " \
-    "gather_alias: only n0 < 0 made <= 0 or < 1 (n0 >= 4 in every case); idx is written, kn >= n0 made > is not marked"
+is "$(marked gather_alias "$T_TMP/wrap" | tr '\n' ' ')" "m4 same-value m5 same-value m6 dead-code m7 dead-code " \
+    "gather_alias: only n0 < 0 made <= 0 or < 1 (n0 >= 4 in every case) and the store under it, which never runs; idx is written, kn >= n0 made > is not marked"
 spec alias gather_alias '{"params":[{"name":"idx","role":"in"}]}'
-is "$(marked gather_alias "$T_TMP/alias" | tr '\n' ' ')" "m4 same-value m5 same-value " \
+is "$(marked gather_alias "$T_TMP/alias" | tr '\n' ' ')" "m4 same-value m5 same-value m6 dead-code m7 dead-code " \
     "near miss: idx declared an input by the spec but written through an alias (w = idx): its fill proves nothing"
+
+# code that never runs for the instance's template arguments, and stores
+# into on-chip arrays that nothing live reads (test/equiv/dead.cu)
+"$(tool kscan)" test/equiv/dead.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" --mutants 100 > "$T_TMP/dead" 2> /dev/null
+# kernel<instance>: op line rule, one a line
+dmarked() {
+	jq -r --arg k "$1" 'select(.id | endswith("::" + $k)) |
+	    .wrap.mutants.list[] | select(.equivalent) |
+	    select(.equivalent.rule | startswith("dead")) |
+	    "\(.op) \(.line) \(.equivalent.rule)"' "$T_TMP/dead"
+}
+is "$(dmarked 'tile_sum<32>')" "$(printf '%s\n' 'store-plus-one 12 dead-store' \
+    'swap-relational 15 dead-code' 'constant 15 dead-code' \
+    'drop-statement 16 dead-code' 'swap-arith 16 dead-code' 'constant 16 dead-code')" \
+    "tile_sum<32>: B = 32, if (B >= 64) never runs: the mutants in it are dead code, and part[t] = v made + 1 a dead store (part is read only there)"
+is "$(dmarked 'tile_sum<64>')" "" \
+    "near miss: tile_sum<64> runs the read of part: nothing dead"
+is "$(jq -r 'select(.id | endswith("::tile_sum<32>")) | .wrap.mutants.list[] |
+    select(.equivalent.rule == "dead-store") | .equivalent.reason' "$T_TMP/dead")" \
+    "part is an on-chip array that no live code reads (1 read, all in code that never runs in any case)" \
+    "the dead store's reason counts the reads it found dead"
+is "$(dmarked 'alias_sum<32>' | grep -c dead-store)" 0 \
+    "near miss: part also read through q = part: its store is not dead"
+is "$(dmarked 'dyn_sum<32>' | head -n 1)" "store-plus-one 18 dead-store" \
+    "dyn_sum<32>: dynamic shared memory handed out once (DynShared), read only where B >= 64: a dead store"
+is "$(dmarked 'dyn_twice<32>' | grep -c dead-store)" 0 \
+    "near miss: DynShared handed out twice, the second pointer reads the first's stores"
 
 # the schema's shape, and what each proof read
 is "$(jq -rs '[.[].wrap.mutants.list[] | select(.equivalent) | .equivalent |

@@ -395,6 +395,14 @@ verify vfill fill "" --no-time
 is "$(v '[.verified.value, ([.degenerate[] | select(.output == "y") | .value] | unique | length)] | map(tostring) | join(" ")')" \
     "true 3" \
     "an output that is one value in every case, another value in each (a fill): still a test, verified"
+verify vempty emptyfill "" --no-time
+is "$(v '[.verified.value, ([.degenerate[] | select(.output == "k") | "\(.case):\(.reason)"] | join(" ")), .golden[2].outputs[1].count, .golden[2].outputs[1].unwritten] | map(tostring) | join(" | ")')" \
+    "true | 0:constant 1:constant 2:empty | 0 | 0" \
+    "an output of 0 elements in a case (a size of 0) is listed empty, not unwritten; a fill in the other cases is still a test: verified"
+verify vemptyc emptyconst "" --no-time
+is "$(v '[.verified.reason, .verified.detail] | join(" | ")')" \
+    "degenerate | output k is degenerate in every case (constant)" \
+    "an output that is one value wherever it has elements, empty elsewhere: the empty case hides nothing, not verified"
 verify vnondet nondet "" --no-time
 is "$(v '.verified.reason')" nondeterministic "a nondeterministic golden: not verified"
 rec vcrash crash12 > "$T_TMP/in"

@@ -116,6 +116,33 @@ is "$(jq -c '[.wrap.spec.cases | length, (.[0] | tojson)]' "$T_TMP/bnd0")" \
     "two boundary cases (and two switch cases) at the end; case 0 unchanged; --switch-cases 0: none"
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("boundary"))] | length' "$T_TMP/bs")" \
     0 "nothing compared with data or a value scalar (blocksum): no boundary case"
+# --- size-guard cases: a size at the constant of an early-exit guard
+"$(tool kscan)" test/mutate/sizeguard.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null \
+    > "$T_TMP/sg.slice"
+"$KW" < "$T_TMP/sg.slice" > "$T_TMP/sg" 2> /dev/null
+edges() {	# the size_edge cases of kernel $1: name and scalars
+	jq -r --arg k "$1" 'select(.scan.name == $k) | .wrap.spec.cases[] |
+	    select(.name | startswith("size_edge")) |
+	    "\(.name) \(.scalars | to_entries | map("\(.key)=\(.value)") |
+	    join(","))"' "$2"
+}
+is "$(edges pick_rows "$T_TMP/sg")" "size_edge b=300,n=64,m=0" \
+    "if (m <= 0) return; first, picks sized by b * m: a case with m = 0, the rest as case 0"
+is "$(edges pair_rows "$T_TMP/sg")" \
+    "$(printf 'size_edge b=285,n=0,m=60\nsize_edge_2 b=285,n=60,m=0')" \
+    "if (n <= 0 || m <= 0) return;: one case per size"
+is "$(edges keeps_y "$T_TMP/sg")" "" \
+    "near miss: y has n elements at m = 0, left unwritten: no case"
+is "$(edges store_first "$T_TMP/sg")" "" \
+    "near miss: a store before the guard would run on the empty size: no case"
+is "$(edges grid_of "$T_TMP/sg")" "" \
+    "near miss: the grid (n + 255) / 256 is empty at n = 0: no case"
+"$KW" --switch-cases 1 < "$T_TMP/sg.slice" > "$T_TMP/sg1" 2> /dev/null
+is "$(edges pair_rows "$T_TMP/sg1")" "size_edge b=285,n=0,m=60" \
+    "--switch-cases 1: the first size only"
+is "$(jq -r 'select(.scan.name == "pick_rows") | .wrap.spec.cases[0].scalars.m' "$T_TMP/sg")" \
+    64 "case 0 keeps its size"
+
 # The fills as the harness draws them (its own code, on the CPU), and
 # the conditions of test/mutate/boundary.cu and of their mutants
 # evaluated over them: each mutant differs on the boundary cases, none
@@ -276,7 +303,7 @@ fi
 
 if python3 -c 'import jsonschema' 2> /dev/null; then
 	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" \
-	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/bnd" "$T_TMP/ties" \
+	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/bnd" "$T_TMP/ties" "$T_TMP/sg" \
 	    "$T_TMP/dead.built" 2> /dev/null |
 	    python3 test/validate > "$T_TMP/val" 2> /dev/null
 	is "$?:$(cat "$T_TMP/val")" "0:" "wrap.mutants and the added cases validate against schemas/"

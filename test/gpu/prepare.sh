@@ -125,9 +125,14 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/mutate/blocksum.cu \
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
 	    test/mutate/boundary.cu test/mutate/ties.cu \
-	    test/equiv/guards.cu 2> /dev/null |
+	    test/mutate/sizeguard.cu test/equiv/guards.cu \
+	    test/equiv/dead.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c 'select(.scan.name != "loop_assert_over") |
+	    select((.scan.file | test("sizeguard") | not) or
+	    .scan.name == "pick_rows") |
+	    select((.scan.file | test("equiv/dead") | not) or
+	    .scan.name == "tile_sum" or .scan.name == "dyn_sum") |
 	    .candidate = {code: .slice.code, dialect: "cuda"}' |
 	    ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/judge.ndjson" || true
 fi

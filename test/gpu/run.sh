@@ -355,6 +355,20 @@ if [ -f "$g/judge.ndjson" ]; then
 	done
 	has "$J" test/mutate/ties.cu::nearest '"id":"m9",[^}]*"status":"killed"'
 	ok $? "nearest: d < best made d <= best dies where distances tie"
+	# kwrap's size-guard case: m = 0 at "if (m <= 0) return;", where the
+	# guard made "m < 0" (m1) stores into a buffer of 0 elements and
+	# memcheck sees it; the reference, which returns, stays a verified
+	# task with an output of 0 elements in that case
+	m=test/mutate/sizeguard.cu::pick_rows
+	echo "# $m: verified=$(line "$J" "$m" | grep -o '"verified":{"value":[a-z]*' | cut -d: -f3)" \
+	    "tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+	    "$(line "$J" "$m" | grep -o '"killed_by":{[^}]*}')"
+	has "$J" "$m" '"verified":{"value":true'
+	ok $? "pick_rows: verified with its size_edge case (picks empty there)"
+	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "pick_rows: the reference passes as its own candidate"
+	has "$J" "$m" '"id":"m1",[^}]*"status":"killed","by":"memcheck"'
+	ok $? "pick_rows: m <= 0 made m < 0 dies under memcheck on the size_edge case"
 	# kwrap's proofs of equivalence under the spec (test/equiv/guards.cu):
 	# the mutants it marked run and survive every case; a kill would
 	# contradict a proof
@@ -368,6 +382,20 @@ if [ -f "$g/judge.ndjson" ]; then
 		has "$J" "$m" '"contradictions":0[,}]'
 		ok $? "$k: no kill contradicts a proof of equivalence"
 	done
+	# dead code and dead stores for a template instance
+	# (test/equiv/dead.cu): the marked mutants survive, none is killed
+	for k in 'tile_sum<32>' 'tile_sum<64>' 'dyn_sum<32>'; do
+		m="test/equiv/dead.cu::$k"
+		echo "# $m: tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+		    "spec_equivalent=$(val "$J" "$m" spec_equivalent)" \
+		    "contradictions=$(val "$J" "$m" contradictions) score=$(val "$J" "$m" score)"
+		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+		    "$k: the reference passes as its own candidate"
+		has "$J" "$m" '"contradictions":0[,}]'
+		ok $? "$k: no kill contradicts a proof of dead code or a dead store"
+	done
+	has "$J" 'test/equiv/dead.cu::tile_sum<32>' '"spec_equivalent":[1-9]'
+	ok $? "tile_sum<32>: its dead-code and dead-store mutants survive on the GPU"
 fi
 
 # --- kreport --export-dir: tasks as folders run by plain nvcc builds

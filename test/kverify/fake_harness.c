@@ -197,6 +197,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	float x[N], y[N];
 	int32_t k[N];
 	int i, match = 1;
+	size_t nk;	/* k's elements: 0 in a case of an empty size */
 	double tms = 2.0;
 	float ty = 0, mag = 1.0f;
 	const char *log = getenv("FAKE_LOG"), *busy;
@@ -250,6 +251,8 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 			sleep(100);
 		snprintf(mode, sizeof(mode), "%s", "good");
 	}
+	nk = (strcmp(mode, "emptyfill") == 0 || strcmp(mode, "emptyconst") ==
+	    0) && kcase == 2 ? 0 : N;
 	if (strcmp(mode, "nodev") == 0) {
 		fprintf(stderr, "harness: kw_init(): CUDA_ERROR_NO_DEVICE\n");
 		return 1;
@@ -323,6 +326,12 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 			y[i] = 3.0f + (float)kcase;
 			k[i] = 7 + kcase;
 		}
+	} else if (strcmp(mode, "emptyfill") == 0 ||
+	    strcmp(mode, "emptyconst") == 0) {
+		/* k: one value per case (emptyfill: another in each), and
+		 * 0 elements in case 2, a size of 0 (see nk below) */
+		for (i = 0; i < N; i++)
+			k[i] = 7 + (strcmp(mode, "emptyfill") == 0 ? kcase : 0);
 	} else if (strcmp(mode, "copy") == 0)
 		memcpy(y, x, sizeof(y));
 	else if (strcmp(mode, "nondet") == 0) {
@@ -420,7 +429,9 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	if (strcmp(mode, "modify") == 0)
 		cx2[0] = cx2[0] == '0' ? '1' : '0';
 	put(dir, "y.bin", y, sizeof(y));
-	put(dir, "k.bin", k, sizeof(k));
+	if (nk == 0)
+		fnv(k, 0, ck);
+	put(dir, "k.bin", k, nk * sizeof(k[0]));
 	if (strcmp(mode, "torn") == 0)
 		put(dir, "k.bin", k, sizeof(k) - 4);
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
@@ -452,7 +463,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	    "\"file\":\"x.in.bin\",\"checksum_before\":\"%s\","
 	    "\"checksum_after\":\"%s\"}%s],\"times_ms\":[",
 	    argv[2], kcase, N, sizeof(y), cy, ty != 0 ?
-	    ",\"timed_file\":\"y.timed.bin\"" : "", N, sizeof(k), ck, N, cx,
+	    ",\"timed_file\":\"y.timed.bin\"" : "", (int)nk, nk * sizeof(k[0]), ck, N, cx,
 	    cx2, kin);
 	for (i = 0; i < reps; i++)
 		fprintf(fp, "%s%g", i ? "," : "", tms * (1 + 0.01 * (i % 3)));

@@ -396,7 +396,12 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				    &scale[i]);
 			}
 
-			if (all_bytes(b->data, b->len, SENTINEL))
+			/* an output of 0 elements in this case (a size of
+			 * 0, kwrap's size_edge) holds nothing to judge:
+			 * the other cases carry the data */
+			if (b->len == 0)
+				why = "empty";
+			else if (all_bytes(b->data, b->len, SENTINEL))
 				why = "sentinel";
 			else if (all_bytes(b->data, b->len, 0))
 				why = "all-zero";
@@ -409,7 +414,8 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 				    json_string(b->name));
 				json_object_set_new(d, "reason",
 				    json_string(why));
-				if (strcmp(why, "sentinel") != 0)
+				if (strcmp(why, "sentinel") != 0 &&
+				    strcmp(why, "empty") != 0)
 					json_object_set_new(d, "value",
 					    element_hex(b));
 				json_array_append_new(degen, d);

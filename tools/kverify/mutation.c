@@ -30,6 +30,8 @@
 
 #include "kverify.h"
 
+#define MC_CASES 4	/* cases a survivor runs under memcheck */
+
 /* How case k of a mutant's batch differs from the golden: NULL when it
  * passes, else what killed it. */
 static const char *
@@ -118,30 +120,40 @@ ref_clean(struct ctx *c, const struct unit *h, const char *tool, int k)
  * clean under memcheck.  Case 0 first, which the verdict already ran the
  * reference clean on; then the case whose size is not a multiple of the
  * block ("non_multiple"), where a bound one too far reaches past a
- * buffer, once the reference is clean on it too (*ref_nm: -1 until
- * checked, once per record).  The large cases are left out: memcheck is
- * slow there, and they add no edge the small ones lack.  The case and
- * the finding's first line go into one.
+ * buffer, and kwrap's size-guard cases ("size_edge", "size_edge_2"),
+ * where a size is the constant an early-exit guard compares it with and
+ * a mutant of the guard writes into a buffer of 0 elements; each once
+ * the reference is clean on it too (ref_ok[i]: -1 until checked, once
+ * per record).  The large cases are left out: memcheck is slow there,
+ * and they add no edge the small ones lack.  The case and the finding's
+ * first line go into one.
  */
 static int
 memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
-    int *ref_nm, json_t *one)
+    int ref_ok[MC_CASES], json_t *one)
 {
+	static const char *const named[MC_CASES - 1] = { "non_multiple",
+		"size_edge", "size_edge_2" };
 	char dir[PATH_MAX + 64];
-	int cases[2], n = 1, i, nm = case_named(c->rec, "non_multiple");
+	int cases[MC_CASES], slot[MC_CASES], n = 1, i, k;
 	json_t *o;
 	long e = 0;
 
 	if (opt.sanitizer == NULL || !opt.memcheck)
 		return 0;
 	cases[0] = 0;
-	if (nm > 0)
-		cases[n++] = nm;
+	slot[0] = 0;
+	for (i = 0; i < MC_CASES - 1; i++)
+		if ((k = case_named(c->rec, named[i])) > 0) {
+			slot[n] = i + 1;
+			cases[n++] = k;
+		}
 	for (i = 0; i < n && e <= 0; i++) {
-		if (cases[i] != 0 && *ref_nm < 0)
-			*ref_nm = ref_clean(c, h, "memcheck", cases[i]);
-		if (cases[i] != 0 && *ref_nm != 1)
-			break;
+		int *ok = &ref_ok[slot[i]];
+		if (cases[i] != 0 && *ok < 0)
+			*ok = ref_clean(c, h, "memcheck", cases[i]);
+		if (cases[i] != 0 && *ok != 1)
+			continue;
 		dir_for(c, "mutant-memcheck", cases[i], dir, sizeof(dir));
 		o = sanitize_case(c->w, "memcheck", h->path, m->path,
 		    m->symbol, dir, cases[i]);
@@ -240,7 +252,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	    "mutants"), *e, *mv, *all, *surv, *by, *eqs;
 	long tried = 0, killed = 0, equiv = 0, still = 0, speq = 0, contra = 0;
 	const char *nov = proofs_void(c->rec);
-	int ref_nm = -1, ref_rc = -1;
+	int ref_mc[MC_CASES] = { -1, -1, -1, -1 }, ref_rc = -1;
 	size_t i;
 	/* a case of a mutant gets four times what the reference took for
 	 * all of them, at least --mutant-timeout: a mutant out of time is
@@ -304,7 +316,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 			run_free(&r);
 		}
 		run_free(&batch);
-		if (why == NULL && memcheck_kills(c, h, &u, &ref_nm, one))
+		if (why == NULL && memcheck_kills(c, h, &u, ref_mc, one))
 			why = "memcheck";
 		if (why == NULL && racecheck_kills(c, h, &u, &ref_rc, one))
 			why = "racecheck";

@@ -123,7 +123,10 @@ all_written(json_t *v, char *why, size_t len)
 /* An output that is degenerate in every case proves nothing: a candidate
  * that matches it need not compute it.  One that is a repeated value in
  * every case (a fill) still tests the kernel when the value differs
- * between cases: it depends on the inputs. */
+ * between cases: it depends on the inputs.  A case where the output has
+ * 0 elements ("empty": a size of 0) is neither: it shows nothing about
+ * the output, so the output is judged on the cases where it has
+ * elements, and is degenerate when it has none in any case. */
 static int
 not_degenerate(json_t *v, int ncases, char *why, size_t len)
 {
@@ -136,13 +139,19 @@ not_degenerate(json_t *v, int ncases, char *why, size_t len)
 		const char *name = k_get_str(o, "name"), *reason = NULL;
 		const char *value = NULL;
 		json_int_t last = -1;
-		int n = 0, fixed = 0, varies = 0;
+		int n = 0, fixed = 0, varies = 0, empty = 0;
 		json_array_foreach(dg, j, d) {
 			const char *dn = k_get_str(d, "output");
 			const char *dv = k_get_str(d, "value");
 			json_int_t k = k_get_int(d, "case", -1);
 			if (name == NULL || dn == NULL || strcmp(dn, name) != 0)
 				continue;
+			if (k_get_str(d, "reason") != NULL &&
+			    strcmp(k_get_str(d, "reason"), "empty") == 0) {
+				empty += k != last;
+				last = k;
+				continue;
+			}
 			if (k != last)
 				n++;
 			last = k;
@@ -157,11 +166,12 @@ not_degenerate(json_t *v, int ncases, char *why, size_t len)
 			else if (strcmp(value, dv) != 0)
 				varies = 1;
 		}
-		if (n >= ncases && !fixed && varies)
+		if (n + empty >= ncases && n > 0 && !fixed && varies)
 			continue;
-		if (n >= ncases) {
+		if (n + empty >= ncases) {
 			snprintf(why, len, "output %s is degenerate in every "
-			    "case (%s)", name, reason != NULL ? reason : "?");
+			    "case (%s)", name, reason != NULL ? reason : n == 0 ?
+			    "empty" : "?");
 			return 0;
 		}
 	}

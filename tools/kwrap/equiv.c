@@ -12,7 +12,13 @@
  *	identity	a * swapped with / (or back) whose right operand is 1,
  *			a + with - whose right operand is 0 and whose left is
  *			an integer kwrap bounds;
- *	assert-holds	a dropped assert whose condition holds.
+ *	assert-holds	a dropped assert whose condition holds;
+ *	dead-code	the edit lies in what an "if" runs, its condition 0
+ *			in every case (template value parameters at the
+ *			instance's values: "if (blockSize >= 512)" in
+ *			kernel<256>), in equiv_dead.c;
+ *	dead-store	a store-plus-one into an on-chip array that no live
+ *			code reads, in equiv_dead.c.
  *
  * The values are integer intervals per case: scalars at the case's value,
  * threadIdx, blockIdx, blockDim and gridDim from the case's launch,
@@ -134,10 +140,10 @@ span_of(const struct eq *g, size_t k, size_t *sa, size_t *sb)
 
 /* ------------------------------------------------------------ cases */
 
-enum { R_NONE, R_SAME, R_IDENTITY, R_ASSERT };
+enum { R_NONE, R_SAME, R_IDENTITY, R_ASSERT, R_DEAD_CODE, R_DEAD_STORE };
 
 static const char *const rules[] = { NULL, "same-value", "identity",
-	"assert-holds" };
+	"assert-holds", "dead-code", "dead-store" };
 
 /* The token of g->t at offset off, or t.n. */
 static size_t
@@ -189,6 +195,26 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		return NULL;
 	g->nnames = 0;
 	g->reads = 0;
+	{
+		/* code that never runs; a store nothing reads */
+		size_t ca, cb;
+		if (eq_dead_at(g, k, &ca, &cb)) {
+			os = slice_of(g->code, g->t.v[ca].off, g->t.v[cb].off);
+			char *a = squeeze(os);
+			k_buf_printf(&why, "the edit lies in what if (%s) runs, "
+			    "and the condition is 0 in every case", a);
+			free(a);
+			rule = R_DEAD_CODE;
+			goto done;
+		}
+		g->nnames = 0;
+		g->reads = 0;
+		if (strcmp(op, "store-plus-one") == 0) {
+			if (eq_dead_store(g, off, len, &why))
+				rule = R_DEAD_STORE;
+			goto done;
+		}
+	}
 	if (strcmp(op, "drop-statement") == 0) {
 		/* assert(c); dropped: c holds in every case */
 		size_t c;

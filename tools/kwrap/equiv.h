@@ -78,4 +78,12 @@ int eq_truth(struct val v);
 /* Whether tok k of s is an assignment operator. */
 int eq_is_assign(const char *s, const struct mtok *k);
 
+/* equiv_dead.c: token k lies in what an "if" of the body runs, and its
+ * condition [*ca, *cb) is 0 in every case. */
+int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
+/* The edit at off, len is the right-hand side of a store into an on-chip
+ * array that no live code reads, nor any other name reaches; the reason
+ * appended to why. */
+int eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why);
+
 #endif

@@ -700,6 +700,11 @@ void kw_survivor_cases(json_t *rec, json_t *spec, int budget);
 /* boundary.c: the boundary cases (at most two, at most budget) */
 void kw_boundary_cases(const char *code, const char *kernel, json_t *spec,
     int budget);
+/* sizeguard.c: cases at the constant a size scalar is compared with in
+ * an early-exit guard ("if (m <= 0) return;": m = 0), where they cannot
+ * fail the reference (at most two, at most budget) */
+void kw_size_guard_cases(const char *code, const char *kernel, json_t *spec,
+    int budget);
 /* nonfinite.c: a case whose fill mixes NaN and Inf into each float input
  * whose data the kernel tests for finiteness (one case, within budget) */
 void kw_nonfinite_cases(const char *code, const char *kernel, json_t *spec,

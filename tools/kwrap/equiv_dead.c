@@ -1,0 +1,291 @@
+/*
+ * kwrap --mutants: equivalence by code that never runs, or stores that
+ * nothing reads, under the spec's cases and the instance's template
+ * arguments (equiv.c calls these; man kwrap, "Mutants").
+ *
+ *	dead-code	the edit lies in the statement an "if" runs when
+ *			its condition holds, and the condition is 0 in
+ *			every case: "if (blockSize >= 512) { ... }" in
+ *			kernel<256>, whose template value parameters the
+ *			evaluator holds at the instance's values;
+ *	dead-store	a store-plus-one ("x[i] = v" made "x[i] = (v) + 1")
+ *			into an on-chip array of the kernel that nothing
+ *			live reads: every other mention of the array is a
+ *			plain store "x[...] = ...;" or lies in dead code
+ *			(above), and its memory is reached by no other name.
+ *
+ * An array counts as reached by its name alone when it is declared in
+ * the kernel's body as "__shared__ T x[N]" (its own memory), as "extern
+ * __shared__ T x[]" where the slice declares no other extern shared
+ * array, or as a pointer "T *x = F<...>();" whose initializer names F
+ * (a struct or function that hands out the dynamic shared memory), F
+ * is named nowhere else than in its own definitions, and every "extern
+ * __shared__" of the slice lies inside those definitions.  A pointer
+ * that is copied, passed, reassigned, or read through anywhere live
+ * proves nothing.  Shared memory does not outlive the launch, so values
+ * stored there and never read cannot reach an output.
+ */
+#include "equiv.h"
+
+static int
+tk(const struct eq *g, size_t i, const char *w)
+{
+	return i < g->t.n && mt_is(g->code, &g->t, i, w);
+}
+
+static int
+same_name(const struct eq *g, size_t i, size_t j)
+{
+	return i < g->t.n && j < g->t.n && g->t.v[i].kind == M_ID &&
+	    g->t.v[i].len == g->t.v[j].len && strncmp(g->code +
+	    g->t.v[i].off, g->code + g->t.v[j].off, g->t.v[i].len) == 0;
+}
+
+/* The last token of the statement an "if" header closing at c runs: a
+ * block, or one simple statement (no nested control); 0 when neither. */
+static size_t
+then_end(const struct eq *g, size_t c)
+{
+	static const char *const ctl[] = { "if", "for", "while", "do",
+		"switch", "else", "case", "goto", NULL };
+	size_t i;
+	int k;
+
+	if (tk(g, c + 1, "{"))
+		return mt_close(g->code, &g->t, c + 1);
+	for (i = c + 1; i < g->b; i++) {
+		for (k = 0; ctl[k] != NULL; k++)
+			if (tk(g, i, ctl[k]))
+				return 0;
+		if (tk(g, i, "(") || tk(g, i, "["))
+			i = mt_close(g->code, &g->t, i);
+		else if (tk(g, i, "{") || tk(g, i, "}"))
+			return 0;
+		else if (tk(g, i, ";"))
+			return i;
+	}
+	return 0;
+}
+
+/* Whether the condition [a, c) is 0 in every case. */
+static int
+always_false(struct eq *g, size_t a, size_t c)
+{
+	json_t *cases = json_object_get(g->spec, "cases"), *cs;
+	char *txt;
+	size_t ci;
+	int ok = 1;
+
+	if (c <= a || json_array_size(cases) == 0)
+		return 0;
+	txt = k_asprintf("%.*s", (int)(g->t.v[c].off - g->t.v[a].off),
+	    g->code + g->t.v[a].off);
+	json_array_foreach(cases, ci, cs) {
+		struct val v;
+		eq_case_start(g, cs);
+		if (!eq_parse_text(g, txt, g->t.v[a].off, g->t.v[c].off, -1,
+		    NULL, 1, &v, NULL) || eq_truth(v) != 0) {
+			ok = 0;
+			break;
+		}
+	}
+	free(txt);
+	return ok;
+}
+
+int
+eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb)
+{
+	size_t i, c, e;
+
+	/* a jump into the branch would run it without the condition */
+	for (i = g->a; i < g->b; i++)
+		if (tk(g, i, "goto") || tk(g, i, "asm"))
+			return 0;
+	for (i = g->a; i + 1 < k; i++) {
+		size_t j;
+		if (!tk(g, i, "if") || !tk(g, i + 1, "("))
+			continue;
+		c = mt_close(g->code, &g->t, i + 1);
+		if (c >= k || (e = then_end(g, c)) == 0 || k > e)
+			continue;
+		for (j = c + 1; j < e; j++)
+			if (tk(g, j, "case") || tk(g, j, "default"))
+				break;
+		if (j < e)
+			continue;
+		if (always_false(g, i + 2, c)) {
+			*ca = i + 2;
+			*cb = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Token i starts a statement. */
+static int
+stmt_start(const struct eq *g, size_t i)
+{
+	return i == g->a || tk(g, i - 1, ";") || tk(g, i - 1, "{") ||
+	    tk(g, i - 1, "}") || tk(g, i - 1, ")") || tk(g, i - 1, "else");
+}
+
+/* Token j is the array of a plain store "x[...] = ...;" that is a
+ * statement of its own (its value is not used); the "=" in *eq. */
+static int
+plain_store(const struct eq *g, size_t j, size_t *eq)
+{
+	size_t q;
+
+	if (!stmt_start(g, j) || !tk(g, j + 1, "["))
+		return 0;
+	q = mt_close(g->code, &g->t, j + 1);
+	if (q >= g->b || !tk(g, q + 1, "="))
+		return 0;
+	*eq = q + 1;
+	return 1;
+}
+
+/* The definitions of F in the code, [s, e] pairs into sp (at most max):
+ * "struct F ... { ... }" and "F (...) { ... }"; how many, -1 when one
+ * does not fit. */
+static int
+definitions(const struct eq *g, size_t f, size_t sp[][2], int max)
+{
+	size_t i, j;
+	int n = 0;
+
+	for (i = 0; i < g->t.n; i++) {
+		if (!same_name(g, i, f) || (i >= g->a && i < g->b))
+			continue;
+		j = i + 1;
+		if (i > 0 && (tk(g, i - 1, "struct") || tk(g, i - 1, "class"))) {
+			while (j < g->t.n && !tk(g, j, "{") && !tk(g, j, ";"))
+				j++;
+		} else if (tk(g, j, "(")) {
+			j = mt_close(g->code, &g->t, j) + 1;
+			while (j < g->t.n && (tk(g, j, "const") || g->t.v[j].kind ==
+			    M_ID))
+				j++;
+		} else
+			continue;
+		if (!tk(g, j, "{"))
+			continue;
+		if (n >= max)
+			return -1;
+		sp[n][0] = i;
+		sp[n++][1] = mt_close(g->code, &g->t, j);
+		i = sp[n - 1][1];
+	}
+	return n;
+}
+
+static int
+inside(size_t sp[][2], int n, size_t i)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (i >= sp[k][0] && i <= sp[k][1])
+			return 1;
+	return 0;
+}
+
+/* "extern __shared__" at token i. */
+static int
+extern_shared(const struct eq *g, size_t i)
+{
+	return tk(g, i, "extern") && tk(g, i + 1, "__shared__");
+}
+
+/* The declaration of on-chip array x (its token in the body, d): its
+ * memory reached by that name alone (see the top). */
+static int
+own_memory(const struct eq *g, size_t d)
+{
+	size_t s, i, f = 0, e, sp[16][2];
+	int n, shared = 0, ext = 0;
+
+	for (s = d; s > g->a && !stmt_start(g, s); s--)
+		;
+	for (i = s; i < d; i++) {
+		shared |= tk(g, i, "__shared__");
+		ext |= tk(g, i, "extern");
+	}
+	if (shared && tk(g, d + 1, "[") && !ext)
+		return 1;		/* __shared__ T x[N] */
+	if (shared && ext && tk(g, d + 1, "[")) {
+		for (i = 0; i < g->t.n; i++)
+			if (extern_shared(g, i) && (i < s || i >= d))
+				return 0;
+		return 1;
+	}
+	/* T *x = F<...>(); */
+	if (shared || !tk(g, d - 1, "*") || !tk(g, d + 1, "="))
+		return 0;
+	for (e = d + 2; e < g->b && !tk(g, e, ";"); e++)
+		if (f == 0 && g->t.v[e].kind == M_ID && (tk(g, e + 1, "(") ||
+		    tk(g, e + 1, "<")))
+			f = e;
+	if (f == 0 || (n = definitions(g, f, sp, 16)) <= 0)
+		return 0;
+	for (i = 0; i < g->t.n; i++) {
+		if (extern_shared(g, i) && !inside(sp, n, i))
+			return 0;
+		if (same_name(g, i, f) && i != f && !inside(sp, n, i))
+			return 0;
+	}
+	return 1;
+}
+
+int
+eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
+{
+	size_t k, j, x, eqt, semi, d = 0, ca, cb;
+	int reads = 0;
+
+	for (k = g->a; k < g->b && g->t.v[k].off != off; k++)
+		;
+	/* the edit is the whole right-hand side of "x[...] = v;" */
+	if (k >= g->b || k < g->a + 2 || !tk(g, k - 1, "="))
+		return 0;
+	for (semi = k; semi < g->b && !tk(g, semi, ";"); semi++)
+		if (tk(g, semi, "(") || tk(g, semi, "["))
+			semi = mt_close(g->code, &g->t, semi);
+	if (semi >= g->b || g->t.v[semi - 1].off + g->t.v[semi - 1].len !=
+	    off + len || !tk(g, k - 2, "]"))
+		return 0;
+	for (x = k - 2; x > g->a; x--)
+		if (tk(g, x, "[") && mt_close(g->code, &g->t, x) == k - 2)
+			break;
+	if (x <= g->a || !plain_store(g, --x, &eqt) || eqt != k - 1)
+		return 0;
+	/* every other mention: the declaration, plain stores, dead code */
+	for (j = g->a; j < g->b; j++) {
+		if (!same_name(g, j, x) || j == x || tk(g, j - 1, ".") ||
+		    tk(g, j - 1, "->") || tk(g, j - 1, "::"))
+			continue;
+		if (d == 0 && j < x && ((tk(g, j - 1, "*") && tk(g, j + 1,
+		    "=") && j >= g->a + 2 && g->t.v[j - 2].kind == M_ID) ||
+		    (tk(g, j + 1, "[") && g->t.v[j - 1].kind == M_ID &&
+		    !tk(g, j - 1, "return")))) {
+			d = j;
+			continue;
+		}
+		if (plain_store(g, j, &eqt))
+			continue;
+		if (eq_dead_at(g, j, &ca, &cb)) {
+			reads++;
+			continue;
+		}
+		return 0;
+	}
+	if (d == 0 || !own_memory(g, d))
+		return 0;
+	k_buf_printf(why, "%.*s is an on-chip array that no live code reads "
+	    "(%d read%s, all in code that never runs in any case)",
+	    (int)g->t.v[x].len, g->code + g->t.v[x].off, reads, reads == 1 ?
+	    "" : "s");
+	return 1;
+}
