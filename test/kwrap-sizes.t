@@ -167,6 +167,9 @@ is "$(ibuf map_reset_kernel | jq -c '.[0]')" \
 is "$(ispec quad_rows_kernel '[([.params[] | select(.role != "scalar") | .count]), .confidence.counts]')" \
     '[["n * c + 4","n * c + 4"],"high"]' \
     "index % (c >> 2), a divisor that is 0 only where the kernel has no meaning, is below it: counts derived"
+is "$(ispec vec_rows_kernel '[[.cases[] | .scalars.chans | select(. % 4 != 0)], ([.cases[] | .scalars.rows | select(. % 4 != 0)] | length > 0)]')" \
+    '[[],true]' \
+    "the stride of a float4 load (r * chans) is a multiple of 4 in every case; the row count is not held to it"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -52,3 +52,18 @@ __global__ void quad_rows_kernel(int n, int c, const float *in, float *out)
 	for (int l = 0; l < 4; l++)
 		out[i * c + (j << 2) + l] = 2.0f * in[i * c + (j << 2) + l];
 }
+
+// Rows of chans floats read four at a time: an offset of r * chans is a
+// multiple of 4 only when chans is, so chans takes multiples of 4 in
+// every case; the row count does not.
+__global__ void vec_rows_kernel(int rows, int chans, const float *in,
+    float *out)
+{
+	int r = blockIdx.x;
+	if (r >= rows)
+		return;
+	for (int c = threadIdx.x; c < chans / 4; c += blockDim.x) {
+		float4 v = *(const float4 *)(in + r * chans + 4 * c);
+		out[r] += v.x + v.y + v.z + v.w;
+	}
+}
