@@ -59,11 +59,13 @@ __global__ void quad_rows_kernel(int n, int c, const float *in, float *out)
 __global__ void vec_rows_kernel(int rows, int chans, const float *in,
     float *out)
 {
-	int r = blockIdx.x;
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
 	if (r >= rows)
 		return;
-	for (int c = threadIdx.x; c < chans / 4; c += blockDim.x) {
+	float s = 0.0f;
+	for (int c = 0; c < chans / 4; c++) {
 		float4 v = *(const float4 *)(in + r * chans + 4 * c);
-		out[r] += v.x + v.y + v.z + v.w;
+		s += v.x + v.y + v.z + v.w;
 	}
+	out[r] = s;
 }
