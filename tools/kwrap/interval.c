@@ -986,8 +986,9 @@ x_mul(struct ex *x, struct iv *r)
 			 * least 1 where the quotient has a value: x % d is
 			 * at most x and below d (taken as d, which stays 0
 			 * or more where d is 0), x / d is 0 or more (x as
-			 * its bound would overshoot by d) */
-			if (op == '%' && !b.hi.inf)
+			 * its bound overshoots by d, into counts of more
+			 * than 64 GiB) */
+			if (op == '%')
 				p_meet_hi(at, &r->hi, &b.hi, &r->hi);
 			else
 				p_inf(&r->hi);
