@@ -146,6 +146,30 @@ is "$(fspec segment_sum_kernel '[.params[] | select(.name == "row" or .name == "
     "a loop from row[r] to row[r + 1]: offsets in 0..3, and v sized by them"
 is "$(fspec shape_pairs_kernel '[.params[] | select(.name == "shapes") | .fill.kind]')" \
     '["int"]' "a height and a width read as a pair are no offsets"
+# Index maps (test/fills/indexmap.cu): a map reached through a chain of
+# pointer locals, not const but never written, holds indices
+ispec() {
+	jq -c --arg id "test/fills/indexmap.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
+}
+# ibuf(KERNEL): each buffer's name, count and fill
+ibuf() {
+	ispec "$1" '[.params[] | select(.role != "scalar") | [.name, .count, .fill]]'
+}
+is "$(ibuf map_gather_kernel)" \
+    '[["feat","4 * chans",{"kind":"uniform","lo":-1,"hi":1}],["nbr_map","rows * vol",{"kind":"int","lo":0,"hi":3}],["out","chans * rows * vol",{"kind":"sentinel"}]]' \
+    "a map read through two pointer locals holds indices 0..3, and the buffer it indexes with a stride is sized for them"
+is "$(ispec map_gather_kernel '[.cases[] | .fills.nbr_map // empty] | unique')" \
+    '[{"kind":"int","lo":0,"hi":3}]' "the map holds indices in every case"
+is "$(ibuf map_reset_kernel | jq -c '.[0]')" \
+    '["nbr_map","rows * vol",{"kind":"int","lo":0,"hi":100}]' \
+    "a map the kernel writes keeps the default fill"
+is "$(ispec quad_rows_kernel '[([.params[] | select(.role != "scalar") | .count]), .confidence.counts]')" \
+    '[["n * c + 4","n * c + 4"],"high"]' \
+    "index % (c >> 2), a divisor that is 0 only where the kernel has no meaning, is below it: counts derived"
+is "$(ispec vec_rows_kernel '[[.cases[] | .scalars.chans | select(. % 4 != 0)], ([.cases[] | .scalars.rows | select(. % 4 != 0)] | length > 0)]')" \
+    '[[],true]' \
+    "the stride of a float4 load (r * chans) is a multiple of 4 in every case; the row count is not held to it"
 
 # every harness compiles as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -72,6 +72,17 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    { echo "prepare.sh: the fit record did not build" >&2; exit 2; }
 fi
 
+# index maps and vector strides (test/fills/indexmap.cu): a map read as
+# indices, a divisor that may be 0, a float4 load strided by a scalar;
+# each kernel with its own code as the candidate; test/gpu/run.sh checks
+# that the reference runs clean on its own test cases
+if [ -x ./kwrap ]; then
+	./kwrap -q < test/fills/kslice.ndjson 2> /dev/null |
+	    jq -c 'select(.id | startswith("test/fills/indexmap.cu::")) |
+	    .candidate = {code: .slice.code, dialect: "cuda"}' |
+	    ./kbuild -q --arch "${ARCH:-sm_90}" > "$g/indexmap.ndjson" || true
+fi
+
 # structs passed by value that hold pointers (test/byvalue/byvalue.cu):
 # each pointer member a buffer whose device address the harness puts into
 # the struct; test/gpu/run.sh verifies them

@@ -428,6 +428,26 @@ if [ -f "$g/nonfinite.ndjson" ]; then
 	    "nonfinite: counting NaN only, or 2 per element, fails (finite data alone would pass them)"
 fi
 
+# --- index maps and vector strides (test/fills/indexmap.cu; prepare.sh
+# built them): with a map filled with indices into the buffer it indexes,
+# and strides that keep float4 loads aligned, each reference is clean
+# under memcheck on case 0, runs every case and passes as its own
+# candidate
+if [ -f "$g/indexmap.ndjson" ]; then
+	./kverify --no-time < "$g/indexmap.ndjson" > "$out/indexmap.ndjson" \
+	    2> "$out/indexmap.err"
+	echo "# indexmap: exit $?"
+	sed 's/^/# /' "$out/indexmap.err" | head -n 10
+	for k in map_gather_kernel vec_rows_kernel; do
+		m=test/fills/indexmap.cu::$k
+		echo "# $k: $(line "$out/indexmap.ndjson" "$m" | grep -o '"verified":{[^}]*}') pass_exe=$(val "$out/indexmap.ndjson" "$m" pass_exe)"
+		has "$out/indexmap.ndjson" "$m" '"verified":{"value":true' &&
+		    ! has "$out/indexmap.ndjson" "$m" '"reference-fault"' &&
+		    [ "$(val "$out/indexmap.ndjson" "$m" pass_exe)" = true ]
+		ok $? "indexmap: $k is a verified task, no case faults, and it passes as its own candidate"
+	done
+fi
+
 # --- structs passed by value that hold pointers (test/byvalue/byvalue.cu;
 # prepare.sh built them): a struct laid out wrongly hands the kernel
 # garbage addresses, which memcheck or the unwritten outputs catch

@@ -96,6 +96,38 @@ cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
 static void buf_walk(struct fn *f, const char *name, size_t def,
     const struct iv *off, long long lanes, int esz, struct acc *a, int hd);
 
+/* A vector access of lanes elements needs an offset that is a multiple
+ * of lanes: a scalar that a side of the offset holds alone with a
+ * coefficient that is not one (p + idx * K + c with idx in 0..3, rows *
+ * K through (n - 1) * K) is a stride of it, and takes a multiple of lanes
+ * in every case (least_values), so that the reference's own loads are
+ * aligned. */
+static void
+vector_strides(struct kern *k, const struct iv *off, long long lanes)
+{
+	const struct poly *side[2] = { &off->lo, &off->hi };
+	int s, j, pi;
+
+	if (lanes < 2 || lanes > 16 || (lanes & (lanes - 1)) != 0)
+		return;
+	for (s = 0; s < 2; s++) {
+		if (side[s]->inf)
+			continue;
+		for (j = 0; j < side[s]->n; j++) {
+			const struct term *u = &side[s]->t[j];
+			if (u->na != 1 || u->c % lanes == 0)
+				continue;
+			pi = param_index(k, k->at->a[u->a[0]].text);
+			if (pi < 0 || k->p[pi].ptr || k->p[pi].is_struct ||
+			    k->p[pi].dt == NULL || k->p[pi].dt->is_float ||
+			    strcmp(k->p[pi].dt->name, "bool") == 0)
+				continue;
+			if (k->p[pi].align < lanes)
+				k->p[pi].align = (int)lanes;
+		}
+	}
+}
+
 /* An access of lanes elements from off. */
 static void
 access_at(struct fn *f, struct acc *a, const struct iv *off, long long lanes,
@@ -103,6 +135,7 @@ access_at(struct fn *f, struct acc *a, const struct iv *off, long long lanes,
 {
 	struct iv r = *off, w;
 
+	vector_strides(f->k, off, lanes);
 	p_const(&w.lo, 0);
 	p_const(&w.hi, lanes - 1);
 	iv_add(&r, &r, &w, 1);

@@ -596,18 +596,21 @@ x_call(struct ex *x, const char *name, size_t open, struct iv *r)
 	free(ends);
 }
 
-/* The kernel parameter that pointer name points into at pos: the
- * parameter itself, or a local every assignment of which is p, p + off or
- * p - off, or moves it (q += off); -1 when it is neither. */
+/* The kernel parameter that pointer name points into: the parameter
+ * itself, or a local every assignment of which is q, q + off or q - off
+ * for such a pointer q (a chain of locals, row = map + r * k; at = row +
+ * j), or moves it (q += off); -1 when it is neither.  depth bounds the
+ * chain. */
 static int
-buffer_of(struct fn *f, const char *name, size_t pos)
+buffer_at(struct fn *f, const char *name, int depth)
 {
 	const struct toks *t = f->t;
 	int p = fn_param(f, name), j, q, eq = 0;
 
-	(void)pos;
 	if (p >= 0)
 		return f->k->p[p].ptr ? p : -1;
+	if (depth <= 0)
+		return -1;
 	p = -1;
 	for (j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
@@ -616,14 +619,24 @@ buffer_of(struct fn *f, const char *name, size_t pos)
 		if (as->kind == A_INC || as->kind == A_DEC)
 			continue;
 		if (as->kind != A_EQ || as->b <= as->a ||
-		    (q = fn_param(f, t->v[as->a])) < 0 || !f->k->p[q].ptr ||
-		    (p >= 0 && q != p) || !(as->a + 1 == as->b ||
-		    is(t, as->a + 1, "+") || is(t, as->a + 1, "-")))
+		    !is_ident(t->v[as->a]) ||
+		    strcmp(t->v[as->a], name) == 0 ||
+		    (q = buffer_at(f, t->v[as->a], depth - 1)) < 0 ||
+		    !f->k->p[q].ptr || (p >= 0 && q != p) ||
+		    !(as->a + 1 == as->b || is(t, as->a + 1, "+") ||
+		    is(t, as->a + 1, "-")))
 			return -1;
 		p = q;
 		eq = 1;
 	}
 	return eq ? p : -1;
+}
+
+static int
+buffer_of(struct fn *f, const char *name, size_t pos)
+{
+	(void)pos;
+	return buffer_at(f, name, 4);
 }
 
 /* Whether tokens [i, e), a read of element type integer or one converted
@@ -649,7 +662,8 @@ int_read(struct fn *f, size_t i, size_t e, const struct k_dtype *dt)
 }
 
 /* Whether the read name[...] at [i, e) is of an input buffer whose values
- * kwrap bounds: the kernel's, read-only, of integers or converted to an
+ * kwrap bounds: the kernel's, read-only (an input, or a pointer not const
+ * that the kernel is never seen to write), of integers or converted to an
  * integer at once.  The buffer is then filled with data_lo..data_lo +
  * DATA_HI in every case (fill_json), and the read is in that range. */
 static int
@@ -661,7 +675,8 @@ data_read(struct fn *f, const char *name, size_t i, size_t e)
 	if (!f->kernel || (pi = buffer_of(f, name, i)) < 0)
 		return 0;
 	p = &f->k->p[pi];
-	if (p->role != R_IN || p->dt == NULL ||
+	if ((p->role != R_IN && (p->role != R_INOUT || p->written)) ||
+	    p->dt == NULL ||
 	    strcmp(p->dt->name, "bool") == 0 || !int_read(f, i, e, p->dt) ||
 	    is(f->t, e, ".") || is(f->t, e, "->"))
 		return 0;
@@ -965,8 +980,21 @@ x_mul(struct ex *x, struct iv *r)
 		x_unary(x, &b);
 		if (op == '*')
 			iv_mul(at, r, r, &b);
-		else if (!p_ge(at, &b.lo, &one)) {
-			/* a divisor that may be 0 or negative */
+		else if (!p_ge(at, &b.lo, &one) && p_nonneg(at, &b.lo) &&
+		    iv_nonneg(at, r)) {
+			/* a divisor of 0 or more, such as c >> 2, is at
+			 * least 1 where the quotient has a value: x % d is
+			 * at most x and below d (taken as d, which stays 0
+			 * or more where d is 0), x / d is 0 or more (x as
+			 * its bound overshoots by d, into counts of more
+			 * than 64 GiB) */
+			if (op == '%')
+				p_meet_hi(at, &r->hi, &b.hi, &r->hi);
+			else
+				p_inf(&r->hi);
+			p_const(&r->lo, 0);
+		} else if (!p_ge(at, &b.lo, &one)) {
+			/* a divisor that may be negative */
 			iv_top(r);
 		} else if (op == '/') {
 			struct iv s;

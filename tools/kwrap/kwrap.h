@@ -142,6 +142,8 @@ struct param {
 	char index_of[64];	/* holds indices into this buffer */
 	int vals;		/* its values index a buffer: 0..DATA_HI */
 	long long vmin;		/* a scalar: its least value in every case */
+	int align;		/* a scalar: a multiple of this in every case
+				   (the stride of a vector access), or 0 */
 	int size_use;
 	int member_of;		/* a struct's pointer member: the struct's
 				   param index (byvalue.c); else -1 */

@@ -277,7 +277,8 @@ keeps_positive(const struct kern *k, const struct param *p)
 }
 
 /* Scalars with a least value (index_limits) keep it in every case, the
- * fitted ones included. */
+ * fitted ones included, and strides of vector accesses (access.c) are
+ * multiples of their lanes. */
 static void
 least_values(struct kern *k, json_t *spec)
 {
@@ -292,6 +293,14 @@ least_values(struct kern *k, json_t *spec)
 			if (k->p[i].vmin > 0 && json_is_integer(v) &&
 			    json_integer_value(v) < k->p[i].vmin)
 				json_integer_set(v, k->p[i].vmin);
+			/* the stride of a vector access: rounded up to a
+			 * multiple of its lanes */
+			if (k->p[i].align > 1 && json_is_integer(v) &&
+			    json_integer_value(v) > 0 &&
+			    json_integer_value(v) % k->p[i].align != 0)
+				json_integer_set(v, json_integer_value(v) +
+				    k->p[i].align - json_integer_value(v) %
+				    k->p[i].align);
 		}
 }
 
