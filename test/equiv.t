@@ -122,6 +122,37 @@ is "$(dmarked 'dyn_sum<32>' | head -n 1)" "store-plus-one 18 dead-store" \
 is "$(dmarked 'dyn_twice<32>' | grep -c dead-store)" 0 \
     "near miss: DynShared handed out twice, the second pointer reads the first's stores"
 
+# dropped barriers that order nothing (test/equiv/barrier.cu), and near
+# misses where a barrier orders a write before a read on the other side
+"$(tool kscan)" test/equiv/barrier.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" --mutants 100 > "$T_TMP/barrier" 2> /dev/null
+# kernel: line rule of each dropped barrier, one a line
+bmarked() {
+	jq -r --arg k "$1" 'select(.id | endswith("::" + $k)) |
+	    .wrap.mutants.list[] | select(.op == "drop-syncthreads") |
+	    "\(.line) \(.equivalent.rule // "none")"' "$T_TMP/barrier"
+}
+is "$(bmarked 'pick_far<64>')" "$(printf '%s\n' '14 barrier-orders-nothing' \
+    '28 none' '34 none')" \
+    "pick_far<64>: the barrier after thread 0's first pick orders nothing; those of the reduction do"
+is "$(jq -r 'select(.id | endswith("::pick_far<64>")) | .wrap.mutants.list[] |
+    select(.equivalent.rule == "barrier-orders-nothing") | .equivalent.reason' "$T_TMP/barrier")" \
+    "nothing written on one side of the barrier is touched on the other (written before it: picks; written after it: best, d, di)" \
+    "the proof names what each side writes"
+is "$(bmarked tail_sync)" "8 barrier-orders-nothing" \
+    "a barrier at the kernel's end orders nothing"
+for k in stage_read shared_count global_pass alias_read helper_write; do
+	is "$(bmarked "$k" | awk '{ print $2 }' | sort -u)" none \
+	    "near miss $k: the barrier orders a write before a read on the other side"
+done
+is "$(bmarked ring_shift | awk '{ print $2 }' | sort -u)" none \
+    "near miss ring_shift: round the loop, the next iteration reads what this one wrote"
+is "$(jq -r 'select(.id | endswith("::tile_sum<32>")) | .wrap.mutants.list[] |
+    select(.op == "drop-syncthreads") | .equivalent.rule' "$T_TMP/dead") $(jq -r 'select(.id | endswith("::tile_sum<64>")) | .wrap.mutants.list[] |
+    select(.op == "drop-syncthreads") | .equivalent.rule // "none"' "$T_TMP/dead")" \
+    "barrier-orders-nothing none" \
+    "tile_sum<32>: the only read after the barrier never runs; tile_sum<64> reads part there"
+
 # the schema's shape, and what each proof read
 is "$(jq -rs '[.[].wrap.mutants.list[] | select(.equivalent) | .equivalent |
     keys | join(",")] | unique | .[]' "$T_TMP/wrap")" "cases,reads,reason,rule,under" \

@@ -18,7 +18,11 @@
  *			instance's values: "if (blockSize >= 512)" in
  *			kernel<256>), in equiv_dead.c;
  *	dead-store	a store-plus-one into an on-chip array that no live
- *			code reads, in equiv_dead.c.
+ *			code reads, in equiv_dead.c;
+ *	barrier-orders-nothing	a dropped __syncthreads() where no memory
+ *			written on one side of it (back to the previous
+ *			barrier, on to the next) is touched on the other, in
+ *			equiv_barrier.c.
  *
  * The values are integer intervals per case: scalars at the case's value,
  * threadIdx, blockIdx, blockDim and gridDim from the case's launch,
@@ -140,10 +144,11 @@ span_of(const struct eq *g, size_t k, size_t *sa, size_t *sb)
 
 /* ------------------------------------------------------------ cases */
 
-enum { R_NONE, R_SAME, R_IDENTITY, R_ASSERT, R_DEAD_CODE, R_DEAD_STORE };
+enum { R_NONE, R_SAME, R_IDENTITY, R_ASSERT, R_DEAD_CODE, R_DEAD_STORE,
+	R_BARRIER };
 
 static const char *const rules[] = { NULL, "same-value", "identity",
-	"assert-holds", "dead-code", "dead-store" };
+	"assert-holds", "dead-code", "dead-store", "barrier-orders-nothing" };
 
 /* The token of g->t at offset off, or t.n. */
 static size_t
@@ -212,6 +217,11 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		if (strcmp(op, "store-plus-one") == 0) {
 			if (eq_dead_store(g, off, len, &why))
 				rule = R_DEAD_STORE;
+			goto done;
+		}
+		if (strcmp(op, "drop-syncthreads") == 0) {
+			if (eq_barrier_free(g, off, &why))
+				rule = R_BARRIER;
 			goto done;
 		}
 	}

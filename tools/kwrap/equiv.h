@@ -78,6 +78,9 @@ int eq_truth(struct val v);
 /* Whether tok k of s is an assignment operator. */
 int eq_is_assign(const char *s, const struct mtok *k);
 
+/* equiv_dead.c: token i of the code is w; tokens i and j are one name. */
+int eq_tk(const struct eq *g, size_t i, const char *w);
+int eq_same_name(const struct eq *g, size_t i, size_t j);
 /* equiv_dead.c: token k lies in what an "if" of the body runs, and its
  * condition [*ca, *cb) is 0 in every case. */
 int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
@@ -85,5 +88,10 @@ int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
  * array that no live code reads, nor any other name reaches; the reason
  * appended to why. */
 int eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why);
+
+/* equiv_barrier.c: the "__syncthreads();" at off orders nothing: no
+ * memory written on one side of it is touched on the other; the reason
+ * appended to why. */
+int eq_barrier_free(struct eq *g, size_t off, struct k_buf *why);
 
 #endif

@@ -27,18 +27,19 @@
  */
 #include "equiv.h"
 
-static int
-tk(const struct eq *g, size_t i, const char *w)
+int
+eq_tk(const struct eq *g, size_t i, const char *w)
 {
 	return i < g->t.n && mt_is(g->code, &g->t, i, w);
 }
 
-static int
-same_name(const struct eq *g, size_t i, size_t j)
+int
+eq_same_name(const struct eq *g, size_t i, size_t j)
 {
 	return i < g->t.n && j < g->t.n && g->t.v[i].kind == M_ID &&
-	    g->t.v[i].len == g->t.v[j].len && strncmp(g->code +
-	    g->t.v[i].off, g->code + g->t.v[j].off, g->t.v[i].len) == 0;
+	    g->t.v[j].kind == M_ID && g->t.v[i].len == g->t.v[j].len &&
+	    strncmp(g->code + g->t.v[i].off, g->code + g->t.v[j].off,
+	    g->t.v[i].len) == 0;
 }
 
 /* The last token of the statement an "if" header closing at c runs: a
@@ -51,17 +52,17 @@ then_end(const struct eq *g, size_t c)
 	size_t i;
 	int k;
 
-	if (tk(g, c + 1, "{"))
+	if (eq_tk(g, c + 1, "{"))
 		return mt_close(g->code, &g->t, c + 1);
 	for (i = c + 1; i < g->b; i++) {
 		for (k = 0; ctl[k] != NULL; k++)
-			if (tk(g, i, ctl[k]))
+			if (eq_tk(g, i, ctl[k]))
 				return 0;
-		if (tk(g, i, "(") || tk(g, i, "["))
+		if (eq_tk(g, i, "(") || eq_tk(g, i, "["))
 			i = mt_close(g->code, &g->t, i);
-		else if (tk(g, i, "{") || tk(g, i, "}"))
+		else if (eq_tk(g, i, "{") || eq_tk(g, i, "}"))
 			return 0;
-		else if (tk(g, i, ";"))
+		else if (eq_tk(g, i, ";"))
 			return i;
 	}
 	return 0;
@@ -100,17 +101,17 @@ eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb)
 
 	/* a jump into the branch would run it without the condition */
 	for (i = g->a; i < g->b; i++)
-		if (tk(g, i, "goto") || tk(g, i, "asm"))
+		if (eq_tk(g, i, "goto") || eq_tk(g, i, "asm"))
 			return 0;
 	for (i = g->a; i + 1 < k; i++) {
 		size_t j;
-		if (!tk(g, i, "if") || !tk(g, i + 1, "("))
+		if (!eq_tk(g, i, "if") || !eq_tk(g, i + 1, "("))
 			continue;
 		c = mt_close(g->code, &g->t, i + 1);
 		if (c >= k || (e = then_end(g, c)) == 0 || k > e)
 			continue;
 		for (j = c + 1; j < e; j++)
-			if (tk(g, j, "case") || tk(g, j, "default"))
+			if (eq_tk(g, j, "case") || eq_tk(g, j, "default"))
 				break;
 		if (j < e)
 			continue;
@@ -127,8 +128,8 @@ eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb)
 static int
 stmt_start(const struct eq *g, size_t i)
 {
-	return i == g->a || tk(g, i - 1, ";") || tk(g, i - 1, "{") ||
-	    tk(g, i - 1, "}") || tk(g, i - 1, ")") || tk(g, i - 1, "else");
+	return i == g->a || eq_tk(g, i - 1, ";") || eq_tk(g, i - 1, "{") ||
+	    eq_tk(g, i - 1, "}") || eq_tk(g, i - 1, ")") || eq_tk(g, i - 1, "else");
 }
 
 /* Token j is the array of a plain store "x[...] = ...;" that is a
@@ -138,10 +139,10 @@ plain_store(const struct eq *g, size_t j, size_t *eq)
 {
 	size_t q;
 
-	if (!stmt_start(g, j) || !tk(g, j + 1, "["))
+	if (!stmt_start(g, j) || !eq_tk(g, j + 1, "["))
 		return 0;
 	q = mt_close(g->code, &g->t, j + 1);
-	if (q >= g->b || !tk(g, q + 1, "="))
+	if (q >= g->b || !eq_tk(g, q + 1, "="))
 		return 0;
 	*eq = q + 1;
 	return 1;
@@ -157,20 +158,20 @@ definitions(const struct eq *g, size_t f, size_t sp[][2], int max)
 	int n = 0;
 
 	for (i = 0; i < g->t.n; i++) {
-		if (!same_name(g, i, f) || (i >= g->a && i < g->b))
+		if (!eq_same_name(g, i, f) || (i >= g->a && i < g->b))
 			continue;
 		j = i + 1;
-		if (i > 0 && (tk(g, i - 1, "struct") || tk(g, i - 1, "class"))) {
-			while (j < g->t.n && !tk(g, j, "{") && !tk(g, j, ";"))
+		if (i > 0 && (eq_tk(g, i - 1, "struct") || eq_tk(g, i - 1, "class"))) {
+			while (j < g->t.n && !eq_tk(g, j, "{") && !eq_tk(g, j, ";"))
 				j++;
-		} else if (tk(g, j, "(")) {
+		} else if (eq_tk(g, j, "(")) {
 			j = mt_close(g->code, &g->t, j) + 1;
-			while (j < g->t.n && (tk(g, j, "const") || g->t.v[j].kind ==
+			while (j < g->t.n && (eq_tk(g, j, "const") || g->t.v[j].kind ==
 			    M_ID))
 				j++;
 		} else
 			continue;
-		if (!tk(g, j, "{"))
+		if (!eq_tk(g, j, "{"))
 			continue;
 		if (n >= max)
 			return -1;
@@ -196,7 +197,7 @@ inside(size_t sp[][2], int n, size_t i)
 static int
 extern_shared(const struct eq *g, size_t i)
 {
-	return tk(g, i, "extern") && tk(g, i + 1, "__shared__");
+	return eq_tk(g, i, "extern") && eq_tk(g, i + 1, "__shared__");
 }
 
 /* The declaration of on-chip array x (its token in the body, d): its
@@ -210,30 +211,30 @@ own_memory(const struct eq *g, size_t d)
 	for (s = d; s > g->a && !stmt_start(g, s); s--)
 		;
 	for (i = s; i < d; i++) {
-		shared |= tk(g, i, "__shared__");
-		ext |= tk(g, i, "extern");
+		shared |= eq_tk(g, i, "__shared__");
+		ext |= eq_tk(g, i, "extern");
 	}
-	if (shared && tk(g, d + 1, "[") && !ext)
+	if (shared && eq_tk(g, d + 1, "[") && !ext)
 		return 1;		/* __shared__ T x[N] */
-	if (shared && ext && tk(g, d + 1, "[")) {
+	if (shared && ext && eq_tk(g, d + 1, "[")) {
 		for (i = 0; i < g->t.n; i++)
 			if (extern_shared(g, i) && (i < s || i >= d))
 				return 0;
 		return 1;
 	}
 	/* T *x = F<...>(); */
-	if (shared || !tk(g, d - 1, "*") || !tk(g, d + 1, "="))
+	if (shared || !eq_tk(g, d - 1, "*") || !eq_tk(g, d + 1, "="))
 		return 0;
-	for (e = d + 2; e < g->b && !tk(g, e, ";"); e++)
-		if (f == 0 && g->t.v[e].kind == M_ID && (tk(g, e + 1, "(") ||
-		    tk(g, e + 1, "<")))
+	for (e = d + 2; e < g->b && !eq_tk(g, e, ";"); e++)
+		if (f == 0 && g->t.v[e].kind == M_ID && (eq_tk(g, e + 1, "(") ||
+		    eq_tk(g, e + 1, "<")))
 			f = e;
 	if (f == 0 || (n = definitions(g, f, sp, 16)) <= 0)
 		return 0;
 	for (i = 0; i < g->t.n; i++) {
 		if (extern_shared(g, i) && !inside(sp, n, i))
 			return 0;
-		if (same_name(g, i, f) && i != f && !inside(sp, n, i))
+		if (eq_same_name(g, i, f) && i != f && !inside(sp, n, i))
 			return 0;
 	}
 	return 1;
@@ -248,28 +249,28 @@ eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 	for (k = g->a; k < g->b && g->t.v[k].off != off; k++)
 		;
 	/* the edit is the whole right-hand side of "x[...] = v;" */
-	if (k >= g->b || k < g->a + 2 || !tk(g, k - 1, "="))
+	if (k >= g->b || k < g->a + 2 || !eq_tk(g, k - 1, "="))
 		return 0;
-	for (semi = k; semi < g->b && !tk(g, semi, ";"); semi++)
-		if (tk(g, semi, "(") || tk(g, semi, "["))
+	for (semi = k; semi < g->b && !eq_tk(g, semi, ";"); semi++)
+		if (eq_tk(g, semi, "(") || eq_tk(g, semi, "["))
 			semi = mt_close(g->code, &g->t, semi);
 	if (semi >= g->b || g->t.v[semi - 1].off + g->t.v[semi - 1].len !=
-	    off + len || !tk(g, k - 2, "]"))
+	    off + len || !eq_tk(g, k - 2, "]"))
 		return 0;
 	for (x = k - 2; x > g->a; x--)
-		if (tk(g, x, "[") && mt_close(g->code, &g->t, x) == k - 2)
+		if (eq_tk(g, x, "[") && mt_close(g->code, &g->t, x) == k - 2)
 			break;
 	if (x <= g->a || !plain_store(g, --x, &eqt) || eqt != k - 1)
 		return 0;
 	/* every other mention: the declaration, plain stores, dead code */
 	for (j = g->a; j < g->b; j++) {
-		if (!same_name(g, j, x) || j == x || tk(g, j - 1, ".") ||
-		    tk(g, j - 1, "->") || tk(g, j - 1, "::"))
+		if (!eq_same_name(g, j, x) || j == x || eq_tk(g, j - 1, ".") ||
+		    eq_tk(g, j - 1, "->") || eq_tk(g, j - 1, "::"))
 			continue;
-		if (d == 0 && j < x && ((tk(g, j - 1, "*") && tk(g, j + 1,
+		if (d == 0 && j < x && ((eq_tk(g, j - 1, "*") && eq_tk(g, j + 1,
 		    "=") && j >= g->a + 2 && g->t.v[j - 2].kind == M_ID) ||
-		    (tk(g, j + 1, "[") && g->t.v[j - 1].kind == M_ID &&
-		    !tk(g, j - 1, "return")))) {
+		    (eq_tk(g, j + 1, "[") && g->t.v[j - 1].kind == M_ID &&
+		    !eq_tk(g, j - 1, "return")))) {
 			d = j;
 			continue;
 		}

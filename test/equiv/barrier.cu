@@ -1,0 +1,137 @@
+// Dropped barriers that order nothing (test/equiv.t), and near misses
+// where one does: a shared array written before and read after, a
+// shared scalar, a global buffer, an alias, a helper that writes its
+// argument, a loop whose next iteration reads what this one wrote.
+
+// thread 0 notes the first pick before a loop of block reductions: the
+// first barrier orders only that store, which nothing reads after it
+template <unsigned int B>
+__global__ void pick_far(int n, int m, const float *pts, float *best,
+    int *picks)
+{
+	__shared__ float d[B];
+	__shared__ int di[B];
+	int t = threadIdx.x;
+	pts += blockIdx.x * n;
+	picks += blockIdx.x * m;
+	if (t == 0)
+		picks[0] = 0;
+	__syncthreads();
+	for (int j = 1; j < m; j++) {
+		float v = -1;
+		int vi = 0;
+		for (int k = t; k < n; k += B) {
+			float x = fminf(pts[k], best[k]);
+			best[k] = x;
+			if (x > v) {
+				v = x;
+				vi = k;
+			}
+		}
+		d[t] = v;
+		di[t] = vi;
+		__syncthreads();
+		for (int s = B / 2; s > 0; s >>= 1) {
+			if (t < s && d[t + s] > d[t]) {
+				d[t] = d[t + s];
+				di[t] = di[t + s];
+			}
+			__syncthreads();
+		}
+		if (t == 0)
+			picks[j] = di[0];
+	}
+}
+
+// a barrier at the end of the kernel orders nothing
+__global__ void tail_sync(const float *x, float *y, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = 2.0f * x[i];
+	__syncthreads();
+}
+
+// near miss: s is written before the barrier and read after it
+__global__ void stage_read(const float *x, float *y, int n)
+{
+	__shared__ float s[256];
+	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	s[t] = i < n ? x[i] : 0.0f;
+	__syncthreads();
+	if (i < n)
+		y[i] = s[t ^ 1];
+}
+
+// near miss: a shared scalar set by thread 0, read by all after
+__global__ void shared_count(const int *x, int *y, int n)
+{
+	__shared__ int c;
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (threadIdx.x == 0)
+		c = x[blockIdx.x];
+	__syncthreads();
+	if (i < n)
+		y[i] = c;
+}
+
+// near miss: y is written before the barrier and read after it by
+// another thread of the block
+__global__ void global_pass(const float *x, float *y, int n)
+{
+	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	if (i < n)
+		y[i] = x[i];
+	__syncthreads();
+	if (i < n && t > 0)
+		y[i] += y[i - 1];
+}
+
+// near miss: the read goes through p, an alias of s
+__global__ void alias_read(const float *x, float *y, int n)
+{
+	__shared__ float s[256];
+	float *p = s + 1;
+	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	s[t] = i < n ? x[i] : 0.0f;
+	__syncthreads();
+	if (i < n && t < 255)
+		y[i] = p[t];
+}
+
+__device__ void put(float *s, int t, float v)
+{
+	s[t] = v;
+}
+
+// near miss: the write is a helper's
+__global__ void helper_write(const float *x, float *y, int n)
+{
+	__shared__ float s[256];
+	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	put(s, t, i < n ? x[i] : 0.0f);
+	__syncthreads();
+	if (i < n)
+		y[i] = s[t ^ 1];
+}
+
+// near miss: the second barrier orders this iteration's write of s
+// before the next iteration's read
+__global__ void ring_shift(const float *x, float *y, int n, int rounds)
+{
+	__shared__ float s[256];
+	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	float v = i < n ? x[i] : 0.0f;
+	s[t] = v;
+	__syncthreads();
+	for (int r = 0; r < rounds; r++) {
+		v = s[(t + 1) % blockDim.x];
+		__syncthreads();
+		s[t] = v + 1.0f;
+		__syncthreads();
+	}
+	if (i < n)
+		y[i] = v;
+}
+
+template __global__ void pick_far<64>(int, int, const float *, float *, int *);
