@@ -137,13 +137,15 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
 	    test/mutate/boundary.cu test/mutate/ties.cu \
 	    test/mutate/sizeguard.cu test/equiv/guards.cu \
-	    test/equiv/dead.cu 2> /dev/null |
+	    test/equiv/dead.cu test/equiv/barrier.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c 'select(.scan.name != "loop_assert_over") |
 	    select((.scan.file | test("sizeguard") | not) or
 	    .scan.name == "pick_rows") |
 	    select((.scan.file | test("equiv/dead") | not) or
 	    .scan.name == "tile_sum" or .scan.name == "dyn_sum") |
+	    select((.scan.file | test("equiv/barrier") | not) or
+	    .scan.name == "pick_far" or .scan.name == "tail_sync") |
 	    .candidate = {code: .slice.code, dialect: "cuda"}' |
 	    ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/judge.ndjson" || true
 fi

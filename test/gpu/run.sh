@@ -396,6 +396,21 @@ if [ -f "$g/judge.ndjson" ]; then
 	done
 	has "$J" 'test/equiv/dead.cu::tile_sum<32>' '"spec_equivalent":[1-9]'
 	ok $? "tile_sum<32>: its dead-code and dead-store mutants survive on the GPU"
+	# dropped barriers that order nothing (test/equiv/barrier.cu): the
+	# marked ones survive, no kill contradicts them; the reference
+	# passes as its own candidate
+	for k in 'pick_far<64>' tail_sync; do
+		m="test/equiv/barrier.cu::$k"
+		echo "# $m: tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+		    "spec_equivalent=$(val "$J" "$m" spec_equivalent)" \
+		    "contradictions=$(val "$J" "$m" contradictions) score=$(val "$J" "$m" score)"
+		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+		    "$k: the reference passes as its own candidate"
+		has "$J" "$m" '"spec_equivalent":[1-9]'
+		ok $? "$k: its dropped barrier that orders nothing survives on the GPU"
+		has "$J" "$m" '"contradictions":0[,}]'
+		ok $? "$k: no kill contradicts a proof that a barrier orders nothing"
+	done
 fi
 
 # --- kreport --export-dir: tasks as folders run by plain nvcc builds
