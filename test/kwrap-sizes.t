@@ -228,4 +228,18 @@ is "$(hspec head_rows_kernel '[.launch.grid, [.params[] | .count // empty], .con
     '[["rows / 4","1","1"],["rows * cols","rows * cols"],"high"]' \
     "grid dim3(q / 4, h, b) with rows = b * h * q: the launch where b and h are 1"
 builds "$T_TMP/h.ndjson"
+# guards on an index expression the subscript spells again
+# (test/sizes/exprguard.cu, saved as test/sizes/exprguard.ndjson)
+"$KWRAP" < test/sizes/exprguard.ndjson > "$T_TMP/g.ndjson" 2> /dev/null
+gspec() {
+	jq -c --arg id "test/sizes/exprguard.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/g.ndjson"
+}
+is "$(gspec tile_flip '[.params[] | .count // empty]')" '["n","n"]' \
+    "if (base + k < n) y[base + k] and base + k < n ? x[base + k]: both hold n (not n + 1023)"
+is "$(gspec row_scale '[.params[] | .count // empty]')" '["rows * cols","rows * cols"]' \
+    "r * cols + c < rows * cols, r and c declared in one statement (ints: the bound is strict)"
+is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
+    "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
+
 done_testing

@@ -133,7 +133,8 @@ sh test/gpu/import-prepare.sh
 # mutants and its own code as the candidate (the reference must pass as
 # itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
-	./kscan test/gpu/judge/binsum.cu test/mutate/blocksum.cu \
+	./kscan test/gpu/judge/binsum.cu test/gpu/judge/bigshared.cu \
+	    test/mutate/blocksum.cu \
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
 	    test/mutate/boundary.cu test/mutate/ties.cu \
 	    test/mutate/sizeguard.cu test/equiv/guards.cu \

@@ -396,6 +396,15 @@ if [ -f "$g/judge.ndjson" ]; then
 	done
 	has "$J" 'test/equiv/dead.cu::tile_sum<32>' '"spec_equivalent":[1-9]'
 	ok $? "tile_sum<32>: its dead-code and dead-store mutants survive on the GPU"
+	# a launch with 64 KiB of dynamic shared memory, over the 48 KiB a
+	# kernel gets without opting in (test/gpu/judge/bigshared.cu): the
+	# harness opts in as the project's host code does
+	m=test/gpu/judge/bigshared.cu::tile_reverse
+	echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
+	has "$J" "$m" '"verified":{"value":true'
+	ok $? "tile_reverse: a launch with 64 KiB of dynamic shared memory runs and is verified"
+	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "tile_reverse: the reference passes as its own candidate"
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

@@ -245,11 +245,48 @@ int_var(const struct fn *f, const char *name)
 
 	if ((p = fn_param(f, name)) >= 0)
 		return f->pint[p];
-	for (i = f->a; i < f->b; i++)
-		if (is(t, i, name) && i > 0 && is_ident(t->v[i - 1]) &&
-		    (dt = k_dtype_c(t->v[i - 1])) != NULL && !dt->is_float &&
-		    (is(t, i + 1, "=") || is(t, i + 1, ";") || is(t, i + 1, ",")))
+	for (i = f->a; i < f->b; i++) {
+		size_t j;
+		int d = 0;
+		if (!is(t, i, name) || i == 0 || !(is(t, i + 1, "=") ||
+		    is(t, i + 1, ";") || is(t, i + 1, ",") || is(t, i + 1, "[") ||
+		    is(t, i + 1, ":")))
+			continue;
+		if (is_ident(t->v[i - 1]) && (dt = k_dtype_c(t->v[i - 1])) !=
+		    NULL && !dt->is_float)
 			return 1;
+		if (!is(t, i - 1, ","))
+			continue;
+		/* int a = 0, name = ...: the statement's type, the comma
+		 * at its top level */
+		for (j = i - 1; j > f->a; j--) {
+			if (is(t, j, ")") || is(t, j, "]"))
+				d++;
+			else if (is(t, j, "(") || is(t, j, "[")) {
+				if (d-- == 0)
+					break;
+			} else if (d == 0 && (is(t, j, ";") || is(t, j, "{") ||
+			    is(t, j, "}")))
+				break;
+		}
+		if (d < 0 && !(j > 0 && is(t, j - 1, "for")))
+			continue;
+		if (is(t, j, ";") || is(t, j, "{") || is(t, j, "}") ||
+		    is(t, j, "("))
+			j++;
+		for (; j < i && (is(t, j, "const") || is(t, j, "static") ||
+		    is(t, j, "register")); j++)
+			;
+		if (j + 1 < i && is_ident(t->v[j]) && is_ident(t->v[j + 1]) &&
+		    (dt = k_dtype_c(t->v[j])) != NULL && !dt->is_float &&
+		    (dt = k_dtype_c(t->v[j + 1])) == NULL)
+			return 1;
+		if (j + 2 < i && is_ident(t->v[j]) && is_ident(t->v[j + 1]) &&
+		    (dt = k_dtype_c(t->v[j])) != NULL && !dt->is_float &&
+		    k_dtype_c(t->v[j + 1]) != NULL &&
+		    !k_dtype_c(t->v[j + 1])->is_float)
+			return 1;	/* unsigned int a, name */
+	}
 	return 0;
 }
 
@@ -271,6 +308,82 @@ add_guard(struct fn *f, const char *name, int hi, int strict, size_t a,
 	g->b = b;
 	g->s = s;
 	g->e = e;
+}
+
+/* Whether [a, b) is an integer expression of names kwrap knows to be
+ * integers (declared so, the launch's indices, the slice's constants),
+ * integer literals and integer operators: "i < n" gives i <= n - 1 only
+ * for integers. */
+static int
+int_expr(const struct fn *f, size_t a, size_t b)
+{
+	static const char *const ops[] = { "+", "-", "*", "/", "%", "(", ")",
+		"<<", ">>", "&", "|", "^", NULL };
+	static const char *const launch[] = { "threadIdx", "blockIdx",
+		"blockDim", "gridDim", NULL };
+	const struct toks *t = f->t;
+	size_t i;
+	long long v;
+	int k;
+
+	for (i = a; i < b; i++) {
+		const char *o = t->v[i];
+		if (isdigit((unsigned char)*o)) {
+			if (strpbrk(o, ".eEfF") != NULL && strncmp(o, "0x", 2) != 0)
+				return 0;
+			continue;
+		}
+		if (is_ident(o)) {
+			for (k = 0; launch[k] != NULL; k++)
+				if (strcmp(o, launch[k]) == 0)
+					break;
+			if (launch[k] != NULL && is(t, i + 1, ".") && i + 2 < b) {
+				i += 2;
+				continue;
+			}
+			if (!int_var(f, o) && !const_get(&f->k->c, o, &v))
+				return 0;
+			if (is(t, i + 1, "["))	/* an element of an int array */
+				i = skip_group(t, i + 1) - 1;
+			continue;
+		}
+		for (k = 0; ops[k] != NULL; k++)
+			if (strcmp(o, ops[k]) == 0)
+				break;
+		if (ops[k] == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/* E < [a, b) (or above it: hi 0) over [s, e), E the expression [xa, xb)
+ * of more than one token: a subscript spelled as E gets the bound. */
+static void
+expr_guard(struct fn *f, size_t xa, size_t xb, int hi, int strict, size_t a,
+    size_t b, size_t s, size_t e)
+{
+	const struct toks *t = f->t;
+	struct guard *g;
+	size_t i;
+
+	if (s >= e || b <= a || xb <= xa + 1)
+		return;
+	for (i = xa; i < xb; i++)
+		if (is(t, i, "=") || is(t, i, "++") || is(t, i, "--") ||
+		    is(t, i, "?") || is(t, i, ",") || (is_ident(t->v[i]) &&
+		    is(t, i + 1, "(")))
+			return;
+	f->g = grow(f->g, &f->cg, f->ng, sizeof(*f->g));
+	g = &f->g[f->ng++];
+	memset(g, 0, sizeof(*g));
+	g->hi = hi;
+	g->strict = strict && int_expr(f, xa, xb);
+	g->a = a;
+	g->b = b;
+	g->s = s;
+	g->e = e;
+	g->xa = xa;
+	g->xb = xb;
 }
 
 /* c * name < [a, b) over [s, e), when c is a constant above 1. */
@@ -348,6 +461,14 @@ cmp_guard(struct fn *f, size_t a, size_t b, int neg, size_t s, size_t e,
 			f->g[f->ng - 1].ra = ra;
 			f->g[f->ng - 1].rb = rb;
 		}
+	}
+	if (op > a + 1 && only == NULL) {
+		/* base + k < n: an expression that a subscript may spell
+		 * again (y[base + k]) */
+		if (eq || lt)
+			expr_guard(f, a, op, 1, *o != '\0' && !eq, op + 1, b, s, e);
+		if (eq || !lt)
+			expr_guard(f, a, op, 0, *o != '\0' && !eq, op + 1, b, s, e);
 	}
 	/* c * v < E and E > c * v, c a positive constant: an upper bound
 	 * of v, E / c (a vector index: 4 * i < n) */

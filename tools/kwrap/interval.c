@@ -13,6 +13,7 @@ struct ex {
 
 static void x_cond(struct ex *x, struct iv *r);
 static void x_unary(struct ex *x, struct iv *r);
+static void expr_guards(struct fn *f, size_t a, size_t b, struct iv *r);
 
 void
 eval_at(struct fn *f, size_t a, size_t b, struct iv *r)
@@ -25,13 +26,16 @@ eval_at(struct fn *f, size_t a, size_t b, struct iv *r)
 	}
 	f->k->depth++;
 	x_cond(&x, r);
-	f->k->depth--;
 	if (x.bad || x.i != b)
 		iv_top(r);
+	if (b > a + 1 && f->ng > 0)
+		expr_guards(f, a, b, r);
+	f->k->depth--;
 }
 
 static void var_value(struct fn *f, const char *name, size_t pos,
     struct iv *r);
+
 
 /* What a parameter or variable starts as: 1 and *r when it has a
  * binding. */
@@ -333,13 +337,103 @@ stride_hi(struct fn *f, const char *name, int d, struct iv *r)
 		p_const(&r->hi, a + c * ((h - a) / c));
 }
 
+/* Narrow r by guard g, which holds where r is taken. */
+static void
+guard_meet(struct fn *f, struct guard *g, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct poly one, b;
+	struct iv rv;
+
+	if (g->state == 0) {
+		g->state = 1;
+		eval_at(f, g->a, g->b, &g->v);
+		g->state = 2;
+	}
+	if (g->state != 2)
+		return;
+	p_const(&one, 1);
+	if (g->hi) {
+		b = g->v.hi;
+		if (g->strict)
+			p_add(&b, &b, &one, -1);
+		if (g->scale > 1) {
+			/* c * v <= b: v <= b / c, b at least 0 */
+			struct poly c;
+			p_const(&c, g->scale);
+			p_div(at, &b, &b, &c);
+		}
+		if (g->rb > g->ra) {
+			eval_at(f, g->ra, g->rb, &rv);
+			p_max(at, &b, &b, &rv.hi);
+		}
+		p_meet_hi(at, &r->hi, &b, &r->hi);
+	} else {
+		b = g->v.lo;
+		if (g->strict)
+			p_add(&b, &b, &one, 1);
+		if (g->rb > g->ra) {
+			eval_at(f, g->ra, g->rb, &rv);
+			p_min(at, &b, &b, &rv.lo);
+		}
+		p_meet_lo(at, &r->lo, &b, &r->lo);
+	}
+}
+
+static int
+assigns(const char *s)
+{
+	static const char *const ops[] = { "=", "+=", "-=", "*=", "/=", "%=",
+		"&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL };
+	int k;
+
+	for (k = 0; ops[k] != NULL; k++)
+		if (strcmp(s, ops[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The guards on expression [a, b) that hold at a: one whose expression
+ * is spelled as [a, b), in whose range a lies, none of whose names is
+ * assigned between the guard and a. */
+static void
+expr_guards(struct fn *f, size_t a, size_t b, struct iv *r)
+{
+	const struct toks *t = f->t;
+	int i;
+	size_t j, q;
+
+	for (i = 0; i < f->ng; i++) {
+		struct guard *g = &f->g[i];
+		if (g->xb <= g->xa || g->xb - g->xa != b - a || a < g->s ||
+		    a >= g->e || g->state == 1)
+			continue;
+		for (j = 0; j < b - a; j++)
+			if (strcmp(t->v[a + j], t->v[g->xa + j]) != 0)
+				break;
+		if (j < b - a)
+			continue;
+		for (q = g->s; q < a; q++) {
+			if (!is_ident(t->v[q]))
+				continue;
+			for (j = g->xa; j < g->xb; j++)
+				if (strcmp(t->v[q], t->v[j]) == 0)
+					break;
+			if (j < g->xb && ((q + 1 < t->n && assigns(t->v[q + 1])) ||
+			    (q > 0 && (is(t, q - 1, "++") || is(t, q - 1, "--")))))
+				break;
+		}
+		if (q < a)
+			continue;
+		guard_meet(f, g, r);
+	}
+}
+
 /* A variable's value at pos: what the one assignment that reaches it
  * gives, else its hull, narrowed by the guards there. */
 static void
 var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 {
-	struct atoms *at = f->k->at;
-	struct poly one, b;
 	size_t after = 0;
 	int i, d = decl_of(f, name, pos), j;
 
@@ -348,43 +442,12 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 		after = f->as[j].b;
 	} else
 		var_hull(f, name, d, r);
-	p_const(&one, 1);
 	for (i = 0; i < f->ng; i++) {
 		struct guard *g = &f->g[i];
-		struct iv rv;
 		if (pos < g->s || pos >= g->e || strcmp(g->name, name) != 0 ||
 		    g->state == 1 || g->s < after)
 			continue;
-		if (g->state == 0) {
-			g->state = 1;
-			eval_at(f, g->a, g->b, &g->v);
-			g->state = 2;
-		}
-		if (g->hi) {
-			b = g->v.hi;
-			if (g->strict)
-				p_add(&b, &b, &one, -1);
-			if (g->scale > 1) {
-				/* c * v <= b: v <= b / c, b at least 0 */
-				struct poly c;
-				p_const(&c, g->scale);
-				p_div(at, &b, &b, &c);
-			}
-			if (g->rb > g->ra) {
-				eval_at(f, g->ra, g->rb, &rv);
-				p_max(at, &b, &b, &rv.hi);
-			}
-			p_meet_hi(at, &r->hi, &b, &r->hi);
-		} else {
-			b = g->v.lo;
-			if (g->strict)
-				p_add(&b, &b, &one, 1);
-			if (g->rb > g->ra) {
-				eval_at(f, g->ra, g->rb, &rv);
-				p_min(at, &b, &b, &rv.lo);
-			}
-			p_meet_lo(at, &r->lo, &b, &r->lo);
-		}
+		guard_meet(f, g, r);
 	}
 	if (j < 0)
 		stride_hi(f, name, d, r);

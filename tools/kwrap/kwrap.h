@@ -281,6 +281,7 @@ struct guard {
 	size_t ra, rb;		/* a clamp: or the value assigned */
 	size_t s, e;		/* where it holds */
 	long long scale;	/* c * name < bound, for c > 1; else 0 */
+	size_t xa, xb;		/* an expression's tokens, not a name (name "") */
 	int state;		/* 0, 1 being evaluated, 2 done */
 	struct iv v;
 };

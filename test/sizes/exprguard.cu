@@ -1,0 +1,41 @@
+// Guards on an index expression that the subscript spells again
+// (test/kwrap-sizes.t): "if (base + k < n) y[base + k] = ...", a ternary
+// guard, an offset made of comma-declared ints; and a near miss where a
+// name of the expression changes between the guard and the store.
+#define TILE 1024
+
+__global__ void tile_flip(const float *x, float *y, int n)
+{
+	__shared__ float tile[TILE];
+	int base = blockIdx.x * TILE;
+	for (int k = threadIdx.x; k < TILE; k += blockDim.x)
+		tile[k] = base + k < n ? x[base + k] : 0.0f;
+	__syncthreads();
+	for (int k = threadIdx.x; k < TILE; k += blockDim.x)
+		if (base + k < n)
+			y[base + k] = tile[TILE - 1 - k] + tile[k];
+}
+
+__global__ void row_scale(const float *x, float *y, int rows, int cols)
+{
+	int r = blockIdx.y, c = threadIdx.x + blockIdx.x * blockDim.x;
+	if (r * cols + c < rows * cols)
+		y[r * cols + c] = 2.0f * x[r * cols + c];
+}
+
+// near miss: base moves after the guard, the store is not bounded by it
+__global__ void moved_base(const float *x, float *y, int n)
+{
+	int base = blockIdx.x * blockDim.x, k = threadIdx.x;
+	if (base + k < n) {
+		base += 1;
+		y[base + k] = x[k];
+	}
+}
+
+void run(const float *x, float *y, int n, int rows, int cols)
+{
+	tile_flip<<<(n + TILE - 1) / TILE, 256>>>(x, y, n);
+	row_scale<<<dim3((cols + 255) / 256, rows), 256>>>(x, y, rows, cols);
+	moved_base<<<(n + 255) / 256, 256>>>(x, y, n);
+}
