@@ -134,4 +134,8 @@ __global__ void ring_shift(const float *x, float *y, int n, int rounds)
 		y[i] = v;
 }
 
-template __global__ void pick_far<64>(int, int, const float *, float *, int *);
+void run_pick_far(int b, int n, int m, const float *pts, float *best,
+    int *picks)
+{
+	pick_far<64><<<b, 64>>>(n, m, pts, best, picks);
+}
