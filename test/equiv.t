@@ -141,6 +141,8 @@ is "$(jq -r 'select(.id | endswith("::pick_far<64>")) | .wrap.mutants.list[] |
     "the proof names what each side writes"
 is "$(bmarked tail_sync)" "8 barrier-orders-nothing" \
     "a barrier at the kernel's end orders nothing"
+is "$(bmarked bounded_tail)" "9 barrier-orders-nothing" \
+    "__launch_bounds__ between the parameters and the body: the same proof"
 for k in stage_read shared_count global_pass alias_read helper_write; do
 	is "$(bmarked "$k" | awk '{ print $2 }' | sort -u)" none \
 	    "near miss $k: the barrier orders a write before a read on the other side"

@@ -239,6 +239,9 @@ is "$(gspec tile_flip '[.params[] | .count // empty]')" '["n","n"]' \
     "if (base + k < n) y[base + k] and base + k < n ? x[base + k]: both hold n (not n + 1023)"
 is "$(gspec row_scale '[.params[] | .count // empty]')" '["rows * cols","rows * cols"]' \
     "r * cols + c < rows * cols, r and c declared in one statement (ints: the bound is strict)"
+is "$(gspec 'tree_sum<32>' '.launch.shared_mem') $(gspec 'tree_sum<64>' '.launch.shared_mem')" \
+    '"128" "256"' \
+    "dynamic shared memory from the code the instance runs: if (B >= 64 && t < 32) is dead in tree_sum<32>"
 is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
     "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
 

@@ -52,6 +52,17 @@ __global__ void tail_sync(const float *x, float *y, int n)
 	__syncthreads();
 }
 
+// with launch bounds between the parameters and the body: y, written
+// before the barrier, is a parameter all the same, and nothing follows
+__global__ void __launch_bounds__(256) bounded_tail(const float *x, float *y,
+    int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = x[i] + 1.0f;
+	__syncthreads();
+}
+
 // near miss: s is written before the barrier and read after it
 __global__ void stage_read(const float *x, float *y, int n)
 {

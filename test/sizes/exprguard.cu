@@ -1,7 +1,8 @@
 // Guards on an index expression that the subscript spells again
 // (test/kwrap-sizes.t): "if (base + k < n) y[base + k] = ...", a ternary
 // guard, an offset made of comma-declared ints; and a near miss where a
-// name of the expression changes between the guard and the store.
+// name of the expression changes between the guard and the store.  Also
+// dynamic shared memory sized from what a template instance runs.
 #define TILE 1024
 
 __global__ void tile_flip(const float *x, float *y, int n)
@@ -38,4 +39,31 @@ void run(const float *x, float *y, int n, int rows, int cols)
 	tile_flip<<<(n + TILE - 1) / TILE, 256>>>(x, y, n);
 	row_scale<<<dim3((cols + 255) / 256, rows), 256>>>(x, y, rows, cols);
 	moved_base<<<(n + 255) / 256, 256>>>(x, y, n);
+}
+
+// dynamic shared memory sized from the code that runs for the instance:
+// in tree_sum<32>, "if (B >= 64 && t < 32)" never runs, and s holds 32
+// floats, not 64 (a mutant that runs it then reads past s)
+template <unsigned int B>
+__global__ void tree_sum(const float *x, float *y, int n)
+{
+	extern __shared__ float s[];
+	unsigned int t = threadIdx.x, i = blockIdx.x * B + t;
+	s[t] = i < n ? x[i] : 0.0f;
+	__syncthreads();
+	if (B >= 64 && t < 32)
+		s[t] += s[t + 32];
+	__syncthreads();
+	if (t == 0) {
+		float v = 0.0f;
+		for (int k = 0; k < (B < 32 ? B : 32); k++)
+			v += s[k];
+		y[blockIdx.x] = v;
+	}
+}
+
+void run_tree(const float *x, float *y, int n)
+{
+	tree_sum<32><<<(n + 31) / 32, 32>>>(x, y, n);
+	tree_sum<64><<<(n + 63) / 64, 64>>>(x, y, n);
 }

@@ -552,7 +552,8 @@ buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
 	for (i = f->a; i < f->b; i++) {
 		int self = 0;
 		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->") ||
-		    is(t, i - 1, "::") || (is(t, i + 1, "[") && is(t, i + 2, "]")))
+		    is(t, i - 1, "::") || (is(t, i + 1, "[") && is(t, i + 2, "]")) ||
+		    fn_dead(f, i))
 			continue;
 		for (x = 0; x < f->nas; x++)
 			if (strcmp(f->as[x].name, name) == 0 &&

@@ -475,48 +475,39 @@ obj_new(struct br *r, size_t tok, int kind, int alias)
 	return r->n++;
 }
 
-/* The kernel's parameters: pointers, arrays and everything the spec does
- * not call a plain scalar are objects. */
+/* The kernel's parameters, as the spec lists them: every one that is not
+ * a plain scalar (a pointer, an array, a struct, an accessor) is an
+ * object; each named by its token in the parameter list. */
 static void
 params(struct br *r)
 {
 	struct eq *g = r->g;
-	json_t *ps = json_object_get(g->spec, "params"), *p;
-	size_t i, j, idx, close = 0;
-	int d = 0;
+	json_t *p;
+	size_t idx, i;
 
-	for (i = g->a - 1; i > 0; i--) {
-		if (eq_tk(g, i, ")")) {
-			if (d++ == 0)
-				close = i;
-		} else if (eq_tk(g, i, "(") && --d == 0)
-			break;
-	}
-	if (i == 0 || d != 0) {
-		r->fail = 1;
-		return;
-	}
-	for (j = i + 1; j < close; j++) {
-		int plain = 0;
-		if (g->t.v[j].kind != M_ID || !(eq_tk(g, j + 1, ",") || eq_tk(g, j + 1,
-		    ")") || eq_tk(g, j + 1, "[") || eq_tk(g, j + 1, "=")))
+	json_array_foreach(json_object_get(g->spec, "params"), idx, p) {
+		const char *nm = k_get_str(p, "name"), *role = k_get_str(p,
+		    "role"), *dt = k_get_str(p, "dtype");
+		int plain;
+		if (nm == NULL)
 			continue;
-		json_array_foreach(ps, idx, p) {
-			const char *nm = k_get_str(p, "name"),
-			    *role = k_get_str(p, "role"),
-			    *dt = k_get_str(p, "dtype");
-			if (nm != NULL && strlen(nm) == g->t.v[j].len &&
-			    strncmp(nm, g->code + g->t.v[j].off,
-			    g->t.v[j].len) == 0)
-				plain = role != NULL && strcmp(role, "scalar") ==
-				    0 && json_object_get(p, "fields") == NULL &&
-				    (dt == NULL || (strcmp(dt, "struct") != 0 &&
-				    strcmp(dt, "bytes") != 0));
+		plain = role != NULL && strcmp(role, "scalar") == 0 &&
+		    json_object_get(p, "fields") == NULL && (dt == NULL ||
+		    (strcmp(dt, "struct") != 0 && strcmp(dt, "bytes") != 0));
+		for (i = g->a; i-- > 0;)
+			if (g->t.v[i].kind == M_ID && g->t.v[i].len == strlen(nm) &&
+			    strncmp(g->code + g->t.v[i].off, nm,
+			    g->t.v[i].len) == 0)
+				break;
+		if (i == (size_t)-1) {
+			r->fail = 1;
+			return;
 		}
-		if (eq_tk(g, j - 1, "*") || eq_tk(g, j - 1, "&") || eq_tk(g, j + 1, "["))
+		if (eq_tk(g, i - 1, "*") || eq_tk(g, i - 1, "&") ||
+		    eq_tk(g, i + 1, "["))
 			plain = 0;
-		if (!plain && obj_of(r, j) < 0)
-			obj_new(r, j, O_PTR, BR_ROOT);
+		if (!plain && obj_of(r, i) < 0)
+			obj_new(r, i, O_PTR, BR_ROOT);
 	}
 }
 

@@ -12,6 +12,7 @@ fn_free(struct fn *f)
 	free(f->m);
 	free(f->l);
 	free(f->dc);
+	free(f->dead);
 	free(f->oc);
 	free(f->bind);
 	free(f->pn);
@@ -540,6 +541,58 @@ cond_guards(struct fn *f, size_t a, size_t b, size_t e, size_t ns,
 			cmp_guard(f, s, ends[i], 1, ns, ne, 0, 0, NULL);
 }
 
+int
+fn_dead(const struct fn *f, size_t pos)
+{
+	int i;
+
+	for (i = 0; i < f->ndead; i++)
+		if (pos >= f->dead[2 * i] && pos < f->dead[2 * i + 1])
+			return 1;
+	return 0;
+}
+
+/* What the if with condition [a, b) runs, [s, e), never runs for the
+ * instance: a conjunct of the condition is 0 over the slice's constants
+ * and the kernel's template values alone ("if (blockSize >= 512 && tid <
+ * 256)" in kernel<128>).  Only in the kernel itself, where those values
+ * are the instance's, and only for conjuncts whose names are none of its
+ * parameters or locals. */
+static void
+dead_if(struct fn *f, size_t a, size_t b, size_t s, size_t e)
+{
+	const struct toks *t = f->t;
+	struct k_buf txt = { 0 };
+	size_t ends[16], c, i;
+	int n, k, mixed, ok;
+	long long v;
+
+	if (!f->kernel || s >= e)
+		return;
+	n = split_top(t, a, b, "&&", ends, 16, &mixed);
+	if (mixed)
+		return;
+	for (k = 0, c = a; k < n; c = ends[k++] + 1) {
+		ok = ends[k] > c;
+		k_buf_free(&txt);
+		for (i = c; i < ends[k] && ok; i++) {
+			if (is_ident(t->v[i]) && (fn_param(f, t->v[i]) >= 0 ||
+			    decl_of(f, t->v[i], i) >= 0))
+				ok = 0;
+			k_buf_printf(&txt, "%s ", t->v[i]);
+		}
+		if (ok && eval_str(k_buf_str(&txt), &f->k->c, &v) && v == 0) {
+			f->dead = grow(f->dead, &f->cdead, 2 * f->ndead + 2,
+			    sizeof(*f->dead));
+			f->dead[2 * f->ndead] = s;
+			f->dead[2 * f->ndead + 1] = e;
+			f->ndead++;
+			break;
+		}
+	}
+	k_buf_free(&txt);
+}
+
 /* The innermost declaration of name seen at pos, or -1. */
 int
 decl_of(const struct fn *f, const char *name, size_t pos)
@@ -730,6 +783,7 @@ fn_scan(struct fn *f)
 				e1 = stmt_end(t, e0, f->b);
 			}
 			cond_guards(f, c0, c1, s1, e0, e1);
+			dead_if(f, c0, c1, s0, s1);
 			if (stmt_exits(t, s0, s1))
 				cond_guards(f, c0, c1, c0, e1, block_end(f, i));
 		} else if ((is(t, i, "for") || is(t, i, "while")) &&

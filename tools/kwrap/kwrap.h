@@ -323,8 +323,14 @@ struct fn {
 	struct fn *oc_up;	/* parameter oc_param is oc_up's array */
 	int oc_param, oc_d;	/* oc_name, declared at oc_d there */
 	char oc_name[64];
+	size_t *dead;		/* [s, e) pairs: what an if runs whose
+				 * condition is 0 for the instance */
+	int ndead, cdead;
 };
 
+
+/* flow.c: token pos lies in code that never runs for the instance. */
+int fn_dead(const struct fn *f, size_t pos);
 
 /* tok.c */
 void
