@@ -268,6 +268,7 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 	ends = args_of(f, open, &n);
 	if (hd >= MAX_HELPER || !is_ident(name)) {
 		acc_unknown(a, f, open);
+		free(ends);
 		return;
 	}
 	for (want = 1; want <= 3 && !walked; want++) {
