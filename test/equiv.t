@@ -143,7 +143,10 @@ is "$(bmarked tail_sync)" "8 barrier-orders-nothing" \
     "a barrier at the kernel's end orders nothing"
 is "$(bmarked bounded_tail)" "9 barrier-orders-nothing" \
     "__launch_bounds__ between the parameters and the body: the same proof"
-for k in stage_read shared_count global_pass alias_read helper_write; do
+is "$(bmarked macro_tail)" "10 barrier-orders-nothing" \
+    "a macro that only computes a value (TWICE(v)) hides no access"
+for k in stage_read shared_count global_pass alias_read helper_write \
+    macro_store; do
 	is "$(bmarked "$k" | awk '{ print $2 }' | sort -u)" none \
 	    "near miss $k: the barrier orders a write before a read on the other side"
 done

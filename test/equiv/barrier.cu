@@ -63,6 +63,28 @@ __global__ void __launch_bounds__(256) bounded_tail(const float *x, float *y,
 	__syncthreads();
 }
 
+// a macro that only computes a value hides no access
+#define TWICE(v) (2.0f * (v))
+__global__ void macro_tail(const float *x, float *y, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = TWICE(x[i]);
+	__syncthreads();
+}
+
+// near miss: the store into tile is inside a macro, out of the tokens
+#define CLEAR_TILE() tile[threadIdx.x] = 0.0f
+__global__ void macro_store(const float *x, float *y, int n)
+{
+	__shared__ float tile[256];
+	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	CLEAR_TILE();
+	__syncthreads();
+	if (i < n)
+		y[i] = x[i] + tile[t ^ 1];
+}
+
 // near miss: s is written before the barrier and read after it
 __global__ void stage_read(const float *x, float *y, int n)
 {

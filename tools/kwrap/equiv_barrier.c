@@ -37,8 +37,9 @@
  * Not proven (the mutant is left unmarked): a body with goto or asm, a
  * reference bound to memory ("T &r = x[i]"), a call of a function the
  * slice defines where the slice holds __shared__ or __device__
- * variables outside the kernel, a barrier inside a switch, a loop body
- * that is not a block.  Other barriers (cooperative groups' sync,
+ * variables outside the kernel, a macro of the slice on either side whose
+ * replacement assigns, subscripts or calls, a barrier inside a switch, a
+ * loop body that is not a block.  Other barriers (cooperative groups' sync,
  * __syncthreads_count) do not end a walk: the spans only grow.
  */
 #include "equiv.h"
@@ -791,6 +792,49 @@ touch(struct br *r, int o, int s, int w)
 		r->o[o].rd[s] = 1;
 }
 
+/* Whether token j names a macro of the slice whose replacement may touch
+ * memory: it assigns (=, op=, ++, --), subscripts or calls.  The tokens
+ * kwrap reads have the preprocessor's lines dropped, so what such a
+ * macro does is not in them; one that only computes a value is harmless. */
+static int
+macro_hazard(const struct eq *g, size_t j)
+{
+	const char *c = g->code, *p, *e, *q;
+	size_t len = g->t.v[j].len;
+	const char *name = c + g->t.v[j].off;
+
+	for (p = c; (p = strstr(p, "define")) != NULL; p += 6) {
+		/* "#" then blanks then define at a line's start */
+		for (q = p; q > c && (q[-1] == ' ' || q[-1] == '\t'); q--)
+			;
+		if (q == c || q[-1] != '#')
+			continue;
+		for (q--; q > c && (q[-1] == ' ' || q[-1] == '\t'); q--)
+			;
+		if (q != c && q[-1] != '\n')
+			continue;
+		for (q = p + 6; *q == ' ' || *q == '\t'; q++)
+			;
+		if (strncmp(q, name, len) != 0 || isalnum((unsigned char)q[len]) ||
+		    q[len] == '_')
+			continue;
+		/* the replacement, over continued lines */
+		for (e = q + len; *e != '\0' && !(*e == '\n' && e[-1] != '\\');
+		    e++) {
+			if (*e == '[' || (e[0] == '+' && e[1] == '+') ||
+			    (e[0] == '-' && e[1] == '-'))
+				return 1;
+			if (*e == '=' && e[1] != '=' && strchr("=<>!", e[-1]) ==
+			    NULL)
+				return 1;
+			if (*e == '(' && e > q + len && (isalnum((unsigned char)
+			    e[-1]) || e[-1] == '_'))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Read every mention of memory in side sd (s: 0 before, 1 after). */
 static void
 mentions(struct br *r, const struct side *sd, int s,
@@ -802,6 +846,10 @@ mentions(struct br *r, const struct side *sd, int s,
 
 	for (k = 0; k < sd->n && !r->fail; k++)
 		for (j = sd->v[k].a; j < sd->v[k].b && j < g->b; j++) {
+			if (g->t.v[j].kind == M_ID && macro_hazard(g, j)) {
+				r->fail = 1;
+				return;
+			}
 			if (g->t.v[j].kind != M_ID || eq_tk(g, j - 1, ".") ||
 			    eq_tk(g, j - 1, "->") || eq_tk(g, j - 1, "::") ||
 			    eq_tk(g, j + 1, "::"))
