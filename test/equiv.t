@@ -119,6 +119,8 @@ is "$(dmarked 'alias_sum<32>' | grep -c dead-store)" 0 \
     "near miss: part also read through q = part: its store is not dead"
 is "$(dmarked 'dyn_sum<32>' | head -n 1)" "store-plus-one 18 dead-store" \
     "dyn_sum<32>: dynamic shared memory handed out once (DynShared), read only where B >= 64: a dead store"
+is "$(dmarked 'macro_sum<32>' | grep -c dead-store)" 0 \
+    "near miss: part read inside a macro (PEEK), out of kwrap's tokens: its store is not dead"
 is "$(dmarked 'dyn_twice<32>' | grep -c dead-store)" 0 \
     "near miss: DynShared handed out twice, the second pointer reads the first's stores"
 

@@ -89,6 +89,9 @@ int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
  * appended to why. */
 int eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why);
 
+/* equiv_barrier.c: token j names a macro of the slice whose replacement
+ * assigns, subscripts or calls (what it touches is out of the tokens). */
+int eq_macro_hazard(const struct eq *g, size_t j);
 /* equiv_barrier.c: the "__syncthreads();" at off orders nothing: no
  * memory written on one side of it is touched on the other; the reason
  * appended to why. */

@@ -796,8 +796,8 @@ touch(struct br *r, int o, int s, int w)
  * memory: it assigns (=, op=, ++, --), subscripts or calls.  The tokens
  * kwrap reads have the preprocessor's lines dropped, so what such a
  * macro does is not in them; one that only computes a value is harmless. */
-static int
-macro_hazard(const struct eq *g, size_t j)
+int
+eq_macro_hazard(const struct eq *g, size_t j)
 {
 	const char *c = g->code, *p, *e, *q;
 	size_t len = g->t.v[j].len;
@@ -846,7 +846,7 @@ mentions(struct br *r, const struct side *sd, int s,
 
 	for (k = 0; k < sd->n && !r->fail; k++)
 		for (j = sd->v[k].a; j < sd->v[k].b && j < g->b; j++) {
-			if (g->t.v[j].kind == M_ID && macro_hazard(g, j)) {
+			if (g->t.v[j].kind == M_ID && eq_macro_hazard(g, j)) {
 				r->fail = 1;
 				return;
 			}

@@ -22,7 +22,8 @@
  * is named nowhere else than in its own definitions, and every "extern
  * __shared__" of the slice lies inside those definitions.  A pointer
  * that is copied, passed, reassigned, or read through anywhere live
- * proves nothing.  Shared memory does not outlive the launch, so values
+ * proves nothing; so does a macro of the slice in the body that may read
+ * the array by a name the tokens do not show.  Shared memory does not outlive the launch, so values
  * stored there and never read cannot reach an output.
  */
 #include "equiv.h"
@@ -262,6 +263,11 @@ eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 			break;
 	if (x <= g->a || !plain_store(g, --x, &eqt) || eqt != k - 1)
 		return 0;
+	/* a macro that subscripts or assigns may read the array by a name
+	 * kwrap's tokens do not show */
+	for (j = g->a; j < g->b; j++)
+		if (g->t.v[j].kind == M_ID && eq_macro_hazard(g, j))
+			return 0;
 	/* every other mention: the declaration, plain stores, dead code */
 	for (j = g->a; j < g->b; j++) {
 		if (!eq_same_name(g, j, x) || j == x || eq_tk(g, j - 1, ".") ||
