@@ -10,7 +10,7 @@
 # tasks and the operators of the survivors.  Needs no jq: awk reads the
 # kreport JSON lines.
 #
-#	sh bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT...
+#	sh bench/mutation-gpu.sh [-b seconds] [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT...
 #
 # -r: rounds of survivor cases: the tasks with surviving mutants are
 # wrapped again with kwrap --survivor-cases 4 (cases aimed at the
@@ -18,7 +18,9 @@
 # old one where it is still verified (default 0 rounds).
 # -j: kbuild jobs and kverify processes (default: the CPUs).  -t: the
 # mutant's --mutant-timeout per case (default 5).  -d: stop kverify after
-# this many seconds.  Writes OUT/built.ndjson, OUT/verified.ndjson,
+# this many seconds; -b: stop kbuild after this many seconds (the records
+# it finished are judged: on a lent machine, mutant builds can take a
+# whole call's limit).  Writes OUT/built.ndjson, OUT/verified.ndjson,
 # OUT/mutation.row and OUT/mutation.tasks, and next to the first OUT
 # mutation.md (per corpus) and mutation-tasks.md (per task, lowest score
 # first), from every OUT there that has been run: corpora can be run one
@@ -30,19 +32,21 @@ bin=${KFORGE_BIN:-$k}
 jobs=$(nproc 2> /dev/null || echo 4)
 tmo=5
 deadline=
+bbound=
 rounds=0
-while getopts d:j:r:t: o; do
+while getopts b:d:j:r:t: o; do
 	case $o in
+	b) bbound=$OPTARG ;;
 	d) deadline=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	*) echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2
+	*) echo "usage: bench/mutation-gpu.sh [-b seconds] [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: bench/mutation-gpu.sh [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/mutation-gpu.sh [-b seconds] [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -56,8 +60,9 @@ md=$(cd "$(dirname "$1")" && pwd)/mutation.md
 
 # verify IN OUT DIR: kbuild and kverify, -j processes sharing the GPU
 verify() {
-	KFORGE_WORK=$3/work "$bin/kbuild" -q -j "$jobs" --arch "$arch" \
-	    < "$1" > "$3/built.tmp" || true
+	# shellcheck disable=SC2086
+	KFORGE_WORK=$3/work ${bbound:+timeout $bbound} "$bin/kbuild" -q \
+	    -j "$jobs" --arch "$arch" < "$1" > "$3/built.tmp" || true
 	rm -f "$3"/part.*
 	if [ ! -s "$3/built.tmp" ]; then
 		: > "$2"
