@@ -247,7 +247,7 @@ int_var(const struct fn *f, const char *name)
 	if ((p = fn_param(f, name)) >= 0)
 		return f->pint[p];
 	for (i = f->a; i < f->b; i++) {
-		size_t j;
+		size_t j, k;
 		int d = 0;
 		if (!is(t, i, name) || i == 0 || !(is(t, i + 1, "=") ||
 		    is(t, i + 1, ";") || is(t, i + 1, ",") || is(t, i + 1, "[") ||
@@ -278,15 +278,14 @@ int_var(const struct fn *f, const char *name)
 		for (; j < i && (is(t, j, "const") || is(t, j, "static") ||
 		    is(t, j, "register")); j++)
 			;
-		if (j + 1 < i && is_ident(t->v[j]) && is_ident(t->v[j + 1]) &&
-		    (dt = k_dtype_c(t->v[j])) != NULL && !dt->is_float &&
-		    (dt = k_dtype_c(t->v[j + 1])) == NULL)
+		/* integer type words (unsigned int, long long), then the
+		 * first declarator's name */
+		for (k = j; k < i && is_ident(t->v[k]) && (dt =
+		    k_dtype_c(t->v[k])) != NULL && !dt->is_float; k++)
+			;
+		if (k > j && k < i && is_ident(t->v[k]) &&
+		    k_dtype_c(t->v[k]) == NULL)
 			return 1;
-		if (j + 2 < i && is_ident(t->v[j]) && is_ident(t->v[j + 1]) &&
-		    (dt = k_dtype_c(t->v[j])) != NULL && !dt->is_float &&
-		    k_dtype_c(t->v[j + 1]) != NULL &&
-		    !k_dtype_c(t->v[j + 1])->is_float)
-			return 1;	/* unsigned int a, name */
 	}
 	return 0;
 }
@@ -364,27 +363,22 @@ expr_guard(struct fn *f, size_t xa, size_t xb, int hi, int strict, size_t a,
     size_t b, size_t s, size_t e)
 {
 	const struct toks *t = f->t;
-	struct guard *g;
+	int n = f->ng;
 	size_t i;
 
-	if (s >= e || b <= a || xb <= xa + 1)
+	if (xb <= xa + 1)
 		return;
 	for (i = xa; i < xb; i++)
 		if (is(t, i, "=") || is(t, i, "++") || is(t, i, "--") ||
 		    is(t, i, "?") || is(t, i, ",") || (is_ident(t->v[i]) &&
 		    is(t, i + 1, "(")))
 			return;
-	f->g = grow(f->g, &f->cg, f->ng, sizeof(*f->g));
-	g = &f->g[f->ng++];
-	memset(g, 0, sizeof(*g));
-	g->hi = hi;
-	g->strict = strict && int_expr(f, xa, xb);
-	g->a = a;
-	g->b = b;
-	g->s = s;
-	g->e = e;
-	g->xa = xa;
-	g->xb = xb;
+	add_guard(f, "", hi, 0, a, b, s, e);
+	if (f->ng == n)
+		return;
+	f->g[n].strict = strict && int_expr(f, xa, xb);
+	f->g[n].xa = xa;
+	f->g[n].xb = xb;
 }
 
 /* c * name < [a, b) over [s, e), when c is a constant above 1. */

@@ -36,7 +36,6 @@ eval_at(struct fn *f, size_t a, size_t b, struct iv *r)
 static void var_value(struct fn *f, const char *name, size_t pos,
     struct iv *r);
 
-
 /* What a parameter or variable starts as: 1 and *r when it has a
  * binding. */
 static int
@@ -380,19 +379,6 @@ guard_meet(struct fn *f, struct guard *g, struct iv *r)
 	}
 }
 
-static int
-assigns(const char *s)
-{
-	static const char *const ops[] = { "=", "+=", "-=", "*=", "/=", "%=",
-		"&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL };
-	int k;
-
-	for (k = 0; ops[k] != NULL; k++)
-		if (strcmp(s, ops[k]) == 0)
-			return 1;
-	return 0;
-}
-
 /* The guards on expression [a, b) that hold at a: one whose expression
  * is spelled as [a, b), in whose range a lies, none of whose names is
  * assigned between the guard and a. */
@@ -400,8 +386,8 @@ static void
 expr_guards(struct fn *f, size_t a, size_t b, struct iv *r)
 {
 	const struct toks *t = f->t;
-	int i;
-	size_t j, q;
+	int i, x;
+	size_t j;
 
 	for (i = 0; i < f->ng; i++) {
 		struct guard *g = &f->g[i];
@@ -413,17 +399,18 @@ expr_guards(struct fn *f, size_t a, size_t b, struct iv *r)
 				break;
 		if (j < b - a)
 			continue;
-		for (q = g->s; q < a; q++) {
-			if (!is_ident(t->v[q]))
+		/* the assignments flow.c noted: one to a name of the
+		 * expression between the guard and a voids it */
+		for (x = 0; x < f->nas; x++) {
+			if (f->as[x].pos < g->s || f->as[x].pos >= a)
 				continue;
 			for (j = g->xa; j < g->xb; j++)
-				if (strcmp(t->v[q], t->v[j]) == 0)
+				if (strcmp(f->as[x].name, t->v[j]) == 0)
 					break;
-			if (j < g->xb && ((q + 1 < t->n && assigns(t->v[q + 1])) ||
-			    (q > 0 && (is(t, q - 1, "++") || is(t, q - 1, "--")))))
+			if (j < g->xb)
 				break;
 		}
-		if (q < a)
+		if (x < f->nas)
 			continue;
 		guard_meet(f, g, r);
 	}
