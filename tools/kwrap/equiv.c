@@ -395,6 +395,7 @@ kw_equivalent(const char *code, const char *kernel, json_t *instance,
 	}
 	tokenize(code, &all);
 	collect_consts(code, &all, &g.c);
+	eq_macros(&g);
 	{
 		/* template value parameters of the instance, last: they
 		 * win over namesakes of the slice (as kern_infer's) */
@@ -423,5 +424,6 @@ kw_equivalent(const char *code, const char *kernel, json_t *instance,
 	consts_free(&g.c);
 	consts_free(&g.bind);
 	toks_free(&all);
+	free(g.hazards);
 	free(g.t.v);
 }

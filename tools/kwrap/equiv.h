@@ -40,6 +40,8 @@ struct eq {
 	struct seen names[EQ_NAMES];
 	int nnames;
 	int reads;		/* EQ_R_*: what the evaluations read */
+	struct eq_name { size_t off, len; } *hazards;	/* eq_macros' */
+	int nhazards;
 };
 
 /* One parse of a text: the span, lexed alone. */
@@ -89,8 +91,10 @@ int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
  * appended to why. */
 int eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why);
 
-/* equiv_barrier.c: token j names a macro of the slice whose replacement
- * assigns, subscripts or calls (what it touches is out of the tokens). */
+/* equiv_barrier.c: note the slice's macros whose replacement assigns,
+ * subscripts or calls (what they touch is out of the tokens), once a
+ * record; free g->hazards.  eq_macro_hazard: token j names one. */
+void eq_macros(struct eq *g);
 int eq_macro_hazard(const struct eq *g, size_t j);
 /* equiv_barrier.c: the "__syncthreads();" at off orders nothing: no
  * memory written on one side of it is touched on the other; the reason

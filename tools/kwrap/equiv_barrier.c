@@ -672,9 +672,8 @@ static int
 address_use(const struct eq *g, size_t j)
 {
 	int subs, call;
-	size_t e = chain_end(g, j, &subs, &call);
 
-	(void)e;
+	(void)chain_end(g, j, &subs, &call);
 	return subs == 0 || eq_tk(g, j - 1, "&");
 }
 
@@ -792,16 +791,15 @@ touch(struct br *r, int o, int s, int w)
 		r->o[o].rd[s] = 1;
 }
 
-/* Whether token j names a macro of the slice whose replacement may touch
- * memory: it assigns (=, op=, ++, --), subscripts or calls.  The tokens
- * kwrap reads have the preprocessor's lines dropped, so what such a
- * macro does is not in them; one that only computes a value is harmless. */
-int
-eq_macro_hazard(const struct eq *g, size_t j)
+/* The slice's macros whose replacement may touch memory: it assigns (=,
+ * op=, ++, --), subscripts or calls.  The tokens kwrap reads have the
+ * preprocessor's lines dropped, so what such a macro does is not in them;
+ * one that only computes a value is harmless. */
+void
+eq_macros(struct eq *g)
 {
-	const char *c = g->code, *p, *e, *q;
-	size_t len = g->t.v[j].len;
-	const char *name = c + g->t.v[j].off;
+	const char *c = g->code, *p, *e, *q, *name;
+	int cap = 0;
 
 	for (p = c; (p = strstr(p, "define")) != NULL; p += 6) {
 		/* "#" then blanks then define at a line's start */
@@ -815,23 +813,37 @@ eq_macro_hazard(const struct eq *g, size_t j)
 			continue;
 		for (q = p + 6; *q == ' ' || *q == '\t'; q++)
 			;
-		if (strncmp(q, name, len) != 0 || isalnum((unsigned char)q[len]) ||
-		    q[len] == '_')
+		for (name = q; isalnum((unsigned char)*q) || *q == '_'; q++)
+			;
+		if (q == name)
 			continue;
 		/* the replacement, over continued lines */
-		for (e = q + len; *e != '\0' && !(*e == '\n' && e[-1] != '\\');
-		    e++) {
+		for (e = q; *e != '\0' && !(*e == '\n' && e[-1] != '\\'); e++)
 			if (*e == '[' || (e[0] == '+' && e[1] == '+') ||
-			    (e[0] == '-' && e[1] == '-'))
-				return 1;
-			if (*e == '=' && e[1] != '=' && strchr("=<>!", e[-1]) ==
-			    NULL)
-				return 1;
-			if (*e == '(' && e > q + len && (isalnum((unsigned char)
-			    e[-1]) || e[-1] == '_'))
-				return 1;
-		}
+			    (e[0] == '-' && e[1] == '-') || (*e == '=' &&
+			    e[1] != '=' && strchr("=<>!", e[-1]) == NULL) ||
+			    (*e == '(' && e > q && (isalnum((unsigned char)
+			    e[-1]) || e[-1] == '_')))
+				break;
+		if (*e == '\0' || *e == '\n')
+			continue;
+		g->hazards = grow(g->hazards, &cap, g->nhazards,
+		    sizeof(*g->hazards));
+		g->hazards[g->nhazards].off = (size_t)(name - c);
+		g->hazards[g->nhazards++].len = (size_t)(q - name);
 	}
+}
+
+int
+eq_macro_hazard(const struct eq *g, size_t j)
+{
+	int i;
+
+	for (i = 0; i < g->nhazards; i++)
+		if (g->hazards[i].len == g->t.v[j].len &&
+		    strncmp(g->code + g->hazards[i].off, g->code +
+		    g->t.v[j].off, g->t.v[j].len) == 0)
+			return 1;
 	return 0;
 }
 
@@ -910,8 +922,7 @@ eq_barrier_free(struct eq *g, size_t off, struct k_buf *why)
 	struct side *sd;
 	unsigned char *plain, *src;
 	size_t k, i;
-	int ok = 0, o, bad = -1;
-
+	int ok = 0, o;
 
 	for (k = g->a; k < g->b && g->t.v[k].off != off; k++)
 		;
@@ -944,12 +955,12 @@ eq_barrier_free(struct eq *g, size_t off, struct k_buf *why)
 		for (o = 0; o < r->n; o++) {
 			struct obj *x = &r->o[o];
 			if (x->wr[i] && (x->rd[j] || x->wr[j]))
-				bad = o;
+				goto out;
 			wj |= x->wr[j];
 			tj |= x->wr[j] || x->rd[j];
 		}
 		/* a pointer that may point anywhere meets every object */
-		if (bad >= 0 || (r->any_wr[i] && tj) || (r->any_rd[i] && wj))
+		if ((r->any_wr[i] && tj) || (r->any_rd[i] && wj))
 			goto out;
 	}
 	if (!r->dead) {
