@@ -78,7 +78,8 @@ __global__ void macro_tail(const float *x, float *y, int n)
 __global__ void macro_store(const float *x, float *y, int n)
 {
 	__shared__ float tile[256];
-	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	int t = threadIdx.x;
+	int i = blockIdx.x * blockDim.x + t;
 	CLEAR_TILE();
 	__syncthreads();
 	if (i < n)
@@ -89,7 +90,8 @@ __global__ void macro_store(const float *x, float *y, int n)
 __global__ void stage_read(const float *x, float *y, int n)
 {
 	__shared__ float s[256];
-	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	int t = threadIdx.x;
+	int i = blockIdx.x * blockDim.x + t;
 	s[t] = i < n ? x[i] : 0.0f;
 	__syncthreads();
 	if (i < n)
@@ -112,7 +114,8 @@ __global__ void shared_count(const int *x, int *y, int n)
 // another thread of the block
 __global__ void global_pass(const float *x, float *y, int n)
 {
-	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	int t = threadIdx.x;
+	int i = blockIdx.x * blockDim.x + t;
 	if (i < n)
 		y[i] = x[i];
 	__syncthreads();
@@ -125,24 +128,26 @@ __global__ void alias_read(const float *x, float *y, int n)
 {
 	__shared__ float s[256];
 	float *p = s + 1;
-	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	int t = threadIdx.x;
+	int i = blockIdx.x * blockDim.x + t;
 	s[t] = i < n ? x[i] : 0.0f;
 	__syncthreads();
 	if (i < n && t < 255)
 		y[i] = p[t];
 }
 
-__device__ void put(float *s, int t, float v)
+__device__ void put(float &slot, float v)
 {
-	s[t] = v;
+	slot = v;
 }
 
-// near miss: the write is a helper's
+// near miss: the write is a helper's, through a reference to s[t]
 __global__ void helper_write(const float *x, float *y, int n)
 {
 	__shared__ float s[256];
-	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
-	put(s, t, i < n ? x[i] : 0.0f);
+	int t = threadIdx.x;
+	int i = blockIdx.x * blockDim.x + t;
+	put(s[t], i < n ? x[i] : 0.0f);
 	__syncthreads();
 	if (i < n)
 		y[i] = s[t ^ 1];
@@ -153,7 +158,8 @@ __global__ void helper_write(const float *x, float *y, int n)
 __global__ void ring_shift(const float *x, float *y, int n, int rounds)
 {
 	__shared__ float s[256];
-	int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+	int t = threadIdx.x;
+	int i = blockIdx.x * blockDim.x + t;
 	float v = i < n ? x[i] : 0.0f;
 	s[t] = v;
 	__syncthreads();

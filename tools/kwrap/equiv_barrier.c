@@ -77,6 +77,7 @@ struct br {
 	int any_rd[2], any_wr[2];	/* through a pointer to anywhere */
 	int user_call[2];
 	int dead;		/* a mention skipped as code that never runs */
+	size_t first;		/* the first token plain may mark */
 };
 
 /* ------------------------------------------------------------ shape */
@@ -478,9 +479,10 @@ obj_new(struct br *r, size_t tok, int kind, int alias)
 
 /* The kernel's parameters, as the spec lists them: every one that is not
  * a plain scalar (a pointer, an array, a struct, an accessor) is an
- * object; each named by its token in the parameter list. */
+ * object; each named by its token in the parameter list.  A plain scalar
+ * is each thread's own copy, noted in plain as a local is. */
 static void
-params(struct br *r)
+params(struct br *r, unsigned char *pl)
 {
 	struct eq *g = r->g;
 	json_t *p;
@@ -509,6 +511,11 @@ params(struct br *r)
 			plain = 0;
 		if (!plain && obj_of(r, i) < 0)
 			obj_new(r, i, O_PTR, BR_ROOT);
+		else if (plain) {
+			pl[i] = 1;
+			if (i < r->first)
+				r->first = i;
+		}
 	}
 }
 
@@ -881,7 +888,7 @@ mentions(struct br *r, const struct side *sd, int s,
 			if ((o = obj_of(r, j)) < 0) {
 				/* a plain local, or a name the kernel does not
 				 * declare: the slice's globals */
-				for (i = g->a; i < g->b; i++)
+				for (i = r->first; i < g->b; i++)
 					if (plain[i] && eq_same_name(g, i, j))
 						break;
 				if (i < g->b)
@@ -940,7 +947,8 @@ eq_barrier_free(struct eq *g, size_t off, struct k_buf *why)
 	if (!region(g, k, 0, &sd[0]) || !region(g, k, 1, &sd[1]) ||
 	    sd[0].over || sd[1].over)
 		goto out;
-	params(r);
+	r->first = g->a;
+	params(r, plain);
 	locals(r, plain);
 	aliases(r, src);
 	mentions(r, &sd[0], 0, plain, src);
