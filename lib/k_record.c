@@ -12,6 +12,94 @@
 #include "k_progress.h"
 #include "k_record.h"
 
+/* Whether s[0..n) is a run of digits too large for json_int_t (neg:
+ * the literal had a minus sign). */
+static int
+past_int64(const char *s, size_t n, int neg)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	while (n > 1 && *s == '0')
+		s++, n--;
+	if (n != 19)
+		return n > 19;
+	return memcmp(s, neg ? "9223372036854775808" :
+	    "9223372036854775807", 19) > 0;
+}
+
+/*
+ * Integer literals past json_int_t's range as reals.  JSON has one kind
+ * of number, and jq 1.6 writes a large real that is a whole number (a
+ * float spread of 7.25e24, say) as its digits; jansson refuses those as
+ * "too big integer".  Returns a copy of text[0..n) with ".0" after every
+ * such literal outside strings, or NULL when there is none.
+ */
+
+static char *
+big_ints_real(const char *text, size_t n)
+{
+	char *out = NULL;
+	size_t i = 0, o = 0, cap = 0, b, e;
+	int fixed = 0;
+
+	while (i < n) {
+		if (text[i] == '"') {
+			for (b = i++; i < n && text[i] != '"'; i++)
+				if (text[i] == '\\' && i + 1 < n)
+					i++;
+			if (i < n)
+				i++;
+			e = i;
+		} else if (text[i] == '-' || (text[i] >= '0' && text[i] <= '9')) {
+			for (b = i++; i < n && ((text[i] >= '0' && text[i] <= '9') ||
+			    strchr(".eE+-", text[i]) != NULL); i++)
+				;
+			e = i;
+		} else {
+			b = i++;
+			e = i;
+		}
+		if (o + (e - b) + 3 > cap) {
+			cap = (o + (e - b) + 3) * 2;
+			out = k_realloc(out, cap);
+		}
+		memcpy(out + o, text + b, e - b);
+		o += e - b;
+		if ((text[b] == '-' || (text[b] >= '0' && text[b] <= '9')) &&
+		    past_int64(text + b + (text[b] == '-'),
+		    e - b - (text[b] == '-'), text[b] == '-')) {
+			memcpy(out + o, ".0", 2);
+			o += 2;
+			fixed = 1;
+		}
+	}
+	if (!fixed) {
+		free(out);
+		return NULL;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+json_t *
+k_json_loadb(const char *text, size_t n, size_t flags, json_error_t *err)
+{
+	json_error_t e2;
+	json_t *j;
+	char *fix;
+
+	if ((j = json_loadb(text, n, flags, err)) != NULL || err == NULL ||
+	    strstr(err->text, "too big") == NULL ||
+	    (fix = big_ints_real(text, n)) == NULL)
+		return j;
+	j = json_loadb(fix, strlen(fix), flags, &e2);
+	free(fix);
+	return j;
+}
+
 void
 k_reader_init(struct k_reader *r, FILE *fp, const char *name,
     const char *stage)
@@ -177,8 +265,8 @@ k_read(struct k_reader *r, json_t **rec, int *bad)
 		return counted(1);
 	}
 	/* any value, so that 42 or "x" is "not-an-object", not invalid JSON */
-	j = json_loadb(r->buf, n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
-	    &err);
+	j = k_json_loadb(r->buf, n, JSON_REJECT_DUPLICATES |
+	    JSON_DECODE_ANY, &err);
 	if (j == NULL) {
 		*rec = bad_line(r, "invalid-json", r->buf, n,
 		    "invalid JSON: %s at column %d", err.text, err.column);

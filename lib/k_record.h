@@ -66,6 +66,13 @@ int k_has_errors(json_t *rec);
 /* Set section name of rec to steal (replacing an earlier run's). */
 void k_set_section(json_t *rec, const char *name, json_t *steal);
 
+/*
+ * json_loadb, but a whole-number literal too large for json_int_t (as
+ * jq 1.6 writes a large real) is read as the real it is, not refused.
+ */
+json_t *k_json_loadb(const char *text, size_t n, size_t flags,
+    json_error_t *err);
+
 /* A JSON string of s[0..n), invalid UTF-8 bytes replaced by U+FFFD. */
 json_t *k_string_lossy(const char *s, size_t n);
 

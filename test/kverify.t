@@ -719,6 +719,17 @@ printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"
 run "$KV" < "$T_TMP/in"
 is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out" | tr '\n' ' ')" \
     "1:not-built invalid-json " "unbuilt record and bad line: errors, lines kept"
+# a whole-number literal past 64 bits is a real (jq 1.6 writes a large
+# real, a float spread of 7.25e24, as its digits): read, not refused;
+# integers that fit, and digits in strings, keep every digit
+printf '%s\n' '{"id":"big","s":7253554917687775000000000,"m":-9223372036854775809,"i":1234567890123456789,"t":"92233720368547758070"}' > "$T_TMP/in"
+run "$KV" < "$T_TMP/in"
+is "$(jq -r '.errors[0].code' "$T_TMP/out")" not-built \
+    "numbers past 64 bits: the line is read"
+is "$(tr ',' '\n' < "$T_TMP/out" | grep -E '^"(s|m|i|t)":')" \
+    "$(printf '%s\n' '"s":7.253554917687775e24' '"m":-9.2233720368547758e18' \
+    '"i":1234567890123456789' '"t":"92233720368547758070"')" \
+    "as reals, an integer that fits and digits in a string as written"
 
 # --- usage
 run "$KV" --time 0
