@@ -17,8 +17,9 @@
 # Environment: GPUS (how many, default nvidia-smi's count), JOBS (kverify
 # -j: workers per GPU, default 1), LIMIT (seconds a run, default 300),
 # KV_ARGS (more kverify options, e.g. --no-time or --timeout 10), KV
-# (the kverify, default ./kverify).  Needs awk only (no jq): it runs on
-# the GPU machine.
+# (the kverify, default ./kverify), OUT (a directory that keeps each
+# run's output, out.0 and out.0,1,...; default none).  Needs awk only (no
+# jq): it runs on the GPU machine.
 set -eu
 [ $# -ge 1 ] || { echo "usage: kverify-gpus.sh in.ndjson [copies]" >&2; exit 2; }
 in=$1 copies=${2:-1}
@@ -28,7 +29,8 @@ GPUS=${GPUS:-$(nvidia-smi -L 2> /dev/null | grep -c '^GPU' || true)}
 [ "${GPUS:-0}" -ge 1 ] 2> /dev/null || GPUS=1
 tmp=${TMPDIR:-/tmp}/kverify-gpus.$$
 mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -z "${OUT:-}" ] || { mkdir -p "$OUT"; cp "$tmp"/out.* "$tmp"/err.* "$OUT"/; }
+rm -rf "$tmp"' EXIT
 awk -v n="$copies" '{ for (i = 0; i < n; i++) { l = $0
 	sub(/^\{"id":"/, "{\"id\":\"copy" i ":", l); print l } }' "$in" > "$tmp/in"
 all=$(awk -v n="$GPUS" 'BEGIN { for (i = 0; i < n; i++) printf "%s%d", i ? "," : "", i }')
