@@ -64,6 +64,7 @@ static int command(int argc, char *argv[]);
  * harness from before --serve.  FAKE_PIDS: a file that gets "PID MODULE"
  * per command (and "times-only" after it when the command has
  * --times-only, "all" when it has --all), to count the processes.
+ * FAKE_READY_DELAY: seconds before "ready".
  */
 static int
 serve(void)
@@ -77,6 +78,10 @@ serve(void)
 	if ((fd = dup(1)) < 0 || (answer = fdopen(fd, "w")) == NULL ||
 	    dup2(2, 1) < 0)
 		return 1;
+	/* FAKE_READY_DELAY: seconds a start takes (driver and context on a
+	 * busy host) */
+	if ((p = getenv("FAKE_READY_DELAY")) != NULL)
+		usleep((useconds_t)(atof(p) * 1e6));
 	fprintf(answer, "ready\n");
 	fflush(answer);
 	while (fgets(line, sizeof(line), stdin) != NULL) {

@@ -41,6 +41,8 @@
  * buffer that would land in the next one (the driver packs small
  * allocations 512 bytes apart) is reported instead of passing */
 #define SAN_PADDING "4194304"
+#define SERVE_START_LIMIT 120	/* seconds a serving harness may take to
+				 * be ready (process, driver, context) */
 #define CHECK_REPS 3		/* repetitions every checking run replays */
 #define ORACLE_RUN (-1)		/* run_harness reps: the CPU reference only */
 #define ALL_CASES (-2)		/* run_harness case: every case, one process */
