@@ -75,7 +75,7 @@ lib/libkllm.a: $(LLM_OBJS)
 	$(AR) rcs $@ $(LLM_OBJS)
 
 KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
-	tools/kscan/source.o tools/kscan/launch.o tools/kscan/kernel.o \
+	tools/kscan/source.o tools/kscan/launch.o tools/kscan/macrolaunch.o tools/kscan/kernel.o \
 	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o \
 	tools/kscan/cache.o tools/kscan/recall.o tools/kscan/chain.o
 

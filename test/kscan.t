@@ -138,6 +138,37 @@ is "$(jq -c '.scan.launches[0].resolved | [.grid, .args[2]]' "$T_TMP/out")" \
     '["((in.numel()) + 255) / 256","in.numel()"]' \
     "resolved: a local of the enclosing function read inside the lambda"
 
+# --- launches spelled inside the project's macros (dispatch macros): each
+# launch of an invocation found, with the template arguments the
+# expansion spells (nested macros, arguments passed on, ## pasting); a
+# kernel gets only its own launches
+cat > "$D/mlaunch.cu" <<'CU'
+template <typename T, int N, int A>
+__global__ void km(T *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n && N > 0) x[i] *= (T)A; }
+__global__ void kp4(float *x) { x[threadIdx.x] = 4; }
+__global__ void kother(float *x) { x[0] = 0; }
+#define LAUNCH(NN, AA) km<T, NN, AA><<<(n + 255) / 256, 256>>>(x, n)
+#define FOR_A(AA) \
+	if (w == 4) { LAUNCH(4, AA); } else if (w == 8) { LAUNCH(8, AA); }
+#define PASTE(N) kp##N<<<1, N>>>((float *)x); kother<<<1, 1>>>((float *)x)
+template <typename T>
+void launch(T *x, int n, int w, int a)
+{
+	if (a == 2) { FOR_A(2); } else { FOR_A(16); }
+	PASTE(4);
+}
+template void launch<float>(float *, int, int, int);
+CU
+run "$KSCAN" --root "$D" "$D/mlaunch.cu"
+is "$(jq -r 'select(.scan.name == "km") | [.scan.launches[] | .template_args | join(",")] | join(" ")' "$T_TMP/out")" \
+    "T,4,2 T,8,2 T,4,16 T,8,16" "launches inside nested macros: one each, values as expanded"
+is "$(jq -r 'select(.scan.name == "km") | .scan.launches[0] | [.kernel, .grid, .block, (.args | join(",")), .line, .function] | map(tostring) | join(";")' "$T_TMP/out")" \
+    "km<T, 4, 2>;(n + 255) / 256;256;x,n;12;launch" "the launch's text is the expansion's, its line the invocation's"
+is "$(jq -r 'select(.scan.name == "kp4" or .scan.name == "kother") | "\(.scan.name):\(.scan.launches | length):\(.scan.launches[0].block)"' "$T_TMP/out" | tr '\n' ' ')" \
+    "kp4:1:4 kother:1:1 " "## pasting; two kernels of one invocation each get their own launch"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "launches from macros validate against schemas/"
+
 # --- launch values resolved to the launcher's parameters (test/bounds/launch.cu)
 run "$KSCAN" test/bounds/launch.cu
 is "$(jq -sc '[.[].scan.launches[].resolved | [.grid, .block, .shared_mem]]' "$T_TMP/out")" \

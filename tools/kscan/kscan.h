@@ -112,6 +112,11 @@ struct fileinfo {
 	size_t size;
 };
 
+struct macro {
+	char *name;
+	CXCursor def;
+};
+
 /* The walk of one parse. */
 struct ctx {
 	struct unit *u;
@@ -124,6 +129,10 @@ struct ctx {
 	size_t nfiles, capfiles;
 	json_t *diagnostics;	/* summary for kernels of this parse */
 	json_t *keys;		/* kernels already found in this unit */
+	struct macro *macros;	/* its macro definitions (macro_def) */
+	size_t nmacros, capmacros;
+	int have_macros;
+	json_t *expanded;	/* macro invocations whose launches are out */
 };
 
 struct tok {
@@ -164,10 +173,17 @@ json_t *split_args(struct fileinfo *fi, struct tok *t, unsigned a,
     unsigned b);
 unsigned matching(struct tok *t, unsigned i, unsigned n);
 unsigned matching_angle(struct tok *t, unsigned i, unsigned n);
+CXCursor macro_def(struct ctx *x, const char *name);
+void macros_free(struct ctx *x);
 
 /* launch.c */
 int has_global(CXCursor c);
 void check_launch(struct ctx *x, CXCursor call);
+json_t *template_args_of(const char *text, const char *name);
+
+/* macrolaunch.c: launches spelled inside the project's macros */
+int macro_launches(struct ctx *x, const char *kname, struct tok *t,
+    unsigned n, struct fileinfo *fi, unsigned off, json_t *proto);
 
 /* kernel.c */
 enum CXChildVisitResult visit(CXCursor c, CXCursor parent,

@@ -38,7 +38,7 @@ is_kernel_ref(CXCursor c)
 
 /* Template arguments spelled in <...> right after the kernel's name in
  * text (a launch's kernel expression), if any. */
-static json_t *
+json_t *
 template_args_of(const char *text, const char *name)
 {
 	const char *lt = NULL, *gt, *p, *start;
@@ -193,19 +193,11 @@ invocation_tokens(struct ctx *x, CXCursor call, unsigned *n,
 #define RES_DEPTH 8
 #define RES_MAX 2048
 
-struct macro {
-	char *name;
-	CXCursor def;
-};
-
 struct res {
 	struct ctx *x;
 	struct k_buf out;
 	struct tok *ft;		/* the enclosing function's tokens */
 	unsigned fn;
-	struct macro *m;	/* the unit's macros, read on first need */
-	size_t nm, cm;
-	int have_macros;
 	char *sw_name, *sw_val;	/* switch (sw_name) { case sw_val: <launch> */
 };
 
@@ -245,39 +237,11 @@ res_emit(struct res *r, const char *s)
 	k_buf_add(&r->out, s);
 }
 
-static enum CXChildVisitResult
-collect_macro(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct res *r = data;
-
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
-		if (r->nm == r->cm) {
-			r->cm = r->cm ? 2 * r->cm : 256;
-			r->m = k_realloc(r->m, r->cm * sizeof(*r->m));
-		}
-		r->m[r->nm].name = k_take(clang_getCursorSpelling(c));
-		r->m[r->nm].def = c;
-		r->nm++;
-	}
-	return CXChildVisit_Continue;
-}
-
 /* The definition of macro name, the unit's last one, or a null cursor. */
 static CXCursor
 macro_named(struct res *r, const char *name)
 {
-	size_t i;
-
-	if (!r->have_macros) {
-		r->have_macros = 1;
-		clang_visitChildren(clang_getTranslationUnitCursor(r->x->tu),
-		    collect_macro, r);
-	}
-	for (i = r->nm; i-- > 0; )
-		if (strcmp(r->m[i].name, name) == 0)
-			return r->m[i].def;
-	return clang_getNullCursor();
+	return macro_def(r->x, name);
 }
 
 /* The comma-separated items of t[a..b), brackets nested: the ranges of
@@ -1124,9 +1088,6 @@ resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
 	k_buf_free(&r.out);
 	if (r.ft != NULL)
 		free_tokens(r.ft, r.fn);
-	for (i = 0; i < r.nm; i++)
-		free(r.m[i].name);
-	free(r.m);
 	return o;
 }
 
@@ -1204,6 +1165,18 @@ check_launch(struct ctx *x, CXCursor call)
 	if (strcmp(kind, "chevron") == 0) {
 		for (chev = 0; chev < n && strcmp(t[chev].s, "<<<") != 0; chev++)
 			;
+		if (chev == n && n > 0) {
+			/* no <<< in the file's tokens: a launch inside a
+			 * project macro (macrolaunch.c) */
+			name = k_take(clang_getCursorSpelling(kernel));
+			tmpl = clang_getSpecializedCursorTemplate(kernel);
+			json_object_set_new(l, "_usr",
+			    k_take_json(clang_getCursorUSR(kernel)));
+			json_object_set_new(l, "_tusr", clang_Cursor_isNull(tmpl) ?
+			    json_string("") : k_take_json(clang_getCursorUSR(tmpl)));
+			macro_launches(x, name, t, n, fi, off, l);
+			free(name);
+		}
 		if (chev == n || chev == 0) {
 			json_decref(l);
 			free_tokens(t, n);

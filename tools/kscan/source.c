@@ -279,3 +279,54 @@ matching_angle(struct tok *t, unsigned i, unsigned n)
 	}
 	return i;
 }
+
+static enum CXChildVisitResult
+collect_macro(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct ctx *x = data;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
+		if (x->nmacros == x->capmacros) {
+			x->capmacros = x->capmacros ? 2 * x->capmacros : 256;
+			x->macros = k_realloc(x->macros, x->capmacros *
+			    sizeof(*x->macros));
+		}
+		x->macros[x->nmacros].name =
+		    k_take(clang_getCursorSpelling(c));
+		x->macros[x->nmacros].def = c;
+		x->nmacros++;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* The definition of macro name in this parse, its last one, or a null
+ * cursor; the table is read on first need. */
+CXCursor
+macro_def(struct ctx *x, const char *name)
+{
+	size_t i;
+
+	if (!x->have_macros) {
+		x->have_macros = 1;
+		clang_visitChildren(clang_getTranslationUnitCursor(x->tu),
+		    collect_macro, x);
+	}
+	for (i = x->nmacros; i-- > 0; )
+		if (strcmp(x->macros[i].name, name) == 0)
+			return x->macros[i].def;
+	return clang_getNullCursor();
+}
+
+void
+macros_free(struct ctx *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nmacros; i++)
+		free(x->macros[i].name);
+	free(x->macros);
+	x->macros = NULL;
+	x->nmacros = x->capmacros = 0;
+	x->have_macros = 0;
+}

@@ -429,6 +429,8 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	}
 	json_decref(x.keys);
 	json_decref(x.diagnostics);
+	json_decref(x.expanded);
+	macros_free(&x);
 	free_files(&x);
 	clang_disposeTranslationUnit(tu);
 	return 0;
