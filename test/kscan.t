@@ -169,6 +169,41 @@ is "$(jq -r 'select(.scan.name == "kp4" or .scan.name == "kother") | "\(.scan.na
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "launches from macros validate against schemas/"
 
+# --- a launcher's own template parameters in a launch (k<numBits, 2>)
+# bound by the calls that give the launcher its arguments, themselves in
+# a dispatch macro; an enumeration's value cast to its type; kslice takes
+# the bound values as concrete
+cat > "$D/bind.cu" <<'CU'
+enum class Mode { A, B };
+template <int Bits, int N, Mode M>
+__global__ void kb(float *x) { x[threadIdx.x] = Bits * N + (M == Mode::B); }
+#define LAUNCH_KB(NN) kb<numBits, NN, mode><<<1, 32>>>(x)
+template <int numBits, Mode mode>
+void launch_impl(float *x, int n)
+{
+	if (n == 2) LAUNCH_KB(2); else LAUNCH_KB(4);
+}
+#define DISPATCH(B, M) launch_impl<B, M>(x, n)
+void launch(float *x, int n, int bits, bool b)
+{
+	if (bits == 4) { if (b) DISPATCH(4, Mode::B); else DISPATCH(4, Mode::A); }
+	else DISPATCH(8, Mode::A);
+}
+template <int U> __global__ void kn(float *x) { x[0] = U; }
+template <int U> void never_called(float *x) { kn<U><<<1, 1>>>(x); }
+CU
+run "$KSCAN" --root "$D" "$D/bind.cu"
+is "$(jq -r 'select(.scan.name == "kb") | [.scan.launches[] | .template_args | join(",")] | join(" ")' "$T_TMP/out")" \
+    "4,2,(Mode)1 4,2,(Mode)0 8,2,(Mode)0 4,4,(Mode)1 4,4,(Mode)0 8,4,(Mode)0" \
+    "a launcher's parameters bound from its calls: one launch each"
+is "$(jq -r 'select(.scan.name == "kn") | [.scan.launches[] | .template_args | join(",")] | join(" ")' "$T_TMP/out")" \
+    "U" "a launcher nothing calls: its launch as spelled"
+is "$(jq -c 'select(.scan.name == "kb") | [.scan.launches[] | keys[] | select(startswith("_"))] | length' "$T_TMP/out")" 0 \
+    "no internal field left in the output"
+is "$(jq -c 'select(.scan.name == "kb")' "$T_TMP/out" | (cd "$D" && "$(tool kslice)" -q 2> /dev/null) | jq -r '[.id, (.slice.guessed // [] | length)] | @tsv' | head -2 | tr '\t\n' ': ')" \
+    "bind.cu::kb<4, 2, (Mode)1>:0 bind.cu::kb<4, 2, (Mode)0>:0 " \
+    "kslice takes the bound values, the enumeration's included, as given: nothing guessed"
+
 # --- launch values resolved to the launcher's parameters (test/bounds/launch.cu)
 run "$KSCAN" test/bounds/launch.cu
 is "$(jq -sc '[.[].scan.launches[].resolved | [.grid, .block, .shared_mem]]' "$T_TMP/out")" \

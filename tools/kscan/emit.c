@@ -2,6 +2,8 @@
  * Output: kernels of every unit, deduplicated, in (file, line) order, with
  * the launches matched to them.
  */
+#include <ctype.h>
+
 #include "kscan.h"
 
 /* ------------------------------------------------------------ output */
@@ -68,11 +70,135 @@ root_flags(json_t *scan)
 	}
 }
 
+#define MAX_BINDINGS 16	/* a launcher's calls that bind its launches */
+
+/* A call's template arguments under its template's USR, once each. */
+static void
+note_binding(json_t *calls, json_t *c)
+{
+	const char *usr = k_get_str(c, "usr");
+	json_t *args = json_object_get(c, "args"), *list, *e;
+	size_t i;
+
+	if (usr == NULL || !json_is_array(args))
+		return;
+	if ((list = json_object_get(calls, usr)) == NULL) {
+		list = json_array();
+		json_object_set_new(calls, usr, list);
+	}
+	json_array_foreach(list, i, e)
+		if (json_equal(e, args))
+			return;
+	if (json_array_size(list) < MAX_BINDINGS)
+		json_array_append(list, args);
+}
+
+/* s with each identifier that names a parameter in names replaced by the
+ * value at its place in vals; NULL when nothing was replaced. */
+static char *
+bind_text(const char *s, json_t *names, json_t *vals)
+{
+	struct k_buf b = { 0 };
+	const char *p = s;
+	int hit = 0;
+
+	while (*p != '\0') {
+		const char *q = p;
+		size_t i;
+		json_t *nm;
+		if (!(isalpha((unsigned char)*p) || *p == '_')) {
+			k_buf_addn(&b, p, 1);
+			p++;
+			continue;
+		}
+		while (isalnum((unsigned char)*q) || *q == '_')
+			q++;
+		json_array_foreach(names, i, nm) {
+			const char *v = json_string_value(json_array_get(vals,
+			    i));
+			if (v != NULL && strlen(json_string_value(nm)) ==
+			    (size_t)(q - p) && strncmp(json_string_value(nm),
+			    p, (size_t)(q - p)) == 0 && !(p >= s + 2 &&
+			    p[-1] == ':' && p[-2] == ':') &&
+			    !(p > s && p[-1] == '.')) {
+				k_buf_add(&b, v);
+				hit = 1;
+				break;
+			}
+		}
+		if (i == json_array_size(names))
+			k_buf_addn(&b, p, (size_t)(q - p));
+		p = q;
+	}
+	if (!hit) {
+		k_buf_free(&b);
+		return NULL;
+	}
+	{
+		char *out = k_strdup(k_buf_str(&b));
+		k_buf_free(&b);
+		return out;
+	}
+}
+
+/*
+ * A launch whose template arguments name its launcher's own template
+ * parameters (k<numBits, 4> in template <int numBits> void launch())
+ * becomes one launch per call that gives the launcher its arguments
+ * (launch<8>(...), from any unit), those parameters replaced in its
+ * template_args (its kernel text stays as spelled); the others stay as
+ * they are.  Returns the new array (launches is consumed).
+ */
+static json_t *
+bind_launchers(json_t *launches, json_t *calls)
+{
+	json_t *out = json_array(), *l, *b;
+	size_t i, k;
+
+	json_array_foreach(launches, i, l) {
+		json_t *list = json_object_get(calls, k_get_str(l, "_fusr") ?
+		    k_get_str(l, "_fusr") : "");
+		json_t *names = json_object_get(l, "_fparams");
+		int any = 0;
+		json_array_foreach(list, k, b) {
+			json_t *c = json_deep_copy(l), *ta = json_array(), *a;
+			size_t m;
+			int hit = 0;
+			char key[PATH_MAX + 64];
+			json_array_foreach(json_object_get(l, "template_args"),
+			    m, a) {
+				char *t = bind_text(json_string_value(a),
+				    names, b);
+				hit |= t != NULL;
+				json_array_append_new(ta, json_string(t != NULL ?
+				    t : json_string_value(a)));
+				free(t);
+			}
+			if (!hit) {
+				json_decref(ta);
+				json_decref(c);
+				break;
+			}
+			json_object_set_new(c, "template_args", ta);
+			snprintf(key, sizeof(key), "%s@%zu",
+			    k_get_str(l, "_key"), k);
+			json_object_set_new(c, "_key", json_string(key));
+			json_array_append_new(out, c);
+			any = 1;
+		}
+		if (!any)
+			json_array_append(out, l);
+	}
+	json_decref(launches);
+	return out;
+}
+
 void
 emit(void)
 {
 	json_t **all = NULL, *seen = json_object(), *lseen = json_object();
 	json_t *ids = json_object(), *launches = json_array();
+	json_t *calls = json_object();
 	size_t i, j, n = 0, cap = 0;
 	char id[4096], types[2048];
 
@@ -98,7 +224,11 @@ emit(void)
 		}
 		json_array_foreach(units[i].launches, j, e) {
 			const char *key = k_get_str(e, "_key");
-			if (json_object_get(lseen, key) != NULL)
+			if (json_object_get(e, "_call") != NULL) {
+				note_binding(calls, json_object_get(e, "_call"));
+				continue;
+			}
+			if (key == NULL || json_object_get(lseen, key) != NULL)
 				continue;
 			json_object_set_new(lseen, key, json_true());
 			json_array_append(launches, e);
@@ -106,6 +236,8 @@ emit(void)
 	}
 	if (n > 0)
 		qsort(all, n, sizeof(*all), by_file_line);
+	launches = bind_launchers(launches, calls);
+	json_decref(calls);
 
 	/* ids: path and qualified name; overloads add their parameter
 	 * types */
@@ -143,6 +275,8 @@ emit(void)
 				json_object_del(c, "_usr");
 				json_object_del(c, "_tusr");
 				json_object_del(c, "_key");
+				json_object_del(c, "_fusr");
+				json_object_del(c, "_fparams");
 				json_array_append_new(json_object_get(s,
 				    "launches"), c);
 			}

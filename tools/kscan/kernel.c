@@ -390,7 +390,9 @@ visit(CXCursor c, CXCursor parent, CXClientData data)
 		x->expanded = sub.expanded;
 		return CXChildVisit_Continue;
 	}
-	if (k == CXCursor_CallExpr && x->in_func)
+	if (k == CXCursor_CallExpr && x->in_func) {
 		check_launch(x, c);
+		note_call(x, c);
+	}
 	return CXChildVisit_Recurse;
 }

@@ -180,6 +180,8 @@ void macros_free(struct ctx *x);
 int has_global(CXCursor c);
 void check_launch(struct ctx *x, CXCursor call);
 json_t *template_args_of(const char *text, const char *name);
+void launcher_params(struct ctx *x, json_t *l);
+void note_call(struct ctx *x, CXCursor call);
 
 /* macrolaunch.c: launches spelled inside the project's macros */
 int macro_launches(struct ctx *x, const char *kname, struct tok *t,

@@ -1265,6 +1265,145 @@ check_launch(struct ctx *x, CXCursor call)
 	    json_string("") : k_take_json(clang_getCursorUSR(tmpl)));
 	snprintf(key, sizeof(key), "%s:%u", fi->real, off);
 	json_object_set_new(l, "_key", json_string(key));
+	launcher_params(x, l);
 	json_array_append_new(x->u->launches, l);
 	free_tokens(t, n);
+}
+
+static enum CXChildVisitResult
+tparam_name(CXCursor c, CXCursor parent, CXClientData data)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k == CXCursor_TemplateTypeParameter ||
+	    k == CXCursor_NonTypeTemplateParameter ||
+	    k == CXCursor_TemplateTemplateParameter)
+		json_array_append_new(data, k_take_json(
+		    clang_getCursorSpelling(c)));
+	return CXChildVisit_Continue;
+}
+
+/*
+ * A launch in a function template (the launcher's own template
+ * parameters in its template arguments, numBits in k<numBits, 4>): the
+ * launcher and its parameters, so that emit.c can bind them from the
+ * calls that name the launcher's arguments (launch<4>(...)).
+ */
+void
+launcher_params(struct ctx *x, json_t *l)
+{
+	json_t *names;
+
+	if (!x->in_func ||
+	    clang_getCursorKind(x->func) != CXCursor_FunctionTemplate)
+		return;
+	names = json_array();
+	clang_visitChildren(x->func, tparam_name, names);
+	if (json_array_size(names) == 0) {
+		json_decref(names);
+		return;
+	}
+	json_object_set_new(l, "_fusr", k_take_json(clang_getCursorUSR(
+	    x->func)));
+	json_object_set_new(l, "_fparams", names);
+}
+
+struct nth_param {
+	int want, at;
+	CXType type;
+};
+
+static enum CXChildVisitResult
+nth_param_type(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct nth_param *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k != CXCursor_TemplateTypeParameter &&
+	    k != CXCursor_NonTypeTemplateParameter &&
+	    k != CXCursor_TemplateTemplateParameter)
+		return CXChildVisit_Continue;
+	if (p->at++ == p->want) {
+		p->type = clang_getCanonicalType(clang_getCursorType(c));
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* The canonical type of template tmpl's parameter i (invalid: none). */
+static CXType
+param_type(CXCursor tmpl, int i)
+{
+	struct nth_param p;
+
+	memset(&p, 0, sizeof(p));
+	p.want = i;
+	p.type.kind = CXType_Invalid;
+	clang_visitChildren(tmpl, nth_param_type, &p);
+	return p.type;
+}
+
+/*
+ * A call of a function template's specialization with its template
+ * arguments known (launch_impl<4, Type::A>(...) in a plain function, or
+ * the explicit instantiation it resolves to): kept among the unit's
+ * launches as {"_call": {usr, args}} (emit.c takes them out), so that
+ * the launches in that template can be bound.  Integral arguments are
+ * spelled as their value, cast to an enumeration's type where the
+ * parameter has one; type arguments are left out (null): a task's element
+ * types are kslice --types' choice.
+ */
+void
+note_call(struct ctx *x, CXCursor call)
+{
+	CXCursor ref = clang_getCursorReferenced(call), tmpl;
+	json_t *args, *o;
+	int i, n;
+
+	if (clang_Cursor_isNull(ref) ||
+	    clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+		return;
+	tmpl = clang_getSpecializedCursorTemplate(ref);
+	if (clang_Cursor_isNull(tmpl) || has_global(ref) ||
+	    (n = clang_Cursor_getNumTemplateArguments(ref)) <= 0 || n > 16)
+		return;
+	args = json_array();
+	for (i = 0; i < n; i++) {
+		enum CXTemplateArgumentKind k =
+		    clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i);
+		char buf[128];
+		if (k == CXTemplateArgumentKind_Type) {
+			/* types follow kslice --types, not the calls */
+			json_array_append_new(args, json_null());
+		} else if (k == CXTemplateArgumentKind_Integral) {
+			CXType pt = param_type(tmpl, i);
+			long long v = clang_Cursor_getTemplateArgumentValue(ref,
+			    (unsigned)i);
+			if (pt.kind == CXType_Enum) {
+				char *ts = k_take(clang_getTypeSpelling(pt));
+				snprintf(buf, sizeof(buf), "(%s)%lld", ts, v);
+				free(ts);
+			} else if (pt.kind == CXType_Bool)
+				snprintf(buf, sizeof(buf), "%s", v ? "true" :
+				    "false");
+			else
+				snprintf(buf, sizeof(buf), "%lld", v);
+			json_array_append_new(args, json_string(buf));
+		} else {
+			json_decref(args);
+			return;
+		}
+	}
+	for (i = 0; i < n && json_is_null(json_array_get(args, (size_t)i)); i++)
+		;
+	if (i == n) {
+		json_decref(args);
+		return;
+	}
+	o = json_object();
+	json_object_set_new(o, "_call", json_pack("{s:o,s:o}", "usr",
+	    k_take_json(clang_getCursorUSR(tmpl)), "args", args));
+	json_array_append_new(x->u->launches, o);
 }

@@ -473,6 +473,7 @@ macro_launches(struct ctx *x, const char *kname, struct tok *t, unsigned n,
 		snprintf(key, sizeof(key), "%s:%u:%s#%u", fi->real, off, kname,
 		    found);
 		json_object_set_new(l, "_key", json_string(key));
+		launcher_params(x, l);
 		json_array_append_new(x->u->launches, l);
 		found++;
 	}

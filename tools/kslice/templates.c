@@ -30,6 +30,23 @@ concrete_arg(const char *s)
 	const char *p = s, *q;
 	int i, ok;
 
+	/* (Enum)3: an enumeration's value as the compiler gave it at a call
+	 * of the launcher (kscan's launches bound from calls) */
+	if (*p == '(') {
+		for (q = p + 1; is_ident_char(*q) || *q == ':'; q++)
+			;
+		if (q > p + 1 && *q == ')') {
+			q++;
+			if (*q == '-')
+				q++;
+			if (isdigit((unsigned char)*q)) {
+				while (isdigit((unsigned char)*q))
+					q++;
+				if (*q == '\0')
+					return 1;
+			}
+		}
+	}
 	while (*p != '\0') {
 		if (!is_ident_char(*p) || isdigit((unsigned char)*p)) {
 			if (isdigit((unsigned char)*p))
