@@ -1270,15 +1270,22 @@ check_launch(struct ctx *x, CXCursor call)
 	free_tokens(t, n);
 }
 
-static enum CXChildVisitResult
-tparam_name(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether c is one of a template's parameters. */
+static int
+is_tparam(CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 
-	(void)parent;
-	if (k == CXCursor_TemplateTypeParameter ||
+	return k == CXCursor_TemplateTypeParameter ||
 	    k == CXCursor_NonTypeTemplateParameter ||
-	    k == CXCursor_TemplateTemplateParameter)
+	    k == CXCursor_TemplateTemplateParameter;
+}
+
+static enum CXChildVisitResult
+tparam_name(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (is_tparam(c))
 		json_array_append_new(data, k_take_json(
 		    clang_getCursorSpelling(c)));
 	return CXChildVisit_Continue;
@@ -1318,12 +1325,9 @@ static enum CXChildVisitResult
 nth_param_type(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct nth_param *p = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
 
 	(void)parent;
-	if (k != CXCursor_TemplateTypeParameter &&
-	    k != CXCursor_NonTypeTemplateParameter &&
-	    k != CXCursor_TemplateTemplateParameter)
+	if (!is_tparam(c))
 		return CXChildVisit_Continue;
 	if (p->at++ == p->want) {
 		p->type = clang_getCanonicalType(clang_getCursorType(c));
