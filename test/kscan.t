@@ -169,6 +169,24 @@ is "$(jq -r 'select(.scan.name == "kp4" or .scan.name == "kother") | "\(.scan.na
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "launches from macros validate against schemas/"
 
+# a macro that expands to 8192 launches, and one that names itself: the
+# launches of one invocation stop at 256, the self-reference is not
+# expanded again
+{
+	printf '%s\n' '__global__ void kk(float *x) { x[0] = 1; }' \
+	    '#define A0(x) kk<<<1, 1>>>(x); kk<<<1, 1>>>(x)'
+	i=1
+	while [ $i -le 12 ]; do
+		printf '#define A%d(x) A%d(x); A%d(x)\n' $i $((i - 1)) $((i - 1))
+		i=$((i + 1))
+	done
+	printf '%s\n' '#define REC(x) REC(x) kk<<<1, 2>>>(x)' \
+	    'void f(float *x) { A12(x); REC(x); }'
+} > "$D/bomb.cu"
+run "$KSCAN" --root "$D" "$D/bomb.cu"
+is "$T_STATUS:$(jq -r '[.scan.launches | length, (map(select(.block == "2")) | length)] | join(" ")' "$T_TMP/out")" \
+    "0:257 1" "an expansion's launches bounded; a macro that names itself expanded once"
+
 # --- a launcher's own template parameters in a launch (k<numBits, 2>)
 # bound by the calls that give the launcher its arguments, themselves in
 # a dispatch macro; an enumeration's value cast to its type; kslice takes

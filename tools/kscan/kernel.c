@@ -387,6 +387,7 @@ visit(CXCursor c, CXCursor parent, CXClientData data)
 		x->nmacros = sub.nmacros;
 		x->capmacros = sub.capmacros;
 		x->have_macros = sub.have_macros;
+		x->macro_index = sub.macro_index;
 		x->expanded = sub.expanded;
 		return CXChildVisit_Continue;
 	}

@@ -131,6 +131,7 @@ struct ctx {
 	json_t *keys;		/* kernels already found in this unit */
 	struct macro *macros;	/* its macro definitions (macro_def) */
 	size_t nmacros, capmacros;
+	json_t *macro_index;	/* name -> index of its last definition */
 	int have_macros;
 	json_t *expanded;	/* macro invocations whose launches are out */
 };

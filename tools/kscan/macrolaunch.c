@@ -26,6 +26,7 @@
 
 #define EXP_DEPTH 16		/* nested expansions */
 #define EXP_MAX 200000		/* tokens of one expansion */
+#define EXP_LAUNCHES 256	/* launches of one kernel in one invocation */
 
 struct sv {
 	char **s;
@@ -416,7 +417,7 @@ macro_launches(struct ctx *x, const char *kname, struct tok *t, unsigned n,
 	for (i = 0; i < n; i++)
 		sv_push(&in, t[i].s);
 	expand(x, in.s, in.n, &out, &hide, 0);
-	for (i = 0; i < out.n && !out.over; i++) {
+	for (i = 0; i < out.n && !out.over && found < EXP_LAUNCHES; i++) {
 		unsigned c = i, e, close, j;
 		int k = (int)c - 1, name;
 		char *text;

@@ -307,15 +307,22 @@ macro_def(struct ctx *x, const char *name)
 {
 	size_t i;
 
+	json_t *at;
+
 	if (!x->have_macros) {
 		x->have_macros = 1;
 		clang_visitChildren(clang_getTranslationUnitCursor(x->tu),
 		    collect_macro, x);
+		/* name -> its last definition, so that an expansion of many
+		 * tokens looks each up at once */
+		x->macro_index = json_object();
+		for (i = 0; i < x->nmacros; i++)
+			json_object_set_new(x->macro_index, x->macros[i].name,
+			    json_integer((json_int_t)i));
 	}
-	for (i = x->nmacros; i-- > 0; )
-		if (strcmp(x->macros[i].name, name) == 0)
-			return x->macros[i].def;
-	return clang_getNullCursor();
+	if ((at = json_object_get(x->macro_index, name)) == NULL)
+		return clang_getNullCursor();
+	return x->macros[json_integer_value(at)].def;
 }
 
 void
@@ -326,6 +333,8 @@ macros_free(struct ctx *x)
 	for (i = 0; i < x->nmacros; i++)
 		free(x->macros[i].name);
 	free(x->macros);
+	json_decref(x->macro_index);
+	x->macro_index = NULL;
 	x->macros = NULL;
 	x->nmacros = x->capmacros = 0;
 	x->have_macros = 0;
