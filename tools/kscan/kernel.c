@@ -382,13 +382,6 @@ visit(CXCursor c, CXCursor parent, CXClientData data)
 		x->files = sub.files;
 		x->nfiles = sub.nfiles;
 		x->capfiles = sub.capfiles;
-		/* and so may the macro table and the expanded invocations */
-		x->macros = sub.macros;
-		x->nmacros = sub.nmacros;
-		x->capmacros = sub.capmacros;
-		x->have_macros = sub.have_macros;
-		x->macro_index = sub.macro_index;
-		x->expanded = sub.expanded;
 		return CXChildVisit_Continue;
 	}
 	if (k == CXCursor_CallExpr && x->in_func) {

@@ -112,9 +112,15 @@ struct fileinfo {
 	size_t size;
 };
 
-struct macro {
-	char *name;
-	CXCursor def;
+/* A parse's macro definitions (macro_def) and the macro invocations
+ * whose launches are out (macrolaunch.c): one per parse, shared by every
+ * function's walk through the pointer in ctx. */
+struct macros {
+	CXCursor *def;
+	size_t n, cap;
+	json_t *index;		/* name -> place in def of its last one;
+				 * NULL until read */
+	json_t *expanded;
 };
 
 /* The walk of one parse. */
@@ -129,11 +135,7 @@ struct ctx {
 	size_t nfiles, capfiles;
 	json_t *diagnostics;	/* summary for kernels of this parse */
 	json_t *keys;		/* kernels already found in this unit */
-	struct macro *macros;	/* its macro definitions (macro_def) */
-	size_t nmacros, capmacros;
-	json_t *macro_index;	/* name -> index of its last definition */
-	int have_macros;
-	json_t *expanded;	/* macro invocations whose launches are out */
+	struct macros *mac;
 };
 
 struct tok {
@@ -175,7 +177,7 @@ json_t *split_args(struct fileinfo *fi, struct tok *t, unsigned a,
 unsigned matching(struct tok *t, unsigned i, unsigned n);
 unsigned matching_angle(struct tok *t, unsigned i, unsigned n);
 CXCursor macro_def(struct ctx *x, const char *name);
-void macros_free(struct ctx *x);
+void macros_free(struct macros *m);
 
 /* launch.c */
 int has_global(CXCursor c);

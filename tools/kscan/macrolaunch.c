@@ -409,11 +409,11 @@ macro_launches(struct ctx *x, const char *kname, struct tok *t, unsigned n,
 	if (n == 0 || !is_ident(t[0].s))
 		return 0;
 	snprintf(key, sizeof(key), "%s:%u:%s", fi->real, off, kname);
-	if (x->expanded == NULL)
-		x->expanded = json_object();
-	if (json_object_get(x->expanded, key) != NULL)
+	if (x->mac->expanded == NULL)
+		x->mac->expanded = json_object();
+	if (json_object_get(x->mac->expanded, key) != NULL)
 		return 1;	/* its launches are out already */
-	json_object_set_new(x->expanded, key, json_true());
+	json_object_set_new(x->mac->expanded, key, json_true());
 	for (i = 0; i < n; i++)
 		sv_push(&in, t[i].s);
 	expand(x, in.s, in.n, &out, &hide, 0);

@@ -283,19 +283,22 @@ matching_angle(struct tok *t, unsigned i, unsigned n)
 static enum CXChildVisitResult
 collect_macro(CXCursor c, CXCursor parent, CXClientData data)
 {
-	struct ctx *x = data;
+	struct macros *m = data;
+	char *name;
 
 	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
-		if (x->nmacros == x->capmacros) {
-			x->capmacros = x->capmacros ? 2 * x->capmacros : 256;
-			x->macros = k_realloc(x->macros, x->capmacros *
-			    sizeof(*x->macros));
+		if (m->n == m->cap) {
+			m->cap = m->cap ? 2 * m->cap : 256;
+			m->def = k_realloc(m->def, m->cap * sizeof(*m->def));
 		}
-		x->macros[x->nmacros].name =
-		    k_take(clang_getCursorSpelling(c));
-		x->macros[x->nmacros].def = c;
-		x->nmacros++;
+		m->def[m->n] = c;
+		/* a later definition of a name replaces an earlier one */
+		name = k_take(clang_getCursorSpelling(c));
+		json_object_set_new(m->index, name,
+		    json_integer((json_int_t)m->n));
+		free(name);
+		m->n++;
 	}
 	return CXChildVisit_Continue;
 }
@@ -305,37 +308,26 @@ collect_macro(CXCursor c, CXCursor parent, CXClientData data)
 CXCursor
 macro_def(struct ctx *x, const char *name)
 {
-	size_t i;
-
+	struct macros *m = x->mac;
 	json_t *at;
 
-	if (!x->have_macros) {
-		x->have_macros = 1;
+	if (m->index == NULL) {
+		/* by name, so that an expansion of many tokens looks each
+		 * up at once */
+		m->index = json_object();
 		clang_visitChildren(clang_getTranslationUnitCursor(x->tu),
-		    collect_macro, x);
-		/* name -> its last definition, so that an expansion of many
-		 * tokens looks each up at once */
-		x->macro_index = json_object();
-		for (i = 0; i < x->nmacros; i++)
-			json_object_set_new(x->macro_index, x->macros[i].name,
-			    json_integer((json_int_t)i));
+		    collect_macro, m);
 	}
-	if ((at = json_object_get(x->macro_index, name)) == NULL)
+	if ((at = json_object_get(m->index, name)) == NULL)
 		return clang_getNullCursor();
-	return x->macros[json_integer_value(at)].def;
+	return m->def[json_integer_value(at)];
 }
 
 void
-macros_free(struct ctx *x)
+macros_free(struct macros *m)
 {
-	size_t i;
-
-	for (i = 0; i < x->nmacros; i++)
-		free(x->macros[i].name);
-	free(x->macros);
-	json_decref(x->macro_index);
-	x->macro_index = NULL;
-	x->macros = NULL;
-	x->nmacros = x->capmacros = 0;
-	x->have_macros = 0;
+	free(m->def);
+	json_decref(m->index);
+	json_decref(m->expanded);
+	memset(m, 0, sizeof(*m));
 }

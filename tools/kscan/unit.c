@@ -380,6 +380,7 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 {
 	CXTranslationUnit tu = NULL;
 	struct ctx x;
+	struct macros mac = { 0 };
 	struct incl in;
 	int e, round;
 	size_t i;
@@ -399,6 +400,7 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 		tu = NULL;
 	}
 	memset(&x, 0, sizeof(x));
+	x.mac = &mac;
 	x.u = u;
 	x.tu = tu;
 	x.dialect = dialect;
@@ -429,8 +431,7 @@ scan_side(CXIndex idx, struct unit *u, const char *dialect, int device,
 	}
 	json_decref(x.keys);
 	json_decref(x.diagnostics);
-	json_decref(x.expanded);
-	macros_free(&x);
+	macros_free(&mac);
 	free_files(&x);
 	clang_disposeTranslationUnit(tu);
 	return 0;
