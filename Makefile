@@ -169,13 +169,13 @@ KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o tools/kverify/fit.o tools/kverify/fitmath.o \
 	tools/kverify/sanreport.o tools/kverify/hip.o tools/kverify/reuse.o
-KVERIFY_OBJS += tools/kverify/serve.o
+KVERIFY_OBJS += tools/kverify/serve.o tools/kverify/host.o
 
 tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 kverify: $(KVERIFY_OBJS) lib/libkforge.a
-	$(CC) $(LDFLAGS) -o $@ $(KVERIFY_OBJS) lib/libkforge.a $(LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $(KVERIFY_OBJS) lib/libkforge.a $(LIBS) -lm -ldl
 
 test/tmp/fuzz/fuzz_kverify: tools/kverify/*.c tools/kverify/kverify.h
 

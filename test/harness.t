@@ -149,4 +149,19 @@ else
 	fail "the axpby harness builds"
 	diag_file "$T_TMP/axpby.err"
 fi
+# kbuild links the same host code as harness.so for kverify's host: it
+# exports the host's entry, and holds no STB_GNU_UNIQUE symbol (which
+# would keep it loaded, statics and all, after the host unloads it)
+if have_tool kbuild && command -v nm > /dev/null; then
+	jq -c --arg id "$AXPBY" 'select(.id == $id)' examples/kwrap.ndjson |
+	    KFORGE_WORK=$T_TMP/work run "$(tool kbuild)" -q
+	h=$(jq -r '.build.harness | "\(.artifact) \(.shared)"' "$T_TMP/out")
+	so=$T_TMP/work/build/$(echo "$h" | cut -c1-2)/${h% *}/harness.so
+	is "${h#* }:$([ -f "$so" ] && echo file)" "harness.so:file" \
+	    "kbuild: build.harness.shared names harness.so, beside the program"
+	like "$(nm -D --defined-only "$so" 2> /dev/null | grep ' kw_host_command$')" \
+	    ' T kw_host_command$' "harness.so exports kw_host_command"
+	is "$(nm -D "$so" 2> /dev/null | grep -c ' u ')" 0 \
+	    "harness.so has no unique symbols: the host can unload it"
+fi
 done_testing

@@ -17,19 +17,30 @@ CC=${CC:-cc}
 $CC -std=c11 -D_GNU_SOURCE -O1 -o "$T_TMP/fake" test/kverify/fake_harness.c \
     -lm || skip_all "cannot compile the fake harness"
 
+# the fake harness as harness.so, and the four driver calls the host makes
+# before it loads one, as libcuda.so.1 (no GPU here)
+mkdir -p "$T_TMP/cuda"
+$CC -std=c11 -D_GNU_SOURCE -O1 -shared -fPIC -o "$T_TMP/fake.so" \
+    test/kverify/fake_harness.c -lm || skip_all "cannot build a shared object"
+$CC -std=c11 -O1 -shared -fPIC -o "$T_TMP/cuda/libcuda.so.1" \
+    test/kverify/fake_cuda.c || skip_all "cannot build a shared object"
+
 # entry ROLE WORD: a build entry holding WORD (module) or the fake harness
+# (role "hosted": with harness.so beside it)
 entry() {
 	key=$(printf '%s:%s' "$1" "$2" | sha256sum | cut -c1-64)
 	d=$W/build/$(echo "$key" | cut -c1-2)/$key
 	mkdir -p "$d"
-	if [ "$1" = harness ]; then
+	if [ "$1" = harness ] || [ "$1" = hosted ]; then
 		cp "$T_TMP/fake" "$d/harness"
+		[ "$1" = harness ] || cp "$T_TMP/fake.so" "$d/harness.so"
 	else
 		printf '%s\n' "$2" > "$d/module.cubin"
 	fi
 	echo "$key"
 }
 HKEY=$(entry harness fake)
+SKEY=$(entry hosted fake)
 
 # rec ID REFWORD [CANDWORD]: one built record
 rec() {
@@ -62,7 +73,7 @@ rec good ref good > "$T_TMP/in"
 FAKE_PIDS=$T_TMP/pids1 run "$KV" --no-memcheck --time 5 --noise-floor 0.005 < "$T_TMP/in"
 is "$T_STATUS" 0 "serving harness: exit 0"
 is "$(sec good | jq -c '.serve | del(.start_seconds)')" \
-    '{"used":true,"processes":1,"commands":10}' \
+    '{"used":true,"hosted":false,"processes":1,"commands":10}' \
     "golden, candidate and 8 timing runs: 10 commands, 1 process"
 is "$(procs "$T_TMP/pids1"):$(wc -l < "$T_TMP/pids1" | tr -d ' ')" "1:10" \
     "the harness saw the 10 commands in one process"
@@ -102,7 +113,7 @@ is "$(sec good | jq -c '.serve'):$([ -s "$T_TMP/pids2" ] && echo served)" \
 FAKE_NOSERVE=1 run "$KV" --no-memcheck --time 5 --noise-floor 0.005 < "$T_TMP/in"
 is "$(jq -c "$strip" "$T_TMP/out")" "$(cat "$T_TMP/served")" \
     "a harness that refuses --serve: the same verify section"
-is "$(sec good | jq -c '.serve | del(.start_seconds)')" '{"used":false,"processes":1,"commands":0}' \
+is "$(sec good | jq -c '.serve | del(.start_seconds)')" '{"used":false,"hosted":false,"processes":1,"commands":0}' \
     "a harness that refuses --serve: one process per run, said"
 
 # --- a faulting candidate between two good ones (KernelBench #92)
@@ -141,6 +152,56 @@ rec nd nodev > "$T_TMP/in"
 run "$KV" --no-memcheck < "$T_TMP/in"
 is "$T_STATUS:$(jq -r '.errors[0].code' "$T_TMP/out")" "1:no-device" \
     "a harness that cannot start the driver: no-device"
+
+# --- the host (--host): records whose harness was built as harness.so too
+# run in one process per worker, which outlives the record
+HKEY=$SKEY
+{ rec ha ref good; rec hb ref good; rec hc ref good; } > "$T_TMP/in"
+FAKE_PIDS=$T_TMP/pids6 LD_LIBRARY_PATH=$T_TMP/cuda \
+    run "$KV" --host --no-memcheck --time 5 --noise-floor 0.005 < "$T_TMP/in"
+is "$T_STATUS" 0 "host: exit 0"
+is "$(for i in ha hb hc; do sec $i | jq -c '.serve | [.used, .hosted, .processes, .commands]'; done | tr '\n' ' ')" \
+    "[true,true,1,10] [true,true,0,10] [true,true,0,10] " \
+    "three records, 30 commands, one host started by the first"
+is "$(procs "$T_TMP/pids6"):$(wc -l < "$T_TMP/pids6" | tr -d ' ')" "1:30" \
+    "one process saw the three records' commands"
+other='del(.id, .build.harness.artifact, .verify.golden_key)'
+is "$(jq -c "$strip" "$T_TMP/out" | sed -n 2p | jq -c "$other")" \
+    "$(jq -c "$other" "$T_TMP/served")" \
+    "the verify section a serving harness gives (the harness's key aside)"
+ls "$W/verify" | grep -q '^host\.' && left=yes || left=no
+is "$left" no "the host's log is gone with it"
+
+# a faulting candidate between two good ones: the host is started again,
+# only the record that faulted sees the fault
+{ rec ha ref good; rec hb ref crash; rec hc ref good; } > "$T_TMP/in"
+FAKE_PIDS=$T_TMP/pids7 LD_LIBRARY_PATH=$T_TMP/cuda \
+    run "$KV" --host --no-memcheck --time 5 --noise-floor 0.005 < "$T_TMP/in"
+is "$(for i in ha hb hc; do sec $i | jq -r '[.pass_exe, .verified.value, .serve.hosted, .serve.processes] | @tsv'; done | tr '\t\n' ', ')" \
+    "true,true,true,1 false,true,true,1 true,true,true,0 " \
+    "host: the good candidates around a fault keep their verdicts; a fresh host after it"
+is "$(sec hb | jq -r '.fault | [.kind, .role, .case] | @tsv')" \
+    "$(printf 'crash\tcandidate\t1')" "host: the fault is the candidate's, on its case"
+is "$(procs "$T_TMP/pids7")" 2 "host: two processes for three records and a fault"
+
+# -j 2: a host per worker
+{ rec ha ref good; rec hb ref good; rec hc ref good; rec hd ref good; } > "$T_TMP/in"
+FAKE_PIDS=$T_TMP/pids8 LD_LIBRARY_PATH=$T_TMP/cuda \
+    run "$KV" --host --no-memcheck --no-time -j 2 < "$T_TMP/in"
+is "$(jq -s '[.[] | .verify.serve.processes] | add' "$T_TMP/out"):$(jq -s '[.[] | select(.verify.pass_exe and .verify.serve.hosted)] | length' "$T_TMP/out")" \
+    "$(procs "$T_TMP/pids8"):4" "-j 2: every record hosted, as many hosts as the records say were started"
+
+# a host that cannot make a context: each record's own serving harness
+FAKE_CUDA_FAIL=1 LD_LIBRARY_PATH=$T_TMP/cuda \
+    run "$KV" --host --no-memcheck --no-time < "$T_TMP/in"
+is "$(jq -r '[.verify.pass_exe, .verify.serve.used, .verify.serve.hosted] | @tsv' "$T_TMP/out" | sort -u)" \
+    "$(printf 'true\ttrue\tfalse')" "no context in the host: serving harnesses, same verdicts"
+LD_LIBRARY_PATH=$T_TMP/cuda run "$KV" --no-memcheck --no-time < "$T_TMP/in"
+is "$(jq -r '[.verify.pass_exe, .verify.serve.used, .verify.serve.hosted, .verify.serve.processes] | @tsv' "$T_TMP/out" | sort -u)" \
+    "$(printf 'true\ttrue\tfalse\t1')" "without --host: a serving harness per record, harness.so or not"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "hosted records validate against schemas/"
+HKEY=$(entry harness fake)
 
 # --- the timed case and the noise rule
 { rec ramp ramp ramp; rec rampmid rampmid rampmid; rec ramplow ramplow ramplow; } > "$T_TMP/in"

@@ -181,12 +181,28 @@ has "$B" gpu-test:fault '"fault":{"kind":"runtime","role":"candidate"'
 ok $? "the illegal address is the faulting candidate's (runtime)"
 has "$B" gpu-test:fault '"verified":{"value":true'
 ok $? "its reference stays a verified task"
-has "$B" gpu-test:fault '"serve":{"used":true,"processes":[2-9]'
+has "$B" gpu-test:fault '"serve":{"used":true,"hosted":false,"processes":[2-9]'
 ok $? "a fresh serving harness after the fault"
 has "$B" gpu-test:fault '"timing":{[^}]*"reference":{"n":[1-9]'
 ok $? "the reference is timed after the fault"
-has "$B" gpu-test:good '"serve":{"used":true,"processes":1,'
+has "$B" gpu-test:good '"serve":{"used":true,"hosted":false,"processes":1,'
 ok $? "a record without a fault runs in one serving harness"
+# the same in the worker's host (--host), which loads each record's
+# harness.so and outlives the record
+./kverify --time 20 --host < "$out/between.in" > "$out/between-host.ndjson" 2>> "$out/between.err"
+N=$out/between-host.ndjson
+ok "$([ "$(val "$N" gpu-test:good pass_exe)" = true ] &&
+    [ "$(val "$N" gpu-test:late pass_exe)" = true ] &&
+    [ "$(val "$N" gpu-test:fault pass_exe)" = false ] && echo 0 || echo 1)" \
+    "--host: the same three verdicts"
+has "$N" gpu-test:fault '"fault":{"kind":"runtime","role":"candidate"'
+ok $? "--host: the illegal address is the faulting candidate's"
+has "$N" gpu-test:good '"serve":{"used":true,"hosted":true,"processes":1,'
+ok $? "--host: the first record starts the worker's host"
+has "$N" gpu-test:fault '"serve":{"used":true,"hosted":true,"processes":[1-9]'
+ok $? "--host: a fresh host after the fault"
+has "$N" gpu-test:late '"serve":{"used":true,"hosted":true,"processes":0,'
+ok $? "--host: the record after the fault runs in the host started again"
 has "$C" gpu-test:good '"speedup_noise":[0-9]'
 ok $? "the speedup comes with its noise"
 

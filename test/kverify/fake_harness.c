@@ -57,6 +57,43 @@ static int one_case(char *argv[], const char *dir, int kcase, int reps,
 
 static int command(int argc, char *argv[]);
 
+/* One command's line in $FAKE_PIDS: "PID MODULE", "times-only" when it
+ * has --times-only, "all" when it has --all. */
+static void
+log_pid(int ac, char *av[])
+{
+	const char *pids = getenv("FAKE_PIDS");
+	FILE *fp;
+	int k, t = 0, all = 0;
+
+	if (pids == NULL || ac < 2 || (fp = fopen(pids, "a")) == NULL)
+		return;
+	for (k = 1; k < ac; k++) {
+		t |= strcmp(av[k], "--times-only") == 0;
+		all |= strcmp(av[k], "--all") == 0;
+	}
+	fprintf(fp, "%ld %s%s%s\n", (long)getpid(), av[1],
+	    t ? " times-only" : "", all ? " all" : "");
+	fclose(fp);
+}
+
+/*
+ * The entry kverify's host calls when this file is built as harness.so
+ * (cc -shared -fPIC): one command, as a line of --serve runs it.
+ */
+int
+kw_host_command(int argc, char *argv[])
+{
+	int rc;
+
+	log_pid(argc, argv);
+	rc = command(argc, argv);
+	alarm(0);
+	fflush(stdout);
+	fflush(stderr);
+	return rc;
+}
+
 /*
  * --serve, as the kwrap harness speaks it: "ready", then one command per
  * line (tab-separated arguments), "done 0" after each that went well; a
@@ -85,8 +122,6 @@ serve(void)
 	fprintf(answer, "ready\n");
 	fflush(answer);
 	while (fgets(line, sizeof(line), stdin) != NULL) {
-		const char *pids = getenv("FAKE_PIDS");
-		FILE *fp;
 		line[strcspn(line, "\n")] = '\0';
 		ac = 0;
 		av[ac++] = "fake";
@@ -96,16 +131,7 @@ serve(void)
 			av[ac++] = p;
 		}
 		av[ac] = NULL;
-		if (pids != NULL && (fp = fopen(pids, "a")) != NULL) {
-			int k, t = 0, all = 0;
-			for (k = 1; k < ac; k++) {
-				t |= strcmp(av[k], "--times-only") == 0;
-				all |= strcmp(av[k], "--all") == 0;
-			}
-			fprintf(fp, "%ld %s%s%s\n", (long)getpid(), av[1],
-			    t ? " times-only" : "", all ? " all" : "");
-			fclose(fp);
-		}
+		log_pid(ac, av);
 		rc = command(ac, av);
 		alarm(0);
 		fflush(stdout);

@@ -2,13 +2,73 @@
 #include <signal.h>
 
 #include "kbuild.h"
+#include "k_buf.h"
 #include "k_jail.h"
 
+
+/* s quoted for sh, appended to b */
+static void
+shq(struct k_buf *b, const char *s)
+{
+	if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_-+=.,/:@%")] == '\0' && *s != '\0') {
+		k_buf_add(b, s);
+		return;
+	}
+	k_buf_add(b, "'");
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			k_buf_add(b, "'\\''");
+		else
+			k_buf_printf(b, "%c", *s);
+	}
+	k_buf_add(b, "'");
+}
+
+/*
+ * The harness's build as one sh script: argv[1..n) are the compiler's
+ * options (the library directory among them, "-L..."), cc the compiler
+ * as the script names it.  The host code is compiled once, position
+ * independent, and linked twice: "harness", the program, and
+ * "harness.so", the shared object kverify's host loads (one process and
+ * one context for many records).  Allocated.
+ */
+static char *
+harness_script(char *const argv[], int n, const char *cc, const char *src)
+{
+	struct k_buf b = { 0 }, lib = { 0 };
+	int i;
+
+	k_buf_add(&b, "set -e; ");
+	shq(&b, cc);
+	for (i = 1; i < n; i++) {
+		if (strncmp(argv[i], "-L", 2) == 0) {
+			k_buf_add(&lib, " ");
+			shq(&lib, argv[i]);
+			continue;
+		}
+		k_buf_add(&b, " ");
+		shq(&b, argv[i]);
+	}
+	/* no STB_GNU_UNIQUE symbols (std::to_string's tables): they would
+	 * keep harness.so loaded after dlclose, its statics with it */
+	k_buf_printf(&b, " -Xcompiler -fPIC -Xcompiler -fno-gnu-unique -c "
+	    "-o harness.o %s; ", src);
+	shq(&b, cc);
+	k_buf_printf(&b, " -cudart none -o harness harness.o%s -lcuda; ",
+	    k_buf_str(&lib));
+	shq(&b, cc);
+	k_buf_printf(&b, " -cudart none -shared -o harness.so harness.o%s "
+	    "-lcuda; rm -f harness.o", k_buf_str(&lib));
+	k_buf_free(&lib);
+	return k_buf_take(&b);
+}
 
 /* The command for a build, with SRC and OUT standing for the files. */
 static int
 command(const struct unitspec *u, struct compiler **cc, char **argv,
-    char *store, size_t storelen, const char **src, const char **out)
+    char *store, size_t storelen, const char **src, const char **out,
+    char **shown)
 {
 	int hip = strcmp(u->dialect, "hip") == 0, n = 0;
 	int mapped = hip && opt.hip_platform == HIP_NVIDIA;
@@ -94,6 +154,20 @@ command(const struct unitspec *u, struct compiler **cc, char **argv,
 			    opt.cuda_root);
 			ARG(a);
 		}
+	}
+	if (u->what == HARNESS && (!hip || mapped)) {
+		/* one compile, then two links of the same object: the
+		 * program, and harness.so for kverify's host */
+		char *script = harness_script(argv, n, (*cc)->path, *src);
+		/* as recorded: the compiler by name */
+		*shown = harness_script(argv, n, (*cc)->name, *src);
+		n = 0;
+		ARG("/bin/sh");
+		ARG("-c");
+		ARG(script);
+		free(script);
+		argv[n] = NULL;
+		return n;
 	}
 	ARG("-o");
 	ARG(*out);
@@ -337,13 +411,14 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 	int n, i, truncated;
 	int mapped = strcmp(u->dialect, "hip") == 0 &&
 	    opt.hip_platform == HIP_NVIDIA;
-	char *log, *keytext;
+	char *log, *keytext, *shown = NULL;
 
 	sys_error[0] = '\0';
 	fail->code = "compiler-missing";
 	fail->status = K_EXIT_RECORDS;
-	n = command(u, &cc, argv, store, sizeof(store), &src, &out);
+	n = command(u, &cc, argv, store, sizeof(store), &src, &out, &shown);
 	if (n < 0) {
+		free(shown);
 		snprintf(sys_error, errlen, "%s not found (PATH, or $%s)",
 		    cc != NULL ? cc->name : "compiler",
 		    cc == &opt.hipcc ? "HIPCC" : "NVCC");
@@ -356,14 +431,22 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 			fail->code = "bad-include";
 			snprintf(sys_error, errlen, "%s (refused, nothing "
 			    "compiled)", why);
+			free(shown);
 			return NULL;
 		}
 	}
 	/* the command as recorded: the compiler by name, not by path */
-	snprintf(cmdline, sizeof(cmdline), "%s", cc->name);
-	for (i = 1; i < n; i++) {
-		strncat(cmdline, " ", sizeof(cmdline) - strlen(cmdline) - 1);
-		strncat(cmdline, argv[i], sizeof(cmdline) - strlen(cmdline) - 1);
+	if (shown != NULL) {
+		snprintf(cmdline, sizeof(cmdline), "%s", shown);
+		free(shown);
+	} else {
+		snprintf(cmdline, sizeof(cmdline), "%s", cc->name);
+		for (i = 1; i < n; i++) {
+			strncat(cmdline, " ", sizeof(cmdline) - strlen(cmdline)
+			    - 1);
+			strncat(cmdline, argv[i], sizeof(cmdline) -
+			    strlen(cmdline) - 1);
+		}
 	}
 	snprintf(key_in, sizeof(key_in), "%s\n%s\n%s\n%s\n%s\n", CACHE_VERSION,
 	    cc->path, cc->version, cmdline, mapped ? hipnv_key() : "");
@@ -437,6 +520,10 @@ build_unit(const struct unitspec *u, struct unit_fail *fail)
 	json_object_set_new(res, "cached", json_false());
 	json_object_set_new(res, "artifact", json_string(key));
 	json_object_set_new(res, "file", json_string(out));
+	snprintf(path, sizeof(path), "%s/harness.so", tmp);
+	if (u->what == HARNESS && json_is_true(json_object_get(res, "ok")) &&
+	    access(path, R_OK) == 0)
+		json_object_set_new(res, "shared", json_string("harness.so"));
 	if (u->what == DEVICE && (strcmp(u->dialect, "cuda") == 0 || mapped) &&
 	    json_is_true(json_object_get(res, "ok")))
 		json_object_set_new(res, "symbol", find_symbol(tmp, out,

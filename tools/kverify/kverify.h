@@ -51,6 +51,7 @@
 				 * one (harness --sentinel): an element
 				 * unwritten in both runs holds each */
 #define CHILD_FLAG "--kverify-child"
+#define HOST_FLAG "--kverify-host"	/* host.c */
 #define SPREAD_K 4		/* default --spread-k: band = k x spread */
 #define SPREAD_RACE 0.01	/* a spread over this fraction of the
 				 * output's largest magnitude is a race, not
@@ -79,6 +80,8 @@ struct kv_opt {
 	int jobs;		/* -j: workers per GPU (or in all, without
 				 * --gpus) */
 	int serve;		/* 0: --no-serve, one process per run */
+	int host;		/* --host: the worker's host runs records
+				 * whose harness has harness.so */
 	int reuse;		/* 0: --no-reuse, every golden computed */
 	double noise_floor;	/* --noise-floor: the least relative
 				 * uncertainty a speedup is given */
@@ -179,6 +182,8 @@ json_t *fault_json(const char *role, int kcase, const struct run *r);
 /* serve.c: the record's long-lived harness (harness --serve) */
 void serve_begin(const char *scratch);
 void serve_end(json_t *v);
+void serve_close(void);
+int host_main(void);
 int serve_serving(void);
 extern _Thread_local int run_times_only;	/* timing.c: a run for its times */
 extern _Thread_local int run_sentinel;	/* run_harness: --sentinel, 0: none */

@@ -5,9 +5,11 @@
  * time both, and flag faults, nondeterminism, degenerate tests and the
  * usual ways of cheating.
  *
- * kverify never loads CUDA itself: every launch happens in a harness child
- * process (its own process group, a wall-clock limit, optionally a data
- * size limit), so a crash, hang or illegal address fails one record only.
+ * kverify never loads CUDA itself: every launch happens in a child process
+ * (its own process group, a wall-clock limit, optionally a data size
+ * limit): a harness, or the worker's host (host.c), which loads harnesses
+ * built as shared objects; a crash, hang or illegal address fails one run
+ * only.
  *
  * This unit: options, the worker threads and the child mode.
  */
@@ -80,8 +82,10 @@ worker_main(void *arg)
 		line = reader.lineno;
 		name = reader.name;
 		pthread_mutex_unlock(&io_lock);
-		if (rc != 1)
+		if (rc != 1) {
+			serve_close();
 			return NULL;
+		}
 		if (!bad) {
 			/* a name that lives as long as the run: an operand */
 			k_msg_at(name, line);
@@ -240,6 +244,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'P':
 		opt.serve = 0;
 		break;
+	case 'H':
+		opt.host = 1;
+		break;
 	case 'G':
 		opt.reuse = 0;
 		break;
@@ -285,6 +292,7 @@ static const struct option longopts[] = {
 	{ "atol", required_argument, NULL, 'a' },
 	{ "fit", no_argument, NULL, 'F' },
 	{ "gpus", required_argument, NULL, 'g' },
+	{ "host", no_argument, NULL, 'H' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "keep", no_argument, NULL, 'k' },
 	{ "mem", required_argument, NULL, 'm' },
@@ -308,9 +316,9 @@ static const struct option longopts[] = {
 
 static const struct k_tool tool = {
 	.usage =
-	    "usage: kverify [-hqV] [-j jobs] [--atol x] [--fit] [--gpus list] [--keep]\n"
-	    "               [--mem mb] [--mutant-timeout seconds] [--no-memcheck]\n"
-	    "               [--no-mutants] [--no-reuse] [--no-serve]\n"
+	    "usage: kverify [-hqV] [-j jobs] [--atol x] [--fit] [--gpus list] [--host]\n"
+	    "               [--keep] [--mem mb] [--mutant-timeout seconds]\n"
+	    "               [--no-memcheck] [--no-mutants] [--no-reuse] [--no-serve]\n"
 	    "               [--no-time | --time reps] [--noise-floor x] [--rtol x]\n"
 	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
 	    "               [--threshold x] [--timeout seconds] [--work dir] [file ...]\n",
@@ -330,6 +338,8 @@ main(int argc, char *argv[])
 
 	if (argc > 1 && strcmp(argv[1], CHILD_FLAG) == 0)
 		return child_main(argc, argv);
+	if (argc == 2 && strcmp(argv[1], HOST_FLAG) == 0)
+		return host_main();
 	opt.timeout = 60;
 	opt.memcheck = 1;
 	opt.reps = 100;

@@ -1,9 +1,16 @@
 /*
- * The serving harness: one long-lived harness process (harness --serve)
- * per record and worker, that runs the record's reference, candidate,
- * mutant and timing runs one command at a time, so that process start,
- * driver initialisation and the context are paid once per record instead
- * of once per run.
+ * The serving harness: one long-lived harness process per worker, so that
+ * process start, driver initialisation and the context are paid once per
+ * worker (the host) or once per record (a serving harness), not once per
+ * run.
+ *
+ * With --host, where kbuild built the record's harness as a shared object
+ * too (build.harness.shared), the runs go to the worker's host (host.c,
+ * kverify --kverify-host), which outlives the record: it loads each
+ * record's harness.so in turn and runs its commands in one process and
+ * one context.  Else (no --host, a harness built before harness.so, one
+ * the host cannot load) they go to one "harness --serve" process per
+ * record and worker.
  *
  * A command's result looks like a run of its own (struct k_proc): the
  * answer "done 0" is exit 0; a command that fails ends the process, and
@@ -13,7 +20,8 @@
  * harness built before --serve refuses it as bad usage (exit 2 before it
  * is ready): then every run of the record is a process of its own, as
  * before.  The process runs in the same sandbox (k_jail) as a run of its
- * own, with the record's scratch directory as the one it may write.
+ * own, with the record's scratch directory as the one it may write (the
+ * host: the directory of every record's scratch, work/verify).
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -33,20 +41,28 @@
 #include "kverify.h"
 
 struct server {
+	/* the record's */
+	int inited;		/* log is -1 until a process opens it */
 	int on;			/* serve_begin() for this record */
 	int off;		/* the harness refused --serve */
+	int nohost;		/* the host could not load its harness */
+	int served;		/* a command went to a serving process */
+	int hosted;		/* ... to the host */
+	int starts, commands;
+	double start_seconds;	/* waiting for "ready", all starts */
+	char scratch[PATH_MAX];
+	/* the process's, which a host keeps from record to record */
 	pid_t pid;		/* 0: none running */
+	int host;		/* it is the host, not a serving harness */
 	int slot;		/* k_child_track's */
 	int fd;			/* our end of its standard input and output */
 	int log;		/* its standard error */
 	int gpu;
-	char harness[PATH_MAX + 200];
-	char scratch[PATH_MAX];
+	char harness[PATH_MAX + 200];	/* a serving harness's program */
+	char loaded[PATH_MAX + 200];	/* the host's harness.so */
 	char logpath[PATH_MAX + 32];
 	char buf[256];		/* an answer so far */
 	size_t len;
-	int starts, commands;
-	double start_seconds;	/* waiting for "ready", all starts */
 };
 
 static _Thread_local struct server sv;
@@ -92,38 +108,65 @@ reap(struct k_proc *p, int kill_it)
 	sv.len = 0;
 }
 
-/* Start harness --serve for worker w; 0, or -1 (errno). */
-static int
-start(const struct worker *w, char *const argv[])
+/* The log of the process before, closed; a host's, which lies outside
+ * any record's scratch, removed too. */
+static void
+log_close(void)
 {
-	char *args[8], **v;
+	if (sv.log < 0)
+		return;
+	close(sv.log);
+	sv.log = -1;
+	if (sv.host)
+		unlink(sv.logpath);
+}
+
+/* Start the host (host) or harness --serve for worker w; 0, or -1
+ * (errno). */
+static int
+start(const struct worker *w, char *const argv[], int host)
+{
+	char *args[8], **v, dir[PATH_MAX + 16];
+	const char *scratch = sv.scratch;
 	int s[2];
 	pid_t pid;
 
+	log_close();
 	args[0] = argv[0];	/* this program's child mode */
 	args[1] = argv[1];
 	args[2] = argv[2];
 	args[3] = argv[3];
-	args[4] = argv[4];	/* the harness */
-	args[5] = "--serve";
+	if (host) {
+		args[4] = opt.self;
+		args[5] = HOST_FLAG;
+		snprintf(dir, sizeof(dir), "%s/verify", opt.work);
+		scratch = dir;
+		snprintf(sv.logpath, sizeof(sv.logpath), "%s/host.XXXXXX",
+		    dir);
+		sv.log = mkstemp(sv.logpath);
+		if (sv.log >= 0)
+			fcntl(sv.log, F_SETFD, FD_CLOEXEC);
+	} else {
+		args[4] = argv[4];	/* the harness */
+		args[5] = "--serve";
+		snprintf(sv.logpath, sizeof(sv.logpath), "%s/serve-%d.log",
+		    sv.scratch, sv.starts);
+		sv.log = open(sv.logpath, O_RDWR | O_CREAT | O_TRUNC |
+		    O_CLOEXEC, 0644);
+	}
 	args[6] = NULL;
-	snprintf(sv.logpath, sizeof(sv.logpath), "%s/serve-%d.log",
-	    sv.scratch, sv.starts);
-	if (sv.log >= 0)
-		close(sv.log);
-	if ((sv.log = open(sv.logpath, O_RDWR | O_CREAT | O_TRUNC |
-	    O_CLOEXEC, 0644)) < 0)
+	sv.host = host;
+	if (sv.log < 0)
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) != 0) {
-		close(sv.log);
-		sv.log = -1;
+		log_close();
 		return -1;
 	}
 	{
 		struct k_jail j;
 		char *selfdir = k_dirname(opt.self);
 		memset(&j, 0, sizeof(j));
-		j.scratch = sv.scratch;
+		j.scratch = scratch;
 		j.ro[0] = opt.work;
 		j.ro[1] = selfdir;
 		j.gpu = 1;
@@ -137,15 +180,14 @@ start(const struct worker *w, char *const argv[])
 		k_jail_argv_free(v);
 		close(s[0]);
 		close(s[1]);
-		close(sv.log);
-		sv.log = -1;
+		log_close();
 		errno = err;
 		return -1;
 	}
 	if (pid == 0) {
 		/* only async-signal-safe calls between fork and exec */
 		setpgid(0, 0);
-		if (chdir(sv.scratch) != 0)
+		if (chdir(scratch) != 0)
 			_exit(126);
 		if (dup2(s[1], 0) < 0 || dup2(s[1], 1) < 0 ||
 		    dup2(sv.log, 2) < 0)
@@ -161,7 +203,8 @@ start(const struct worker *w, char *const argv[])
 	sv.fd = s[0];
 	sv.len = 0;
 	sv.gpu = w->gpu;
-	snprintf(sv.harness, sizeof(sv.harness), "%s", argv[4]);
+	sv.loaded[0] = '\0';
+	snprintf(sv.harness, sizeof(sv.harness), "%s", host ? "" : argv[4]);
 	sv.starts++;
 	return 0;
 }
@@ -280,41 +323,137 @@ log_since(const char *path)
 		lseek(sv.log, 0, SEEK_SET);
 }
 
-/* Whether the record's runs go to a serving harness (one that knows
+/* Whether the record's runs go to a serving process (one that knows
  * --times-only too). */
 int
 serve_serving(void)
 {
-	return sv.on && !sv.off && sv.starts > 0;
+	return sv.on && !sv.off && sv.served;
 }
 
-void
-serve_begin(const char *scratch)
-{
-	memset(&sv, 0, sizeof(sv));
-	sv.log = -1;
-	sv.on = opt.serve;
-	snprintf(sv.scratch, sizeof(sv.scratch), "%s", scratch);
-}
-
-/* The process stopped (end of its input) and how many there were, into
- * the verify section v (verify.serve). */
-void
-serve_end(json_t *v)
+/* Stop the process (end of its input) and forget its log. */
+static void
+stop(void)
 {
 	if (sv.pid != 0) {
 		shutdown(sv.fd, SHUT_WR);
 		reap(NULL, 0);
 	}
-	if (sv.log >= 0)
-		close(sv.log);
-	sv.log = -1;
+	log_close();
+}
+
+void
+serve_begin(const char *scratch)
+{
+	if (!sv.inited) {
+		sv.log = -1;
+		sv.inited = 1;
+	}
+	/* a host stays; a serving harness ended with its record */
+	sv.on = opt.serve;
+	sv.off = sv.nohost = sv.served = sv.hosted = 0;
+	sv.starts = sv.commands = 0;
+	sv.start_seconds = 0;
+	snprintf(sv.scratch, sizeof(sv.scratch), "%s", scratch);
+}
+
+/* The record's serving process stopped, unless it is the host, and how
+ * many there were, into the verify section v (verify.serve). */
+void
+serve_end(json_t *v)
+{
+	if (!sv.host)
+		stop();
 	if (sv.on && v != NULL)
-		json_object_set_new(v, "serve", json_pack("{s:b,s:i,s:i,s:f}",
-		    "used", !sv.off && sv.starts > 0, "processes", sv.starts,
-		    "commands", sv.commands, "start_seconds",
-		    round(sv.start_seconds * 1000) / 1000));
+		json_object_set_new(v, "serve", json_pack("{s:b,s:b,s:i,s:i,"
+		    "s:f}", "used", !sv.off && sv.served, "hosted", sv.hosted,
+		    "processes", sv.starts, "commands", sv.commands,
+		    "start_seconds", round(sv.start_seconds * 1000) / 1000));
 	sv.on = 0;
+}
+
+/* The worker's last record is done: its host stops. */
+void
+serve_close(void)
+{
+	if (!sv.inited)
+		return;
+	stop();
+	sv.host = 0;
+}
+
+/* The shared object kbuild built beside harness (harness.so), into so;
+ * 0 when there is none to use. */
+static int
+shared_of(const char *harness, char *so, size_t len)
+{
+	const char *slash = strrchr(harness, '/');
+	int n;
+
+	if (!opt.host || sv.nohost || slash == NULL)
+		return 0;
+	n = snprintf(so, len, "%.*s/harness.so", (int)(slash - harness),
+	    harness);
+	return n > 0 && (size_t)n < len && strchr(so, '\t') == NULL &&
+	    strchr(so, '\n') == NULL && access(so, R_OK) == 0;
+}
+
+/*
+ * Start a process for worker w and wait for its "ready": 0 when it is,
+ * 1 when it could not start (p says how; a harness from before --serve
+ * sets sv.off), -1 on a system error.  Start-up (process, driver,
+ * context: no code of the record's yet) has a limit of its own, and the
+ * run's --timeout counts from "ready": where many workers start processes
+ * at once, a start can take seconds, and counted against the first run it
+ * judged a good candidate faulty (benchmark 64).
+ */
+static int
+start_ready(const struct worker *w, char *const argv[], int host,
+    double timeout, struct k_proc *p)
+{
+	double t0 = k_now();
+	int rc;
+
+	if (start(w, argv, host) != 0)
+		return -1;
+	rc = answer(t0, timeout > 0 && timeout < SERVE_START_LIMIT ?
+	    SERVE_START_LIMIT : timeout, p);
+	sv.start_seconds += k_now() - t0;
+	if (rc < 0)
+		return -1;
+	if (rc == 1 && strcmp(sv.buf, "ready") == 0) {
+		consume();
+		return 0;
+	}
+	if (rc == 1)
+		reap(p, 1);
+	if (!host && p->exited && p->status == 2 && !p->timed_out)
+		sv.off = 1;	/* a harness from before --serve */
+	return 1;
+}
+
+/* Load the shared object so into the host: 0, or 1 when the host could
+ * not (it ended), -1 on a system error. */
+static int
+load(const char *so, struct k_proc *p)
+{
+	char line[PATH_MAX + 232];
+	int n = snprintf(line, sizeof(line), "load\t%s\n", so), rc;
+
+	if (send(sv.fd, line, (size_t)n, MSG_NOSIGNAL) != n) {
+		reap(p, 1);
+		return 1;
+	}
+	if ((rc = answer(k_now(), SERVE_START_LIMIT, p)) < 0)
+		return -1;
+	if (rc == 1 && strcmp(sv.buf, "done 0") == 0) {
+		consume();
+		snprintf(sv.loaded, sizeof(sv.loaded), "%s", so);
+		return 0;
+	}
+	if (rc == 1)
+		reap(p, 1);
+	return 1;
 }
 
 /*
@@ -328,10 +467,10 @@ int
 serve_run(const struct worker *w, char *const argv[], const char *dir,
     double timeout, struct k_proc *p)
 {
-	char line[8192], log[PATH_MAX + 16];
+	char line[8192], log[PATH_MAX + 16], so[PATH_MAX + 200];
 	size_t len = 0;
-	double t0 = k_now();
-	int i, rc;
+	double t0;
+	int i, rc, host;
 
 	if (!sv.on || sv.off)
 		return 1;
@@ -344,36 +483,25 @@ serve_run(const struct worker *w, char *const argv[], const char *dir,
 		len += (size_t)n;
 	}
 	line[len++] = '\n';
-	memset(p, 0, sizeof(*p));
 	snprintf(log, sizeof(log), "%s.log", dir);
-	if (sv.pid != 0 && (sv.gpu != w->gpu || strcmp(sv.harness, argv[4])
-	    != 0)) {
-		shutdown(sv.fd, SHUT_WR);
-		reap(NULL, 0);
-	}
+again:
+	memset(p, 0, sizeof(*p));
+	t0 = k_now();
+	host = shared_of(argv[4], so, sizeof(so));
+	if (sv.pid != 0 && (sv.gpu != w->gpu || sv.host != host ||
+	    (!host && strcmp(sv.harness, argv[4]) != 0)))
+		stop();
 	if (sv.pid == 0) {
-		/*
-		 * Start-up (process, driver, context: no code of the record's
-		 * yet) has a limit of its own, and the run's --timeout counts
-		 * from "ready": where many workers start harnesses at once,
-		 * a start can take seconds, and counted against the first
-		 * run it judged a good candidate faulty (benchmark 64).
-		 */
-		if (start(w, argv) != 0)
+		if ((rc = start_ready(w, argv, host, timeout, p)) < 0)
 			return -1;
-		rc = answer(t0, timeout > 0 && timeout < SERVE_START_LIMIT ?
-		    SERVE_START_LIMIT : timeout, p);
-		sv.start_seconds += k_now() - t0;
-		if (rc < 0)
-			return -1;
-		if (rc == 0 || strcmp(sv.buf, "ready") != 0) {
-			if (rc == 1)
-				reap(p, 1);
-			if (p->exited && p->status == 2 && !p->timed_out) {
-				/* a harness from before --serve */
-				sv.off = 1;
+		if (rc == 1 && host) {
+			/* the per-record harness says why, or runs */
+			sv.nohost = 1;
+			goto again;
+		}
+		if (rc == 1) {
+			if (sv.off)
 				return 1;
-			}
 			/* it could not start (no device, no driver): this
 			 * run's failure, as a run of its own would have had */
 			p->output = (size_t)log_size();
@@ -382,10 +510,22 @@ serve_run(const struct worker *w, char *const argv[], const char *dir,
 			sv.commands++;
 			return 0;
 		}
-		consume();
-		t0 = k_now();
 	}
+	if (host && strcmp(sv.loaded, so) != 0) {
+		double l0 = k_now();
+		rc = load(so, p);
+		sv.start_seconds += k_now() - l0;
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			sv.nohost = 1;
+			goto again;
+		}
+	}
+	t0 = k_now();
 	sv.commands++;
+	sv.served = 1;
+	sv.hosted |= host;
 	if (send(sv.fd, line, len, MSG_NOSIGNAL) != (ssize_t)len) {
 		/* it died between two commands */
 		reap(p, 1);

@@ -573,6 +573,11 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 	k_buf_add(&b, ");\n}\n\n");
 	k_buf_add(&b, "int main(int kw_argc, char **kw_argv)\n{\n"
 	    "\treturn kw_main(kw_argc, kw_argv, kw_ncases, KW_HAS_ORACLE, "
+	    "kw_case_main);\n}\n\n"
+	    "// the entry of harness.so, built from this same file\n"
+	    "extern \"C\" __attribute__((visibility(\"default\"))) int "
+	    "kw_host_command(int kw_argc, char **kw_argv)\n{\n"
+	    "\treturn kw_hosted(kw_argc, kw_argv, kw_ncases, KW_HAS_ORACLE, "
 	    "kw_case_main);\n}\n");
 	*why = NULL;
 	return b.s;
