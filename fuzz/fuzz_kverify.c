@@ -17,6 +17,7 @@ int kverify_main(int argc, char *argv[]);
 #include "../tools/kverify/dtype.c"
 #include "../tools/kverify/run.c"
 #include "../tools/kverify/serve.c"
+#include "../tools/kverify/host.c"
 #include "../tools/kverify/compare.c"
 #include "../tools/kverify/timing.c"
 #include "../tools/kverify/sanitize.c"

@@ -124,6 +124,27 @@ is "$(dmarked 'macro_sum<32>' | grep -c dead-store)" 0 \
 is "$(dmarked 'dyn_twice<32>' | grep -c dead-store)" 0 \
     "near miss: DynShared handed out twice, the second pointer reads the first's stores"
 
+# initial values that no path reads (test/equiv/init.cu): the constant of
+# the initializer is marked dead-init; near misses are not
+"$(tool kscan)" test/equiv/init.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" --mutants 100 > "$T_TMP/init" 2> /dev/null
+# every mutant in a declaration's initializer: kernel line rule
+imarked() {
+	jq -r '.scan.name as $k | .wrap.mutants.list[] |
+	    select(.op == "constant" and (.diff | split("\n")[2] |
+	    test("^\\+\\s*int [a-z]+ = [0-9]+;$"))) |
+	    "\($k) \(.line) \(.equivalent.rule // "-")"' "$T_TMP/init"
+}
+is "$(imarked | tr '\n' ',')" \
+    "tail_count 5 dead-init,early_out 6 dead-init,once_more 6 dead-init,maybe_set 6 -,running 5 -,cond_read 5 -,break_first 6 -,after_loop 5 -,macro_other 8 dead-init,macro_names 8 -," \
+    "dead-init: assigned on both arms in each pass, before an early return's other path, in a do body, beside a macro that does not name it; not: an if without else, +=, a loop condition, a break first, a read after a loop, a read inside a macro"
+is "$(jq -r 'select(.scan.name == "tail_count") | .wrap.mutants.list[] |
+    select(.equivalent.rule == "dead-init") | .equivalent | [.reason, (.reads | length)] | map(tostring) | join(" | ")' "$T_TMP/init")" \
+    "the initial value of valid is never read: no path from its declaration reads valid before assigning it | 0" \
+    "the proof reads no case"
+run test/validate "$T_TMP/init"
+ok "$T_STATUS" "dead-init proofs validate against schemas/"
+
 # dropped barriers that order nothing (test/equiv/barrier.cu), and near
 # misses where a barrier orders a write before a read on the other side
 "$(tool kscan)" test/equiv/barrier.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |

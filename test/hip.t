@@ -127,8 +127,8 @@ is "$(jq -r '.build.reference.symbol' "$T_TMP/built" | tr '\n' ' ')" \
 is "$(jq -r '[.build.harness.ok, .build.harness.runnable, .build.harness.platform] | join(" ")' "$T_TMP/built" | sort -u)" \
     "true true nvidia-through-hip-mapping" "kforge's HIP harness (KW_HIP) compiles with nvcc"
 like "$(jq -r '.build.harness.command' "$T_TMP/built" | head -n 1)" \
-    '^nvcc .*-Ihipnv .*-cudart none .*harness.hip -lcuda$' \
-    "the harness is plain C++ over the driver API"
+    '^set -e; nvcc .*-Ihipnv .*-cudart none .*-c -o harness.o harness.hip; .* -o harness harness.o .*-lcuda; .* -shared -o harness.so harness.o .*-lcuda; rm -f harness.o$' \
+    "the harness is plain C++ over the driver API, linked as a program and as harness.so"
 like "$(jq -r '.build.reference.command' "$T_TMP/built" | head -n 1)" \
     '^nvcc .*-x cu -cubin -arch=sm_90 -Ihipnv -include hip/hip_runtime.h' \
     "the kernel sees the mapping as hipcc's implicit include"

@@ -22,7 +22,10 @@
  *	barrier-orders-nothing	a dropped __syncthreads() where no memory
  *			written on one side of it (back to the previous
  *			barrier, on to the next) is touched on the other, in
- *			equiv_barrier.c.
+ *			equiv_barrier.c;
+ *	dead-init	an edit in the initializer of a local that every
+ *			path assigns before reading (or never reads), in
+ *			equiv_init.c: it holds for any input.
  *
  * The values are integer intervals per case: scalars at the case's value,
  * threadIdx, blockIdx, blockDim and gridDim from the case's launch,
@@ -145,10 +148,11 @@ span_of(const struct eq *g, size_t k, size_t *sa, size_t *sb)
 /* ------------------------------------------------------------ cases */
 
 enum { R_NONE, R_SAME, R_IDENTITY, R_ASSERT, R_DEAD_CODE, R_DEAD_STORE,
-	R_BARRIER };
+	R_BARRIER, R_DEAD_INIT };
 
 static const char *const rules[] = { NULL, "same-value", "identity",
-	"assert-holds", "dead-code", "dead-store", "barrier-orders-nothing" };
+	"assert-holds", "dead-code", "dead-store", "barrier-orders-nothing",
+	"dead-init" };
 
 /* The token of g->t at offset off, or t.n. */
 static size_t
@@ -222,6 +226,11 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		if (strcmp(op, "drop-syncthreads") == 0) {
 			if (eq_barrier_free(g, off, &why))
 				rule = R_BARRIER;
+			goto done;
+		}
+		if ((strcmp(op, "constant") == 0 || strncmp(op, "swap-", 5) ==
+		    0) && eq_dead_init(g, off, len, &why)) {
+			rule = R_DEAD_INIT;
 			goto done;
 		}
 	}

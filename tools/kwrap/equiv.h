@@ -100,5 +100,8 @@ int eq_macro_hazard(const struct eq *g, size_t j);
  * memory written on one side of it is touched on the other; the reason
  * appended to why. */
 int eq_barrier_free(struct eq *g, size_t off, struct k_buf *why);
+/* equiv_init.c: the edit at off, len lies in the initializer of a local
+ * that no path reads before assigning it; the reason into why. */
+int eq_dead_init(struct eq *g, size_t off, size_t len, struct k_buf *why);
 
 #endif
