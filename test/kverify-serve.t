@@ -233,4 +233,15 @@ is "$(sec near | jq -r '.pass_perf')" true \
 like "$(sec near | jq -r '.timing.speedup_noise')" '^0\.0[01][0-9]*$' \
     "the samples' noise: about 1% of the speedup"
 
+# two modes: the medians say 1.2 (the reference slow in three of five
+# runs, the candidate in two), the fastest runs say 1.0; the difference
+# is noise, and 1.2 does not pass at threshold 1
+rec bimodal modes3 modes2 > "$T_TMP/in"
+run "$KV" --no-memcheck --time 5 < "$T_TMP/in"
+is "$(sec bimodal | jq -r '.timing | [.speedup, .speedup_min, (.speedup_low * 1000 | round / 1000), .pass_perf // "-"] | @tsv')" \
+    "$(printf '1.2\t1\t0.964\t-')" \
+    "bimodal times: speedup 1.2 by the medians, 1 by the fastest runs; the band spans both (1 less its 3% floor)"
+is "$(sec bimodal | jq -r '[.pass_exe, .pass_perf] | @tsv')" "$(printf 'true\tfalse')" \
+    "bimodal times: pass_perf false at threshold 1"
+
 done_testing
