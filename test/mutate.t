@@ -277,6 +277,21 @@ is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("survivor")) | .nam
     "survivor_m4_m_1 survivor_m4_m_2 survivor_m6_x_1 survivor_m6_n_1 survivor_m6_n_2 survivor_sizes" \
     "the budget bounds them too"
 
+# a value where the survivor's line and the mutant's part: k = 3 runs
+# "k % 8 == 0" and "k % 8 == 1" the same, k = 1 does not; a size is never
+# moved to 0 or below for it ("m > 0" against "m >= 0" parts only there)
+jq -c '.verify = {mutation: {survivors: [
+    {id: "m7", op: "constant", line: 4,
+     diff: "@@ line 4 @@\n-\tint r = k % 8 == 0 ? 1 : 2;\n+\tint r = k % 8 == 1 ? 1 : 2;\n"},
+    {id: "m8", op: "swap-relational", line: 5,
+     diff: "@@ line 5 @@\n-\tif (m > 0)\n+\tif (m >= 0)\n"}]}}' \
+    "$T_TMP/order" > "$T_TMP/surv.in"
+run "$KW" --survivor-cases 8 < "$T_TMP/surv.in"
+is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("survivor")) |
+    "\(.name)=\(.scalars.k),\(.scalars.m)"] | join(" ")' "$T_TMP/out")" \
+    "survivor_m7_k_hit=1,64 survivor_m7_k_1=4,64 survivor_m7_k_2=7,64 survivor_m8_m_1=3,65 survivor_m8_m_2=3,129" \
+    "survivor cases: k = 1 where the lines part; no hit for a size that parts only at 0"
+
 # --- kbuild builds the mutants; byte-equal modules are equivalent
 if have_tool kbuild && { command -v nvcc > /dev/null ||
     [ -x /usr/local/cuda/bin/nvcc ]; }; then

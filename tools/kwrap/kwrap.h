@@ -706,6 +706,11 @@ int kw_case_start(const char *code, const char *kernel, json_t *cases,
     json_int_t *seed);
 /* cases aimed at rec's surviving mutants (verify.mutation.survivors) */
 void kw_survivor_cases(json_t *rec, json_t *spec, int budget);
+/* hit.c: a value of integer scalar name (the first case's: base; at
+ * least 1 when positive) where the reference's line ref and the
+ * mutant's mut part, under the constants k; 0 when none. */
+int kw_hit_value(const char *ref, const char *mut, const char *name,
+    const struct consts *k, long long base, int positive, long long *out);
 /* boundary.c: the boundary cases (at most two, at most budget) */
 void kw_boundary_cases(const char *code, const char *kernel, json_t *spec,
     int budget);

@@ -370,6 +370,32 @@ unnamed_cases(json_t *spec, json_t *base, json_int_t *seed, int budget)
 	return n;
 }
 
+/* What the lines of survivors are evaluated under (kw_hit_value): the
+ * slice's integer constants, the instance's template values, the first
+ * case's integer and bool scalars. */
+static void
+survivor_consts(json_t *rec, json_t *base, struct consts *k)
+{
+	json_t *slice = json_object_get(rec, "slice"), *x;
+	const char *code = k_get_str(slice, "code"), *key;
+	struct toks all = { 0 };
+	long long v;
+
+	if (code != NULL) {
+		tokenize(code, &all);
+		collect_consts(code, &all, k);
+		toks_free(&all);
+	}
+	json_object_foreach(json_object_get(slice, "instance"), key, x)
+		if (json_is_string(x) && eval_str(json_string_value(x), k, &v))
+			const_set(k, key, v);
+	json_object_foreach(json_object_get(base, "scalars"), key, x)
+		if (json_is_integer(x))
+			const_set(k, key, json_integer_value(x));
+		else if (json_is_boolean(x))
+			const_set(k, key, json_is_true(x));
+}
+
 /*
  * Cases aimed at the mutants that survived the last kverify run
  * (verify.mutation.survivors): each parameter the survivor's line names
@@ -386,21 +412,23 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 	json_t *surv = json_object_get(json_object_get(json_object_get(rec,
 	    "verify"), "mutation"), "survivors"), *s, *p;
 	json_t *cases = json_object_get(spec, "cases"), *base;
+	struct consts k = { 0 };
 	json_int_t seed = 0;
-	size_t i, j, k;
+	size_t i, j, c;
 	int added = 0, fallback = 0;
 
 	if (budget <= 0 || !json_is_array(cases) ||
 	    json_array_size(cases) == 0 || json_array_size(surv) == 0)
 		return;
 	base = json_array_get(cases, 0);
-	json_array_foreach(cases, k, p)
+	json_array_foreach(cases, c, p)
 		if (k_get_int(p, "seed", 0) >= seed)
 			seed = k_get_int(p, "seed", 0) + 1;
+	survivor_consts(rec, base, &k);
 	json_array_foreach(surv, i, s) {
 		const char *diff = k_get_str(s, "diff"), *id = k_get_str(s,
-		    "id");
-		char line[1024];
+		    "id"), *plus;
+		char line[1024], mline[1024];
 		size_t l;
 		int before = added;
 		if (diff == NULL || id == NULL || (diff = strstr(diff,
@@ -410,6 +438,13 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 		l = strcspn(diff, "\n");
 		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ?
 		    l : sizeof(line) - 1), diff);
+		mline[0] = '\0';
+		if ((plus = strstr(diff, "\n+")) != NULL) {
+			plus += 2;
+			l = strcspn(plus, "\n");
+			snprintf(mline, sizeof(mline), "%.*s", (int)(l <
+			    sizeof(mline) ? l : sizeof(mline) - 1), plus);
+		}
 		json_array_foreach(json_object_get(spec, "params"), j, p) {
 			const char *name = k_get_str(p, "name");
 			const char *role = k_get_str(p, "role");
@@ -418,9 +453,30 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 			json_t *v = json_object_get(json_object_get(base,
 			    "scalars"), name), *nc;
 			int step;
+			long long hit;
 			if (name == NULL || role == NULL || d == NULL ||
 			    !names(line, name))
 				continue;
+			/* a value where the line and the mutant's part */
+			if (strcmp(role, "scalar") == 0 && !d->is_float &&
+			    json_is_integer(v) && mline[0] != '\0' &&
+			    added < budget && kw_hit_value(line, mline, name,
+			    &k, json_integer_value(v), k_get_str(p, "use") !=
+			    NULL && strcmp(k_get_str(p, "use"), "size") == 0,
+			    &hit) && hit != json_integer_value(v) + 1 &&
+			    hit != 2 * json_integer_value(v) + 1) {
+				char cn[200];
+				nc = json_deep_copy(base);
+				snprintf(cn, sizeof(cn), "survivor_%s_%s_hit", id,
+				    name);
+				json_object_set_new(nc, "name", json_string(cn));
+				json_object_set_new(nc, "seed",
+				    json_integer(seed++));
+				json_object_set_new(json_object_get(nc,
+				    "scalars"), name, json_integer(hit));
+				json_array_append_new(cases, nc);
+				added++;
+			}
 			for (step = 0; step < 2 && added < budget; step++) {
 				char cn[200];
 				if (strcmp(role, "scalar") == 0 &&
@@ -466,4 +522,5 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 			added += unnamed_cases(spec, base, &seed, budget - added);
 		}
 	}
+	consts_free(&k);
 }
