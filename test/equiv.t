@@ -175,6 +175,10 @@ for k in stage_read shared_count global_pass alias_read helper_write \
 done
 is "$(bmarked ring_shift | awk '{ print $2 }' | sort -u)" none \
     "near miss ring_shift: round the loop, the next iteration reads what this one wrote"
+is "$(bmarked 'one_pass<64>' | tr '\n' ',')" "10 barrier-orders-nothing,13 none," \
+    "one_pass<64>: a loop from blockIdx.x * T to gridDim.x * T in steps of gridDim.x * T runs one pass: its first barrier has no earlier pass before it (and __ldg(&x[...]) declares nothing)"
+is "$(bmarked 'many_pass<64>' | awk '{ print $2 }' | sort -u)" none \
+    "near miss many_pass<64>: up to n, a block runs more passes, and the first barrier orders the last pass's reads of buf before the next one's writes"
 is "$(jq -r 'select(.id | endswith("::tile_sum<32>")) | .wrap.mutants.list[] |
     select(.op == "drop-syncthreads") | .equivalent.rule' "$T_TMP/dead") $(jq -r 'select(.id | endswith("::tile_sum<64>")) | .wrap.mutants.list[] |
     select(.op == "drop-syncthreads") | .equivalent.rule // "none"' "$T_TMP/dead")" \

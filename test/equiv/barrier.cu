@@ -173,6 +173,47 @@ __global__ void ring_shift(const float *x, float *y, int n, int rounds)
 		y[i] = v;
 }
 
+// one pass per block: the loop runs from blockIdx.x * T to gridDim.x *
+// T in steps of gridDim.x * T, so the first barrier has nothing of an
+// earlier pass before it; the second orders the stores of buf before
+// the reads of a neighbour's element
+template <int T>
+__global__ void one_pass(const float *x, float *y, int n)
+{
+	__shared__ float buf[T];
+	const int n_load = gridDim.x * T;
+	const int base = blockIdx.x * T;
+	for (int i = base; i < n_load; i += gridDim.x * T) {
+		__syncthreads();
+		buf[threadIdx.x] = i + threadIdx.x < n ?
+		    __ldg(&x[i + threadIdx.x]) : 0.0f;
+		__syncthreads();
+		if (i + threadIdx.x < n)
+			y[i + threadIdx.x] = buf[(threadIdx.x + 1) % T];
+	}
+}
+
+// near miss: up to n, a block may run more passes than one
+template <int T>
+__global__ void many_pass(const float *x, float *y, int n)
+{
+	__shared__ float buf[T];
+	for (int i = blockIdx.x * T; i < n; i += gridDim.x * T) {
+		__syncthreads();
+		buf[threadIdx.x] = i + threadIdx.x < n ?
+		    __ldg(&x[i + threadIdx.x]) : 0.0f;
+		__syncthreads();
+		if (i + threadIdx.x < n)
+			y[i + threadIdx.x] = buf[(threadIdx.x + 1) % T];
+	}
+}
+
+void run_one_pass(const float *x, float *y, int n)
+{
+	one_pass<64><<<(n + 63) / 64, 64>>>(x, y, n);
+	many_pass<64><<<8, 64>>>(x, y, n);
+}
+
 void run_pick_far(int b, int n, int m, const float *pts, float *best,
     int *picks)
 {

@@ -18,8 +18,9 @@
  *	- any other statement is added whole, barriers inside it or not;
  *	- at the end (start) of a block the walk leaves it: past the "if"
  *	  or block that holds it, round a loop that holds it (header and
- *	  the body's part up to its first barrier, or back from its last),
- *	  and out of the kernel's body, where it stops.
+ *	  the body's part up to its first barrier, or back from its last)
+ *	  unless the loop runs one pass in every case (single_pass), and
+ *	  out of the kernel's body, where it stops.
  *
  * Over both spans every mention of memory is then read: a kernel
  * parameter that is not a plain scalar of the spec, a __shared__
@@ -367,9 +368,79 @@ levels(const struct eq *g, size_t k, struct level *lv, int max)
 	}
 }
 
+/* The top-level ";" of [a, b) from a, or b. */
+static size_t
+semi_in(const struct eq *g, size_t a, size_t b)
+{
+	for (; a < b; a++) {
+		if (eq_tk(g, a, "(") || eq_tk(g, a, "["))
+			a = mt_close(g->code, &g->t, a);
+		else if (eq_tk(g, a, ";"))
+			return a;
+	}
+	return b;
+}
+
+/*
+ * Whether the for loop at ha ("for (T i = A; i < B; i += C) { ... }",
+ * its body's braces lo, hi) runs at most one pass in every case, for
+ * every thread: A + C - B is 0 or more (1 or more for "<=") in each
+ * case's launch and scalars, and the body never assigns i.  A grid-
+ * stride loop up to gridDim.x * TILE from blockIdx.x * TILE is one.
+ */
+static int
+single_pass(struct eq *g, size_t ha, size_t lo, size_t hi)
+{
+	json_t *cases = json_object_get(g->spec, "cases"), *cs;
+	size_t s1, s2, i, eq, j, ci;
+	int le, ok = 1;
+	char *txt;
+
+	s1 = semi_in(g, ha + 2, lo);
+	s2 = s1 < lo ? semi_in(g, s1 + 1, lo) : lo;
+	if (s2 >= lo - 1 || json_array_size(cases) == 0)
+		return 0;
+	for (eq = ha + 2; eq < s1 && !eq_tk(g, eq, "="); eq++)
+		;
+	i = eq - 1;
+	/* i < B or i <= B; i += C */
+	if (eq >= s1 || eq == ha + 2 || g->t.v[i].kind != M_ID ||
+	    !eq_same_name(g, s1 + 1, i) || (!eq_tk(g, s1 + 2, "<") &&
+	    !eq_tk(g, s1 + 2, "<=")) || !eq_same_name(g, s2 + 1, i) ||
+	    !eq_tk(g, s2 + 2, "+=") || s2 + 3 >= lo - 1)
+		return 0;
+	le = eq_tk(g, s1 + 2, "<=");
+	/* the body leaves i alone */
+	for (j = lo; j < hi; j++)
+		if (eq_same_name(g, j, i) && !eq_tk(g, j - 1, ".") &&
+		    !eq_tk(g, j - 1, "->") && (eq_tk(g, j - 1, "&") ||
+		    eq_tk(g, j - 1, "++") || eq_tk(g, j - 1, "--") ||
+		    eq_tk(g, j + 1, "++") || eq_tk(g, j + 1, "--") ||
+		    (j + 1 < hi && eq_is_assign(g->code, &g->t.v[j + 1]))))
+			return 0;
+	txt = k_asprintf("(%.*s) + (%.*s) - (%.*s)",
+	    (int)(g->t.v[s1].off - g->t.v[eq + 1].off), g->code +
+	    g->t.v[eq + 1].off,
+	    (int)(g->t.v[lo - 1].off - g->t.v[s2 + 3].off), g->code +
+	    g->t.v[s2 + 3].off,
+	    (int)(g->t.v[s2].off - g->t.v[s1 + 3].off), g->code +
+	    g->t.v[s1 + 3].off);
+	json_array_foreach(cases, ci, cs) {
+		struct val v;
+		eq_case_start(g, cs);
+		if (!eq_parse_text(g, txt, g->t.v[ha].off, g->t.v[lo].off, -1,
+		    NULL, 0, &v, NULL) || !v.known || v.lo < le) {
+			ok = 0;
+			break;
+		}
+	}
+	free(txt);
+	return ok;
+}
+
 /* The spans before (back) or after (fwd) the barrier statement at k. */
 static int
-region(const struct eq *g, size_t k, int fwd, struct side *sd)
+region(struct eq *g, size_t k, int fwd, struct side *sd)
 {
 	struct level lv[32];
 	size_t st[512];
@@ -390,7 +461,10 @@ region(const struct eq *g, size_t k, int fwd, struct side *sd)
 		if (l == 0)
 			return 1;	/* the kernel's start or end */
 		at = lv[l].s;
-		if (lv[l].loop) {
+		if (lv[l].loop == 'f' && single_pass(g, lv[l].ha, lv[l].lo,
+		    lv[l].hi))
+			add(sd, lv[l].ha, lv[l].hb);	/* no other pass */
+		else if (lv[l].loop) {
 			/* round the loop: another iteration, or out */
 			size_t fb = top_barrier(g, lv[l].lo, lv[l].hi, !fwd);
 			add(sd, lv[l].ha, lv[l].hb);
@@ -439,6 +513,11 @@ declares(const struct eq *g, size_t j)
 		return 0;
 	if (!(g->t.v[j - 1].kind == M_ID || eq_tk(g, j - 1, "*") ||
 	    eq_tk(g, j - 1, "&") || eq_tk(g, j - 1, ">")))
+		return 0;
+	/* a type before the name: "&x[i]" in a call's arguments is none */
+	for (i = s; i < j && g->t.v[i].kind != M_ID; i++)
+		;
+	if (i == j)
 		return 0;
 	for (i = s; i < j; i++) {
 		if (!(g->t.v[i].kind == M_ID || eq_tk(g, i, "*") || eq_tk(g, i, "&") ||

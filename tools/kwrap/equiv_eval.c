@@ -263,6 +263,9 @@ declarations(const struct eq *g, const char *name, size_t *d)
 			;	/* int x, T x */
 		else if ((tok_eq(g->code, pv, "*") || tok_eq(g->code, pv, "&")) &&
 		    j >= g->a + 2 && t->v[j - 2].kind == M_ID &&
+		    /* not a member's product: "gridDim.x * T;" */
+		    !(j >= g->a + 3 && (tok_eq(g->code, &t->v[j - 3], ".") ||
+		    tok_eq(g->code, &t->v[j - 3], "->"))) &&
 		    j + 1 < g->b && (mt_is(g->code, t, j + 1, "=") ||
 		    mt_is(g->code, t, j + 1, ";") || mt_is(g->code, t, j + 1,
 		    ",") || mt_is(g->code, t, j + 1, "[")))
