@@ -567,6 +567,19 @@ for cache in --no-cache ""; do
 	    "small_kernel large_kernel " \
 	    "records in the walk's order ${cache:-(cache)}"
 done
+# --- a kernel named through a variable set from it, and cudaLaunchKernelEx
+run "$KSCAN" test/cuda/fnptr.cu
+is "$(jq -r '.scan.launches[] | [.kind, .kernel, (.template_args | join(",")), (.args | join(",")), .grid // "-"] | join(";")' "$T_TMP/out")" \
+    "$(printf '%s\n' 'cudaLaunchKernel;tile_add<float, 128>;float,128;args;dim3((n + 127) / 128)' \
+    'cudaLaunchKernel;plain_copy;;args;dim3(1)' \
+    'cudaLaunchKernelEx;ex_scale<256>;256;x,y,2.0f,n;-')" \
+    "auto k = tile_add<float, 128>; cudaLaunchKernel(k, ...): the initializer is the kernel, with its template arguments; a function pointer likewise; cudaLaunchKernelEx(&cfg, kernel, args...)"
+is "$("$KSCAN" test/cuda/fnptr.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null | jq -r '.id' | tr '\n' ' ')" \
+    "test/cuda/fnptr.cu::tile_add<float, 128> test/cuda/fnptr.cu::plain_copy test/cuda/fnptr.cu::ex_scale<256> " \
+    "kslice slices the instances those launches name"
+run test/validate "$T_TMP/out"
+ok "$T_STATUS" "the launches validate against schemas/"
+
 run "$KSCAN" --bogus
 is "$T_STATUS" 2 "unknown option is a usage error"
 like "$(cat "$T_TMP/err")" "^usage: kscan " "usage on stderr"

@@ -116,6 +116,37 @@ find_kernel_ref(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Recurse;
 }
 
+static enum CXChildVisitResult
+find_var_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct findref *f = data;
+	CXCursor r;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		r = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(r) == CXCursor_VarDecl) {
+			f->found = r;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* The variable an expression names ("(void *)k", "k"), or a null
+ * cursor. */
+static CXCursor
+var_in(CXCursor e)
+{
+	struct findref f;
+
+	f.found = clang_getNullCursor();
+	if (find_var_ref(e, clang_getNullCursor(), &f) == CXChildVisit_Break)
+		return f.found;
+	clang_visitChildren(e, find_var_ref, &f);
+	return f.found;
+}
+
 /* The kernel an expression names, itself or below it, or a null cursor. */
 static CXCursor
 kernel_in(CXCursor e)
@@ -1091,6 +1122,28 @@ resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
 	return o;
 }
 
+/*
+ * The launch names its kernel through variable v: the kernel's text is
+ * the variable's initializer where it is in the same project file
+ * ("auto k = kernel<T, 256>;": its template arguments), else the
+ * argument as spelled stays.
+ */
+static void
+via_text(struct ctx *x, CXCursor v, struct fileinfo *fi, json_t *l)
+{
+	struct fileinfo *vf;
+	struct tok *t;
+	unsigned n, i;
+
+	t = tokens(x, clang_getCursorExtent(v), &n, &vf);
+	for (i = 0; i < n && strcmp(t[i].s, "=") != 0; i++)
+		;
+	if (vf == fi && vf != NULL && vf->project && i + 1 < n)
+		json_object_set_new(l, "kernel", folded_json(fi, t[i + 1].a,
+		    t[n - 1].b));
+	free_tokens(t, n);
+}
+
 void
 check_launch(struct ctx *x, CXCursor call)
 {
@@ -1103,6 +1156,7 @@ check_launch(struct ctx *x, CXCursor call)
 	char *name, fname[1024];
 	json_t *l, *args = NULL, *cfg = NULL, *res;
 	char key[PATH_MAX + 64];
+	CXCursor via = clang_getNullCursor();
 	unsigned cs[MAX_LAUNCH_ITEMS], ce[MAX_LAUNCH_ITEMS], nc = 0;
 	unsigned as[MAX_LAUNCH_ITEMS], ae[MAX_LAUNCH_ITEMS], na = 0;
 
@@ -1125,6 +1179,8 @@ check_launch(struct ctx *x, CXCursor call)
 	else if (strcmp(name, "cudaLaunchKernel") == 0 ||
 	    strcmp(name, "cudaLaunchCooperativeKernel") == 0)
 		kind = "cudaLaunchKernel";
+	else if (strcmp(name, "cudaLaunchKernelEx") == 0)
+		kind = "cudaLaunchKernelEx";
 	else if (is_kernel_ref(ref))
 		kind = "chevron";
 	else {
@@ -1135,9 +1191,19 @@ check_launch(struct ctx *x, CXCursor call)
 	if (strcmp(kind, "chevron") == 0)
 		kernel = ref;
 	else {
-		if (clang_Cursor_getNumArguments(call) < 1)
+		/* cudaLaunchKernelEx(&config, kernel, args...) */
+		int ka = strcmp(kind, "cudaLaunchKernelEx") == 0;
+		if (clang_Cursor_getNumArguments(call) < ka + 1)
 			return;
-		kernel = kernel_in(clang_Cursor_getArgument(call, 0));
+		kernel = kernel_in(clang_Cursor_getArgument(call, (unsigned)ka));
+		if (clang_Cursor_isNull(kernel)) {
+			/* a variable set from the kernel where it is
+			 * declared: "auto k = kernel<T, 256>;" */
+			via = var_in(clang_Cursor_getArgument(call,
+			    (unsigned)ka));
+			if (!clang_Cursor_isNull(via))
+				kernel = kernel_in(via);
+		}
 		if (clang_Cursor_isNull(kernel))
 			return;
 	}
@@ -1212,6 +1278,13 @@ check_launch(struct ctx *x, CXCursor call)
 					ae[na++] = re[i];
 				}
 			}
+		} else if (strcmp(kind, "cudaLaunchKernelEx") == 0) {
+			/* config, kernel, args...: the launch is in the
+			 * config, not in the call */
+			for (i = 2; i < nr; i++) {
+				as[na] = ra[i];
+				ae[na++] = re[i];
+			}
 		} else {
 			/* kernel, grid, block, args, shmem, stream */
 			static const unsigned ord[] = { 1, 2, 4 };
@@ -1220,8 +1293,11 @@ check_launch(struct ctx *x, CXCursor call)
 				ce[nc++] = re[ord[i]];
 			}
 		}
-		json_object_set_new(l, "kernel", json_array_size(all) > 0 ?
-		    json_incref(json_array_get(all, 0)) : json_string(""));
+		i = strcmp(kind, "cudaLaunchKernelEx") == 0;
+		json_object_set_new(l, "kernel", json_array_size(all) > i ?
+		    json_incref(json_array_get(all, i)) : json_string(""));
+		if (!clang_Cursor_isNull(via))
+			via_text(x, via, fi, l);
 		cfg = json_array();
 		args = json_array();
 		if (strcmp(kind, "hipLaunchKernelGGL") == 0) {
@@ -1229,6 +1305,9 @@ check_launch(struct ctx *x, CXCursor call)
 			for (i = 1; i < json_array_size(all); i++)
 				json_array_append(i <= 4 ? cfg : args,
 				    json_array_get(all, i));
+		} else if (strcmp(kind, "cudaLaunchKernelEx") == 0) {
+			for (i = 2; i < json_array_size(all); i++)
+				json_array_append(args, json_array_get(all, i));
 		} else {
 			/* kernel, grid, block, args, shmem, stream */
 			static const int order[] = { 1, 2, 4, 5 };
