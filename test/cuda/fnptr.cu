@@ -1,5 +1,5 @@
-// Launches that name their kernel through a variable set from it, and
-// through cudaLaunchKernelEx (test/kscan.t).
+// Launches that name their kernel through a variable set from it, also
+// inside a macro, and through cudaLaunchKernelEx (test/kscan.t).
 #include <cuda_runtime.h>
 
 template <typename T, int B>
@@ -25,6 +25,12 @@ __global__ void ex_scale(const float *x, float *y, float a, int n)
 		y[i] = a * x[i];
 }
 
+// a launch written in a macro: the file holds only the invocation
+#define LAUNCH_TILE(B) do { \
+	auto kk = tile_add<float, B>; \
+	cudaLaunchKernel((const void *)kk, dim3(1), dim3(B), args, 0, s); \
+} while (0)
+
 void run_all(const float *x, float *y, int n, cudaStream_t s)
 {
 	auto k = tile_add<float, 128>;
@@ -38,4 +44,5 @@ void run_all(const float *x, float *y, int n, cudaStream_t s)
 	cfg.blockDim = dim3(256);
 	cfg.stream = s;
 	cudaLaunchKernelEx(&cfg, ex_scale<256>, x, y, 2.0f, n);
+	LAUNCH_TILE(64);
 }

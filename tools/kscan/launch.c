@@ -1122,6 +1122,8 @@ resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
 	return o;
 }
 
+static json_t *spec_args(CXCursor kernel);
+
 /*
  * The launch names its kernel through variable v: the kernel's text is
  * the variable's initializer where it is in the same project file
@@ -1323,6 +1325,29 @@ check_launch(struct ctx *x, CXCursor call)
 	name = k_take(clang_getCursorSpelling(kernel));
 	json_object_set_new(l, "template_args", template_args_of(
 	    json_string_value(json_object_get(l, "kernel")), name));
+	if (strcmp(kind, "chevron") != 0 && n > 0 &&
+	    strncmp(t[0].s, "cudaLaunch", 10) != 0 &&
+	    strcmp(t[0].s, "hipLaunchKernelGGL") != 0 &&
+	    strcmp(t[0].s, "::") != 0) {
+		/* the call lies in a macro's expansion: the tokens are the
+		 * invocation's, and the kernel is the specialization the
+		 * AST names, with its template arguments */
+		json_t *sa = spec_args(kernel);
+		struct k_buf kb = { 0 };
+		size_t j;
+		k_buf_add(&kb, name);
+		if (sa != NULL) {
+			json_object_set_new(l, "template_args", sa);
+			json_array_foreach(sa, j, res)
+				k_buf_printf(&kb, "%s%s", j ? ", " : "<",
+				    json_string_value(res));
+			if (json_array_size(sa) > 0)
+				k_buf_add(&kb, ">");
+		}
+		json_object_set_new(l, "kernel", json_string(k_buf_str(&kb)));
+		k_buf_free(&kb);
+		res = NULL;
+	}
 	free(name);
 	json_object_set_new(l, "grid", json_array_size(cfg) > 0 ?
 	    json_incref(json_array_get(cfg, 0)) : json_null());
@@ -1428,6 +1453,64 @@ param_type(CXCursor tmpl, int i)
 	return p.type;
 }
 
+/* Specialization spec's integral template argument i (tmpl's parameter
+ * i), as a launch spells it: its value, cast to the parameter's
+ * enumeration, or true or false for a bool. */
+static void
+integral_arg(CXCursor spec, CXCursor tmpl, int i, char *buf, size_t len)
+{
+	CXType pt = param_type(tmpl, i);
+	long long v = clang_Cursor_getTemplateArgumentValue(spec, (unsigned)i);
+
+	if (pt.kind == CXType_Enum) {
+		char *ts = k_take(clang_getTypeSpelling(pt));
+		snprintf(buf, len, "(%s)%lld", ts, v);
+		free(ts);
+	} else if (pt.kind == CXType_Bool)
+		snprintf(buf, len, "%s", v ? "true" : "false");
+	else
+		snprintf(buf, len, "%lld", v);
+}
+
+/*
+ * A kernel specialization's template arguments as a launch spells them:
+ * an integral one as its value (a cast to the parameter's enumeration,
+ * true or false for a bool), a type one as its canonical spelling; NULL
+ * when the kernel is no specialization or an argument is of another
+ * kind.
+ */
+static json_t *
+spec_args(CXCursor kernel)
+{
+	CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
+	json_t *args;
+	int i, n;
+
+	if (clang_Cursor_isNull(tmpl) ||
+	    (n = clang_Cursor_getNumTemplateArguments(kernel)) <= 0 || n > 32)
+		return NULL;
+	args = json_array();
+	for (i = 0; i < n; i++) {
+		enum CXTemplateArgumentKind k =
+		    clang_Cursor_getTemplateArgumentKind(kernel, (unsigned)i);
+		char buf[128];
+		if (k == CXTemplateArgumentKind_Type) {
+			CXType ty = clang_getCanonicalType(
+			    clang_Cursor_getTemplateArgumentType(kernel,
+			    (unsigned)i));
+			json_array_append_new(args, k_take_json(
+			    clang_getTypeSpelling(ty)));
+		} else if (k == CXTemplateArgumentKind_Integral) {
+			integral_arg(kernel, tmpl, i, buf, sizeof(buf));
+			json_array_append_new(args, json_string(buf));
+		} else {
+			json_decref(args);
+			return NULL;
+		}
+	}
+	return args;
+}
+
 /*
  * A call of a function template's specialization with its template
  * arguments known (launch_impl<4, Type::A>(...) in a plain function, or
@@ -1461,18 +1544,7 @@ note_call(struct ctx *x, CXCursor call)
 			/* types follow kslice --types, not the calls */
 			json_array_append_new(args, json_null());
 		} else if (k == CXTemplateArgumentKind_Integral) {
-			CXType pt = param_type(tmpl, i);
-			long long v = clang_Cursor_getTemplateArgumentValue(ref,
-			    (unsigned)i);
-			if (pt.kind == CXType_Enum) {
-				char *ts = k_take(clang_getTypeSpelling(pt));
-				snprintf(buf, sizeof(buf), "(%s)%lld", ts, v);
-				free(ts);
-			} else if (pt.kind == CXType_Bool)
-				snprintf(buf, sizeof(buf), "%s", v ? "true" :
-				    "false");
-			else
-				snprintf(buf, sizeof(buf), "%lld", v);
+			integral_arg(ref, tmpl, i, buf, sizeof(buf));
 			json_array_append_new(args, json_string(buf));
 		} else {
 			json_decref(args);
