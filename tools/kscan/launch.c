@@ -1332,21 +1332,20 @@ check_launch(struct ctx *x, CXCursor call)
 		/* the call lies in a macro's expansion: the tokens are the
 		 * invocation's, and the kernel is the specialization the
 		 * AST names, with its template arguments */
-		json_t *sa = spec_args(kernel);
+		json_t *sa = spec_args(kernel), *a;
 		struct k_buf kb = { 0 };
 		size_t j;
 		k_buf_add(&kb, name);
 		if (sa != NULL) {
 			json_object_set_new(l, "template_args", sa);
-			json_array_foreach(sa, j, res)
+			json_array_foreach(sa, j, a)
 				k_buf_printf(&kb, "%s%s", j ? ", " : "<",
-				    json_string_value(res));
+				    json_string_value(a));
 			if (json_array_size(sa) > 0)
 				k_buf_add(&kb, ">");
 		}
 		json_object_set_new(l, "kernel", json_string(k_buf_str(&kb)));
 		k_buf_free(&kb);
-		res = NULL;
 	}
 	free(name);
 	json_object_set_new(l, "grid", json_array_size(cfg) > 0 ?

@@ -83,6 +83,9 @@ int eq_is_assign(const char *s, const struct mtok *k);
 /* equiv_dead.c: token i of the code is w; tokens i and j are one name. */
 int eq_tk(const struct eq *g, size_t i, const char *w);
 int eq_same_name(const struct eq *g, size_t i, size_t j);
+/* equiv_dead.c: the ";" that ends the statement at a, groups skipped,
+ * or b when none comes before it. */
+size_t eq_semi(const struct eq *g, size_t a, size_t b);
 /* equiv_dead.c: token k lies in what an "if" of the body runs, and its
  * condition [*ca, *cb) is 0 in every case. */
 int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
@@ -95,6 +98,11 @@ int eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why);
  * subscripts or calls (what they touch is out of the tokens), once a
  * record; free g->hazards.  eq_macro_hazard: token j names one. */
 void eq_macros(struct eq *g);
+/* The next "#define NAME" at a line's start of code c from p: the
+ * replacement's start (returned) and end (*end, over continued lines),
+ * the name; NULL when there is none. */
+const char *eq_define(const char *c, const char *p, const char **name,
+    size_t *nlen, const char **end);
 int eq_macro_hazard(const struct eq *g, size_t j);
 /* equiv_barrier.c: the "__syncthreads();" at off orders nothing: no
  * memory written on one side of it is touched on the other; the reason

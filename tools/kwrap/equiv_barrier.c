@@ -368,19 +368,6 @@ levels(const struct eq *g, size_t k, struct level *lv, int max)
 	}
 }
 
-/* The top-level ";" of [a, b) from a, or b. */
-static size_t
-semi_in(const struct eq *g, size_t a, size_t b)
-{
-	for (; a < b; a++) {
-		if (eq_tk(g, a, "(") || eq_tk(g, a, "["))
-			a = mt_close(g->code, &g->t, a);
-		else if (eq_tk(g, a, ";"))
-			return a;
-	}
-	return b;
-}
-
 /*
  * Whether the for loop at ha ("for (T i = A; i < B; i += C) { ... }",
  * its body's braces lo, hi) runs at most one pass in every case, for
@@ -396,8 +383,8 @@ single_pass(struct eq *g, size_t ha, size_t lo, size_t hi)
 	int le, ok = 1;
 	char *txt;
 
-	s1 = semi_in(g, ha + 2, lo);
-	s2 = s1 < lo ? semi_in(g, s1 + 1, lo) : lo;
+	s1 = eq_semi(g, ha + 2, lo);
+	s2 = s1 < lo ? eq_semi(g, s1 + 1, lo) : lo;
 	if (s2 >= lo - 1 || json_array_size(cases) == 0)
 		return 0;
 	for (eq = ha + 2; eq < s1 && !eq_tk(g, eq, "="); eq++)
@@ -881,13 +868,13 @@ touch(struct br *r, int o, int s, int w)
  * op=, ++, --), subscripts or calls.  The tokens kwrap reads have the
  * preprocessor's lines dropped, so what such a macro does is not in them;
  * one that only computes a value is harmless. */
-void
-eq_macros(struct eq *g)
+const char *
+eq_define(const char *c, const char *p, const char **name, size_t *nlen,
+    const char **end)
 {
-	const char *c = g->code, *p, *e, *q, *name;
-	int cap = 0;
+	const char *q, *n;
 
-	for (p = c; (p = strstr(p, "define")) != NULL; p += 6) {
+	for (; (p = strstr(p, "define")) != NULL; p += 6) {
 		/* "#" then blanks then define at a line's start */
 		for (q = p; q > c && (q[-1] == ' ' || q[-1] == '\t'); q--)
 			;
@@ -899,24 +886,43 @@ eq_macros(struct eq *g)
 			continue;
 		for (q = p + 6; *q == ' ' || *q == '\t'; q++)
 			;
-		for (name = q; isalnum((unsigned char)*q) || *q == '_'; q++)
+		for (n = q; isalnum((unsigned char)*q) || *q == '_'; q++)
 			;
-		if (q == name)
+		if (q == n)
 			continue;
+		*name = n;
+		*nlen = (size_t)(q - n);
 		/* the replacement, over continued lines */
-		for (e = q; *e != '\0' && !(*e == '\n' && e[-1] != '\\'); e++)
+		for (*end = q; **end != '\0' && !(**end == '\n' &&
+		    (*end)[-1] != '\\'); (*end)++)
+			;
+		return q;
+	}
+	return NULL;
+}
+
+void
+eq_macros(struct eq *g)
+{
+	const char *c = g->code, *p, *e, *q, *name, *end;
+	size_t nl;
+	int cap = 0;
+
+	for (p = c; (q = eq_define(c, p, &name, &nl, &end)) != NULL;
+	    p = end) {
+		for (e = q; e < end; e++)
 			if (*e == '[' || (e[0] == '+' && e[1] == '+') ||
 			    (e[0] == '-' && e[1] == '-') || (*e == '=' &&
 			    e[1] != '=' && strchr("=<>!", e[-1]) == NULL) ||
 			    (*e == '(' && e > q && (isalnum((unsigned char)
 			    e[-1]) || e[-1] == '_')))
 				break;
-		if (*e == '\0' || *e == '\n')
+		if (e == end)
 			continue;
 		g->hazards = grow(g->hazards, &cap, g->nhazards,
 		    sizeof(*g->hazards));
 		g->hazards[g->nhazards].off = (size_t)(name - c);
-		g->hazards[g->nhazards++].len = (size_t)(q - name);
+		g->hazards[g->nhazards++].len = nl;
 	}
 }
 

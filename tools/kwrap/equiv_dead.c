@@ -34,6 +34,18 @@ eq_tk(const struct eq *g, size_t i, const char *w)
 	return i < g->t.n && mt_is(g->code, &g->t, i, w);
 }
 
+size_t
+eq_semi(const struct eq *g, size_t a, size_t b)
+{
+	for (; a < b; a++) {
+		if (eq_tk(g, a, "(") || eq_tk(g, a, "[") || eq_tk(g, a, "{"))
+			a = mt_close(g->code, &g->t, a);
+		else if (eq_tk(g, a, ";"))
+			return a;
+	}
+	return b;
+}
+
 int
 eq_same_name(const struct eq *g, size_t i, size_t j)
 {

@@ -58,21 +58,6 @@ mentions(const struct init *s, size_t a, size_t b)
 	return 0;
 }
 
-/* The ";" that ends the simple statement at i (groups skipped), or end. */
-static size_t
-semi_of(const struct init *s, size_t i, size_t end)
-{
-	const struct eq *g = s->g;
-
-	for (; i < end; i++) {
-		if (eq_tk(g, i, "(") || eq_tk(g, i, "[") || eq_tk(g, i, "{"))
-			i = mt_close(g->code, &g->t, i);
-		else if (eq_tk(g, i, ";"))
-			return i;
-	}
-	return end;
-}
-
 /* The statements of [i, end) in order: W_SET when one of them assigns x
  * (or ends the path) before any reads it, W_READ when one reads it
  * first, else W_NONE. */
@@ -141,10 +126,10 @@ stmt(struct init *s, size_t i, size_t end, size_t *next)
 		if (eq_tk(g, i, "for")) {
 			/* init; cond; step: the init may assign x, the
 			 * condition and the step may not name it */
-			size_t s1 = semi_of(s, i + 2, c), s2;
+			size_t s1 = eq_semi(s->g, i + 2, c), s2;
 			if (s1 >= c)
 				return W_READ;	/* a range for */
-			s2 = semi_of(s, s1 + 1, c);
+			s2 = eq_semi(s->g, s1 + 1, c);
 			if (s2 >= c || mentions(s, s1 + 1, c))
 				return W_READ;
 			r1 = s1 > i + 2 ? stmt(s, i + 2, s1 + 1, &e) : W_NONE;
@@ -178,7 +163,7 @@ stmt(struct init *s, size_t i, size_t end, size_t *next)
 		return mentions(s, e + 1, c) ? W_READ : W_NONE;
 	}
 	if (eq_tk(g, i, "return")) {
-		semi = semi_of(s, i, end);
+		semi = eq_semi(s->g, i, end);
 		*next = semi + 1;
 		return mentions(s, i, semi) ? W_READ : W_SET;
 	}
@@ -194,7 +179,7 @@ stmt(struct init *s, size_t i, size_t end, size_t *next)
 	    eq_tk(g, i + 1, ":") && !eq_tk(g, i + 2, ":")))
 		return W_READ;
 	/* an expression or a declaration */
-	semi = semi_of(s, i, end);
+	semi = eq_semi(s->g, i, end);
 	if (semi >= end)
 		return W_READ;
 	*next = semi + 1;
@@ -235,26 +220,13 @@ macro_touches(const struct init *s, size_t a, size_t b)
 	const struct eq *g = s->g;
 	const char *c = g->code, *p, *q, *name, *e, *r;
 	const char *x = c + g->t.v[s->x].off;
-	size_t xl = g->t.v[s->x].len, j;
+	size_t xl = g->t.v[s->x].len, nl, j;
 
-	for (p = c; (p = strstr(p, "define")) != NULL; p += 6) {
-		for (q = p; q > c && (q[-1] == ' ' || q[-1] == '\t'); q--)
-			;
-		if (q == c || q[-1] != '#')
-			continue;
-		for (q = p + 6; *q == ' ' || *q == '\t'; q++)
-			;
-		for (name = q; isalnum((unsigned char)*q) || *q == '_'; q++)
-			;
-		if (q == name)
-			continue;
-		for (e = q; *e != '\0' && !(*e == '\n' && e[-1] != '\\'); e++)
-			;
+	for (p = c; (q = eq_define(c, p, &name, &nl, &e)) != NULL; p = e) {
 		/* named in the range? */
 		for (j = a; j < b; j++)
-			if (g->t.v[j].kind == M_ID && g->t.v[j].len ==
-			    (size_t)(q - name) && strncmp(c + g->t.v[j].off,
-			    name, g->t.v[j].len) == 0)
+			if (g->t.v[j].kind == M_ID && g->t.v[j].len == nl &&
+			    strncmp(c + g->t.v[j].off, name, nl) == 0)
 				break;
 		if (j == b)
 			continue;
@@ -311,7 +283,7 @@ eq_dead_init(struct eq *g, size_t off, size_t len, struct k_buf *why)
 			return 0;
 	s.g = g;
 	s.x = e - 1;
-	semi = semi_of(&s, e + 1, g->b);
+	semi = eq_semi(g, e + 1, g->b);
 	if (semi >= g->b || k >= semi || off + len > g->t.v[semi].off ||
 	    !pure(g, e + 1, semi))
 		return 0;

@@ -92,18 +92,14 @@ add(long long *c, int *n, long long v)
 		c[(*n)++] = v;
 }
 
-static long long hit_base;
-
+/* Whether a comes before b: nearer to base, the smaller of two as near. */
 static int
-nearer(const void *x, const void *y)
+nearer(long long a, long long b, long long base)
 {
-	long long a = *(const long long *)x, b = *(const long long *)y;
-	long long da = a > hit_base ? a - hit_base : hit_base - a;
-	long long db = b > hit_base ? b - hit_base : hit_base - b;
+	long long da = a > base ? a - base : base - a;
+	long long db = b > base ? b - base : base - b;
 
-	if (da != db)
-		return da < db ? -1 : 1;
-	return a < b ? -1 : a > b;
+	return da != db ? da < db : a < b;
 }
 
 int
@@ -166,8 +162,15 @@ kw_hit_value(const char *ref, const char *mut, const char *name,
 		consts_free(&with);
 		return 0;
 	}
-	hit_base = base;
-	qsort(cand, (size_t)n, sizeof(cand[0]), nearer);
+	/* nearest first (kwrap's workers share no state: no qsort with a
+	 * global base) */
+	for (j = 1; j < n; j++) {
+		long long c = cand[j];
+		int m;
+		for (m = j; m > 0 && nearer(c, cand[m - 1], base); m--)
+			cand[m] = cand[m - 1];
+		cand[m] = c;
+	}
 	for (j = 0; j < n && !found; j++) {
 		if (cand[j] == base || (positive && cand[j] < 1))
 			continue;
