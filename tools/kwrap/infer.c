@@ -33,6 +33,7 @@ infer_at(json_t *rec, int data_lo)
 	}
 	load_params(k, scan, slice);
 	kernel_text(k, k_get_str(scan, "text"));
+	expand_loop_macros(k->code, &k->t);
 	for (k->body = 0; k->body < k->t.n && !is(&k->t, k->body, "{");
 	    k->body++)
 		;

@@ -417,6 +417,11 @@ void
 find_vars(struct kern *k);
 void
 kernel_text(struct kern *k, const char *text);
+/* loopmacro.c: a project's loop macros expanded in the kernel's tokens */
+int
+loop_macro_known(const char *s);
+int
+expand_loop_macros(const char *code, struct toks *t);
 void
 load_params(struct kern *k, json_t *scan, json_t *slice);
 /* The { of enum type's definition in t (enum E {, enum class E {,
