@@ -36,7 +36,7 @@ __global__ void pointer_member_kernel(span s, float *y)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < s.len)
-		y[i] = s.data[i];
+		y[i] = 2.0f * s.data[i] + 1.0f;
 }
 
 // untyped pointers the kernel casts, an output among them, scalars

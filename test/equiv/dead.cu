@@ -65,7 +65,7 @@ __global__ void dyn_sum(const float *x, float *y, int n)
 	if (B >= 64)
 		v += s[t ^ 32];
 	if (i < n)
-		y[i] = v;
+		y[i] = 2.0f * v;
 }
 
 // near miss: DynShared handed out twice, r reads what s stored
