@@ -51,6 +51,12 @@ for g in 0 "$all"; do
 	    'BEGIN { printf "--gpus %s\t%.1f s\t%d of %d records out (%d passed)\t%.0f verdicts per hour\t%s%s\n",
 		g, b - a, n, all, ok, 3600 * n / (b - a), p,
 		n == all ? "\t(the queue ran dry: the rate is a lower bound)" : "" }'
+	# the candidate's checking run, in the order the records came out:
+	# a run that slows as it goes shows here (benchmark 69)
+	awk '{ if (match($0, /"mode":"check"[^}]*"seconds":[0-9.]+/)) {
+		c = substr($0, RSTART, RLENGTH); sub(/.*"seconds":/, "", c)
+		s += c; n++; if (n % 150 == 0) { o = o sprintf(" %d:%.3f", n, s / 150); s = 0 } } }
+	    END { if (o != "") print "check run, mean s by 150 records out:" o }' "$tmp/out.$g"
 done
 [ "$all" = 0 ] && exit 0
 awk '{ r[NR] = $3 / ($2 - $1) } END {
