@@ -185,9 +185,7 @@ stmt_end(const struct toks *t, size_t i, size_t lim)
 		return j;
 	}
 	if ((is(t, i, "for") || is(t, i, "while") || is(t, i, "switch") ||
-	    is(t, i, "CUDA_1D_KERNEL_LOOP") || is(t, i, "CUDA_KERNEL_LOOP") ||
-	    is(t, i, "HIP_1D_KERNEL_LOOP") || is(t, i, "CUDA_2D_KERNEL_LOOP")) &&
-	    is(t, i + 1, "("))
+	    (i < t->n && loop_macro_known(t->v[i]))) && is(t, i + 1, "("))
 		return stmt_end(t, skip_group(t, i + 1), lim);
 	if (is(t, i, "do")) {
 		j = stmt_end(t, i + 1, lim);

@@ -201,50 +201,29 @@ static int
 expand_once(const struct toks *t, const struct loopmac *m, int nm,
     struct toks *out)
 {
-	size_t i = 0, j, a[LOOP_PARAMS + 1], close;
-	int done = 0, na, depth, p;
+	size_t i = 0, j, k, close, ends[LOOP_PARAMS + 1];
+	int done = 0, na, mixed, p;
 
 	while (i < t->n) {
 		const struct loopmac *d = find(m, nm, t->v[i]);
-		if (d == NULL || !is(t, i + 1, "(")) {
-			tok_push(out, t->v[i], strlen(t->v[i]));
-			i++;
-			continue;
-		}
-		close = skip_group(t, i + 1) - 1;
-		if (close >= t->n || !is(t, close, ")")) {
-			tok_push(out, t->v[i], strlen(t->v[i]));
-			i++;
-			continue;
-		}
-		/* the arguments' starts: a[k] is the comma or ( before
-		 * argument k */
+		/* the arguments: [i + 2, ends[0]), then between the commas
+		 * at ends[0], ends[1], ... and the ) at the last end; more
+		 * than LOOP_PARAMS run into the last, a count no definition
+		 * has */
 		na = 0;
-		a[na++] = i + 1;
-		depth = 0;
-		for (j = i + 2; j < close; j++) {
-			const char *s = t->v[j];
-			if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
-			    strcmp(s, "{") == 0)
-				depth++;
-			else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 ||
-			    strcmp(s, "}") == 0)
-				depth--;
-			else if (depth == 0 && strcmp(s, ",") == 0) {
-				if (na > LOOP_PARAMS)
-					break;
-				a[na++] = j;
-			}
+		if (d != NULL && is(t, i + 1, "(")) {
+			close = skip_group(t, i + 1) - 1;
+			if (close < t->n && is(t, close, ")"))
+				na = split_top(t, i + 2, close, ",", ends,
+				    LOOP_PARAMS + 1, &mixed);
 		}
-		if (na != d->nparam || j < close) {
+		if (d == NULL || na != d->nparam) {
 			tok_push(out, t->v[i], strlen(t->v[i]));
 			i++;
 			continue;
 		}
-		a[na] = close;
 		for (j = 0; j < d->body.n; j++) {
 			const char *s = d->body.v[j];
-			size_t k;
 			for (p = 0; p < d->nparam; p++)
 				if (strcmp(s, d->param[p]) == 0)
 					break;
@@ -252,11 +231,12 @@ expand_once(const struct toks *t, const struct loopmac *m, int nm,
 				tok_push(out, s, strlen(s));
 				continue;
 			}
-			for (k = a[p] + 1; k < a[p + 1]; k++)
+			for (k = p > 0 ? ends[p - 1] + 1 : i + 2; k < ends[p];
+			    k++)
 				tok_push(out, t->v[k], strlen(t->v[k]));
 		}
 		done++;
-		i = close + 1;
+		i = ends[na - 1] + 1;
 	}
 	return done;
 }
