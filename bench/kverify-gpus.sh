@@ -31,7 +31,13 @@ tmp=${TMPDIR:-/tmp}/kverify-gpus.$$
 mkdir -p "$tmp"
 trap '[ -z "${OUT:-}" ] || { mkdir -p "$OUT"; cp "$tmp"/out.* "$tmp"/err.* "$OUT"/; }
 rm -rf "$tmp"' EXIT
-awk -v n="$copies" '{ for (i = 0; i < n; i++) { l = $0
+# copy by copy, not record by record: a run bounded by LIMIT judges a
+# prefix of the queue, and every prefix must hold the same mix of records
+# for the two runs' rates to compare (benchmark 70: with each record's
+# copies side by side, the one-GPU run judged only the first, lighter
+# records and the many-GPU run went on to heavier ones)
+awk -v n="$copies" '{ r[NR] = $0 } END { for (i = 0; i < n; i++)
+	for (k = 1; k <= NR; k++) { l = r[k]
 	sub(/^\{"id":"/, "{\"id\":\"copy" i ":", l); print l } }' "$in" > "$tmp/in"
 all=$(awk -v n="$GPUS" 'BEGIN { for (i = 0; i < n; i++) printf "%s%d", i ? "," : "", i }')
 echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1) x $GPUS; $(nproc) CPUs"
@@ -44,6 +50,9 @@ for g in 0 "$all"; do
 	t1=$(date +%s.%N)
 	n=$(wc -l < "$tmp/out.$g")
 	echo "$t0 $t1 $n" > "$tmp/t.$g"
+	# how many of the distinct records the run reached, and how far
+	kinds=$(sed -n 's/^{"id":"copy[0-9]*:\([^"]*\)".*/\1/p' "$tmp/out.$g" | sort -u | wc -l)
+	echo "--gpus $g: $kinds of $(wc -l < "$in") distinct records among those out"
 	per=$(grep -o '"gpu":[0-9]*' "$tmp/out.$g" | cut -d: -f2 | sort | uniq -c |
 	    awk '{ printf "%sGPU %s: %s", s, $2, $1; s = ", " }')
 	awk -v g="$g" -v a="$t0" -v b="$t1" -v p="$per" -v n="$n" \
