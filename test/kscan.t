@@ -572,11 +572,13 @@ run "$KSCAN" test/cuda/fnptr.cu
 is "$(jq -r '.scan.launches[] | [.kind, .kernel, (.template_args | join(",")), (.args | join(",")), .grid // "-"] | join(";")' "$T_TMP/out")" \
     "$(printf '%s\n' 'cudaLaunchKernel;tile_add<float, 128>;float,128;args;dim3((n + 127) / 128)' \
     'cudaLaunchKernel;tile_add<float, 64>;float,64;;-' \
+    'cudaLaunchKernel;tile_add<float, 32>;float,32;;-' \
     'cudaLaunchKernel;plain_copy;;args;dim3(1)' \
-    'cudaLaunchKernelEx;ex_scale<256>;256;x,y,2.0f,n;-')" \
-    "auto k = tile_add<float, 128>; cudaLaunchKernel(k, ...): the initializer is the kernel, with its template arguments; inside a macro, the specialization the AST names; a function pointer likewise; cudaLaunchKernelEx(&cfg, kernel, args...)"
+    'cudaLaunchKernelEx;ex_scale<256>;256;x,y,2.0f,n;-' \
+    'cudaLaunchKernel;ex_scale<32>;32;;-')" \
+    "auto k = tile_add<float, 128>; cudaLaunchKernel(k, ...): the initializer is the kernel, with its template arguments; inside a macro, the specialization the AST names; a function pointer likewise; cudaLaunchKernelEx(&cfg, kernel, args...); one macro invocation that launches two kernels gives both launches (cudaLaunchCooperativeKernel too)"
 is "$("$KSCAN" test/cuda/fnptr.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null | jq -r '.id' | tr '\n' ' ')" \
-    "test/cuda/fnptr.cu::tile_add<float, 128> test/cuda/fnptr.cu::tile_add<float, 64> test/cuda/fnptr.cu::plain_copy test/cuda/fnptr.cu::ex_scale<256> " \
+    "test/cuda/fnptr.cu::tile_add<float, 128> test/cuda/fnptr.cu::tile_add<float, 64> test/cuda/fnptr.cu::tile_add<float, 32> test/cuda/fnptr.cu::plain_copy test/cuda/fnptr.cu::ex_scale<256> test/cuda/fnptr.cu::ex_scale<32> " \
     "kslice slices the instances those launches name"
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "the launches validate against schemas/"

@@ -1,5 +1,7 @@
 // Launches that name their kernel through a variable set from it, also
-// inside a macro, and through cudaLaunchKernelEx (test/kscan.t).
+// inside a macro, and through cudaLaunchKernelEx (test/kscan.t); one
+// macro invocation that defines launchers of two kernels, whose launches
+// share the invocation's place in the file.
 #include <cuda_runtime.h>
 
 template <typename T, int B>
@@ -46,3 +48,18 @@ void run_all(const float *x, float *y, int n, cudaStream_t s)
 	cudaLaunchKernelEx(&cfg, ex_scale<256>, x, y, 2.0f, n);
 	LAUNCH_TILE(64);
 }
+
+// launchers written by a macro, one invocation for both kernels
+#define DEFINE_RUNNERS(B) \
+void run_tile_##B(const float *x, float *y, int n, cudaStream_t s) { \
+	auto k = tile_add<float, B>; \
+	void *args[] = { &x, &y, &n }; \
+	cudaLaunchKernel((const void *)k, dim3(1), dim3(B), args, 0, s); \
+} \
+void run_scale_##B(const float *x, float *y, float a, int n, cudaStream_t s) { \
+	auto k = ex_scale<B>; \
+	void *args[] = { &x, &y, &a, &n }; \
+	cudaLaunchCooperativeKernel((const void *)k, dim3(1), dim3(B), args, 0, s); \
+}
+
+DEFINE_RUNNERS(32)

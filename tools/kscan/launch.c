@@ -1157,7 +1157,7 @@ check_launch(struct ctx *x, CXCursor call)
 	const char *kind;
 	char *name, fname[1024];
 	json_t *l, *args = NULL, *cfg = NULL, *res;
-	char key[PATH_MAX + 64];
+	char key[PATH_MAX + 1024];
 	CXCursor via = clang_getNullCursor();
 	unsigned cs[MAX_LAUNCH_ITEMS], ce[MAX_LAUNCH_ITEMS], nc = 0;
 	unsigned as[MAX_LAUNCH_ITEMS], ae[MAX_LAUNCH_ITEMS], na = 0;
@@ -1366,7 +1366,12 @@ check_launch(struct ctx *x, CXCursor call)
 	tmpl = clang_getSpecializedCursorTemplate(kernel);
 	json_object_set_new(l, "_tusr", clang_Cursor_isNull(tmpl) ?
 	    json_string("") : k_take_json(clang_getCursorUSR(tmpl)));
-	snprintf(key, sizeof(key), "%s:%u", fi->real, off);
+	/* the place in the file and the kernel: launches that one macro
+	 * invocation writes share its place (a macro that defines the
+	 * launchers of several kernels), and each is a launch of its own;
+	 * the same launch seen from several units stays one */
+	snprintf(key, sizeof(key), "%s:%u:%s", fi->real, off,
+	    k_get_str(l, "_usr"));
 	json_object_set_new(l, "_key", json_string(key));
 	launcher_params(x, l);
 	json_array_append_new(x->u->launches, l);
