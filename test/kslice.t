@@ -241,4 +241,20 @@ jq -c 'select(.scan.name == "twice_kernel") | .scan.build_flags = ["-DFROM_BUILD
 is "$(jq -r '.slice.flags | join(" ")' "$T_TMP/out")" "-DFROM_BUILD --expt-extended-lambda" \
     "slice.flags: the compile command's flags (scan.build_flags) win, only build flags kept"
 
+# --- a macro matrix of 64 instances (each row's launches from one
+# invocation): kscan keeps every launch, kslice 32 instances that cover
+# every value of both parameters, and says so
+"$(tool kscan)" -q test/cuda/matrix.cu > "$T_TMP/mscan.ndjson" 2> /dev/null
+is "$(jq '.scan.launches | length' "$T_TMP/mscan.ndjson")" 64 \
+    "kscan: the 64 launches of 8 invocations, 8 launches each"
+"$KSLICE" < "$T_TMP/mscan.ndjson" > "$T_TMP/out" 2> "$T_TMP/err"
+is "$?" 0 "a kernel with more instances than kept is no error"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 32 "at most 32 instances of one kernel"
+is "$(jq -r '.slice.instance.A' "$T_TMP/out" | sort -u | tr '\n' ' ')" \
+    "1 2 3 4 5 6 7 8 " "every value of A is among those kept"
+is "$(jq -r '.slice.instance.B' "$T_TMP/out" | sort -u | tr '\n' ' ')" \
+    "1 2 3 4 5 6 7 8 " "every value of B is among those kept"
+like "$(cat "$T_TMP/err")" "mat_kernel: 64 instances from its launches; 32 kept" \
+    "the cut is reported"
+
 done_testing

@@ -822,7 +822,7 @@ process(json_t *rec, void *ctx)
 	struct slicer s;
 	char *why = NULL;
 	const char *bad;
-	size_t i, n;
+	size_t i, n, all = 0;
 
 	(void)ctx;
 	if (!json_is_object(scan) || k_has_errors(rec)) {
@@ -856,11 +856,15 @@ process(json_t *rec, void *ctx)
 	bound = spec_bound(s.p, &s.cl, scan);
 	enum_bound(s.kernel, bound);
 	insts = instances(scan, explicit, s.resolved, s.classes, bound,
-	    guessed, &why);
+	    guessed, &why, &all);
 	json_decref(explicit);
 	json_decref(bound);
 	s.guessed = guessed;
 	n = json_array_size(insts);
+	if (all > n)
+		k_warn(0, k_id_borrowed(rec), "%zu instances from its "
+		    "launches; %zu kept, those that cover every value of each "
+		    "template parameter first", all, n);
 	if (json_array_size(json_object_get(scan, "template_params")) == 0) {
 		out = slice_record(rec, scan, &s, NULL, 0, 0);
 	} else if (n == 0) {

@@ -186,6 +186,65 @@ of_types(json_t *tps, json_t *args)
 }
 
 #define MAX_EXPLICIT 4		/* explicit instances taken a kernel */
+#define MAX_INSTANCES 32	/* instances a kernel gives, at most */
+
+/*
+ * At most MAX_INSTANCES of the instances in all, chosen to cover every
+ * value each parameter takes as far as the bound allows: each pick is the
+ * instance, first in launch order among equals, that brings the most
+ * (parameter, value) pairs not yet covered.  A macro that writes the
+ * launchers of a whole matrix of instances (traits x block sizes x
+ * channel counts, hundreds) would otherwise give a slice, a build and a
+ * GPU run each for near copies of one kernel, and a slice's fan-out
+ * would outlast its time limit.
+ */
+static json_t *
+spread(json_t *all)
+{
+	size_t n = json_array_size(all), i, k;
+	json_t *out = json_array(), *covered = json_object();
+	char *taken = k_calloc(n, 1);
+
+	for (k = 0; k < MAX_INSTANCES && k < n; k++) {
+		size_t best = n, bestnew = 0;
+		for (i = 0; i < n; i++) {
+			const char *name;
+			json_t *v;
+			size_t fresh = 0;
+			if (taken[i])
+				continue;
+			json_object_foreach(json_array_get(all, i), name, v) {
+				char *pair = k_asprintf("%s=%s", name,
+				    json_string_value(v));
+				fresh += json_object_get(covered, pair) == NULL;
+				free(pair);
+			}
+			if (best == n || fresh > bestnew) {
+				best = i;
+				bestnew = fresh;
+			}
+		}
+		{
+			const char *name;
+			json_t *v;
+			json_object_foreach(json_array_get(all, best), name, v) {
+				char *pair = k_asprintf("%s=%s", name,
+				    json_string_value(v));
+				json_object_set_new(covered, pair, json_true());
+				free(pair);
+			}
+		}
+		taken[best] = 1;
+	}
+	/* in launch order */
+	for (i = 0; i < n; i++)
+		if (taken[i])
+			json_array_append(out, json_array_get(all, i));
+	free(taken);
+	json_decref(covered);
+	json_decref(all);
+	return out;
+}
 
 /*
  * The launches whose arguments bind the instances: where the unit
@@ -233,7 +292,7 @@ binding_launches(json_t *scan, json_t *explicit, json_t *resolved,
 
 json_t *
 instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
-    json_t *bound, json_t *guessed, char **why)
+    json_t *bound, json_t *guessed, char **why, size_t *all)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *out = json_array(), *l, *seen = json_object();
@@ -242,6 +301,7 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 	    classes);
 	size_t nl = json_array_size(launches);
 
+	*all = 0;
 	if (ntp == 0)
 		goto done;
 	/* one pass per launch, then one for a kernel launched nowhere with
@@ -374,6 +434,9 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 		free(*why);
 		*why = NULL;
 	}
+	*all = json_array_size(out);
+	if (json_array_size(out) > MAX_INSTANCES)
+		out = spread(out);
 done:
 	json_decref(seen);
 	json_decref(launches);
