@@ -20,7 +20,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_error_t err;
 	json_t *rec, *scan, *insts, *guessed, *inst;
 	char *why = NULL;
-	size_t i;
+	size_t i, all;
 
 	if (!ready) {
 		k_msg_quiet(1);
@@ -35,7 +35,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (json_is_object(scan) && scan_problem(scan) == NULL) {
 		guessed = json_array();
 		insts = instances(scan, NULL, NULL, NULL, NULL, guessed,
-		    &why);
+		    &why, &all);
 		json_array_foreach(insts, i, inst) {
 			free(instance_args(scan, inst));
 			json_decref(launch_json(scan, inst));
