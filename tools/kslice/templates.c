@@ -188,6 +188,25 @@ of_types(json_t *tps, json_t *args)
 #define MAX_EXPLICIT 4		/* explicit instances taken a kernel */
 #define MAX_INSTANCES 32	/* instances a kernel gives, at most */
 
+/* How many of instance inst's (parameter, value) pairs covered lacks;
+ * with mark, they are added to it. */
+static size_t
+uncovered(json_t *inst, json_t *covered, int mark)
+{
+	const char *name;
+	json_t *v;
+	size_t fresh = 0;
+
+	json_object_foreach(inst, name, v) {
+		char *pair = k_asprintf("%s=%s", name, json_string_value(v));
+		fresh += json_object_get(covered, pair) == NULL;
+		if (mark)
+			json_object_set_new(covered, pair, json_true());
+		free(pair);
+	}
+	return fresh;
+}
+
 /*
  * At most MAX_INSTANCES of the instances in all, chosen to cover every
  * value each parameter takes as far as the bound allows: each pick is the
@@ -201,39 +220,22 @@ of_types(json_t *tps, json_t *args)
 static json_t *
 spread(json_t *all)
 {
-	size_t n = json_array_size(all), i, k;
+	size_t n = json_array_size(all), i, k, fresh;
 	json_t *out = json_array(), *covered = json_object();
 	char *taken = k_calloc(n, 1);
 
 	for (k = 0; k < MAX_INSTANCES && k < n; k++) {
 		size_t best = n, bestnew = 0;
 		for (i = 0; i < n; i++) {
-			const char *name;
-			json_t *v;
-			size_t fresh = 0;
 			if (taken[i])
 				continue;
-			json_object_foreach(json_array_get(all, i), name, v) {
-				char *pair = k_asprintf("%s=%s", name,
-				    json_string_value(v));
-				fresh += json_object_get(covered, pair) == NULL;
-				free(pair);
-			}
+			fresh = uncovered(json_array_get(all, i), covered, 0);
 			if (best == n || fresh > bestnew) {
 				best = i;
 				bestnew = fresh;
 			}
 		}
-		{
-			const char *name;
-			json_t *v;
-			json_object_foreach(json_array_get(all, best), name, v) {
-				char *pair = k_asprintf("%s=%s", name,
-				    json_string_value(v));
-				json_object_set_new(covered, pair, json_true());
-				free(pair);
-			}
-		}
+		uncovered(json_array_get(all, best), covered, 1);
 		taken[best] = 1;
 	}
 	/* in launch order */
