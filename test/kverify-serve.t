@@ -196,9 +196,9 @@ FAKE_CUDA_FAIL=1 LD_LIBRARY_PATH=$T_TMP/cuda \
     run "$KV" --host --no-memcheck --no-time < "$T_TMP/in"
 is "$(jq -r '[.verify.pass_exe, .verify.serve.used, .verify.serve.hosted] | @tsv' "$T_TMP/out" | sort -u)" \
     "$(printf 'true\ttrue\tfalse')" "no context in the host: serving harnesses, same verdicts"
-LD_LIBRARY_PATH=$T_TMP/cuda run "$KV" --no-memcheck --no-time < "$T_TMP/in"
+LD_LIBRARY_PATH=$T_TMP/cuda run "$KV" --no-host --no-memcheck --no-time < "$T_TMP/in"
 is "$(jq -r '[.verify.pass_exe, .verify.serve.used, .verify.serve.hosted, .verify.serve.processes] | @tsv' "$T_TMP/out" | sort -u)" \
-    "$(printf 'true\ttrue\tfalse\t1')" "without --host: a serving harness per record, harness.so or not"
+    "$(printf 'true\ttrue\tfalse\t1')" "--no-host: a serving harness per record, harness.so or not"
 run test/validate "$T_TMP/out"
 ok "$T_STATUS" "hosted records validate against schemas/"
 HKEY=$(entry harness fake)

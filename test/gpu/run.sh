@@ -163,11 +163,12 @@ ok "$(awk -v m="${late:-0}" 'BEGIN { exit !(m >= 1.0) }' && echo 0 || echo 1)" \
     "the clock stops after the whole grid: the late block's 2 ms are timed"
 
 # --- a faulting candidate between two good ones (KernelBench #92): the
-# fault ends its record's serving harness only; the records before and
-# after it, and the reference's own timing after it, keep their verdicts
+# fault ends its record's serving harness only (--no-host: one of the
+# record's own); the records before and after it, and the reference's own
+# timing after it, keep their verdicts
 { line "$g/cands.ndjson" gpu-test:good; line "$g/cands.ndjson" gpu-test:fault
   line "$g/cands.ndjson" gpu-test:late; } > "$out/between.in"
-./kverify --time 20 < "$out/between.in" > "$out/between.ndjson" 2> "$out/between.err"
+./kverify --time 20 --no-host < "$out/between.in" > "$out/between.ndjson" 2> "$out/between.err"
 echo "# between: exit $?"
 B=$out/between.ndjson
 for c in good fault late; do
@@ -187,9 +188,9 @@ has "$B" gpu-test:fault '"timing":{[^}]*"reference":{"n":[1-9]'
 ok $? "the reference is timed after the fault"
 has "$B" gpu-test:good '"serve":{"used":true,"hosted":false,"processes":1,'
 ok $? "a record without a fault runs in one serving harness"
-# the same in the worker's host (--host), which loads each record's
+# the same in the worker's host (the default), which loads each record's
 # harness.so and outlives the record
-./kverify --time 20 --host < "$out/between.in" > "$out/between-host.ndjson" 2>> "$out/between.err"
+./kverify --time 20 < "$out/between.in" > "$out/between-host.ndjson" 2>> "$out/between.err"
 N=$out/between-host.ndjson
 ok "$([ "$(val "$N" gpu-test:good pass_exe)" = true ] &&
     [ "$(val "$N" gpu-test:late pass_exe)" = true ] &&
@@ -421,6 +422,24 @@ if [ -f "$g/judge.ndjson" ]; then
 	ok $? "tile_reverse: a launch with 64 KiB of dynamic shared memory runs and is verified"
 	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
 	    "tile_reverse: the reference passes as its own candidate"
+	# shared memory read before it is written
+	# (test/gpu/judge/staleshared.cu): the harness fills it with the
+	# run's sentinel, the repeat's differs, so the golden differs from
+	# its repeat in the host (this run) and in processes of its own
+	m=test/gpu/judge/staleshared.cu::stale_shared_sum
+	echo "# $m: deterministic=$(val "$J" "$m" deterministic) $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
+	ok "$([ "$(val "$J" "$m" deterministic)" = false ] && echo 0 || echo 1)" \
+	    "stale_shared_sum: shared memory read before written: nondeterministic in the host"
+	has "$J" "$m" '"verified":{"value":false'
+	ok $? "stale_shared_sum: not a verified task"
+	has "$J" "$m" '"hosted":true'
+	ok $? "stale_shared_sum: the judge run went to the worker's host (the default)"
+	grep -F "\"id\":\"$m\"" "$g/judge.ndjson" |
+	    ./kverify --no-host --no-time --no-mutants > "$out/stale-nohost.ndjson" 2>> "$out/judge.err"
+	ok "$([ "$(val "$out/stale-nohost.ndjson" "$m" deterministic)" = false ] && echo 0 || echo 1)" \
+	    "stale_shared_sum: nondeterministic with --no-host too"
+	has "$out/stale-nohost.ndjson" "$m" '"hosted":false'
+	ok $? "stale_shared_sum: --no-host ran it in a serving harness of its own"
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

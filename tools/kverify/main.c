@@ -247,6 +247,9 @@ option(int ch, const char *arg, void *ctx)
 	case 'H':
 		opt.host = 1;
 		break;
+	case 'O':
+		opt.host = 0;
+		break;
 	case 'G':
 		opt.reuse = 0;
 		break;
@@ -297,6 +300,7 @@ static const struct option longopts[] = {
 	{ "keep", no_argument, NULL, 'k' },
 	{ "mem", required_argument, NULL, 'm' },
 	{ "mutant-timeout", required_argument, NULL, 'U' },
+	{ "no-host", no_argument, NULL, 'O' },
 	{ "no-memcheck", no_argument, NULL, 'M' },
 	{ "no-mutants", no_argument, NULL, 'X' },
 	{ "no-reuse", no_argument, NULL, 'G' },
@@ -317,7 +321,7 @@ static const struct option longopts[] = {
 static const struct k_tool tool = {
 	.usage =
 	    "usage: kverify [-hqV] [-j jobs] [--atol x] [--fit] [--gpus list] [--host]\n"
-	    "               [--keep] [--mem mb] [--mutant-timeout seconds]\n"
+	    "               [--keep] [--mem mb] [--mutant-timeout seconds] [--no-host]\n"
 	    "               [--no-memcheck] [--no-mutants] [--no-reuse] [--no-serve]\n"
 	    "               [--no-time | --time reps] [--noise-floor x] [--rtol x]\n"
 	    "               [--sanitize] [--spread-k k] [--suspicious x]\n"
@@ -344,6 +348,7 @@ main(int argc, char *argv[])
 	opt.memcheck = 1;
 	opt.reps = 100;
 	opt.serve = 1;
+	opt.host = 1;
 	opt.reuse = 1;
 	opt.noise_floor = 0.03;
 	opt.atol = opt.rtol = -1;
