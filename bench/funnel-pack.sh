@@ -5,13 +5,27 @@
 # bench/funnel scripts and bench/export-gpu.sh, and each OUT's counts.json
 # and kwrap.ndjson (the CPU half's).
 #
-#	sh bench/funnel-pack.sh DEST OUT...
+#	sh bench/funnel-pack.sh [-n records] DEST OUT...
 #
 # DEST gets funnel.tar.xz; there, run
 #	tar xJf funnel.tar.xz && sh bench/funnel-gpu.sh out/*
 # (funnel-gpu.sh finds the tools next to bench/ and lib/ on its own).
+# -n N: pack each corpus's first N records in the order funnel-gpu.sh
+# queues them (kernel by kernel: every kernel's first instance before
+# any kernel's second), for a GPU machine lent for less time than the
+# whole corpus takes; counts.json then says "slices": N (the sample the
+# table's yields are of) and keeps the corpus's own as "slices_all".
 set -eu
-dest=${1:?usage: bench/funnel-pack.sh DEST OUT...}
+usage="usage: bench/funnel-pack.sh [-n records] DEST OUT..."
+sample=
+while getopts n: o; do
+	case $o in
+	n) sample=$OPTARG ;;
+	*) echo "$usage" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+dest=${1:?$usage}
 shift
 k=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dest"
@@ -26,8 +40,20 @@ done | sort -u | while read -r lib; do cp -L "$lib" "$s/lib/"; done
 for o in "$@"; do
 	n=$(basename "$o")
 	mkdir -p "$s/out/$n"
-	cp "$o/counts.json" "$o/kwrap.ndjson" "$s/out/$n/"
+	if [ -z "$sample" ]; then
+		cp "$o/counts.json" "$o/kwrap.ndjson" "$s/out/$n/"
+		continue
+	fi
+	# each record's rank among its kernel's instances, then its line
+	jq -r '(.parent // .id) | tostring' "$o/kwrap.ndjson" |
+	    awk '{ print ++seen[$0] - 1, NR }' > "$s/rank"
+	paste -d ' ' "$s/rank" "$o/kwrap.ndjson" | sort -n -k1,1 -k2,2 |
+	    cut -d ' ' -f3- | head -n "$sample" > "$s/out/$n/kwrap.ndjson"
+	jq -c --argjson n "$(wc -l < "$s/out/$n/kwrap.ndjson")" \
+	    '.slices_all = .slices | .slices = $n' "$o/counts.json" \
+	    > "$s/out/$n/counts.json"
 done
+rm -f "$s/rank"
 tar cJf "$dest/funnel.tar.xz" -C "$s" .
 echo "funnel-pack: $dest/funnel.tar.xz ($(du -h "$dest/funnel.tar.xz" | cut -f1)):" \
     "$(ls "$s/out" | tr '\n' ' ')"

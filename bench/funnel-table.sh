@@ -21,9 +21,10 @@ row() {
 	[$ok[] | select(.build.harness.ok == true)] as $h |
 	[$v[] | .verify.verified | select(. != null)] as $ver |
 	($ver | map(select(.reason == null or ([.reason] | inside(
-	    ["nondeterministic", "memcheck", "no-outputs", "unwritten",
-	     "degenerate", "oracle"])))) | length) as $gold |
-	($ver | map(select(.reason == "nondeterministic")) | length) as $nd |
+	    ["nondeterministic", "reads-unwritten", "memcheck", "no-outputs",
+	     "unwritten", "degenerate", "oracle"])))) | length) as $gold |
+	($ver | map(select(.reason == "nondeterministic" or
+	    .reason == "reads-unwritten")) | length) as $nd |
 	($ver | map(select(.reason == "memcheck")) | length) as $mc |
 	($ver | map(select(.reason == "no-outputs")) | length) as $no |
 	($ver | map(select(.reason == "unwritten")) | length) as $uw |
@@ -87,6 +88,8 @@ causes() {
 				    capture("\\((?<r>[^)]*)\\)$").r) // "?" | norm) in every case"
 			elif $r.reason == "nondeterministic" or $r.reason == "oracle" then
 				$r.reason
+			elif $r.reason == "reads-unwritten" then
+				"reads-unwritten: outputs follow the bytes unwritten memory holds"
 			else "\($r.reason): \($r.detail // "" | sub("^reference, case [0-9]+: "; "") | norm)"
 			end
 		end | "\($corpus)\t\(.)"' "$v"

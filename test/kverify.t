@@ -405,6 +405,18 @@ is "$(v '[.verified.reason, .verified.detail] | join(" | ")')" \
     "an output that is one value wherever it has elements, empty elsewhere: the empty case hides nothing, not verified"
 verify vnondet nondet "" --no-time
 is "$(v '.verified.reason')" nondeterministic "a nondeterministic golden: not verified"
+is "$(v '.reads_unwritten')" false \
+    "another value at every run: the two runs more with each sentinel do not give the golden's and the repeat's outputs again"
+is "$(v '[.runs[] | select(.mode == "sentinel")] | length')" 1 \
+    "the run with the golden's sentinel differs from the golden: no second one (mode sentinel)"
+verify vreadsout readsout "" --no-time
+is "$(v '[.deterministic, .reads_unwritten, .verified.value, .verified.reason, ([.runs[] | select(.mode == "sentinel")] | length)] | map(tostring) | join(" ")')" \
+    "false true false reads-unwritten 2" \
+    "outputs that follow the sentinel (an output read before it is written): reads-unwritten, not verified"
+like "$(v '.verified.detail')" 'reads memory it did not write' "the detail says what the kernel does"
+verify vgood good "" --no-time
+is "$(v '[.reads_unwritten, ([.runs[] | select(.mode == "sentinel")] | length)] | map(tostring) | join(" ")')" \
+    "null 0" "a deterministic golden: no sentinel runs, no reads_unwritten"
 rec vcrash crash12 > "$T_TMP/in"
 run "$KV" --no-time < "$T_TMP/in"
 is "$(jq -r '.verify.verified | [.value, .reason, .detail] | map(tostring) | join(" | ")' "$T_TMP/out")" \

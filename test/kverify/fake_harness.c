@@ -344,6 +344,9 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		k[4]++;
 	else if (strcmp(mode, "sentinel") == 0)
 		memset(y, sentinel, sizeof(y));
+	else if (strcmp(mode, "readsout") == 0)
+		/* reads its output before writing it: the sentinel added */
+		y[1] = 2 * x[1] + 1 + (float)sentinel;
 	else if (strcmp(mode, "holes") == 0)
 		memset(y + N - 3, sentinel, 3 * sizeof(float));
 	else if (strcmp(mode, "looks") == 0)

@@ -229,6 +229,13 @@ verdict(struct ctx *c, int ncases)
 		const char *m = last_error(c->rec, &code);
 		reason = code;
 		snprintf(why, sizeof(why), "%s", m);
+	} else if (json_is_true(json_object_get(c->v, "reads_unwritten"))) {
+		reason = "reads-unwritten";
+		snprintf(why, sizeof(why), "the outputs follow the byte the "
+		    "harness fills pure outputs and shared memory with before "
+		    "a launch (the same again with the golden's, the repeat's "
+		    "with the repeat's): the kernel reads memory it did not "
+		    "write, or a buffer it reads is specified as a pure output");
 	} else if (!json_is_true(json_object_get(c->v, "deterministic")) &&
 	    !banded(c->v, why, sizeof(why)))
 		reason = "nondeterministic";
