@@ -5,6 +5,7 @@
 # components, or fields of a struct, one per component); a struct's pointer members are buffers of their own (roles,
 # counts and a void * member's element type from the kernel's accesses
 # through p.x), their addresses put into the struct the harness passes; a
+# std::pair of two scalars is a struct of its members first and second; a
 # type kwrap cannot build (a void * never cast, a class template instance)
 # is a bad-spec error naming the parameter, its type and why, with no
 # harness that would pass the kernel a value of the wrong size.
@@ -17,7 +18,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/byvalue/kslice.ndjson
 is "$T_STATUS" 1 "byvalue: exit status 1 (records with errors)"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 9 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 11 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/b.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -94,17 +95,34 @@ is "$(rec void_member_kernel '[(.wrap.harness.code != null), (.errors // [] | le
 is "$(rec plain_struct_kernel '[(.wrap.harness.code != null), (.errors // [] | length)]')" \
     '[true,0]' "--spec: a struct of plain scalars still gets its harness"
 
+# std::pair of two scalars (test/byvalue/pair.cu): its members first and
+# second, the second aligned to its own size
+recp() {
+	jq -c --arg id "test/byvalue/pair.cu::$1" \
+	    "select(.id == \$id) | $2" "$T_TMP/b.ndjson"
+}
+is "$(recp pair_seed_kernel '[(.wrap.harness.code != null), (.errors // [] | length), (.wrap.spec.params[2] | [.dtype, .size, [.fields[] | [.name, .dtype, .offset]]])]')" \
+    '[true,0,["struct",16,[["first","uint64",0],["second","uint64",8]]]]' \
+    "std::pair<uint64_t, uint64_t> by value: first and second, a harness"
+is "$(recp pair_mixed_kernel '[(.wrap.harness.code != null), (.wrap.spec.params[2] | [.size, [.fields[] | [.name, .dtype, .offset]]])]')" \
+    '[true,[16,[["first","int32",0],["second","float64",8]]]]' \
+    "std::pair<int, double>: the double after four bytes of padding, 16 bytes in all"
+
 # the harnesses built compile as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
 mkdir -p "$T_TMP/h"
 for k in plain_struct_kernel enum_kernel pointer_member_kernel \
-    'template_cast_kernel<double>' vector_value_kernel void_member_kernel; do
+    'template_cast_kernel<double>' vector_value_kernel pair_seed_kernel \
+    pair_mixed_kernel void_member_kernel; do
 	if [ ! -x "$NVCC" ]; then
 		skip "nvcc: $k harness builds" "nvcc is not installed"
 		continue
 	fi
-	rec "$k" '.wrap.harness.code' | jq -r . > "$T_TMP/h/harness.cu"
+	case $k in
+	pair_*) recp "$k" '.wrap.harness.code' ;;
+	*) rec "$k" '.wrap.harness.code' ;;
+	esac | jq -r . > "$T_TMP/h/harness.cu"
 	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ \
 	    -cudart none harness.cu -o harness \
 	    -L"$CUDA/lib64/stubs" -lcuda) 2> "$T_TMP/h/err"; then
@@ -115,7 +133,8 @@ for k in plain_struct_kernel enum_kernel pointer_member_kernel \
 	fi
 done
 
-# --plan, without a GPU: the member buffers with their counts
+# --plan, without a GPU: the member buffers with their counts (the last
+# harness built above, void_member_kernel's)
 STUB=$CUDA/lib64/stubs/libcuda.so
 if [ -x "$NVCC" ] && [ -f "$STUB" ]; then
 	mkdir -p "$T_TMP/stub"

@@ -212,6 +212,74 @@ byvalue_vector(struct param *p)
 	return 1;
 }
 
+/* ------------------------------------------------------------ pairs */
+
+/* The scalar type of s[0..n) with spaces trimmed, into out: its dtype. */
+static const struct k_dtype *
+pair_member(const char *s, size_t n, char *out, size_t cap)
+{
+	while (n > 0 && isspace((unsigned char)*s))
+		s++, n--;
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	bprintf(out, cap, "%.*s", (int)n, s);
+	return k_dtype_c(out);
+}
+
+/*
+ * std::pair<A, B> of two scalar types passed by value (a seed and an
+ * offset for a random number generator, as in dropout kernels): the
+ * standard gives pair the members first and second, in that order, so
+ * it is laid out as a struct of the two.
+ */
+int
+byvalue_pair(struct param *p)
+{
+	static const char *const name[] = { "first", "second" };
+	const char *s = bare(p->type), *lt, *comma, *gt;
+	char type[2][64];
+	const struct k_dtype *dt[2];
+	int f, off = 0, align = 1;
+
+	if (strncmp(s, "::", 2) == 0)
+		s += 2;
+	if (strncmp(s, "std::", 5) == 0)
+		s += 5;
+	if (strncmp(s, "pair", 4) != 0)
+		return 0;
+	for (lt = s + 4; isspace((unsigned char)*lt); lt++)
+		;
+	if (*lt != '<' || (comma = strchr(lt, ',')) == NULL ||
+	    (gt = strrchr(lt, '>')) == NULL || gt < comma ||
+	    strchr(comma + 1, ',') != NULL || strchr(lt + 1, '<') != NULL)
+		return 0;
+	dt[0] = pair_member(lt + 1, (size_t)(comma - lt - 1), type[0],
+	    sizeof(type[0]));
+	dt[1] = pair_member(comma + 1, (size_t)(gt - comma - 1), type[1],
+	    sizeof(type[1]));
+	if (dt[0] == NULL || dt[1] == NULL || dt[0]->size < 1 ||
+	    dt[1]->size < 1)
+		return 0;
+	p->nf = 0;
+	for (f = 0; f < 2; f++) {
+		struct field *fd;
+		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+		fd = &p->f[p->nf++];
+		memset(fd, 0, sizeof(*fd));
+		copy(fd->name, sizeof(fd->name), name[f]);
+		copy(fd->type, sizeof(fd->type), type[f]);
+		fd->dt = dt[f];
+		fd->buf = -1;
+		off = (off + dt[f]->size - 1) / dt[f]->size * dt[f]->size;
+		fd->offset = off;
+		off += dt[f]->size;
+		if (dt[f]->size > align)
+			align = dt[f]->size;
+	}
+	p->ssize = (off + align - 1) / align * align;
+	return 1;
+}
+
 /* ------------------------------------------------------------ members */
 
 static int

@@ -632,6 +632,10 @@ byvalue_members(struct kern *k);
  * p becomes a struct of its components x, y, z, w */
 int
 byvalue_vector(struct param *p);
+/* 1 when by-value p's type is std::pair of two scalar types: p becomes a
+ * struct of its members first and second */
+int
+byvalue_pair(struct param *p);
 /* spec.fields' entry of pointer member f: its buffer named */
 json_t *
 byvalue_field_json(struct kern *k, const struct field *f);

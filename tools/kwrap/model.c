@@ -853,7 +853,8 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 				if (p->dt == NULL)
 					p->dt = k_dtype_c("int");
 			} else if (parse_struct(k, p) ||
-			    accessor_parse(k, p) || byvalue_vector(p)) {
+			    accessor_parse(k, p) || byvalue_vector(p) ||
+			    byvalue_pair(p)) {
 				p->is_struct = 1;
 			}
 		}
