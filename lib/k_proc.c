@@ -375,6 +375,37 @@ k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
 	return 0;
 }
 
+
+/* The CPU seconds (user and system) process pid has used, from
+ * /proc/PID/stat; -1 where that cannot be read. */
+static double
+proc_cpu(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	long hz = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd, f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (pid <= 0 || hz <= 0 || (fd = open(path, O_RDONLY)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* fields after the command's closing parenthesis: state is the
+	 * third, utime the fourteenth and stime the fifteenth */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return -1;
+	for (f = 2; f < 14 && p != NULL; f++)
+		p = strchr(p + 1, ' ');
+	if (p == NULL || sscanf(p, " %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)hz;
+}
+
 int
 k_worker_send(struct k_worker *w, const char *req, size_t len)
 {
@@ -394,6 +425,7 @@ k_worker_send(struct k_worker *w, const char *req, size_t len)
 	w->busy = 1;
 	w->len = 0;
 	w->since = k_now();
+	w->cpu0 = proc_cpu(w->pid);
 	return 0;
 }
 
@@ -473,6 +505,18 @@ k_worker_wait(struct k_worker *w, size_t n, double timeout_s,
 			if (!w[i].busy || w[i].pid == 0)
 				continue;
 			left = timeout_s - (t - w[i].since);
+			if (timeout_s > 0 && w[i].cpu0 >= 0) {
+				/* CPU time, with wall time as the backstop;
+				 * look again within a second, as CPU time
+				 * may run ahead of the wall clock's */
+				double c = proc_cpu(w[i].pid), wl;
+				wl = K_WORKER_WALL * timeout_s - (t - w[i].since);
+				left = c >= 0 ? timeout_s - (c - w[i].cpu0) : left;
+				if (wl < left)
+					left = wl;
+				if (left > 1)
+					left = 1;
+			}
 			if (timeout_s > 0 && left <= 0) {
 				worker_end(&w[i], 1);
 				*ev = K_WORKER_TIMEOUT;

@@ -71,12 +71,16 @@ struct k_worker {
 	int fd;			/* the parent's end of the socket */
 	int busy;		/* a request is out */
 	double since;		/* when it was sent */
+	double cpu0;		/* its CPU seconds then; -1: unknown */
 	char *buf;		/* the reply so far; owned */
 	size_t len, cap;
 	struct k_proc end;	/* how it ended, after it died or timed out */
 };
 
 enum k_worker_event { K_WORKER_REPLY, K_WORKER_DIED, K_WORKER_TIMEOUT };
+
+/* A worker's wall-clock limit, in multiples of its CPU-time limit. */
+#define K_WORKER_WALL 4.0
 
 /* The longest reply accepted; a worker that writes more is killed. */
 #define K_WORKER_MAX_REPLY (1024UL * 1024 * 1024)
@@ -96,7 +100,12 @@ int k_worker_send(struct k_worker *w, const char *req, size_t len);
 /*
  * Wait until one of the n busy workers of w has replied (the reply in its
  * buf, len bytes, the final empty line removed), has died, or has been
- * busy longer than timeout_s (<= 0: no limit).  A worker that died or timed
+ * busy longer than timeout_s (<= 0: no limit).  Busy is the CPU time the
+ * worker spent on the request where the system says it (Linux's
+ * /proc/PID/stat), so that a loaded machine does not time out a request
+ * that would finish, with K_WORKER_WALL times timeout_s of wall time as
+ * the backstop for a worker that waits without working; the wall time
+ * elsewhere.  A worker that died or timed
  * out is reaped, its end filled in and pid set to 0.  Returns its index
  * and sets *ev, or -1 when none is busy.
  */

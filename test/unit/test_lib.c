@@ -2,7 +2,8 @@
  * Unit tests for the mechanics every tool shares: numbers (k_num), the
  * file reader and writer and data directories (k_fs), the bounded buffer
  * (k_buf), allocation (k_mem), the dtype table (k_dtype), the tools' main
- * skeleton (k_main) and the input position of messages (k_msg_at).  What
+ * skeleton (k_main), the input position of messages (k_msg_at) and a
+ * worker's time limit (k_worker).  What
  * exits or prints runs in a child (unit.h).
  */
 #include "unit.h"
@@ -601,6 +602,69 @@ static const struct u_child children[] = {
 	{ NULL, NULL }
 };
 
+/* ------------------------------------------------------------ k_worker */
+
+/* A worker that, for each request line, sleeps ("sleep N": N tenths of
+ * a second, using no CPU) or spins ("spin": for ever), then replies. */
+static void
+timing_serve(FILE *in, void *arg)
+{
+	char line[64];
+	int n;
+
+	(void)arg;
+	while (fgets(line, sizeof(line), in) != NULL) {
+		if (strncmp(line, "spin", 4) == 0)
+			for (volatile unsigned long i = 0;; i = i + 1)
+				;
+		if (sscanf(line, "sleep %d", &n) == 1) {
+			struct timespec ts = { n / 10, (n % 10) * 100000000L };
+			nanosleep(&ts, NULL);
+		}
+		printf("done\n\n");
+		fflush(stdout);
+	}
+}
+
+/* What k_worker_wait says of request req with a limit of timeout s, and
+ * how long it took to say it. */
+static enum k_worker_event
+worker_event(const char *req, double timeout, double *took)
+{
+	struct k_worker w;
+	enum k_worker_event ev = K_WORKER_DIED;
+	double t0;
+
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(k_worker_start(&w, timing_serve, NULL), 0);
+	t0 = k_now();
+	assert_int_equal(k_worker_send(&w, req, strlen(req)), 0);
+	assert_true(k_worker_wait(&w, 1, timeout, &ev) == 0);
+	*took = k_now() - t0;
+	k_worker_stop(&w);
+	return ev;
+}
+
+static void
+test_worker_cpu_timeout(void **state)
+{
+	double took;
+
+	(void)state;
+	/* waiting, not working: 1.5 s of wall time is within a limit of
+	 * 1 s of CPU time (a loaded machine's parse is not cut short) */
+	assert_int_equal(worker_event("sleep 15\n", 1, &took),
+	    K_WORKER_REPLY);
+	/* working for ever: out of CPU time */
+	assert_int_equal(worker_event("spin\n", 1, &took),
+	    K_WORKER_TIMEOUT);
+	/* waiting for ever: the wall clock's backstop, K_WORKER_WALL times
+	 * the limit, and not before it */
+	assert_int_equal(worker_event("sleep 600\n", 1, &took),
+	    K_WORKER_TIMEOUT);
+	assert_true(took >= K_WORKER_WALL * 1 - 0.05);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -621,6 +685,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_main),
 		cmocka_unit_test(test_msg_at),
 		cmocka_unit_test(test_now),
+		cmocka_unit_test(test_worker_cpu_timeout),
 	};
 	int rc;
 
