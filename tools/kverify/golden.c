@@ -245,6 +245,26 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 	return banded_all;
 }
 
+/* Every case of the reference in a process of its own, its run directory
+ * named tag, pure outputs pre-filled with sentinel (0: the harness's own
+ * byte), into b; run_batch's return. */
+static int
+fresh_batch(struct ctx *c, const struct unit *h, const struct unit *ref,
+    const char *tag, int sentinel, int ncases, struct run *b)
+{
+	char dir[PATH_MAX + 64];
+	int rc;
+
+	dir_for(c, tag, -1, dir, sizeof(dir));
+	run_fresh = 1;
+	run_sentinel = sentinel;
+	rc = run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases, 0,
+	    b);
+	run_sentinel = 0;
+	run_fresh = 0;
+	return rc;
+}
+
 /* Whether batch b's outputs on every case are, byte for byte, those of
  * want (a run per case, or with wantb a batch). */
 static int
@@ -292,30 +312,16 @@ static int
 follows_sentinel(struct ctx *c, const struct unit *h, const struct unit *ref,
     const struct run *gold_runs, struct run *repeat, int ncases)
 {
-	char dir[PATH_MAX + 64];
 	struct run b;
-	int same, rc;
+	int same;
 
-	run_fresh = 1;
-	dir_for(c, "ref3", -1, dir, sizeof(dir));
-	rc = run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases,
-	    0, &b);
-	run_fresh = 0;
-	if (rc != 0)
+	if (fresh_batch(c, h, ref, "ref3", 0, ncases, &b) != 0)
 		return 0;
 	log_run(c->runs, "reference", -1, "sentinel", &b);
 	same = same_outputs(&b, gold_runs, NULL, ncases);
 	run_free(&b);
-	if (!same)
-		return 0;
-	run_fresh = 1;
-	run_sentinel = SENTINEL2;
-	dir_for(c, "ref4", -1, dir, sizeof(dir));
-	rc = run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases,
-	    0, &b);
-	run_sentinel = 0;
-	run_fresh = 0;
-	if (rc != 0)
+	if (!same || fresh_batch(c, h, ref, "ref4", SENTINEL2, ncases,
+	    &b) != 0)
 		return 0;
 	log_run(c->runs, "reference", -1, "sentinel", &b);
 	same = same_outputs(&b, NULL, repeat, ncases);
@@ -521,11 +527,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 	 * (device memory read before it is written, state of an earlier
 	 * run) differ across processes, and a repeat in the first run's
 	 * process would hide it or fault on it */
-	dir_for(c, "ref2", -1, dir, sizeof(dir));
-	run_fresh = 1;
-	run_sentinel = SENTINEL2;
-	rc = run_batch(c->w, h->path, ref->path, ref->symbol, dir, ncases, 0,
-	    &batch2);
+	rc = fresh_batch(c, h, ref, "ref2", SENTINEL2, ncases, &batch2);
 	sent2 = 1;
 	if (rc == 0 && batch2.p.exited && batch2.p.status == 2) {
 		/* bad usage: a harness from before --sentinel, when its
@@ -533,16 +535,12 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		memset(&r2, 0, sizeof(r2));
 		if (batch_case(&batch2, first_case(ncases), &r2) && !r2.ok) {
 			run_free(&batch2);
-			run_sentinel = 0;
 			sent2 = 0;
-			dir_for(c, "ref2", -1, dir, sizeof(dir));
-			rc = run_batch(c->w, h->path, ref->path, ref->symbol,
-			    dir, ncases, 0, &batch2);
+			rc = fresh_batch(c, h, ref, "ref2", 0, ncases,
+			    &batch2);
 		}
 		run_free(&r2);
 	}
-	run_sentinel = 0;
-	run_fresh = 0;
 	if (rc != 0) {
 		k_fail(c->rec, STAGE, "harness", "%s: cannot run harness: %s",
 		    k_id_text(c->rec), strerror(errno));
