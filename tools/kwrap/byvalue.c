@@ -183,6 +183,24 @@ byvalue_unbuilt(struct kern *k, char *why, size_t cap)
 
 /* ------------------------------------------------------------ vectors */
 
+/* A new scalar field of p: name, dtype dt, at offset; its type the
+ * caller's to spell. */
+static struct field *
+scalar_field(struct param *p, const char *name, const struct k_dtype *dt,
+    int offset)
+{
+	struct field *fd;
+
+	p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
+	fd = &p->f[p->nf++];
+	memset(fd, 0, sizeof(*fd));
+	copy(fd->name, sizeof(fd->name), name);
+	fd->dt = dt;
+	fd->buf = -1;
+	fd->offset = offset;
+	return fd;
+}
+
 int
 byvalue_vector(struct param *p)
 {
@@ -195,17 +213,10 @@ byvalue_vector(struct param *p)
 		return 0;
 	p->nf = 0;
 	for (f = 0; f < lanes; f++) {
-		struct field *fd;
-		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
-		fd = &p->f[p->nf++];
-		memset(fd, 0, sizeof(*fd));
-		copy(fd->name, sizeof(fd->name), comp[f]);
+		struct field *fd = scalar_field(p, comp[f], dt, f * dt->size);
 		/* the dtype's first C spelling */
 		bprintf(fd->type, sizeof(fd->type), "%.*s",
 		    (int)strcspn(dt->c, "|"), dt->c);
-		fd->dt = dt;
-		fd->buf = -1;
-		fd->offset = f * dt->size;
 	}
 	p->lanes = lanes;
 	p->ssize = lanes * dt->size;
@@ -262,16 +273,9 @@ byvalue_pair(struct param *p)
 		return 0;
 	p->nf = 0;
 	for (f = 0; f < 2; f++) {
-		struct field *fd;
-		p->f = grow(p->f, &p->cf, p->nf, sizeof(*p->f));
-		fd = &p->f[p->nf++];
-		memset(fd, 0, sizeof(*fd));
-		copy(fd->name, sizeof(fd->name), name[f]);
-		copy(fd->type, sizeof(fd->type), type[f]);
-		fd->dt = dt[f];
-		fd->buf = -1;
 		off = (off + dt[f]->size - 1) / dt[f]->size * dt[f]->size;
-		fd->offset = off;
+		copy(scalar_field(p, name[f], dt[f], off)->type,
+		    sizeof(p->f[0].type), type[f]);
 		off += dt[f]->size;
 		if (dt[f]->size > align)
 			align = dt[f]->size;
