@@ -103,12 +103,8 @@ for out in "$@"; do
 	if [ -z "$resume" ] || [ ! -d "$out/chunks" ]; then
 		rm -rf "$out/chunks"
 		mkdir -p "$out/chunks"
-		# kernel by kernel: each record's rank among its kernel's
-		# instances, then its place in the file
-		jq -r '(.parent // .id) | tostring' "$out/kbuild.ndjson" |
-		    awk '{ print ++seen[$0] - 1, NR }' > "$q/rank"
-		paste -d ' ' "$q/rank" "$out/kbuild.ndjson" | sort -n -k1,1 -k2,2 |
-		    cut -d ' ' -f3- |
+		# kernel by kernel (bench/kernel-order.sh)
+		sh "$k/bench/kernel-order.sh" "$out/kbuild.ndjson" |
 		    awk -v d="$out/chunks" '{ f = sprintf("%s/%05d.in", d, int((NR - 1) / 4))
 		    print > f }'
 	fi

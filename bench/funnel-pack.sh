@@ -33,7 +33,8 @@ s=$(mktemp -d)
 trap 'rm -rf "$s"' EXIT
 mkdir -p "$s/bench" "$s/lib" "$s/out"
 cp "$k/kbuild" "$k/kverify" "$k/kreport" "$s/"
-cp "$k/bench/funnel-gpu.sh" "$k/bench/funnel-table.sh" "$k/bench/export-gpu.sh" "$s/bench/"
+cp "$k/bench/funnel-gpu.sh" "$k/bench/funnel-table.sh" "$k/bench/export-gpu.sh" \
+    "$k/bench/kernel-order.sh" "$s/bench/"
 for t in kbuild kverify kreport; do
 	ldd "$k/$t" | awk '/=> \// && !/libc\.so|ld-linux|libm\.so|libpthread/ { print $3 }'
 done | sort -u | while read -r lib; do cp -L "$lib" "$s/lib/"; done
@@ -44,16 +45,12 @@ for o in "$@"; do
 		cp "$o/counts.json" "$o/kwrap.ndjson" "$s/out/$n/"
 		continue
 	fi
-	# each record's rank among its kernel's instances, then its line
-	jq -r '(.parent // .id) | tostring' "$o/kwrap.ndjson" |
-	    awk '{ print ++seen[$0] - 1, NR }' > "$s/rank"
-	paste -d ' ' "$s/rank" "$o/kwrap.ndjson" | sort -n -k1,1 -k2,2 |
-	    cut -d ' ' -f3- | head -n "$sample" > "$s/out/$n/kwrap.ndjson"
+	sh "$k/bench/kernel-order.sh" "$o/kwrap.ndjson" |
+	    head -n "$sample" > "$s/out/$n/kwrap.ndjson"
 	jq -c --argjson n "$(wc -l < "$s/out/$n/kwrap.ndjson")" \
 	    '.slices_all = .slices | .slices = $n' "$o/counts.json" \
 	    > "$s/out/$n/counts.json"
 done
-rm -f "$s/rank"
 tar cJf "$dest/funnel.tar.xz" -C "$s" .
 echo "funnel-pack: $dest/funnel.tar.xz ($(du -h "$dest/funnel.tar.xz" | cut -f1)):" \
     "$(ls "$s/out" | tr '\n' ' ')"
