@@ -693,6 +693,12 @@ reverify --no-time
 is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
     "true false inputs-differ,mismatch" \
     "other inputs than the reference's are caught by their checksums"
+verify reuseru readsout good --no-time
+cand "$T_TMP/out" good > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .reads_unwritten, .verified.reason] | map(tostring) | join(" ")')" \
+    "true true reads-unwritten" \
+    "a kept golden whose outputs follow the sentinel keeps reads_unwritten with its verdict"
 cand "$T_TMP/gold1" good > "$T_TMP/in"
 reverify --no-time --no-reuse
 is "$(v '[.golden_reused, ([.runs[].role] | unique | join(","))] | map(tostring) | join(" ")')" \

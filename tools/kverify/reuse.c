@@ -102,8 +102,8 @@ tolerance_of(json_t *tol, const char *name)
 }
 
 static const char *const kept[] = { "cases", "golden", "degenerate",
-    "deterministic", "tolerance", "left_out", "sanitize", "oracle",
-    "verified", "mutation" };
+    "deterministic", "reads_unwritten", "tolerance", "left_out", "sanitize",
+    "oracle", "verified", "mutation" };
 
 /*
  * Take the golden of rec's verify section when its key is this run's:
