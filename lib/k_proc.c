@@ -375,7 +375,6 @@ k_worker_start(struct k_worker *w, void (*serve)(FILE *in, void *arg),
 	return 0;
 }
 
-
 /* The CPU seconds (user and system) process pid has used, from
  * /proc/PID/stat; -1 where that cannot be read. */
 static double
