@@ -3,6 +3,7 @@
  * golden output for degeneracy.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kverify.h"
@@ -94,6 +95,82 @@ spread(const struct buf *want, const unsigned char *got, size_t len,
 			m = fabs(x - y);
 	}
 	return m;
+}
+
+/* Element p of type d as text: a float's value, an integer's value, or
+ * the bytes in hex. */
+static void
+element_text(const struct k_dtype *d, const unsigned char *p, size_t sz,
+    char *out, size_t n)
+{
+	long long v = 0;
+	unsigned long long u = 0;
+	size_t i;
+
+	if (d != NULL && d->is_float) {
+		snprintf(out, n, "%.9g", load_float(p, d->size, d->name));
+		return;
+	}
+	if (d != NULL && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
+		for (i = sz; i-- > 0; )
+			u = u << 8 | p[i];
+		if (d->is_signed && sz < 8 && (u >> (8 * sz - 1)) & 1)
+			u |= ~0ULL << (8 * sz);
+		v = (long long)u;
+		if (d->is_signed)
+			snprintf(out, n, "%lld", v);
+		else
+			snprintf(out, n, "%llu", u);
+		return;
+	}
+	out[0] = '\0';
+	for (i = 0; i < sz && 2 * i + 3 <= n; i++)
+		snprintf(out + 2 * i, 3, "%02x", p[i]);
+}
+
+/*
+ * Where another run (got) first differs from want in a way no band
+ * covers, for the record: the element's index and both values as text.
+ * Returns the kind: "size", "integer" (or bytes), "nan" (a NaN in one run
+ * only), "infinity" (an infinity in one run only); NULL when every
+ * difference is a finite one a band can measure.
+ */
+const char *
+first_difference(const struct buf *want, const unsigned char *got,
+    size_t len, long long *elem, char *a, char *b, size_t n)
+{
+	const struct k_dtype *d = k_dtype_named(want->type);
+	size_t i, sz = d != NULL && d->size > 0 ? (size_t)d->size : 1;
+
+	*elem = -1;
+	a[0] = b[0] = '\0';
+	if (got == NULL || len != want->len) {
+		snprintf(a, n, "%zu bytes", want->len);
+		snprintf(b, n, "%zu bytes", got == NULL ? 0 : len);
+		return "size";
+	}
+	for (i = 0; i + sz <= len; i += sz) {
+		const char *kind = NULL;
+		if (memcmp(want->data + i, got + i, sz) == 0)
+			continue;
+		if (d == NULL || !d->is_float)
+			kind = "integer";
+		else {
+			double x = load_float(want->data + i, d->size, d->name);
+			double y = load_float(got + i, d->size, d->name);
+			if (isnan(x) != isnan(y))
+				kind = "nan";
+			else if (!isnan(x) && (isinf(x) || isinf(y)) && x != y)
+				kind = "infinity";
+		}
+		if (kind == NULL)
+			continue;
+		*elem = (long long)(i / sz);
+		element_text(d, want->data + i, sz, a, n);
+		element_text(d, got + i, sz, b, n);
+		return kind;
+	}
+	return NULL;
 }
 
 /* The largest finite |element| of a float output; 0 for other types. */

@@ -152,14 +152,46 @@ observe(json_t *gold, int k, size_t i, struct buf *b, const unsigned char
 
 	if (s == 0 || b->spread == SPREAD_NONE)
 		return;
-	if (s == SPREAD_NONE)
+	if (s == SPREAD_NONE) {
+		char x[64], y[64];
+		long long e;
+		const char *kind = first_difference(b, got, len, &e, x, y,
+		    sizeof(x));
+		json_t *d = json_object();
+		json_object_set_new(d, "kind", json_string(kind != NULL ?
+		    kind : "integer"));
+		json_object_set_new(d, "element", json_integer(e));
+		json_object_set_new(d, "golden", json_string(x));
+		json_object_set_new(d, "other", json_string(y));
+		json_object_set_new(o, "difference", d);
 		b->spread = SPREAD_NONE;
+	}
 	else if (s > b->spread)
 		b->spread = s;
 	if (sc > *scale)
 		*scale = sc;
 	json_object_set_new(o, "spread", b->spread == SPREAD_NONE ?
 	    json_string("incomparable") : jnum(b->spread));
+}
+
+/* The first case's record of where output i's runs differed beyond a
+ * band (observe's "difference"), with the case, into o. */
+static void
+first_seen(json_t *gold, int ncases, size_t i, json_t *o)
+{
+	json_t *d;
+	int k;
+
+	for (k = 0; k < ncases; k++) {
+		d = json_object_get(json_array_get(json_object_get(
+		    gold_case(gold, k), "outputs"), i), "difference");
+		if (json_is_object(d)) {
+			d = json_deep_copy(d);
+			json_object_set_new(d, "case", json_integer(k));
+			json_object_set_new(o, "difference", d);
+			return;
+		}
+	}
 }
 
 /*
@@ -213,8 +245,11 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 			    b->spread / m > rel)
 				rel = b->spread / m;
 		}
-		if (sp == SPREAD_NONE)
+		if (sp == SPREAD_NONE) {
 			why = "incomparable";
+			first_seen(json_object_get(c->v, "golden"), ncases,
+			    i, o);
+		}
 		else if (sp > 0 && sp > SPREAD_RACE * scale[i])
 			why = "too-large";
 		for (k = 0; k < ncases; k++) {

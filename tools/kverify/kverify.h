@@ -203,6 +203,8 @@ void compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c);
 double spread(const struct buf *want, const unsigned char *got,
     size_t len, double *scale);
+const char *first_difference(const struct buf *want, const unsigned char *got,
+    size_t len, long long *elem, char *a, char *b, size_t n);
 double band_atol(const struct buf *want);
 double magnitude(const struct buf *b);
 int all_bytes(const unsigned char *p, size_t n, int v);

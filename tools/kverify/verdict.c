@@ -203,7 +203,28 @@ banded(json_t *v, char *why, size_t len)
 			    "%g%% of its largest magnitude)",
 			    k_get_str(o, "name"), json_number_value(
 			    json_object_get(o, "spread")), 100 * SPREAD_RACE);
-		else
+		else if (json_is_object(json_object_get(o, "difference"))) {
+			json_t *d = json_object_get(o, "difference");
+			const char *kind = k_get_str(d, "kind");
+			char where[64];
+			if (strcmp(kind, "size") == 0)
+				snprintf(where, sizeof(where), "case %lld",
+				    (long long)k_get_int(d, "case", -1));
+			else
+				snprintf(where, sizeof(where), "element %lld "
+				    "of case %lld", (long long)k_get_int(d,
+				    "element", -1), (long long)k_get_int(d,
+				    "case", -1));
+			snprintf(why, len, "output %s differs between the "
+			    "reference's runs where no tolerance band applies "
+			    "(%s): in %s it is %s in one run and %s in another",
+			    k_get_str(o, "name"),
+			    strcmp(kind, "size") == 0 ? "its size" :
+			    strcmp(kind, "nan") == 0 ? "a NaN that moves" :
+			    strcmp(kind, "infinity") == 0 ?
+			    "an infinity that moves" : "integer elements",
+			    where, k_get_str(d, "golden"), k_get_str(d, "other"));
+		} else
 			snprintf(why, len, "output %s differs between the "
 			    "reference's runs where no tolerance band applies "
 			    "(integer elements, a NaN or infinity that moves, "
