@@ -304,6 +304,10 @@ is "$(v '[.tolerance.k, (.tolerance.outputs[] | "\(.name):\(.spread):\(.atol):\(
 is "$(v '[.golden[].outputs | "\(.[0].spread * 1e4 | round):\(.[1].spread)"] | join(" ")')" \
     "40:null 40:null 40:null" \
     "golden: the spread seen in each case (timed repetitions and a fresh process)"
+verify jitlo jitcrash jitter --no-time
+is "$(v '[.left_out[0].case, .verified.value, .pass_exe, .tolerance.outputs[0].banded, .tolerance.outputs[0].unbanded] | map(tostring) | join(" ")')" \
+    "1 true true true null" \
+    "float atomics with a case left out: the other cases' spread still gives a band"
 verify jitk jitter jitter --no-time --spread-k 1
 is "$(v '[.tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
     "0.003999948501586914 true" "--spread-k 1: the band is the spread itself"

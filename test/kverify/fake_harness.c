@@ -292,7 +292,9 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	}
 	if (strcmp(mode, "hang") == 0)
 		sleep(100);
-	if (strcmp(mode, "crash") == 0 && kcase == 1)
+	/* jitcrash: jitter, and a crash on case 1 */
+	if ((strcmp(mode, "crash") == 0 || strcmp(mode, "jitcrash") == 0) &&
+	    kcase == 1)
 		raise(SIGSEGV);
 	if (strcmp(mode, "crash12") == 0 && kcase > 0)
 		raise(SIGSEGV);
@@ -420,6 +422,8 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		if (mode[6] == 'f' && kcase == 0)
 			y[7] += 0.05f;
 	}
+	if (strcmp(mode, "jitcrash") == 0)
+		snprintf(mode, sizeof(mode), "%s", "jitter");
 	if (reps > 0 && (strcmp(mode, "jitter") == 0 ||
 	    strncmp(mode, "jitbig", 6) == 0 ||
 	    strcmp(mode, "timedfar") == 0)) {
