@@ -338,6 +338,17 @@ is "$(v '.tolerance.outputs[1].difference | [.kind, .case, .element, .golden, .o
     "integer 0 4 4 5" "verify.tolerance: the first element no band covers, in both runs"
 test/validate "$T_TMP/out" > /dev/null 2>&1
 ok $? "a record with an output no band covers validates against schemas/"
+verify jperm jitperm jitperm --no-time
+is "$(v '[.deterministic, .verified.value, .pass_exe, .tolerance.outputs[1].unordered, .tolerance.outputs[1].unbanded, .tolerance.outputs[0].unordered] | map(tostring) | join(" ")')" \
+    "false true true true null null" \
+    "an integer output whose runs hold the same elements in another order: unordered, verified, passes as its own candidate"
+verify jpermref jitperm ref --no-time
+is "$(v '.pass_exe')" true "an unordered output: a candidate in the golden's own order passes"
+verify jpermint jitperm intoff --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false mismatch" "an unordered output: another element, not another order, fails"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "a record with an unordered output validates against schemas/"
 verify jrace race "" --no-time
 like "$(v '.verified.detail')" '^output y differs between the reference.s runs by 5, more than rounding' \
     "a spread too large for rounding: not verified, and said"

@@ -4,9 +4,69 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kverify.h"
+
+static int
+cmp_elem(const void *a, const void *b, void *sz)
+{
+	return memcmp(a, b, *(const size_t *)sz);
+}
+
+/* A copy of n bytes of elements of size sz, sorted by their bytes. */
+static unsigned char *
+sorted_copy(const unsigned char *p, size_t n, size_t sz)
+{
+	unsigned char *s = k_malloc(n > 0 ? n : 1);
+
+	memcpy(s, p, n);
+	qsort_r(s, n / sz, sz, cmp_elem, &sz);
+	return s;
+}
+
+/* Whether got holds the elements of want, each as often, in any order. */
+int
+same_multiset(const struct buf *want, const unsigned char *got, size_t len)
+{
+	const struct k_dtype *d = k_dtype_named(want->type);
+	size_t sz = d != NULL && d->size > 0 ? (size_t)d->size : 1;
+	unsigned char *a, *b;
+	int same;
+
+	if (got == NULL || len != want->len || len % sz != 0)
+		return 0;
+	a = sorted_copy(want->data, len, sz);
+	b = sorted_copy(got, len, sz);
+	same = memcmp(a, b, len) == 0;
+	free(a);
+	free(b);
+	return same;
+}
+
+/*
+ * An unordered output (a kernel that places its results through an
+ * atomic counter): both sides sorted by their elements' bytes, then
+ * element by element, exactly; first is an index in that order.
+ */
+static void
+compare_unordered(const struct buf *want, const struct buf *got, size_t sz,
+    struct cmp *c)
+{
+	unsigned char *a = sorted_copy(want->data, want->len, sz);
+	unsigned char *b = sorted_copy(got->data, want->len, sz);
+	size_t i;
+
+	for (i = 0; i + sz <= want->len; i += sz)
+		if (memcmp(a + i, b + i, sz) != 0) {
+			if (c->first < 0)
+				c->first = (long long)(i / sz);
+			c->mismatches++;
+		}
+	free(a);
+	free(b);
+}
 
 void
 compare(const struct buf *want, const struct buf *got, double atol_o,
@@ -19,6 +79,10 @@ compare(const struct buf *want, const struct buf *got, double atol_o,
 
 	memset(c, 0, sizeof(*c));
 	c->first = -1;
+	if (want->unordered && got->len >= want->len) {
+		compare_unordered(want, got, sz, c);
+		return;
+	}
 	n = want->len / sz;
 	for (i = 0; i < n; i++) {
 		const unsigned char *a = want->data + i * sz;

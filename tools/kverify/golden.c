@@ -150,6 +150,8 @@ observe(json_t *gold, int k, size_t i, struct buf *b, const unsigned char
 	    "outputs"), i);
 	double sc, s = spread(b, got, len, &sc);
 
+	if (s == SPREAD_NONE && b->order >= 0)
+		b->order = same_multiset(b, got, len) ? 1 : -1;
 	if (s == 0 || b->spread == SPREAD_NONE)
 		return;
 	if (s == SPREAD_NONE) {
@@ -194,6 +196,26 @@ first_seen(json_t *gold, int ncases, size_t i, json_t *o)
 	}
 }
 
+/* Whether output name differed between the reference's runs only by
+ * order: in every case that ran, each difference no band covers was the
+ * same elements in another order, and at least one was. */
+static int
+permuted(struct run *gold, int ncases, const char *name)
+{
+	int k, any = 0;
+
+	for (k = 0; k < ncases; k++) {
+		struct buf *b = out_named(&gold[k], name);
+		if (b == NULL && case_skipped(k))
+			continue;
+		if (b == NULL || b->order < 0 || (b->spread != SPREAD_NONE &&
+		    b->spread != 0))
+			return 0;
+		any |= b->order > 0;
+	}
+	return any;
+}
+
 /*
  * The tolerance band of every output (verify.tolerance), from the spread
  * its golden showed over every case and every repeated run.  Rounding in
@@ -227,6 +249,7 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 		    d != NULL ? d->rtol : 0;
 		json_t *o = json_object();
 		const char *why = NULL;
+		int unordered = 0;
 		for (k = 0; k < ncases; k++) {
 			struct buf *b = out_named(&gold[k], g0->out[i].name);
 			double m;
@@ -248,7 +271,10 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 			    b->spread / m > rel)
 				rel = b->spread / m;
 		}
-		if (sp == SPREAD_NONE) {
+		if (sp == SPREAD_NONE && (unordered = permuted(gold, ncases,
+		    g0->out[i].name)))
+			sp = 0;
+		else if (sp == SPREAD_NONE) {
 			why = "incomparable";
 			first_seen(json_object_get(c->v, "golden"), ncases,
 			    i, o);
@@ -263,7 +289,9 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 			band = b->spread > 0 ? b->spread : 0;
 			if (sp > 0 && rel * magnitude(b) > band)
 				band = rel * magnitude(b);
-			b->spread = why != NULL ? SPREAD_NONE : band;
+			b->spread = why != NULL ? SPREAD_NONE : unordered ? 0 :
+			    band;
+			b->unordered = unordered;
 		}
 		json_object_set_new(o, "name", json_string(g0->out[i].name));
 		json_object_set_new(o, "spread", sp == SPREAD_NONE ?
@@ -274,6 +302,8 @@ tolerance(struct ctx *c, struct run *gold, int ncases, const double *scale)
 		json_object_set_new(o, "rtol", jnum(rtol));
 		json_object_set_new(o, "banded", json_boolean(sp > 0 &&
 		    why == NULL));
+		if (unordered)
+			json_object_set_new(o, "unordered", json_true());
 		if (why != NULL) {
 			json_object_set_new(o, "unbanded", json_string(why));
 			banded_all = 0;
@@ -512,6 +542,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 			if (scale == NULL)
 				scale = k_calloc(g->nout + 1, sizeof(*scale));
 			b->spread = 0;
+			b->order = b->unordered = 0;
 			if (b->timed != NULL && i < gold_runs[0].nout) {
 				det = within = 0;
 				observe(gold, k, i, b, b->timed, b->timed_len,

@@ -128,6 +128,12 @@ struct buf {
 	 * reference's runs, over every case (0: none; SPREAD_NONE: a
 	 * difference no band covers) */
 	double spread;
+	/* golden buffers: every difference between the reference's runs
+	 * was the same elements in another order (0: none seen; -1: one
+	 * was not), and so the output is compared as a multiset
+	 * (unordered) */
+	int order;
+	int unordered;
 };
 
 #define SPREAD_NONE (-1.0)
@@ -203,6 +209,8 @@ void compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c);
 double spread(const struct buf *want, const unsigned char *got,
     size_t len, double *scale);
+int same_multiset(const struct buf *want, const unsigned char *got,
+    size_t len);
 const char *first_difference(const struct buf *want, const unsigned char *got,
     size_t len, long long *elem, char *a, char *b, size_t n);
 double band_atol(const struct buf *want);

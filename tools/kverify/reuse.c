@@ -77,6 +77,11 @@ band_of(struct buf *b, json_t *t, json_t *own)
 	double rel = json_number_value(json_object_get(t, "relative"));
 	double band = json_is_number(own) ? json_number_value(own) : 0;
 
+	b->unordered = json_is_true(json_object_get(t, "unordered"));
+	if (b->unordered) {
+		b->spread = 0;
+		return;
+	}
 	if (json_object_get(t, "unbanded") != NULL || json_is_string(own)) {
 		b->spread = SPREAD_NONE;
 		return;

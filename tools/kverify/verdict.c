@@ -181,8 +181,9 @@ not_degenerate(json_t *v, int ncases, char *why, size_t len)
 /*
  * A reference whose outputs differ between runs is still a task when
  * every output that differed did so within a band (verify.tolerance):
- * rounding of a reordered float reduction.  An integer output that
- * differs, a NaN that moves, or a spread too large for rounding is not.
+ * rounding of a reordered float reduction; or only in the order of its
+ * elements (unordered).  An integer output that differs otherwise, a NaN
+ * that moves, or a spread too large for rounding is not.
  */
 static int
 banded(json_t *v, char *why, size_t len)
@@ -194,7 +195,8 @@ banded(json_t *v, char *why, size_t len)
 	json_array_foreach(json_object_get(json_object_get(v, "tolerance"),
 	    "outputs"), i, o) {
 		const char *u = k_get_str(o, "unbanded");
-		any |= json_is_true(json_object_get(o, "banded"));
+		any |= json_is_true(json_object_get(o, "banded")) ||
+		    json_is_true(json_object_get(o, "unordered"));
 		if (u == NULL)
 			continue;
 		if (strcmp(u, "too-large") == 0)
