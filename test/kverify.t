@@ -339,9 +339,9 @@ is "$(v '.tolerance.outputs[1].difference | [.kind, .case, .element, .golden, .o
 test/validate "$T_TMP/out" > /dev/null 2>&1
 ok $? "a record with an output no band covers validates against schemas/"
 verify jperm jitperm jitperm --no-time
-is "$(v '[.deterministic, .verified.value, .pass_exe, .tolerance.outputs[1].unordered, .tolerance.outputs[1].unbanded, .tolerance.outputs[0].unordered] | map(tostring) | join(" ")')" \
-    "false true true true null null" \
-    "an integer output whose runs hold the same elements in another order: unordered, verified, passes as its own candidate"
+is "$(v '[.deterministic, .verified.value, .pass_exe, .tolerance.outputs[1].unordered, .tolerance.outputs[1].unbanded, .tolerance.outputs[0].unordered, .tolerance.outputs[0].unbanded] | map(tostring) | join(" ")')" \
+    "false true true true null true null" \
+    "outputs whose runs hold the same elements in another order (int32 and float): unordered, verified, pass as their own candidate"
 verify jpermref jitperm ref --no-time
 is "$(v '.pass_exe')" true "an unordered output: a candidate in the golden's own order passes"
 verify jpermint jitperm intoff --no-time

@@ -134,7 +134,7 @@ sh test/gpu/import-prepare.sh
 # itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/gpu/judge/bigshared.cu \
-	    test/gpu/judge/staleshared.cu \
+	    test/gpu/judge/staleshared.cu test/gpu/judge/partition.cu \
 	    test/mutate/blocksum.cu \
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
 	    test/mutate/boundary.cu test/mutate/ties.cu \

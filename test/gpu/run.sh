@@ -440,6 +440,20 @@ if [ -f "$g/judge.ndjson" ]; then
 	ok $? "stale_shared_sum: reads-unwritten with --no-host too"
 	has "$out/stale-nohost.ndjson" "$m" '"hosted":false'
 	ok $? "stale_shared_sum: --no-host ran it in a serving harness of its own"
+	# results placed through an atomic counter
+	# (test/gpu/judge/partition.cu): the golden's runs hold the same
+	# elements in other orders; the output is unordered, compared as a
+	# multiset, and the reference passes as itself
+	m=test/gpu/judge/partition.cu::split_sign
+	echo "# $m: deterministic=$(val "$J" "$m" deterministic) $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
+	ok "$([ "$(val "$J" "$m" deterministic)" = false ] && echo 0 || echo 1)" \
+	    "split_sign: a partition through atomic counters differs between runs"
+	has "$J" "$m" '"name":"out"[^}]*"unordered":true'
+	ok $? "split_sign: its output is unordered, not incomparable"
+	has "$J" "$m" '"verified":{"value":true'
+	ok $? "split_sign: a verified task"
+	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "split_sign: the reference passes as its own candidate"
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

@@ -437,10 +437,13 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		k[4]++;
 	else if (reps == 0 && strcmp(mode, "jitperm") == 0) {
 		/* results placed through an atomic counter: the same
-		 * elements, k[0] and k[4] swapped */
+		 * elements, k[0] and k[4] swapped, and y[0] and y[4] */
 		int32_t t = k[0];
+		float u = y[0];
 		k[0] = k[4];
 		k[4] = t;
+		y[0] = y[4];
+		y[4] = u;
 	}
 	else if (reps == 0 && strcmp(mode, "race") == 0)
 		y[0] += 5;
