@@ -349,6 +349,15 @@ is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" 
     "false mismatch" "an unordered output: another element, not another order, fails"
 test/validate "$T_TMP/out" > /dev/null 2>&1
 ok $? "a record with an unordered output validates against schemas/"
+verify jint2 jitint2 ref --no-time
+is "$(v '[.deterministic, .verified.value, .pass_exe, ([.golden[].case] | join(",")), ([.candidate.cases[].case] | join(","))] | map(tostring) | join(" ")')" \
+    "true true true 0,1 0,1" \
+    "a golden that differs beyond any band on case 2 only: the case is left out, the others are a deterministic task"
+is "$(v '.left_out[0] | [.case, .fault, .message] | map(tostring) | join(" | ")')" \
+    "2 | nondeterministic | output k differs between the reference's runs where no tolerance band applies (integer): element 4 is 6 in one run and 7 in another" \
+    "verify.left_out says which output differed and where"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "a record with a nondeterministic case left out validates against schemas/"
 verify jrace race "" --no-time
 like "$(v '.verified.detail')" '^output y differs between the reference.s runs by 5, more than rounding' \
     "a spread too large for rounding: not verified, and said"

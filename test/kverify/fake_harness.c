@@ -435,6 +435,8 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		y[0] += 0.002f * mag;
 	else if (reps == 0 && strcmp(mode, "jitint") == 0)
 		k[4]++;
+	else if (reps == 0 && kcase == 2 && strcmp(mode, "jitint2") == 0)
+		k[4]++;		/* case 2 only */
 	else if (reps == 0 && strcmp(mode, "jitperm") == 0) {
 		/* results placed through an atomic counter: the same
 		 * elements, k[0] and k[4] swapped, and y[0] and y[4] */
