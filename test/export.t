@@ -77,6 +77,15 @@ like "$(cat "$X/test.cu")" '^#include "kernel.cu"$' "test.cu includes kernel.cu"
 # verify.tolerance's band (the fixture widens out's atol to 0.5)
 like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0.5, 0.0001' \
     "an output is compared in the band kverify measured"
+# an unordered output (kverify: the same elements in another order) is
+# compared as a multiset
+printf '%s\n' "$R" | jq -c '.verify.tolerance.outputs |= map(if .name == "out" then .unordered = true else . end)' \
+    > "$T_TMP/unord.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/uo" "$T_TMP/unord.ndjson"
+like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 1 \}' \
+    "an unordered output is marked so in test.cu"
+like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0 \}' \
+    "the others are not"
 T=$T_TMP/$(jq -r 'select(.id == "examples/src/attention.cu::qk_scores_kernel<float>") | .dir' "$T_TMP/lines")
 like "$(cat "$T/test.cu")" 'return \(const void \*\)&qk_scores_kernel<float>; \}' \
     "a template instantiation is found by its symbol"

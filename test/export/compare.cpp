@@ -21,15 +21,21 @@ static void put(const char *path, const void *p, size_t n)
 }
 
 // expected and got as files of case 0, output o, then the comparison
-static void check(const char *what, int kind, int size, double atol, double rtol,
-    const void *want, size_t wn, const void *got, size_t gn)
+static void check_u(const char *what, int kind, int size, double atol, double rtol,
+    const void *want, size_t wn, const void *got, size_t gn, int unordered)
 {
 	put("expected/0/o.bin", want, wn);
 	put("out/0/o.bin", got, gn);
-	kx_out o = { 0, "o", kind, size, atol, rtol, wn };
+	kx_out o = { 0, "o", kind, size, atol, rtol, wn, unordered };
 	printf("%s: ", what);
 	fflush(stdout);
 	printf("%d\n", kx_compare(o, "typical"));
+}
+
+static void check(const char *what, int kind, int size, double atol, double rtol,
+    const void *want, size_t wn, const void *got, size_t gn)
+{
+	check_u(what, kind, size, atol, rtol, want, wn, got, gn, 0);
 }
 
 int main(void)
@@ -56,8 +62,15 @@ int main(void)
 	check("int32 equal", KX_BYTES, 4, 0, 0, k1, 12, k1, 12);
 	check("int32 differs", KX_BYTES, 4, 0, 0, k1, 12, k2, 12);
 	check("size", KX_BYTES, 4, 0, 0, k1, 12, k1, 8);
+	// unordered: the same elements in another order pass, exactly
+	int32_t k3[3] = { 3, 1, 2 }, k4[3] = { 3, 1, 1 };
+	float p1[3] = { 0.5f, -1, 2 }, p2[3] = { 2, 0.5f, -1 }, p3[3] = { 2, 0.5f, -1.0001f };
+	check_u("int32 unordered permuted", KX_BYTES, 4, 0, 0, k1, 12, k3, 12, 1);
+	check_u("int32 unordered another element", KX_BYTES, 4, 0, 0, k1, 12, k4, 12, 1);
+	check_u("f32 unordered permuted", KX_F32, 4, 1e-3, 0, p1, 12, p2, 12, 1);
+	check_u("f32 unordered off in atol", KX_F32, 4, 1e-3, 0, p1, 12, p3, 12, 1);
 	unlink("expected/0/o.bin");
-	kx_out o = { 0, "o", KX_BYTES, 4, 0, 0, 12 };
+	kx_out o = { 0, "o", KX_BYTES, 4, 0, 0, 12, 0 };
 	printf("missing: %d\n", kx_compare(o, "typical"));
 	atexit(kx_stopped);
 	return 0;

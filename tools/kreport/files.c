@@ -102,16 +102,18 @@ kind_of(const struct k_dtype *d)
 	return strcmp(d->name, "bfloat16") == 0 ? 4 : 3;
 }
 
-/* verify.tolerance's band of output name, or the dtype's */
+/* verify.tolerance's band of output name, or the dtype's; *unordered:
+ * compared as a multiset */
 static void
 band(json_t *verify, const char *name, const struct k_dtype *d,
-    double *atol, double *rtol)
+    double *atol, double *rtol, int *unordered)
 {
 	json_t *o;
 	size_t i;
 
 	*atol = d != NULL ? d->atol : 0;
 	*rtol = d != NULL ? d->rtol : 0;
+	*unordered = 0;
 	json_array_foreach(json_object_get(json_object_get(verify,
 	    "tolerance"), "outputs"), i, o)
 		if (strcmp(k_get_str(o, "name") != NULL ? k_get_str(o, "name") :
@@ -122,6 +124,8 @@ band(json_t *verify, const char *name, const struct k_dtype *d,
 			if (json_is_number(json_object_get(o, "rtol")))
 				*rtol = json_number_value(json_object_get(o,
 				    "rtol"));
+			*unordered = json_is_true(json_object_get(o,
+			    "unordered"));
 		}
 }
 
@@ -513,14 +517,16 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 			    "type"));
 			double atol, rtol;
 			char a[40], r[40];
-			band(verify, k_get_str(o, "name"), d, &atol, &rtol);
+			int unordered;
+			band(verify, k_get_str(o, "name"), d, &atol, &rtol,
+			    &unordered);
 			k_buf_printf(&b, "\t{ %lld, \"%s\", %d, %d, %s, %s, "
-			    "%lluULL },\n", (long long)json_integer_value(
+			    "%lluULL, %d },\n", (long long)json_integer_value(
 			    json_object_get(g, "case")), k_get_str(o, "name"),
 			    kind_of(d), d != NULL ? d->size : 1, c_double(atol,
 			    a, sizeof(a)), c_double(rtol, r, sizeof(r)),
 			    (unsigned long long)json_integer_value(
-			    json_object_get(o, "bytes")));
+			    json_object_get(o, "bytes")), unordered);
 		}
 	}
 	k_buf_add(&b, "};\n\n");
