@@ -124,7 +124,10 @@ k_cx_error_text(enum CXErrorCode e)
  * refuses as a call of a __global__ function from a __global__ function
  * (some candidate is refused for that reason: clang tests it after the
  * number of arguments and before their types; other candidates, such as a
- * stale declaration with fewer parameters, are refused by nvcc too).
+ * stale declaration with fewer parameters, are refused by nvcc too); a
+ * member template of a dependent class called without the `template`
+ * keyword (A<T>::f<N>(...)), which nvcc's front end takes as the
+ * template it names and clang, after this error, does too.
  * Matched by clang's wording: libclang gives no diagnostic IDs.
  */
 int
@@ -142,6 +145,9 @@ k_nvcc_accepts(CXDiagnostic d)
 	m = k_take(clang_getDiagnosticSpelling(d));
 	if (strcmp(m, "initialization is not supported for __shared__ "
 	    "variables") == 0)
+		r = 1;
+	else if (strncmp(m, "missing 'template' keyword prior to dependent "
+	    "template name ", 60) == 0)
 		r = 1;
 	else if (strncmp(m, "no matching function for call to ", 33) == 0) {
 		notes = clang_getChildDiagnostics(d);

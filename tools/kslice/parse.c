@@ -247,7 +247,8 @@ free_parsed(struct parsed *p)
 	free(p);
 }
 
-/* Error count of a parse and the first few messages, "file:line: msg". */
+/* Error count of a parse and the first few messages, "file:line: msg";
+ * errors nvcc accepts (k_nvcc_accepts) apart, as kscan counts them. */
 unsigned
 count_errors(CXTranslationUnit tu, char **first, unsigned want)
 {
@@ -256,7 +257,8 @@ count_errors(CXTranslationUnit tu, char **first, unsigned want)
 
 	for (i = 0; i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
-		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
+		    !k_nvcc_accepts(d)) {
 			if (errors < want) {
 				CXFile f;
 				unsigned line, col;
