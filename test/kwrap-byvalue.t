@@ -4,7 +4,9 @@
 # harness that compiles, and so does a CUDA vector type (a struct of its
 # components, or fields of a struct, one per component); a struct's pointer members are buffers of their own (roles,
 # counts and a void * member's element type from the kernel's accesses
-# through p.x), their addresses put into the struct the harness passes; a
+# through p.x, followed through aliases and a traits class's member types,
+# test/byvalue/traits.cu), their addresses put into the struct the
+# harness passes; a
 # std::pair of two scalars is a struct of its members first and second; a
 # type kwrap cannot build (a void * never cast, a class template instance)
 # is a bad-spec error naming the parameter, its type and why, with no
@@ -18,7 +20,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/byvalue/kslice.ndjson
 is "$T_STATUS" 1 "byvalue: exit status 1 (records with errors)"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 11 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 12 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/b.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -108,19 +110,25 @@ is "$(recp pair_mixed_kernel '[(.wrap.harness.code != null), (.wrap.spec.params[
     '[true,[16,[["first","int32",0],["second","float64",8]]]]' \
     "std::pair<int, double>: the double after four bytes of padding, 16 bytes in all"
 
+is "$(jq -c 'select(.id == "test/byvalue/traits.cu::traits_cast_kernel<io_traits_f64>") | [(.errors // [] | length), [.wrap.spec.params[] | select(.member) | [.member, .role, .dtype, .count]]]' "$T_TMP/b.ndjson")" \
+    '[0,[["p.in","in","float64","p.n"],["p.out","out","float64","p.n"]]]' \
+    "void * members cast to a type named through a traits class (Traits::io::elem, the instance's class): its element type (double)"
+
 # the harnesses built compile as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
 mkdir -p "$T_TMP/h"
 for k in plain_struct_kernel enum_kernel pointer_member_kernel \
     'template_cast_kernel<double>' vector_value_kernel pair_seed_kernel \
-    pair_mixed_kernel void_member_kernel; do
+    pair_mixed_kernel 'traits_cast_kernel<io_traits_f64>' void_member_kernel; do
 	if [ ! -x "$NVCC" ]; then
 		skip "nvcc: $k harness builds" "nvcc is not installed"
 		continue
 	fi
 	case $k in
 	pair_*) recp "$k" '.wrap.harness.code' ;;
+	traits_*) jq -c --arg id "test/byvalue/traits.cu::$k" \
+	    'select(.id == $id) | .wrap.harness.code' "$T_TMP/b.ndjson" ;;
 	*) rec "$k" '.wrap.harness.code' ;;
 	esac | jq -r . > "$T_TMP/h/harness.cu"
 	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ \

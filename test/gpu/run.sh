@@ -535,6 +535,9 @@ if [ -f "$g/byvalue.ndjson" ]; then
 		    '"verified":{"value":true'
 		ok $? "byvalue: $k, its struct's pointer members buffers, is a verified task"
 	done
+	has "$out/byvalue.ndjson" 'test/byvalue/traits.cu::traits_cast_kernel<io_traits_f64>' \
+	    '"verified":{"value":true'
+	ok $? "byvalue: traits_cast_kernel, void * members cast to a traits class's element type, is a verified task"
 fi
 # --- tensor accessors passed by value (test/accessor/accessor.cu;
 # prepare.sh built them): the harness hands the kernel a data pointer,

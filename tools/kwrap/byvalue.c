@@ -334,6 +334,86 @@ param_named(const struct kern *k, const char *name)
 	return 0;
 }
 
+/* The type alias name declares in tokens [a, b) of t (using name = X;
+ * or typedef X name;): X into out.  Only at the brace depth of a when
+ * members is set (a class's own members), anywhere otherwise. */
+static int
+alias_in(const struct toks *t, size_t a, size_t b, const char *name,
+    int members, char *out, size_t cap)
+{
+	size_t i, j;
+	int depth = 0;
+
+	for (i = a; i < b; i++) {
+		if (is(t, i, "{"))
+			depth++;
+		else if (is(t, i, "}"))
+			depth--;
+		if (members && depth != 0)
+			continue;
+		if (is(t, i, "using") && is(t, i + 1, name) &&
+		    is(t, i + 2, "=")) {
+			for (j = i + 3; j < b && !is(t, j, ";"); j++)
+				;
+			join(t, i + 3, j, out, cap);
+			return j > i + 3;
+		}
+		if (is(t, i, "typedef")) {
+			for (j = i + 1; j < b && !is(t, j, ";"); j++)
+				;
+			if (j < b && j > i + 2 && is(t, j - 1, name)) {
+				join(t, i + 1, j - 1, out, cap);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * A type the kernel names through aliases, followed to what it stands
+ * for: a local alias (using N = X; typedef X N;), a template parameter
+ * the instance binds, and a member alias of a class of the slice (C::N,
+ * declared between C's braces), up to 8 steps.  Traits-class code spells
+ * its element types so: with Traits bound to class C, "using IOType =
+ * typename Traits::IOTraits::Type;" is C's IOTraits' Type.  The name
+ * reached goes into out; returns whether it is a dtype or a vector type
+ * kwrap knows.
+ */
+static int
+resolve_type(struct kern *k, const char *spelled, char *out, size_t cap,
+    int depth)
+{
+	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
+	    "instance");
+	char s[160], x[160], cls[160];
+	const char *sep, *p;
+	size_t open;
+	int lanes;
+
+	base_type(spelled, inst, s, sizeof(s));
+	copy(out, cap, s);
+	if (k_dtype_c(s) != NULL || vector_dtype(s, &lanes) != NULL)
+		return 1;
+	if (depth >= 8 || s[0] == '\0')
+		return 0;
+	for (sep = NULL, p = s; (p = strstr(p, "::")) != NULL; p += 2)
+		sep = p;
+	if (sep == NULL) {
+		if (alias_in(&k->t, 0, k->t.n, s, 0, x, sizeof(x)) ||
+		    alias_in(&k->all, 0, k->all.n, s, 0, x, sizeof(x)))
+			return resolve_type(k, x, out, cap, depth + 1);
+		return 0;
+	}
+	bprintf(x, sizeof(x), "%.*s", (int)(sep - s), s);
+	resolve_type(k, x, cls, sizeof(cls), depth + 1);
+	if ((open = struct_def(&k->all, cls)) == 0 ||
+	    !alias_in(&k->all, open + 1, skip_group(&k->all, open) - 1,
+	    sep + 2, 1, x, sizeof(x)))
+		return 0;
+	return resolve_type(k, x, out, cap, depth + 1);
+}
+
 /* A void * member's element type from the kernel's casts of it, name
  * being the member's token once rewritten: ((const T *)name)[i],
  * reinterpret_cast<const T *>(name), static_cast<T *>(name). */
@@ -379,6 +459,13 @@ cast_type(struct kern *k, size_t from, const char *name, char *type,
 			base_type(elem, json_object_get(json_object_get(k->rec,
 			    "slice"), "instance"), bound, sizeof(bound));
 			copy(elem, sizeof(elem), bound);
+		}
+		if (k_dtype_c(elem) == NULL && vector_dtype(elem, lanes) ==
+		    NULL) {
+			/* an alias, maybe through a traits class */
+			char to[64];
+			if (resolve_type(k, elem, to, sizeof(to), 0))
+				copy(elem, sizeof(elem), to);
 		}
 		if ((dt = k_dtype_c(elem)) == NULL)
 			dt = vector_dtype(elem, lanes);
