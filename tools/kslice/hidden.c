@@ -313,6 +313,48 @@ free_named(struct parsed *p)
 		free(p->files[i]->skipped);
 }
 
+/* Argument spelling s, when it names (or ends in the name of) a class,
+ * union, enumeration or type alias at namespace scope in a project file:
+ * its declaration comes with the slice, and out gets {s: true}. */
+static void
+class_named(struct closure *cl, const char *s, json_t *out)
+{
+	struct parsed *p = cl->p;
+	const char *last, *q;
+	size_t m;
+	int found = 0;
+
+	if (s == NULL || json_object_get(out, s) != NULL)
+		return;
+	for (q = s, last = s; *q != '\0'; q++)
+		if (q[0] == ':' && q[1] == ':') {
+			last = q + 2;
+			q++;
+		} else if (!is_ident_char(*q))
+			break;
+	if (*q != '\0' || *last == '\0' || isdigit((unsigned char)*last))
+		return;
+	index_names(p);
+	for (m = named_first(p, last); m < p->nnamed &&
+	    strcmp(p->named[m].name, last) == 0; m++) {
+		switch (clang_getCursorKind(p->named[m].c)) {
+		case CXCursor_StructDecl:
+		case CXCursor_ClassDecl:
+		case CXCursor_UnionDecl:
+		case CXCursor_EnumDecl:
+		case CXCursor_TypedefDecl:
+		case CXCursor_TypeAliasDecl:
+			add_decl(cl, p->named[m].c);
+			found = 1;
+			break;
+		default:
+			break;
+		}
+	}
+	if (found)
+		json_object_set_new(out, s, json_true());
+}
+
 /*
  * The project classes a launch names as template arguments where the parse
  * could not resolve the launch (kernel<scalar_t, RowOffset> inside a
@@ -325,45 +367,28 @@ free_named(struct parsed *p)
 json_t *
 launch_classes(struct closure *cl, json_t *scan)
 {
-	struct parsed *p = cl->p;
 	json_t *out = json_object(), *l, *a;
-	size_t i, j, m;
+	size_t i, j;
 
 	json_array_foreach(json_object_get(scan, "launches"), i, l)
-		json_array_foreach(json_object_get(l, "template_args"), j, a) {
-		const char *s = json_string_value(a), *last, *q;
-		int found = 0;
-
-		if (s == NULL || json_object_get(out, s) != NULL)
-			continue;
-		for (q = s, last = s; *q != '\0'; q++)
-			if (q[0] == ':' && q[1] == ':') {
-				last = q + 2;
-				q++;
-			} else if (!is_ident_char(*q))
-				break;
-		if (*q != '\0' || *last == '\0' ||
-		    isdigit((unsigned char)*last))
-			continue;
-		index_names(p);
-		for (m = named_first(p, last); m < p->nnamed &&
-		    strcmp(p->named[m].name, last) == 0; m++) {
-			switch (clang_getCursorKind(p->named[m].c)) {
-			case CXCursor_StructDecl:
-			case CXCursor_ClassDecl:
-			case CXCursor_UnionDecl:
-			case CXCursor_EnumDecl:
-			case CXCursor_TypedefDecl:
-			case CXCursor_TypeAliasDecl:
-				add_decl(cl, p->named[m].c);
-				found = 1;
-				break;
-			default:
-				break;
-			}
-		}
-		if (found)
-			json_object_set_new(out, s, json_true());
-	}
+		json_array_foreach(json_object_get(l, "template_args"), j, a)
+			class_named(cl, json_string_value(a), out);
 	return out;
+}
+
+/*
+ * The project classes the kernel's explicit instantiations name as
+ * template arguments (template __global__ void k<io_traits>(...);):
+ * they come with the slice, whose instance binds them, as a launch's do.
+ */
+void
+explicit_classes(struct closure *cl, json_t *explicit)
+{
+	json_t *seen = json_object(), *e, *a;
+	size_t i, j;
+
+	json_array_foreach(explicit, i, e)
+		json_array_foreach(e, j, a)
+			class_named(cl, json_string_value(a), seen);
+	json_decref(seen);
 }

@@ -220,6 +220,7 @@ void follow_hidden_names(struct closure *cl, struct item *it);
 void add_operators(struct closure *cl, CXCursor rec);
 void free_named(struct parsed *p);
 json_t *launch_classes(struct closure *cl, json_t *scan);
+void explicit_classes(struct closure *cl, json_t *explicit);
 
 /* output.c */
 void switch_ns(struct k_buf *b, const char *from, const char *to);

@@ -239,6 +239,11 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	s->resolved = resolved_launches(p, cl, scan);
 	s->classes = json_array_size(s->resolved) == 0 ?
 	    launch_classes(cl, scan) : json_object();
+	{
+		json_t *ex = explicit_instances(p, s->kernel);
+		explicit_classes(cl, ex);
+		json_decref(ex);
+	}
 	close_over(cl);
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
 	    cl);
