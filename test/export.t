@@ -74,6 +74,8 @@ like "$(cat "$X/test.cu")" 'return \(const void \*\)&conv1d_kernel; \}' \
 like "$(cat "$X/test.cu")" 'if \(strcmp\(name, "c_taps"\) == 0\) return \(const void \*\)&c_taps;' \
     "a __constant__ global is found by its symbol"
 like "$(cat "$X/test.cu")" '^#include "kernel.cu"$' "test.cu includes kernel.cu"
+like "$(cat "$X/test.cu")" 'cudaFuncSetAttribute\(f, cudaFuncAttributeMaxDynamicSharedMemorySize, \(int\)sh\)' \
+    "a launch with over 48 KiB of dynamic shared memory opts the kernel in, as the harness does"
 # verify.tolerance's band (the fixture widens out's atol to 0.5)
 like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0.5, 0.0001' \
     "an output is compared in the band kverify measured"
