@@ -358,6 +358,12 @@ is "$(v '.left_out[0] | [.case, .fault, .message] | map(tostring) | join(" | ")'
     "verify.left_out says which output differed and where"
 test/validate "$T_TMP/out" > /dev/null 2>&1
 ok $? "a record with a nondeterministic case left out validates against schemas/"
+is "$(v '[.runs[] | select(.mode == "confirm")] | length')" 1 \
+    "the cases kept ran once more to confirm the golden"
+verify jclk clock ref --no-time
+is "$(v '[.deterministic, .verified.reason, (.left_out // [] | length)] | map(tostring) | join(" ")')" \
+    "false nondeterministic 0" \
+    "cases kept that agreed by chance (a clock) differ in the confirming run: nothing is left out, the golden is nondeterministic"
 verify jrace race "" --no-time
 like "$(v '.verified.detail')" '^output y differs between the reference.s runs by 5, more than rounding' \
     "a spread too large for rounding: not verified, and said"

@@ -178,6 +178,7 @@ json_t *gold_case(json_t *gold, int k);
 void case_skip_clear(void);
 int case_skip_add(int k);
 int case_skipped(int k);
+void case_skip_keep(int n);
 int case_skip_count(void);
 struct buf *out_named(const struct run *r, const char *name);
 int pure_output(const struct run *r, size_t i);

@@ -196,6 +196,14 @@ case_skip_count(void)
 	return nskip;
 }
 
+/* Forget the cases left out after the first n (case_skip_count's). */
+void
+case_skip_keep(int n)
+{
+	if (n >= 0 && n < nskip)
+		nskip = n;
+}
+
 /*
  * -j: the workers of one GPU (struct worker's slot) share it for every run
  * but a timed one, which has it alone: a timed run waits until the runs
