@@ -86,7 +86,18 @@ causes() {
 			elif $r.reason == "degenerate" then
 				"degenerate: an output \(($r.detail |
 				    capture("\\((?<r>[^)]*)\\)$").r) // "?" | norm) in every case"
-			elif $r.reason == "nondeterministic" or $r.reason == "oracle" then
+			elif $r.reason == "nondeterministic" then
+				"nondeterministic: \([.verify.tolerance.outputs[]? |
+				    select(.unbanded != null) |
+				    if .unbanded == "too-large" then
+					"a spread over 1% of the values"
+				    else {integer: "integer elements",
+					nan: "a NaN that moves",
+					infinity: "an infinity that moves",
+					size: "another size"}[.difference.kind //
+					"-"] // "no band" end] | unique |
+				    join(", "))"
+			elif $r.reason == "oracle" then
 				$r.reason
 			elif $r.reason == "reads-unwritten" then
 				"reads-unwritten: outputs follow the bytes unwritten memory holds"
