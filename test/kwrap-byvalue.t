@@ -6,7 +6,8 @@
 # counts and a void * member's element type from the kernel's accesses
 # through p.x, followed through aliases and a traits class's member types,
 # test/byvalue/traits.cu), their addresses put into the struct the
-# harness passes; a
+# harness passes, a void * member nothing names a null pointer
+# (test/byvalue/shared.cu); a
 # std::pair of two scalars is a struct of its members first and second; a
 # type kwrap cannot build (a void * never cast, a class template instance)
 # is a bad-spec error naming the parameter, its type and why, with no
@@ -20,7 +21,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/byvalue/kslice.ndjson
 is "$T_STATUS" 1 "byvalue: exit status 1 (records with errors)"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 12 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 14 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/b.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -114,13 +115,30 @@ is "$(jq -c 'select(.id == "test/byvalue/traits.cu::traits_cast_kernel<io_traits
     '[0,[["p.in","in","float64","p.n"],["p.out","out","float64","p.n"]]]' \
     "void * members cast to a type named through a traits class (Traits::io::elem, the instance's class): its element type (double)"
 
+# a struct two kernels share (test/byvalue/shared.cu): a void * member
+# the slice never names is a null pointer, no buffer
+recs() {
+	jq -c --arg id "test/byvalue/shared.cu::$1" \
+	    "select(.id == \$id) | $2" "$T_TMP/b.ndjson"
+}
+is "$(recs shared_sum_kernel '[(.errors // [] | length), (.wrap.spec.params[0].fields | map([.name, .use, .offset])), [.wrap.spec.params[] | select(.member) | .member]]')" \
+    '[0,[["in","buffer",0],["out","null",8],["sums","buffer",16],["n","size",24]],["p.in","p.sums"]]' \
+    "a void * member the kernel never names: a null pointer in its place, no buffer, a harness"
+is "$(recs shared_store_kernel '[(.errors // [] | length), [.wrap.spec.params[] | select(.member) | [.member, .role, .dtype]]]')" \
+    '[0,[["p.in","in","float32"],["p.out","out","float32"],["p.sums","inout","float32"]]]' \
+    "the kernel that casts it: a buffer of its element type"
+like "$(recs shared_sum_kernel '.wrap.harness.code' | jq -r .)" \
+    'struct kw_struct_p \{ void \* in; void \* out; void \* sums; int32_t n; \} p;' \
+    "the harness lays the null member out as a pointer, which its memset leaves 0"
+
 # the harnesses built compile as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=${CUDA:-$(dirname "$(dirname "$NVCC")")}
 mkdir -p "$T_TMP/h"
 for k in plain_struct_kernel enum_kernel pointer_member_kernel \
     'template_cast_kernel<double>' vector_value_kernel pair_seed_kernel \
-    pair_mixed_kernel 'traits_cast_kernel<io_traits_f64>' void_member_kernel; do
+    pair_mixed_kernel 'traits_cast_kernel<io_traits_f64>' shared_sum_kernel \
+    void_member_kernel; do
 	if [ ! -x "$NVCC" ]; then
 		skip "nvcc: $k harness builds" "nvcc is not installed"
 		continue
@@ -129,6 +147,7 @@ for k in plain_struct_kernel enum_kernel pointer_member_kernel \
 	pair_*) recp "$k" '.wrap.harness.code' ;;
 	traits_*) jq -c --arg id "test/byvalue/traits.cu::$k" \
 	    'select(.id == $id) | .wrap.harness.code' "$T_TMP/b.ndjson" ;;
+	shared_*) recs "$k" '.wrap.harness.code' ;;
 	*) rec "$k" '.wrap.harness.code' ;;
 	esac | jq -r . > "$T_TMP/h/harness.cu"
 	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ \

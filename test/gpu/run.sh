@@ -538,6 +538,9 @@ if [ -f "$g/byvalue.ndjson" ]; then
 	has "$out/byvalue.ndjson" 'test/byvalue/traits.cu::traits_cast_kernel<io_traits_f64>' \
 	    '"verified":{"value":true'
 	ok $? "byvalue: traits_cast_kernel, void * members cast to a traits class's element type, is a verified task"
+	has "$out/byvalue.ndjson" 'test/byvalue/shared.cu::shared_sum_kernel' \
+	    '"verified":{"value":true'
+	ok $? "byvalue: shared_sum_kernel, a void * member it never names passed as null, is a verified task"
 fi
 # --- tensor accessors passed by value (test/accessor/accessor.cu;
 # prepare.sh built them): the harness hands the kernel a data pointer,

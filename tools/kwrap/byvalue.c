@@ -158,7 +158,8 @@ byvalue_unbuilt(struct kern *k, char *why, size_t cap)
 		const struct param *p = &k->p[i];
 		int f;
 		for (f = 0; p->is_struct && f < p->nf; f++)
-			if (p->f[f].ptr && p->f[f].dt == NULL) {
+			if (p->f[f].ptr && p->f[f].dt == NULL &&
+			    !p->f[f].null) {
 				bprintf(why, cap, "parameter %s (%s) is passed by "
 				    "value and kwrap cannot build it: its member "
 				    "%s (%s) points to elements of a type kwrap "
@@ -414,6 +415,20 @@ resolve_type(struct kern *k, const char *spelled, char *out, size_t cap,
 	return resolve_type(k, x, out, cap, depth + 1);
 }
 
+/* Whether any member access in the slice names member (x.member,
+ * x->member). */
+static int
+member_named(struct kern *k, const char *member)
+{
+	size_t i;
+
+	for (i = 1; i < k->all.n; i++)
+		if (is(&k->all, i, member) && (is(&k->all, i - 1, ".") ||
+		    is(&k->all, i - 1, "->")))
+			return 1;
+	return 0;
+}
+
 /* A void * member's element type from the kernel's casts of it, name
  * being the member's token once rewritten: ((const T *)name)[i],
  * reinterpret_cast<const T *>(name), static_cast<T *>(name). */
@@ -571,6 +586,17 @@ byvalue_members(struct kern *k)
 				guess(k, "%s: element type %s from the kernel's "
 				    "cast of %s", q->name, q->type, q->member);
 			}
+			if (q->dt == NULL && !member_named(k, fd->name)) {
+				/* a struct shared by several kernels: this one
+				 * never touches the member, which gets no
+				 * buffer and stays a null pointer */
+				guess(k, "%s.%s: a void * the slice never "
+				    "names, passed as a null pointer", p->name,
+				    fd->name);
+				k->np--;
+				fd->buf = -1;
+				fd->null = 1;
+			}
 		}
 	}
 }
@@ -578,6 +604,10 @@ byvalue_members(struct kern *k)
 json_t *
 byvalue_field_json(struct kern *k, const struct field *f)
 {
+	if (f->null)
+		return json_pack("{s:s,s:s,s:s,s:i,s:s}", "name", f->name,
+		    "type", f->type, "dtype", "uint64", "offset", f->offset,
+		    "use", "null");
 	return json_pack("{s:s,s:s,s:s,s:i,s:s,s:s}", "name", f->name, "type",
 	    f->type, "dtype", f->dt != NULL ? f->dt->name : "bytes", "offset",
 	    f->offset, "use", "buffer", "buffer", f->buf >= 0 ?

@@ -257,13 +257,15 @@ spec_lack(json_t *spec)
 	return why;
 }
 
-/* A struct field that is a pointer member: a buffer of its own. */
+/* A struct field that is a pointer member: a buffer of its own, or
+ * (use null) a null pointer the memset leaves. */
 static int
 field_buffer(json_t *f)
 {
 	const char *use = k_get_str(f, "use");
 
-	return use != NULL && strcmp(use, "buffer") == 0;
+	return use != NULL && (strcmp(use, "buffer") == 0 ||
+	    strcmp(use, "null") == 0);
 }
 
 /* A struct field the harness computes from its expr (an accessor's

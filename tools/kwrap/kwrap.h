@@ -122,6 +122,8 @@ struct field {
 	char expr[MAX_EXPR];	/* derived: the harness computes it from
 				   this expression (an accessor's stride) */
 	int fixed;		/* a size every case gives this value */
+	int null;		/* a void * member the slice never names:
+				   passed as a null pointer, no buffer */
 	char vec[64];		/* a component of this vector member (p.v.x
 				   is the field v_x), or empty */
 };

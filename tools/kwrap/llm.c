@@ -574,7 +574,8 @@ check_cases(json_t *cases, json_t *spec, char *err, size_t cap)
 					 * no scalars of a case */
 					if (use != NULL && (strcmp(use,
 					    "buffer") == 0 || strcmp(use,
-					    "derived") == 0))
+					    "derived") == 0 || strcmp(use,
+					    "null") == 0))
 						continue;
 					snprintf(full, sizeof(full), "%s.%s", n,
 					    k_get_str(f, "name") ?
