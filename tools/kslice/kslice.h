@@ -182,6 +182,7 @@ struct slicer {
 	json_t *guessed;	/* value parameters bound by a guess */
 	json_t *resolved;	/* launches the parse resolved */
 	json_t *classes;	/* project classes launches name */
+	json_t *explicit;	/* explicit instances' template arguments */
 	json_t *features;	/* -DM of the toolkit's features */
 };
 

@@ -30,6 +30,7 @@ slicer_free(struct slicer *s)
 	json_decref(s->guessed);
 	json_decref(s->resolved);
 	json_decref(s->classes);
+	json_decref(s->explicit);
 	json_decref(s->features);
 	k_strv_free(&s->includes);
 	free(s->body);
@@ -239,11 +240,8 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 	s->resolved = resolved_launches(p, cl, scan);
 	s->classes = json_array_size(s->resolved) == 0 ?
 	    launch_classes(cl, scan) : json_object();
-	{
-		json_t *ex = explicit_instances(p, s->kernel);
-		explicit_classes(cl, ex);
-		json_decref(ex);
-	}
+	s->explicit = explicit_instances(p, s->kernel);
+	explicit_classes(cl, s->explicit);
 	close_over(cl);
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), find_alias,
 	    cl);
@@ -823,7 +821,7 @@ json_t *
 process(json_t *rec, void *ctx)
 {
 	json_t *scan = json_object_get(rec, "scan"), *insts, *out = NULL;
-	json_t *guessed = NULL, *explicit, *bound;
+	json_t *guessed = NULL, *bound;
 	struct slicer s;
 	char *why = NULL;
 	const char *bad;
@@ -857,12 +855,10 @@ process(json_t *rec, void *ctx)
 		return rec;
 	}
 	guessed = json_array();
-	explicit = explicit_instances(s.p, s.kernel);
 	bound = spec_bound(s.p, &s.cl, scan);
 	enum_bound(s.kernel, bound);
-	insts = instances(scan, explicit, s.resolved, s.classes, bound,
+	insts = instances(scan, s.explicit, s.resolved, s.classes, bound,
 	    guessed, &why, &all);
-	json_decref(explicit);
 	json_decref(bound);
 	s.guessed = guessed;
 	n = json_array_size(insts);

@@ -176,17 +176,31 @@ observe(json_t *gold, int k, size_t i, struct buf *b, const unsigned char
 	    json_string("incomparable") : jnum(b->spread));
 }
 
-/* The first case's record of where output i's runs differed beyond a
- * band (observe's "difference"), with the case, into o. */
+/* The golden's entry of output name in case k, or NULL. */
+static json_t *
+gold_output(json_t *gold, int k, const char *name)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(gold_case(gold, k), "outputs"), i,
+	    o)
+		if (k_get_str(o, "name") != NULL &&
+		    strcmp(k_get_str(o, "name"), name) == 0)
+			return o;
+	return NULL;
+}
+
+/* The first case's record of where output name's runs differed beyond
+ * a band (observe's "difference"), with the case, into o. */
 static void
-first_seen(json_t *gold, int ncases, size_t i, json_t *o)
+first_seen(json_t *gold, int ncases, const char *name, json_t *o)
 {
 	json_t *d;
 	int k;
 
 	for (k = 0; k < ncases; k++) {
-		d = json_object_get(json_array_get(json_object_get(
-		    gold_case(gold, k), "outputs"), i), "difference");
+		d = json_object_get(gold_output(gold, k, name), "difference");
 		if (json_is_object(d)) {
 			d = json_deep_copy(d);
 			json_object_set_new(d, "case", json_integer(k));
@@ -278,7 +292,7 @@ tolerance(struct ctx *c, struct run *gold, int ncases)
 		else if (sp == SPREAD_NONE) {
 			why = "incomparable";
 			first_seen(json_object_get(c->v, "golden"), ncases,
-			    i, o);
+			    g0->out[i].name, o);
 		}
 		else if (sp > 0 && sp > SPREAD_RACE * sc)
 			why = "too-large";
@@ -312,21 +326,6 @@ tolerance(struct ctx *c, struct run *gold, int ncases)
 		json_array_append_new(outs, o);
 	}
 	return banded_all;
-}
-
-/* The golden's entry of output name in case k, or NULL. */
-static json_t *
-gold_output(json_t *gold, int k, const char *name)
-{
-	json_t *o;
-	size_t i;
-
-	json_array_foreach(json_object_get(gold_case(gold, k), "outputs"), i,
-	    o)
-		if (k_get_str(o, "name") != NULL &&
-		    strcmp(k_get_str(o, "name"), name) == 0)
-			return o;
-	return NULL;
 }
 
 static int confirmed(struct ctx *, const struct unit *, const struct unit *,
@@ -500,22 +499,35 @@ same_outputs(struct run *b, const struct run *want, struct run *wantb,
 	return same;
 }
 
-/* Every case not left out once more, in a process of its own with the
- * golden's sentinel (runs mode "confirm"): whether it gives the golden's
- * outputs byte for byte. */
+/*
+ * Every case not left out once more in a process of its own, tag its run
+ * directory, pure outputs pre-filled with sentinel, logged with mode:
+ * whether it gives the outputs of want (a run per case) or of wantb (a
+ * batch) byte for byte.
+ */
 static int
-confirmed(struct ctx *c, const struct unit *h, const struct unit *ref,
-    const struct run *gold, int ncases)
+again_same(struct ctx *c, const struct unit *h, const struct unit *ref,
+    const char *tag, int sentinel, const char *mode, const struct run *want,
+    struct run *wantb, int ncases)
 {
 	struct run b;
 	int same;
 
-	if (fresh_batch(c, h, ref, "ref5", 0, ncases, &b) != 0)
+	if (fresh_batch(c, h, ref, tag, sentinel, ncases, &b) != 0)
 		return 0;
-	log_run(c->runs, "reference", -1, "confirm", &b);
-	same = same_outputs(&b, gold, NULL, ncases);
+	log_run(c->runs, "reference", -1, mode, &b);
+	same = same_outputs(&b, want, wantb, ncases);
 	run_free(&b);
 	return same;
+}
+
+/* The cases kept, once more with the golden's sentinel (runs mode
+ * "confirm"): whether they give the golden's outputs. */
+static int
+confirmed(struct ctx *c, const struct unit *h, const struct unit *ref,
+    const struct run *gold, int ncases)
+{
+	return again_same(c, h, ref, "ref5", 0, "confirm", gold, NULL, ncases);
 }
 
 /*
@@ -532,21 +544,9 @@ static int
 follows_sentinel(struct ctx *c, const struct unit *h, const struct unit *ref,
     const struct run *gold_runs, struct run *repeat, int ncases)
 {
-	struct run b;
-	int same;
-
-	if (fresh_batch(c, h, ref, "ref3", 0, ncases, &b) != 0)
-		return 0;
-	log_run(c->runs, "reference", -1, "sentinel", &b);
-	same = same_outputs(&b, gold_runs, NULL, ncases);
-	run_free(&b);
-	if (!same || fresh_batch(c, h, ref, "ref4", SENTINEL2, ncases,
-	    &b) != 0)
-		return 0;
-	log_run(c->runs, "reference", -1, "sentinel", &b);
-	same = same_outputs(&b, NULL, repeat, ncases);
-	run_free(&b);
-	return same;
+	return again_same(c, h, ref, "ref3", 0, "sentinel", gold_runs, NULL,
+	    ncases) && again_same(c, h, ref, "ref4", SENTINEL2, "sentinel",
+	    NULL, repeat, ncases);
 }
 
 /* The golden runs; returns the number of cases, -1 when the record is done
