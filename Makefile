@@ -169,7 +169,7 @@ KVERIFY_OBJS = tools/kverify/main.o tools/kverify/record.o \
 	tools/kverify/compare.o tools/kverify/dtype.o tools/kverify/blob.o \
 	tools/kverify/util.o tools/kverify/fit.o tools/kverify/fitmath.o \
 	tools/kverify/sanreport.o tools/kverify/hip.o tools/kverify/reuse.o
-KVERIFY_OBJS += tools/kverify/serve.o tools/kverify/host.o
+KVERIFY_OBJS += tools/kverify/serve.o tools/kverify/host.o tools/kverify/gate.o
 
 tools/kverify/%.o: tools/kverify/%.c tools/kverify/kverify.h lib/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -225,8 +225,9 @@ test/unit/test_fit: test/unit/test_fit.c test/unit/unit.h \
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itools/kverify $(LDFLAGS) -o $@ \
 	    $< tools/kverify/sanreport.o tools/kverify/fitmath.o lib/libkforge.a \
 	    $(LIBS) $(CMOCKA_LIBS) -lm
-# kverify's comparison and its tolerance band
-KVERIFY_UNIT_OBJS = tools/kverify/compare.o tools/kverify/dtype.o
+# kverify's comparison and its tolerance band; a GPU's gate
+KVERIFY_UNIT_OBJS = tools/kverify/compare.o tools/kverify/dtype.o \
+	tools/kverify/gate.o
 
 test/unit/test_kverify: test/unit/test_kverify.c test/unit/unit.h \
     tools/kverify/kverify.h $(KVERIFY_UNIT_OBJS) lib/libkforge.a lib/*.h

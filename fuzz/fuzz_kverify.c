@@ -15,6 +15,7 @@ int kverify_main(int argc, char *argv[]);
 #include "../tools/kverify/util.c"
 #include "../tools/kverify/blob.c"
 #include "../tools/kverify/dtype.c"
+#include "../tools/kverify/gate.c"
 #include "../tools/kverify/run.c"
 #include "../tools/kverify/serve.c"
 #include "../tools/kverify/host.c"

@@ -6,7 +6,8 @@
  * candidate, mutation (the mutants' score), timing, sanitize
  * (compute-sanitizer), run (harness processes
  * and manifests), compare, dtype, blob (the work directory's blob store),
- * hip (verify.hip: the platform and the wavefront width), util.
+ * hip (verify.hip: the platform and the wavefront width), gate (a GPU's
+ * runs, shared and alone), util.
  *
  * Ownership: a struct run owns its buffers, manifest and tail until
  * run_free(); json_t values returned by functions here are new references.
@@ -154,9 +155,25 @@ struct run {
 	char dir[PATH_MAX];
 };
 
+/* gate.c: one GPU's runs, shared (checks) and alone (timings) */
+struct gate {
+	pthread_mutex_t m;
+	pthread_cond_t shared_cv, alone_cv;
+	int shared;		/* shared runs under way */
+	int alone;		/* a timing has the GPU */
+	int waiting;		/* timings waiting for it */
+	int draining;		/* no shared run starts until they are served */
+	int batch;		/* this many waiting start the drain */
+	double delay;		/* or the first having waited this long */
+};
+
+void gate_init(struct gate *g, int batch, double delay);
+void gate_enter(struct gate *g, int alone);
+void gate_leave(struct gate *g, int alone);
+
 void run_free(struct run *r);
 int says_no_device(const struct run *r);
-void run_locks_init(void);
+void run_locks_init(int jobs);
 void gpu_hold(const struct worker *w);
 void gpu_release(const struct worker *w);
 double gpu_waited(void);

@@ -403,7 +403,7 @@ main(int argc, char *argv[])
 		    "at most %d", opt.jobs, opt.ngpus > 0 ? opt.ngpus : 1, n,
 		    MAX_WORKERS);
 	if (opt.jobs > 1)
-		run_locks_init();
+		run_locks_init(opt.jobs);
 	workers = k_calloc((size_t)n, sizeof(*workers));
 	th = k_calloc((size_t)n, sizeof(*th));
 	for (i = 0; i < n; i++) {

@@ -206,28 +206,24 @@ case_skip_keep(int n)
 
 /*
  * -j: the workers of one GPU (struct worker's slot) share it for every run
- * but a timed one, which has it alone: a timed run waits until the runs
- * under way on its GPU have ended, and no run of another worker starts
- * on it until the timed one has (a writer-preferring lock, so that a
- * stream of checks cannot keep a timing waiting).  Other processes on the
- * GPU are not covered.
+ * but a timed one, which has it alone (gate.c: the timings gathered so
+ * that the GPU drains once for several).  Other processes on the GPU are
+ * not covered.
  */
-static pthread_rwlock_t gpu_lock[MAX_GPUS];
+static struct gate gpu_gate[MAX_GPUS];
 static int gpu_locking;
 
+/* A drain once for half the workers of a GPU, or once the first timing has
+ * waited about as long as a record's check (benchmark 74). */
+#define GATE_DELAY 1.0
+
 void
-run_locks_init(void)
+run_locks_init(int jobs)
 {
-	pthread_rwlockattr_t a;
 	int i;
 
-	pthread_rwlockattr_init(&a);
-	pthread_rwlockattr_setkind_np(&a,
-	    PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	for (i = 0; i < MAX_GPUS; i++)
-		if (pthread_rwlock_init(&gpu_lock[i], &a) != 0)
-			k_fatal(K_EXIT_SYSTEM, NULL, "cannot make a lock");
-	pthread_rwlockattr_destroy(&a);
+		gate_init(&gpu_gate[i], (jobs + 1) / 2, GATE_DELAY);
 	gpu_locking = 1;
 }
 
@@ -242,17 +238,14 @@ gpu_waited(void)
 	return gpu_wait;
 }
 
-/* Take the lock for a run (shared) or a timing (alone), counting the
+/* Enter the gate for a run (shared) or a timing (alone), counting the
  * wait. */
 static void
-gpu_lock_take(pthread_rwlock_t *l, int alone)
+gpu_lock_take(struct gate *g, int alone)
 {
 	double t0 = k_now();
 
-	if (alone)
-		pthread_rwlock_wrlock(l);
-	else
-		pthread_rwlock_rdlock(l);
+	gate_enter(g, alone);
 	gpu_wait += k_now() - t0;
 }
 
@@ -267,7 +260,7 @@ gpu_hold(const struct worker *w)
 {
 	if (!gpu_locking || gpu_held)
 		return;
-	gpu_lock_take(&gpu_lock[w->slot], 1);
+	gpu_lock_take(&gpu_gate[w->slot], 1);
 	gpu_held = 1;
 }
 
@@ -276,7 +269,7 @@ gpu_release(const struct worker *w)
 {
 	if (!gpu_held)
 		return;
-	pthread_rwlock_unlock(&gpu_lock[w->slot]);
+	gate_leave(&gpu_gate[w->slot], 1);
 	gpu_held = 0;
 }
 
@@ -289,16 +282,15 @@ run_harness(const struct worker *w, const char *harness, const char *module,
     const char *symbol, const char *dir, int kcase, int reps,
     const char *san_tool, double timeout, struct run *r)
 {
-	pthread_rwlock_t *l = gpu_locking && !gpu_held ?
-	    &gpu_lock[w->slot] : NULL;
+	struct gate *g = gpu_locking && !gpu_held ? &gpu_gate[w->slot] : NULL;
 	int rc;
 
-	if (l != NULL)
-		gpu_lock_take(l, run_times_only);
+	if (g != NULL)
+		gpu_lock_take(g, run_times_only);
 	rc = run_harness_unlocked(w, harness, module, symbol, dir, kcase,
 	    reps, san_tool, timeout, r);
-	if (l != NULL)
-		pthread_rwlock_unlock(l);
+	if (g != NULL)
+		gate_leave(g, run_times_only);
 	return rc;
 }
 
