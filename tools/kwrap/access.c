@@ -422,6 +422,18 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			}
 			if (is(t, s - 2, "if") || is(t, s - 2, "while"))
 				return;
+			if (t->v[s - 2][0] == '"') {
+				/* an operand of inline PTX, "l"(p + j): the
+				 * bytes its instruction moves from there */
+				int rd = 0, wr = 0, bytes = 0;
+				if (esz > 0 && asm_operand(t, f->a, i, &rd, &wr,
+				    &bytes) && bytes > 0) {
+					access_at(f, a, &off,
+					    (bytes + esz - 1) / esz, i);
+					return;
+				}
+				break;
+			}
 			s--;
 			e++;
 			continue;

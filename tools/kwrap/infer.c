@@ -82,6 +82,8 @@ infer_at(json_t *rec, int data_lo)
 		index_limits(k);
 	}
 	zeroed_outputs(k);
+	/* after: an output that starts zeroed keeps its fill of 0 */
+	text_outputs(k);
 	return k;
 }
 

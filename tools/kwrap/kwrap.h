@@ -138,6 +138,7 @@ struct param {
 	struct field *f;	/* a struct's fields */
 	int nf, cf, ssize;
 	int read, written;	/* from kslice, or found in the text */
+	int text_written;	/* written where kslice saw no write */
 	enum role role;
 	char count[MAX_EXPR];
 	int count_state;	/* 2 derived, 1 guessed */
@@ -436,6 +437,8 @@ const struct k_dtype *
 enum_dtype(const struct toks *t, const char *type);
 void
 infer_roles(struct kern *k, json_t *slice);
+void
+text_outputs(struct kern *k);
 
 /* textual.c */
 int
@@ -522,6 +525,12 @@ int
 unary_at(const struct toks *t, size_t j);
 size_t
 call_open(const struct toks *t, size_t lo, size_t s, int *argi);
+/* ptx.c: what the inline PTX whose operand holds token i does to it */
+int
+asm_access(const struct toks *t, size_t lo, size_t i, int *rd, int *wr);
+int
+asm_operand(const struct toks *t, size_t lo, size_t i, int *rd, int *wr,
+    int *bytes);
 const char *
 call_name_args(const struct toks *t, size_t open, size_t *ta, size_t *tb);
 const char *

@@ -259,7 +259,14 @@ find_vars(struct kern *k)
 				    (c + 2 == e || is(t, c + 2, "+")))
 					q = c + 1;
 			}
-			if (q < e && (pi = param_index(k, t->v[q])) >= 0 &&
+			/* r = q + off with q itself such a local: r
+			 * points into p too */
+			pi = -1;
+			if (q < e && (pi = param_index(k, t->v[q])) < 0) {
+				struct var *w = var_get(k, t->v[q]);
+				pi = w != NULL && w != v ? w->alias : -1;
+			}
+			if (q < e && pi >= 0 &&
 			    k->p[pi].ptr && (q + 1 == e || is(t, q + 1, "+") ||
 			    (is(t, q + 1, ")") && q > i + 2)))
 				v->alias = pi;
@@ -584,6 +591,95 @@ deref_of(const struct toks *t, size_t lo, size_t i, size_t *s, size_t *e)
 	    !is(t, i + 1, "[");
 }
 
+#define HELPER_ALIASES 8
+
+/* what ends an initializer */
+static const char *const init_stop[] = { ";", ",", NULL };
+
+/*
+ * Pointer locals of a helper's body [a, b) that point into name: T *q =
+ * name, = name + j, = (T *)name, = reinterpret_cast<T *>(name) + j, and
+ * so on from those.  Their tokens (the declared name's) into al; how
+ * many.
+ */
+static int
+helper_aliases(const struct toks *t, size_t a, size_t b, const char *name,
+    size_t *al, int cap)
+{
+	size_t i, j, e;
+	int n = 0, k, base;
+
+	for (i = a + 3; i + 1 < b && n < cap; i++) {
+		/* a declaration T *q = (not a store *q = v) */
+		if (!is(t, i, "=") || !is_ident(t->v[i - 1]) ||
+		    !is(t, i - 2, "*") || unary_at(t, i - 2) ||
+		    !(is_ident(t->v[i - 3]) || is(t, i - 3, ">")) ||
+		    is_keyword(t->v[i - 3]))
+			continue;
+		if ((e = expr_end(t, i + 1, init_stop)) > b)
+			e = b;
+		/* the first name of the initializer, past casts */
+		for (j = i + 1; j < e; j++) {
+			if (is(t, j, "(") || is(t, j, ")") || is(t, j, "*") ||
+			    is(t, j, "const") || is(t, j, "volatile"))
+				continue;
+			if (is_ident(t->v[j]) && strstr(t->v[j], "_cast") !=
+			    NULL && is(t, j + 1, "<")) {
+				size_t q = angle_end(t, j + 1);
+				if (q == 0)
+					break;
+				j = q - 1;
+				continue;
+			}
+			break;
+		}
+		/* a C cast (T *)name: the type's name was passed over */
+		if (j < e && is_ident(t->v[j]) && j + 1 < e &&
+		    (is(t, j + 1, "*") || is(t, j + 1, "const")) &&
+		    is(t, j - 1, "(")) {
+			size_t c = skip_group(t, j - 1);
+			j = c;
+			while (j < e && is(t, j, "("))
+				j++;
+		}
+		if (j >= e || !is_ident(t->v[j]))
+			continue;
+		base = is(t, j, name);
+		for (k = 0; k < n && !base; k++)
+			base = strcmp(t->v[al[k]], t->v[j]) == 0;
+		if (base && (j + 1 == e || is(t, j + 1, ")") ||
+		    is(t, j + 1, "+") || is(t, j + 1, "-")))
+			al[n++] = i - 1;
+	}
+	return n;
+}
+
+/* Token i names one of the n aliases al. */
+static int
+named_in(const struct toks *t, size_t i, const size_t *al, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (strcmp(t->v[i], t->v[al[k]]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Token i declares one of the aliases al or lies in its initializer (it
+ * is not an access but the alias's definition). */
+static int
+alias_def(const struct toks *t, size_t i, const size_t *al, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (i == al[k] || (i > al[k] + 1 &&
+		    i < expr_end(t, al[k] + 2, init_stop)))
+			return 1;
+	return 0;
+}
+
 /* Reads and writes of a helper's pointer parameter argi in its body, and
  * in the helpers it passes the pointer on to: every definition of the
  * name and arity, explicit specializations (copy<float, 4>) too. */
@@ -594,8 +690,8 @@ helper_access(struct kern *k, const char *fn, int nargs, int argi, int *rd,
 	struct fn *h;
 	const struct toks *t;
 	const char *name, *cf;
-	size_t i, from = 1, ds, de;
-	int n, ca;
+	size_t i, from = 1, ds, de, al[HELPER_ALIASES];
+	int n, ca, nal;
 
 	if (depth > 3)
 		return;
@@ -606,9 +702,13 @@ helper_access(struct kern *k, const char *fn, int nargs, int argi, int *rd,
 		}
 		t = h->t;
 		name = h->pn[argi];
+		nal = helper_aliases(t, h->a, h->b, name, al, HELPER_ALIASES);
 		for (i = h->a; i < h->b; i++) {
-			if (!is(t, i, name) || is(t, i - 1, ".") ||
-			    is(t, i - 1, "->"))
+			if (!(is(t, i, name) || named_in(t, i, al, nal)) ||
+			    is(t, i - 1, ".") || is(t, i - 1, "->") ||
+			    alias_def(t, i, al, nal))
+				continue;
+			if (asm_access(t, h->a, i, rd, wr))
 				continue;
 			if (deref_of(t, h->a, i, &ds, &de) ||
 			    is(t, i + 1, "[") || (de > i + 1 && de < t->n &&
@@ -660,6 +760,8 @@ text_access(struct kern *k, int pi, int *rd, int *wr)
 			    i < k->v[j].b)
 				break;
 		if (j < k->nv)
+			continue;
+		if (asm_access(t, k->body, i, rd, wr))
 			continue;
 		if (i >= 2 && is(t, i - 1, "&") && is(t, i - 2, "(") &&
 		    i >= 3 && strncmp(t->v[i - 3], "atomic", 6) == 0) {
@@ -969,9 +1071,14 @@ infer_roles(struct kern *k, json_t *slice)
 		text_access(k, i, &rd, &wr);
 		/* kslice's reads and writes name no struct member */
 		if (!have || p->member_of >= 0 || (!p->written && wr)) {
+			p->text_written = have && p->member_of < 0 &&
+			    !p->written && wr;
 			p->written = wr;
 			p->read = p->read || rd;
 		}
+		/* a read kslice did not see (through inline PTX) */
+		if (rd && !p->read && !p->written)
+			p->read = 1;
 		if (p->is_const && !p->written)
 			p->role = R_IN;
 		else if (p->written && (p->read || rd))
@@ -1004,5 +1111,29 @@ infer_roles(struct kern *k, json_t *slice)
 			    k->p[i].dt != NULL && !k->p[i].dt->is_float)
 				copy(k->p[i].index_of, sizeof(k->p[i].index_of),
 				    k->t.v[j]);
+	}
+}
+
+/*
+ * An output only the text shows written (kslice saw no write: a store
+ * through inline PTX or through a chain of pointer locals) whose count
+ * is a guess: the harness cannot tell which elements the kernel writes,
+ * so it is an inout (given data, compared whole) rather than an out
+ * whose every element must be written.
+ */
+void
+text_outputs(struct kern *k)
+{
+	int i;
+
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		if (!p->ptr || !p->text_written || p->role != R_OUT ||
+		    p->count_state == 2)
+			continue;
+		p->role = R_INOUT;
+		k->roles_low = 1;
+		guess(k, "%s: written where kslice saw no write, its count "
+		    "not derived: taken as inout", p->name);
 	}
 }

@@ -165,6 +165,9 @@ tokenize(const char *src, struct toks *t)
 			continue;
 		}
 		if (*p == '"' || *p == '\'') {
+			/* a string keeps its text (an asm template is read:
+			 * ptx.c); a character is the number 0 */
+			const char *s = p;
 			char q = *p++;
 			while (*p != '\0' && *p != q) {
 				if (*p == '\\' && p[1] != '\0')
@@ -173,7 +176,10 @@ tokenize(const char *src, struct toks *t)
 			}
 			if (*p != '\0')
 				p++;
-			tok_push(t, q == '"' ? "\"\"" : "0", q == '"' ? 2 : 1);
+			if (q == '"')
+				tok_push(t, s, (size_t)(p - s));
+			else
+				tok_push(t, "0", 1);
 			continue;
 		}
 		if (isalpha((unsigned char)*p) || *p == '_') {
