@@ -307,11 +307,12 @@ test_tokens(void **state)
 	char out[64];
 
 	(void)state;
-	tokenize("a /* x */ += \"s\" // y\n#define Z 1\nb->c[hipThreadIdx_x]",
+	tokenize("a /* x */ += \"s\\\"t\" // y\n#define Z 1\nb->c[hipThreadIdx_x]",
 	    &t);
 	assert_int_equal(t.n, 11);
 	assert_string_equal(t.v[1], "+=");
-	assert_string_equal(t.v[2], "\"\"");
+	/* a string keeps its text, escapes and all (an asm template) */
+	assert_string_equal(t.v[2], "\"s\\\"t\"");
 	assert_string_equal(t.v[4], "->");
 	assert_string_equal(t.v[7], "threadIdx");
 	assert_int_equal(skip_group(&t, 6), 11);
