@@ -169,7 +169,7 @@ static void
 test_gate_gathers(void **state)
 {
 	struct gate g;
-	struct req a, t1, b, t2, c, d;
+	struct req a, t1, b, t2, c, d, *first, *second;
 
 	(void)state;
 	gate_init(&g, 2, 60);
@@ -193,17 +193,12 @@ test_gate_gathers(void **state)
 	nap(0.1);
 	assert_int_equal(t1.entered + t2.entered, 1);
 	assert_false(c.entered);
-	if (t1.entered) {
-		req_end(&t1);
-		assert_true(req_in(&t2, 5));
-		assert_false(c.entered);
-		req_end(&t2);
-	} else {
-		req_end(&t2);
-		assert_true(req_in(&t1, 5));
-		assert_false(c.entered);
-		req_end(&t1);
-	}
+	first = t1.entered ? &t1 : &t2;
+	second = first == &t1 ? &t2 : &t1;
+	req_end(first);
+	assert_true(req_in(second, 5));
+	assert_false(c.entered);
+	req_end(second);
 	/* then checks again, side by side */
 	assert_true(req_in(&c, 5));
 	req_start(&d, &g, 0);

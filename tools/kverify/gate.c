@@ -45,7 +45,7 @@ void
 gate_enter(struct gate *g, int alone)
 {
 	struct timespec until;
-	double d;
+	double t;
 
 	pthread_mutex_lock(&g->m);
 	if (!alone) {
@@ -57,14 +57,10 @@ gate_enter(struct gate *g, int alone)
 	}
 	if (++g->waiting >= g->batch)
 		g->draining = 1;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	d = floor(g->delay);
-	until.tv_sec += (time_t)d;
-	until.tv_nsec += (long)((g->delay - d) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	/* k_now's clock is the condition's (gate_init) */
+	t = k_now() + g->delay;
+	until.tv_sec = (time_t)t;
+	until.tv_nsec = (long)((t - floor(t)) * 1e9);
 	while (g->alone || g->shared > 0) {
 		if (g->draining)
 			pthread_cond_wait(&g->alone_cv, &g->m);
@@ -83,14 +79,12 @@ gate_leave(struct gate *g, int alone)
 	pthread_mutex_lock(&g->m);
 	if (alone) {
 		g->alone = 0;
-		/* the batch is served: shared runs again */
-		if (g->waiting == 0) {
+		/* the batch served, shared runs again; timings that have
+		 * not yet drained wait on, shared runs starting beside them */
+		if (g->waiting == 0)
 			g->draining = 0;
-			pthread_cond_broadcast(&g->shared_cv);
-		} else
+		else
 			pthread_cond_broadcast(&g->alone_cv);
-		/* timings that have not yet drained wait on, but
-		 * shared runs may start beside them */
 		if (!g->draining)
 			pthread_cond_broadcast(&g->shared_cv);
 	} else if (--g->shared == 0 && g->waiting > 0)

@@ -182,6 +182,30 @@ dim_of(const struct toks *t, size_t i)
 	return -1;
 }
 
+/*
+ * The pointer an initializer [q, e) points into, past one cast: q = p +
+ * off, q = reinterpret_cast<T *>(p) + off, q = (T *)p (its token; q when
+ * there is no cast to pass).
+ */
+static size_t
+alias_base(const struct toks *t, size_t q, size_t e)
+{
+	if (q + 1 < e && strstr(t->v[q], "_cast") != NULL &&
+	    is(t, q + 1, "<")) {
+		for (q += 2; q < e && !is(t, q, ">"); q++)
+			;
+		if (is(t, q + 1, "(") && is(t, q + 3, ")") &&
+		    (q + 4 == e || is(t, q + 4, "+")))
+			q += 2;
+	} else if (is(t, q, "(") && q + 3 < e) {
+		size_t c = skip_group(t, q) - 1;
+		if (c + 1 < e && is(t, c - 1, "*") &&
+		    (c + 2 == e || is(t, c + 2, "+")))
+			q = c + 1;
+	}
+	return q;
+}
+
 /* Variables, their kinds (global, block or thread index) and aliases. */
 void
 find_vars(struct kern *k)
@@ -243,22 +267,7 @@ find_vars(struct kern *k)
 		}
 		(void)loop;
 		{
-			/* q = p + off, q = reinterpret_cast<T *>(p) + off,
-			 * q = (T *)p: q points into p */
-			size_t q = i + 2;
-			if (q + 1 < e && strstr(t->v[q], "_cast") != NULL &&
-			    is(t, q + 1, "<")) {
-				for (q += 2; q < e && !is(t, q, ">"); q++)
-					;
-				if (is(t, q + 1, "(") && is(t, q + 3, ")") &&
-				    (q + 4 == e || is(t, q + 4, "+")))
-					q += 2;
-			} else if (is(t, q, "(") && q + 3 < e) {
-				size_t c = skip_group(t, q) - 1;
-				if (c + 1 < e && is(t, c - 1, "*") &&
-				    (c + 2 == e || is(t, c + 2, "+")))
-					q = c + 1;
-			}
+			size_t q = alias_base(t, i + 2, e);
 			/* r = q + off with q itself such a local: r
 			 * points into p too */
 			pi = -1;
@@ -597,9 +606,8 @@ deref_of(const struct toks *t, size_t lo, size_t i, size_t *s, size_t *e)
 static const char *const init_stop[] = { ";", ",", NULL };
 
 /*
- * Pointer locals of a helper's body [a, b) that point into name: T *q =
- * name, = name + j, = (T *)name, = reinterpret_cast<T *>(name) + j, and
- * so on from those.  Their tokens (the declared name's) into al; how
+ * Pointer locals of a helper's body [a, b) that point into name, as a
+ * kernel's locals into its parameters (alias_base), and so on from those.  Their tokens (the declared name's) into al; how
  * many.
  */
 static int
@@ -618,30 +626,7 @@ helper_aliases(const struct toks *t, size_t a, size_t b, const char *name,
 			continue;
 		if ((e = expr_end(t, i + 1, init_stop)) > b)
 			e = b;
-		/* the first name of the initializer, past casts */
-		for (j = i + 1; j < e; j++) {
-			if (is(t, j, "(") || is(t, j, ")") || is(t, j, "*") ||
-			    is(t, j, "const") || is(t, j, "volatile"))
-				continue;
-			if (is_ident(t->v[j]) && strstr(t->v[j], "_cast") !=
-			    NULL && is(t, j + 1, "<")) {
-				size_t q = angle_end(t, j + 1);
-				if (q == 0)
-					break;
-				j = q - 1;
-				continue;
-			}
-			break;
-		}
-		/* a C cast (T *)name: the type's name was passed over */
-		if (j < e && is_ident(t->v[j]) && j + 1 < e &&
-		    (is(t, j + 1, "*") || is(t, j + 1, "const")) &&
-		    is(t, j - 1, "(")) {
-			size_t c = skip_group(t, j - 1);
-			j = c;
-			while (j < e && is(t, j, "("))
-				j++;
-		}
+		j = alias_base(t, i + 1, e);
 		if (j >= e || !is_ident(t->v[j]))
 			continue;
 		base = is(t, j, name);

@@ -42,9 +42,9 @@ template_text(const struct toks *t, size_t a, size_t b, char *out, size_t cap)
 				break;
 			if (*s == '\\' && s[1] != '\0') {
 				s++;
-				out[o++] = *s == 'n' || *s == 't' ? ' ' : *s;
-				if (*s == 'n')
-					out[o - 1] = ';';
+				/* a line ends an instruction as ; does */
+				out[o++] = *s == 'n' ? ';' :
+				    *s == 't' ? ' ' : *s;
 			} else
 				out[o++] = *s;
 		}
