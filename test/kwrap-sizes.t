@@ -245,4 +245,29 @@ is "$(gspec 'tree_sum<32>' '.launch.shared_mem') $(gspec 'tree_sum<64>' '.launch
 is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
     "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
 
+# vector loads and stores whose index steps by the vector's width, guarded
+# only at its start (test/sizes/vector.cu, saved as
+# test/sizes/vector.ndjson): the count ends at the multiple of the width
+# at or above n, where the last vector ends, so no element is left
+# unwritten; one path that is not a multiple keeps n + 3
+"$KWRAP" < test/sizes/vector.ndjson > "$T_TMP/v.ndjson" 2> /dev/null
+vspec() {
+	jq -c --arg id "test/sizes/vector.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/v.ndjson"
+}
+is "$(vspec vec_index_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
+    '[["4 * ((n + 3) / 4)","4 * ((n + 3) / 4)"],"high"]' \
+    "i = (...) * 4, if (i < n) a float4 at [i / 4]: n rounded up to 4 (not n + 3)"
+is "$(vspec vec_offset_kernel '[.params[] | .count // empty]')" \
+    '["4 * ((n + 3) / 4)","4 * ((n + 3) / 4)"]' \
+    "i = (...) << 2, if (i >= n) return, a float4 at in + i: n rounded up to 4"
+is "$(vspec vec_stride_kernel '[.params[] | .count // empty]')" \
+    '["2 * ((n + 1) / 2)","2 * ((n + 1) / 2)"]' \
+    "a half2 in a grid-stride loop, start 2 * (...) and step 2 * blockDim.x * gridDim.x: n rounded up to 2"
+is "$(vspec vec_mixed_kernel '[.params[] | .count // empty]')" '["n + 3","n + 3"]' \
+    "near miss: i = t on one path, so i is no multiple of 4 and a float4 at i reaches n + 2"
+is "$(vspec vec_index_kernel '[.cases[] | .scalars.n | select(. % 4 != 0)] | length > 0')" \
+    'true' "a case with n no multiple of 4 tries the rounding"
+builds "$T_TMP/v.ndjson"
+
 done_testing

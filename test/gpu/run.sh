@@ -454,6 +454,13 @@ if [ -f "$g/judge.ndjson" ]; then
 	ok $? "split_sign: a verified task"
 	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
 	    "split_sign: the reference passes as its own candidate"
+	# vector stores guarded at their start (test/sizes/vector.cu): the
+	# count rounded up to the width leaves no element unwritten
+	for k in vec_index_kernel vec_offset_kernel vec_stride_kernel; do
+		m="test/sizes/vector.cu::$k"
+		has "$J" "$m" '"verified":{"value":true'
+		ok $? "$k: a verified task, every element of its count written"
+	done
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

@@ -7,7 +7,9 @@
 
 struct acc {
 	struct poly n;		/* the count so far: largest hi + 1 */
+	struct poly ln;		/* the same with every quotient loosened */
 	int any, unknown, below;
+	int lost;		/* two counts neither bounds: n is ln */
 	size_t at;		/* first access without a bound */
 	const struct toks *t;	/* the text at is in */
 };
@@ -22,11 +24,53 @@ acc_unknown(struct acc *a, const struct fn *f, size_t pos)
 	a->unknown = 1;
 }
 
+/* A count d * (P / d) + d, the end of a d-element vector at a multiple
+ * of d, is d * ((P + d) / d): P + 1 rounded up to a multiple of d.  That
+ * quotient stays through p_loosen, which would make it P + d, d - 1
+ * elements past the last the kernel touches (a float4 store under
+ * i < n then leaves elements unwritten). */
+static void
+round_up(struct atoms *at, struct poly *p)
+{
+	struct poly dd, np, q, sub;
+	long long d, k = 0;
+	int i, x = -1;
+
+	for (i = 0; i < p->n; i++)
+		if (p->t[i].na == 0)
+			k = p->t[i].c;
+	for (i = 0; i < p->n && x < 0; i++) {
+		const struct term *u = &p->t[i];
+		const struct atom *a;
+		if (u->na != 1)
+			continue;
+		a = &at->a[u->a[0]];
+		if (a->div > 1 && a->nonneg && a->num.n > 0 && u->c == a->div &&
+		    k >= a->div)
+			x = u->a[0];
+	}
+	if (x < 0)
+		return;
+	d = at->a[x].div;
+	p_const(&dd, d);
+	p_add(&np, &at->a[x].num, &dd, 1);
+	p_div(at, &q, &np, &dd);
+	if (q.inf || q.n != 1 || q.t[0].na != 1 || q.t[0].c != 1)
+		return;
+	at->a[q.t[0].a[0]].keep = 1;
+	p_atom(&sub, x);
+	p_scale(&sub, &sub, d);
+	p_add(&sub, &sub, &dd, 1);
+	p_add(p, p, &sub, -1);
+	p_scale(&q, &q, d);
+	p_add(p, p, &q, 1);
+}
+
 static void
 acc_add(struct fn *f, struct acc *a, const struct iv *r, size_t pos)
 {
 	struct atoms *at = f->k->at;
-	struct poly c, one;
+	struct poly c, e, one;
 
 	if (r->hi.inf) {
 		acc_unknown(a, f, pos);
@@ -36,11 +80,24 @@ acc_add(struct fn *f, struct acc *a, const struct iv *r, size_t pos)
 		a->below = 1;
 	p_const(&one, 1);
 	p_add(&c, &r->hi, &one, 1);
+	e = c;
+	round_up(at, &e);
+	p_loosen(at, &e);
 	p_loosen(at, &c);
-	if (a->any)
-		p_max(at, &a->n, &a->n, &c);
-	else
-		a->n = c;
+	if (!a->any) {
+		a->n = e;
+		a->ln = c;
+	} else {
+		p_max(at, &a->ln, &a->ln, &c);
+		if (a->lost || p_ge(at, &a->n, &e))
+			;
+		else if (p_ge(at, &e, &a->n))
+			a->n = e;
+		else
+			a->lost = 1;
+	}
+	if (a->lost)
+		a->n = a->ln;
 	a->any = 1;
 	if (a->n.inf)
 		acc_unknown(a, f, pos);

@@ -336,6 +336,25 @@ stride_hi(struct fn *f, const char *name, int d, struct iv *r)
 		p_const(&r->hi, a + c * ((h - a) / c));
 }
 
+/* A guard's bound on a variable that is a multiple of m in every path
+ * (multiple.c) holds for the multiple of m at or below it: i < n with i
+ * stepping by 4 gives i <= 4 * ((n - 1) / 4). */
+static void
+multiple_hi(struct fn *f, const char *name, int d, struct iv *r)
+{
+	struct atoms *at = f->k->at;
+	struct poly c, q;
+	long long m;
+
+	if (r->hi.inf || !p_nonneg(at, &r->hi) ||
+	    (m = var_multiple(f, name, d, 0)) <= 1)
+		return;
+	p_const(&c, m);
+	p_div(at, &q, &r->hi, &c);
+	if (!q.inf)
+		p_mul(&r->hi, &q, &c);
+}
+
 /* Narrow r by guard g, which holds where r is taken. */
 static void
 guard_meet(struct fn *f, struct guard *g, struct iv *r)
@@ -422,7 +441,7 @@ static void
 var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 {
 	size_t after = 0;
-	int i, d = decl_of(f, name, pos), j;
+	int i, d = decl_of(f, name, pos), j, met = 0;
 
 	if ((j = sole_def(f, name, d, pos)) >= 0) {
 		eval_at(f, f->as[j].a, f->as[j].b, r);
@@ -435,9 +454,12 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 		    g->state == 1 || g->s < after)
 			continue;
 		guard_meet(f, g, r);
+		met = 1;
 	}
 	if (j < 0)
 		stride_hi(f, name, d, r);
+	if (met)
+		multiple_hi(f, name, d, r);
 }
 
 static void

@@ -249,6 +249,7 @@ struct atom {
 	long long div;		/* constant divisor, or 0 */
 	int datom;		/* the divisor's atom, or -1 */
 	struct poly num;	/* the dividend */
+	int keep;		/* a rounding p_loosen leaves: d * ((P + d) / d) */
 };
 
 struct atoms {
@@ -571,6 +572,9 @@ void
 eval_at(struct fn *f, size_t a, size_t b, struct iv *r);
 int
 is_cast(struct fn *f, size_t i, size_t close);
+/* multiple.c */
+long long
+var_multiple(struct fn *f, const char *name, int d, int depth);
 /* The ends of the arguments of the call whose ( is at open, in memory
  * the caller frees; *n of them. */
 size_t *

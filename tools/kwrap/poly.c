@@ -300,7 +300,7 @@ p_loosen(struct atoms *at, struct poly *p)
 				const struct atom *q = &at->a[u.a[x]];
 				struct poly rest, np, out;
 				int drop = -1;
-				if (!q->nonneg || u.c <= 0)
+				if (!q->nonneg || u.c <= 0 || q->keep)
 					continue;
 				if (q->div > 1 && u.c % q->div == 0)
 					;

@@ -1,0 +1,67 @@
+// Vector loads and stores whose index steps by the vector's width and is
+// guarded only at its start (i < n): the last vector ends at the multiple
+// of the width at or above n, not n + width - 1 (tools/kwrap/multiple.c).
+#include <cuda_fp16.h>
+
+// float4 by index: i / 4 of a float4 view
+__global__ void vec_index_kernel(const float *in, float *out, int n)
+{
+	int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+	if (i < n) {
+		float4 v = reinterpret_cast<const float4 *>(in)[i / 4];
+		v.x += 1.f;
+		v.y += 1.f;
+		v.z += 1.f;
+		v.w += 1.f;
+		reinterpret_cast<float4 *>(out)[i / 4] = v;
+	}
+}
+
+// float4 at an offset, the index a shift
+__global__ void vec_offset_kernel(const float *in, float *out, int n)
+{
+	const int i = (blockIdx.x * blockDim.x + threadIdx.x) << 2;
+	if (i >= n)
+		return;
+	float4 v = *reinterpret_cast<const float4 *>(in + i);
+	v.x *= 2.f;
+	v.y *= 2.f;
+	v.z *= 2.f;
+	v.w *= 2.f;
+	*reinterpret_cast<float4 *>(out + i) = v;
+}
+
+// half2 in a grid-stride loop: the start and the step both even
+__global__ void vec_stride_kernel(const __half *in, __half *out, int n)
+{
+	const int stride = 2 * blockDim.x * gridDim.x;
+	for (int i = 2 * (blockIdx.x * blockDim.x + threadIdx.x); i < n;
+	    i += stride) {
+		__half2 v = *reinterpret_cast<const __half2 *>(in + i);
+		*reinterpret_cast<__half2 *>(out + i) = __hadd2(v, v);
+	}
+}
+
+// not a multiple on every path: i = t on one of them, so a float4 at i
+// reaches n + 2 and the count stays n + 3
+__global__ void vec_mixed_kernel(const float *in, float *out, int n,
+    int packed)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	int i = t * 4;
+	if (!packed)
+		i = t;
+	if (i < n) {
+		float4 v = *reinterpret_cast<const float4 *>(in + i);
+		*reinterpret_cast<float4 *>(out + i) = v;
+	}
+}
+
+void vec_launch(const float *in, float *out, const __half *hin, __half *hout,
+    int n, int packed)
+{
+	vec_index_kernel<<<(n / 4 + 255) / 256, 256>>>(in, out, n);
+	vec_offset_kernel<<<(n / 4 + 255) / 256, 256>>>(in, out, n);
+	vec_stride_kernel<<<64, 256>>>(hin, hout, n);
+	vec_mixed_kernel<<<(n + 255) / 256, 256>>>(in, out, n, packed);
+}
