@@ -266,6 +266,9 @@ is "$(vspec vec_stride_kernel '[.params[] | .count // empty]')" \
     "a half2 in a grid-stride loop, start 2 * (...) and step 2 * blockDim.x * gridDim.x: n rounded up to 2"
 is "$(vspec vec_mixed_kernel '[.params[] | .count // empty]')" '["n + 3","n + 3"]' \
     "near miss: i = t on one path, so i is no multiple of 4 and a float4 at i reaches n + 2"
+is "$(vspec 'vec_bytes_kernel<__half>' '[[.params[] | [.role, .count] // empty], .confidence.counts]') $(vspec 'vec_bytes_kernel<float>' '[.params[] | .count // empty]')" \
+    '[[["out","8 * ((n + 7) / 8)"],["in","8 * ((n + 7) / 8)"],["scalar",null]],"high"] ["4 * ((n + 3) / 4)","4 * ((n + 3) / 4)"]' \
+    "constexpr per_load = 16 / sizeof(T): 8 halves, 4 floats; out seen written through its float4 (not inout)"
 is "$(vspec vec_index_kernel '[.cases[] | .scalars.n | select(. % 4 != 0)] | length > 0')" \
     'true' "a case with n no multiple of 4 tries the rounding"
 builds "$T_TMP/v.ndjson"

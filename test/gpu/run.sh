@@ -456,7 +456,8 @@ if [ -f "$g/judge.ndjson" ]; then
 	    "split_sign: the reference passes as its own candidate"
 	# vector stores guarded at their start (test/sizes/vector.cu): the
 	# count rounded up to the width leaves no element unwritten
-	for k in vec_index_kernel vec_offset_kernel vec_stride_kernel; do
+	for k in vec_index_kernel vec_offset_kernel vec_stride_kernel \
+	    "vec_bytes_kernel<__half>"; do
 		m="test/sizes/vector.cu::$k"
 		has "$J" "$m" '"verified":{"value":true'
 		ok $? "$k: a verified task, every element of its count written"

@@ -346,8 +346,12 @@ multiple_hi(struct fn *f, const char *name, int d, struct iv *r)
 	struct poly c, q;
 	long long m;
 
-	if (r->hi.inf || !p_nonneg(at, &r->hi) ||
-	    (m = var_multiple(f, name, d, 0)) <= 1)
+	if (r->hi.inf || !p_nonneg(at, &r->hi) || f->k->in_multiple)
+		return;
+	f->k->in_multiple = 1;	/* its reads of other variables */
+	m = var_multiple(f, name, d, 0);
+	f->k->in_multiple = 0;
+	if (m <= 1)
 		return;
 	p_const(&c, m);
 	p_div(at, &q, &r->hi, &c);
@@ -874,6 +878,10 @@ x_primary(struct ex *x, struct iv *r)
 	}
 	if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(")) {
 		const struct k_dtype *dt = k_dtype_c(t->v[i + 2]);
+		json_t *bnd = json_object_get(json_object_get(json_object_get(
+		    k->rec, "slice"), "instance"), t->v[i + 2]);
+		if (dt == NULL && json_is_string(bnd))	/* sizeof(T), T bound */
+			dt = k_dtype_c(json_string_value(bnd));
 		close = skip_group(t, i + 1) - 1;
 		x->i = close + 1;
 		if (dt != NULL && close == i + 3)

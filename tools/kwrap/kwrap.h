@@ -173,6 +173,7 @@ struct fn;
 
 struct kern {
 	json_t *rec;		/* borrowed */
+	int in_multiple;	/* multiple.c reads a value: no multiple_hi */
 	const char *name;
 	struct param *p;
 	int np, cp;

@@ -81,8 +81,16 @@ mult_range(struct fn *f, size_t a, size_t b, int depth)
 		if (is_ident(s) && const_get(&f->k->c, s, &v) && v >= -MULT_CAP &&
 		    v <= MULT_CAP)
 			return v < 0 ? -v : v;
-		if (is_ident(s) && !is_keyword(s))
+		if (is_ident(s) && !is_keyword(s)) {
+			/* a local constant: constexpr int w = 16 / sizeof(T) */
+			struct iv r;
+			long long hi;
+			eval_at(f, a, b, &r);
+			if (p_isconst(&r.lo, &v) && p_isconst(&r.hi, &hi) &&
+			    v == hi && v >= -MULT_CAP && v <= MULT_CAP)
+				return v < 0 ? -v : v;
 			return var_multiple(f, s, decl_of(f, s, a), depth + 1);
+		}
 		return 1;
 	}
 	for (i = a, cut = a; i < b; ) {
