@@ -135,11 +135,15 @@ self=$(for o in "$@"; do
 	jq -s -r --slurpfile c "$o/counts.json" '
 	    [.[] | select(.candidate != null and (.verify.golden // []) != [])] as $g |
 	    [$g[] | select(.verify.pass_exe == true)] as $p |
-	    [$g[] | select(.verify.pass_exe != true) |
+	    [$g[] | select(.verify.pass_exe == null and
+	    .verify.candidate.unjudged != null)] as $u |
+	    [$g[] | select(.verify.pass_exe != true and
+	    .verify.candidate.unjudged == null) |
 	    (.verify.candidate.reasons // ["?"]) | join(",")] as $why |
 	    if ($g | length) > 0 then
 	    " \($c[0].corpus) \($p | length) of \($g | length)" +
 	    " (\([$g[] | select(.verify.deterministic == false)] | length) nondeterministic" +
+	    "\(if ($u | length) > 0 then "; not judged on an output no band covers: \($u | length)" else "" end)" +
 	    "\(if ($why | length) > 0 then "; failing: " + ($why | group_by(.) |
 	    map("\(.[0]) \(length)") | join(", ")) else "" end));"
 	    else empty end' "$o/kverify.ndjson" | tr -d '\n'

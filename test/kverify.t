@@ -336,6 +336,19 @@ is "$(v '[.verified.reason, .tolerance.outputs[1].unbanded, .verified.detail] | 
     "an integer output that differs between runs: no band, not verified, and where it differed said"
 is "$(v '.tolerance.outputs[1].difference | [.kind, .case, .element, .golden, .other] | map(tostring) | join(" ")')" \
     "integer 0 4 4 5" "verify.tolerance: the first element no band covers, in both runs"
+# a candidate on a golden with an output no band covers: that output is
+# not compared (a correct candidate would fail on it as often as not),
+# the others are, and the verdict is neither pass nor fail
+verify jintc jitint intoff --no-time
+is "$(v '[.pass_exe, .pass_perf, (.candidate.unjudged | join(",")), (.candidate.reasons | length), ([.candidate.cases[].outputs[] | select(.name == "k") | .match] | unique | map(tostring) | join(","))] | map(tostring) | join(" ")')" \
+    "null null k 0 null" \
+    "an output whose golden runs differ beyond any band: not compared, pass_exe null, candidate.unjudged names it"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "a record with an output not judged validates against schemas/"
+verify jintf jitint far --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(",")), (.candidate.unjudged | join(","))] | map(tostring) | join(" ")')" \
+    "false mismatch k" \
+    "the outputs a band covers still judge: y 0.01 off fails beside the unjudged k"
 test/validate "$T_TMP/out" > /dev/null 2>&1
 ok $? "a record with an output no band covers validates against schemas/"
 verify jperm jitperm jitperm --no-time
