@@ -124,6 +124,11 @@ is "$(zbuf scatter_add_kernel grad)" \
 is "$(zbuf scatter_min_kernel best)" \
     '["inout",{"kind":"int","lo":0,"hi":100},[{"kind":"int","lo":-100,"hi":-1},{"kind":"int","lo":-1073741824,"hi":1073741823},{"kind":"constant","value":0}]]' \
     "an atomicMin target keeps the caller's start: its fill as before"
+is "$(zspec finite_flag_kernel '[(.params[] | select(.name == "flag") | .role, .count, .fill), ([.cases[] | .fills.flag // empty] | unique)]')" \
+    '["inout","1",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
+    "*flag = 1 right after if (!isfinite(x[j])), *flag = 0 under if (clear_first) with clear_first an int: one element, starts zeroed"
+is "$(zbuf first_flag_kernel flag)" '["out",{"kind":"sentinel"},[]]' \
+    "near miss: *flag under a test of the thread index only stays a pure output"
 like "$(zspec skip_on_data_kernel '.confidence.guesses | join(";")')" \
     'y: every store is under a condition on data or a mode: starts zeroed' \
     "the spec says why y starts zeroed"
@@ -165,8 +170,8 @@ is "$(ibuf map_reset_kernel | jq -c '.[0]')" \
     '["nbr_map","rows * vol",{"kind":"int","lo":0,"hi":100}]' \
     "a map the kernel writes keeps the default fill"
 is "$(ispec quad_rows_kernel '[([.params[] | select(.role != "scalar") | .count]), .confidence.counts]')" \
-    '[["n * c + 4","n * c + 4"],"high"]' \
-    "index % (c >> 2), a divisor that is 0 only where the kernel has no meaning, is below it: counts derived"
+    '[["n * c - c + 4 * ((c + 4) / 4)","n * c - c + 4 * ((c + 4) / 4)"],"high"]' \
+    "index % (c >> 2), a divisor that is 0 only where the kernel has no meaning, is below it: counts derived (the last lane of (j << 2) + l rounded to 4)"
 is "$(ispec vec_rows_kernel '[[.cases[] | .scalars.chans | select(. % 4 != 0)], ([.cases[] | .scalars.rows | select(. % 4 != 0)] | length > 0)]')" \
     '[[],true]' \
     "the stride of a float4 load (r * chans) is a multiple of 4 in every case; the row count is not held to it"

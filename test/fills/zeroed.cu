@@ -80,3 +80,29 @@ __global__ void scatter_min_kernel(int n, const int *idx, int *best)
 	if (i < n)
 		atomicMin(&best[idx[i] & 3], i);
 }
+
+// A flag set through *flag right after an if's condition, only where the
+// data is not finite, and cleared first where an int scalar says so: the
+// * after "if (...)" is a dereference, the int tested for truth a mode,
+// so flag starts zeroed (one element).
+__global__ void finite_flag_kernel(int *flag, const float *x, int n,
+    int clear_first)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (clear_first) {
+		if (i == 0)
+			*flag = 0;
+		__syncthreads();
+	}
+	for (int j = i; j < n; j += blockDim.x * gridDim.x)
+		if (!isfinite(x[j]))
+			*flag = 1;
+}
+
+// The near miss: *flag under a bounds guard only is a pure output.
+__global__ void first_flag_kernel(int *flag, const float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i == 0 && n > 0)
+		*flag = x[0] > 0.f;
+}

@@ -81,17 +81,31 @@ is_keyword(const char *s)
 	return 0;
 }
 
-/* Whether the operator at j is unary (what is before it ends no operand). */
+/* Whether the operator at j is unary (what is before it ends no operand):
+ * also after the ) of a statement's condition, if (c) *p = v. */
 int
 unary_at(const struct toks *t, size_t j)
 {
 	const char *s;
+	size_t o;
+	int depth = 0;
 
 	if (j == 0)
 		return 1;
 	s = t->v[j - 1];
+	if (strcmp(s, ")") == 0) {
+		for (o = j - 1; o > 0; o--) {
+			if (is(t, o, ")"))
+				depth++;
+			else if (is(t, o, "(") && --depth == 0)
+				break;
+		}
+		return o > 0 && depth == 0 && (is(t, o - 1, "if") ||
+		    is(t, o - 1, "while") || is(t, o - 1, "for") ||
+		    is(t, o - 1, "switch"));
+	}
 	return !(is_ident(s) && !is_keyword(s)) && !isdigit((unsigned char)*s) &&
-	    strcmp(s, ")") != 0 && strcmp(s, "]") != 0;
+	    strcmp(s, "]") != 0;
 }
 
 /* The ( of the call whose argument list holds token s at depth 0, the

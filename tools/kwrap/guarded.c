@@ -150,7 +150,8 @@ has_data(struct walk *w, size_t a, size_t b)
 }
 
 /* Whether condition [a, b) selects a mode: a scalar parameter compared
- * for equality with a number, or a bool one tested for truth. */
+ * for equality with a number, or a bool or integer one tested for truth
+ * alone. */
 static int
 has_mode(struct walk *w, size_t a, size_t b)
 {
@@ -172,7 +173,8 @@ has_mode(struct walk *w, size_t a, size_t b)
 		if ((is(t, i - 1, "==") || is(t, i - 1, "!=")) && i >= a + 2 &&
 		    isdigit((unsigned char)t->v[i - 2][0]))
 			return 1;
-		if (strcmp(p->dt->name, "bool") == 0 && null_test(t, i))
+		/* a flag tested for truth: if (aligned), if (clear_first) */
+		if (!p->dt->is_float && null_test(t, i))
 			return 1;
 	}
 	return 0;
