@@ -129,6 +129,9 @@ is "$(zspec finite_flag_kernel '[(.params[] | select(.name == "flag") | .role, .
     "*flag = 1 right after if (!isfinite(x[j])), *flag = 0 under if (clear_first) with clear_first an int: one element, starts zeroed"
 is "$(zbuf first_flag_kernel flag)" '["out",{"kind":"sentinel"},[]]' \
     "near miss: *flag under a test of the thread index only stays a pure output"
+is "$(zbuf decoded_flag_kernel flag)" \
+    '["inout",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
+    "decode(p[i], v); as a statement sets v from data through a reference: a flag set where v > 0.5 starts zeroed"
 like "$(zspec skip_on_data_kernel '.confidence.guesses | join(";")')" \
     'y: every store is under a condition on data or a mode: starts zeroed' \
     "the spec says why y starts zeroed"

@@ -106,3 +106,22 @@ __global__ void first_flag_kernel(int *flag, const float *x, int n)
 	if (i == 0 && n > 0)
 		*flag = x[0] > 0.f;
 }
+
+// A value a helper call of its own statement sets through a reference
+// from data (decode(p[i], v)): v is data, so the flag set where v > 0.5
+// starts zeroed.
+__device__ void decode(unsigned char b, float &v)
+{
+	v = b * (1.0f / 255.0f);
+}
+
+__global__ void decoded_flag_kernel(int *flag, const unsigned char *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) {
+		float v;
+		decode(p[i], v);
+		if (v > 0.5f)
+			*flag = 1;
+	}
+}

@@ -23,7 +23,9 @@
  * (if (tid == 0)) or of a pointer for null keeps the buffer a pure
  * output.  A value is data when it is read from a buffer, or assigned
  * from data, or assigned under a guard on data (cnt++ under
- * "if (mask[k])").
+ * "if (mask[k])"), or named alone beside data in the arguments of a
+ * call that is a statement of its own (convert(p[j], v);: the call's
+ * out-parameter).
  */
 #include "kwrap.h"
 
@@ -182,6 +184,48 @@ has_mode(struct walk *w, size_t a, size_t b)
 
 static void walk_range(struct walk *w, size_t s, size_t e, int g);
 
+/* Whether token i, a name before (, begins statement [a, ...) as a call
+ * whose value nothing takes: f(...); or ns::f(...); */
+static int
+stmt_call(const struct toks *t, size_t a, size_t i)
+{
+	size_t s = i, c;
+
+	while (s >= a + 2 && is(t, s - 1, "::") && is_ident(t->v[s - 2]))
+		s -= 2;
+	if (s != a)
+		return 0;
+	c = skip_group(t, i + 1);
+	return c < t->n && is(t, c, ";");
+}
+
+/* A call f(..., data, ..., x, ...) whose ( is at open, within [open, b):
+ * a local named alone as an argument beside an argument of data may be
+ * the call's out-parameter (convert(p[j], v) sets v from p[j]), so it is
+ * data too.  Whether a local was newly tainted. */
+static int
+call_taints(struct walk *w, size_t open, size_t b)
+{
+	const struct toks *t = &w->k->t;
+	size_t ends[16], close = skip_group(t, open), s;
+	int n, j, mixed, data = 0, grew = 0;
+
+	if (close > b || close <= open + 2)
+		return 0;
+	n = split_top(t, open + 1, close - 1, ",", ends, 16, &mixed);
+	for (j = 0, s = open + 1; j < n; s = ends[j] + 1, j++)
+		if (has_data(w, s, ends[j]))
+			data = 1;
+	if (!data || n < 2)
+		return 0;
+	for (j = 0, s = open + 1; j < n; s = ends[j] + 1, j++)
+		if (ends[j] == s + 1 && is_ident(t->v[s]) &&
+		    !is_keyword(t->v[s]) && buffer_at(w->k, s) < 0 &&
+		    param_index(w->k, t->v[s]) < 0 && taint_add(w->tn, t->v[s]))
+			grew = 1;
+	return grew;
+}
+
 /* A plain statement [a, b): its assignments taint, its uses of buffers
  * count. */
 static void
@@ -225,6 +269,10 @@ walk_plain(struct walk *w, size_t a, size_t b, int g)
 			}
 			continue;
 		}
+		if (w->u == NULL && is_ident(s) && !is_keyword(s) &&
+		    is(t, i + 1, "(") && stmt_call(t, a, i) &&
+		    call_taints(w, i + 1, b))
+			w->grew = 1;
 		if (w->u == NULL || (pi = buffer_at(w->k, i)) < 0)
 			continue;
 		if (alias_def(w->k, pi, i))
