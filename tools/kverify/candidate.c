@@ -40,19 +40,6 @@ timed_in_band(const struct run *g, const struct run *r)
 	return named;
 }
 
-/* Note output name as one the golden cannot judge, once. */
-static void
-add_unjudged(json_t *list, const char *name)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(list, i, v)
-		if (strcmp(json_string_value(v), name) == 0)
-			return;
-	json_array_append_new(list, json_string(name));
-}
-
 /* Run the candidate on every case and compare; returns pass_exe: 1 it
  * matched, 0 it failed, -1 it matched on every output the golden can
  * judge but one or more it cannot: an output whose reference runs
@@ -151,7 +138,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 				json_object_set_new(o, "note", json_string(
 				    "not compared: the reference's own runs "
 				    "differ beyond any band"));
-				add_unjudged(unjudged, want->name);
+				add_reason(unjudged, want->name);	/* once */
 				continue;
 			}
 			if (got == NULL || got->len != want->len ||
