@@ -345,6 +345,14 @@ is "$(v '[.pass_exe, .pass_perf, (.candidate.unjudged | join(",")), (.candidate.
     "an output whose golden runs differ beyond any band: not compared, pass_exe null, candidate.unjudged names it"
 test/validate "$T_TMP/out" > /dev/null 2>&1
 ok $? "a record with an output not judged validates against schemas/"
+verify jintt jitint inttimed --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | length), (.candidate.unjudged | join(","))] | map(tostring) | join(" ")')" \
+    "null 0 k" \
+    "repetitions that differ only in the output no band covers are not judged on it either"
+verify inttd ref inttimed --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "false timed-outputs-differ" \
+    "near miss: against a deterministic golden the same repetitions fail"
 verify jintf jitint far --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(",")), (.candidate.unjudged | join(","))] | map(tostring) | join(" ")')" \
     "false mismatch k" \

@@ -233,6 +233,7 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	double tms = 2.0;
 	int slow5 = -1;	/* modes3, modes2: slow runs of every five */
 	float ty = 0, mag = 1.0f;
+	int kt = 0;	/* inttimed: k's timed repetitions differ */
 	const char *log = getenv("FAKE_LOG"), *busy;
 	FILE *fp;
 
@@ -462,6 +463,17 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		t[0] += ty;
 		put(dir, "y.timed.bin", t, sizeof(t));
 	}
+	/* inttimed: k[4] one more in the timed repetitions (an integer
+	 * output that moves between launches, as jitint's does between
+	 * runs) */
+	if (reps > 0 && nk > 4 && strcmp(mode, "inttimed") == 0) {
+		int32_t t[N];
+		memcpy(t, k, sizeof(t));
+		t[4]++;
+		put(dir, "k.timed.bin", t, nk * sizeof(k[0]));
+		match = 0;
+		kt = 1;
+	}
 	/* inout: k is also an input, whose element 1 holds the sentinel's
 	 * bytes before the launch and after it (never written, not unwritten) */
 	if (strcmp(mode, "inout") == 0) {
@@ -521,13 +533,13 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	    "\"outputs\":[{\"name\":\"y\",\"type\":\"float32\",\"count\":%d,"
 	    "\"bytes\":%zu,\"file\":\"y.bin\",\"checksum\":\"%s\"%s},"
 	    "{\"name\":\"k\",\"type\":\"int32\",\"count\":%d,\"bytes\":%zu,"
-	    "\"file\":\"k.bin\",\"checksum\":\"%s\"}],"
+	    "\"file\":\"k.bin\",\"checksum\":\"%s\"%s}],"
 	    "\"inputs\":[{\"name\":\"x\",\"type\":\"float32\",\"count\":%d,"
 	    "\"file\":\"x.in.bin\",\"checksum_before\":\"%s\","
 	    "\"checksum_after\":\"%s\"}%s],\"times_ms\":[",
 	    argv[2], kcase, N, sizeof(y), cy, ty != 0 ?
-	    ",\"timed_file\":\"y.timed.bin\"" : "", (int)nk, nk * sizeof(k[0]), ck, N, cx,
-	    cx2, kin);
+	    ",\"timed_file\":\"y.timed.bin\"" : "", (int)nk, nk * sizeof(k[0]), ck,
+	    kt ? ",\"timed_file\":\"k.timed.bin\"" : "", N, cx, cx2, kin);
 	for (i = 0; i < reps; i++)
 		fprintf(fp, "%s%g", i ? "," : "", slow5 >= 0 ? (i % 5 < slow5 ?
 		    1.2 : 1.0) : tms * (1 + 0.01 * (i % 3)));
