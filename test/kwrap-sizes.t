@@ -281,4 +281,14 @@ is "$(vspec vec_index_kernel '[.cases[] | .scalars.n | select(. % 4 != 0)] | len
     'true' "a case with n no multiple of 4 tries the rounding"
 builds "$T_TMP/v.ndjson"
 
+# dynamic shared memory reached only through a class and a device
+# function of the slice (test/sizes/sharedfar.cu, saved as
+# test/sizes/sharedfar.ndjson): the launcher's bytes, a constant
+# expression with a ternary and sizeof(U), U bound to float
+"$KWRAP" < test/sizes/sharedfar.ndjson > "$T_TMP/f.ndjson" 2> /dev/null
+is "$(jq -c '[.wrap.spec.launch.shared_mem, .wrap.spec.confidence.launch]' "$T_TMP/f.ndjson")" \
+    '["256","high"]' \
+    "extern __shared__ in SharedBuf<float>::get(), nshared = 64 > 1 ? 64 * sizeof(U) : 0: 256 bytes (not 0)"
+builds "$T_TMP/f.ndjson"
+
 done_testing

@@ -266,6 +266,46 @@ shared_local(struct kern *k, char *name, size_t cap, size_t *pos)
 	return NULL;
 }
 
+/* sizeof(X) in a launcher's expression, X a scalar type or a template
+ * parameter the instance binds to one (sizeof(U), U float): its bytes. */
+static void
+sizeof_subst(struct kern *k, struct toks *st)
+{
+	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
+	    "instance"), *b;
+	const struct k_dtype *dt;
+	size_t j, x;
+
+	for (j = 0; j + 3 < st->n; j++) {
+		if (!is(st, j, "sizeof") || !is(st, j + 1, "(") ||
+		    !is(st, j + 3, ")"))
+			continue;
+		b = json_object_get(inst, st->v[j + 2]);
+		dt = k_dtype_c(json_is_string(b) ? json_string_value(b) :
+		    st->v[j + 2]);
+		if (dt == NULL)
+			continue;
+		for (x = j; x < j + 4; x++)
+			free(st->v[x]);
+		st->v[j] = k_asprintf("%d", dt->size);
+		memmove(&st->v[j + 1], &st->v[j + 4],
+		    (st->n - j - 4) * sizeof(st->v[0]));
+		st->n -= 3;
+	}
+}
+
+/* Whether tokens t declare an extern __shared__ array anywhere. */
+static int
+has_extern_shared(const struct toks *t)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < t->n; i++)
+		if (is(t, i, "extern") && is(t, i + 1, "__shared__"))
+			return 1;
+	return 0;
+}
+
 /* Dynamic shared memory: from the launch site's expression, else one
  * element of the kernel's extern __shared__ array per thread (a guess
  * that shared_of may replace with the bytes its accesses reach). */
@@ -280,6 +320,7 @@ infer_shared(struct kern *k, json_t *launch)
 	size_t lpos;
 	long long v;
 	size_t i;
+	int far = 0;
 
 	k->shared_state = 2;
 	copy(k->shared, sizeof(k->shared), "0");
@@ -288,7 +329,12 @@ infer_shared(struct kern *k, json_t *launch)
 			break;
 	if (i + 3 >= t->n)
 		ldt = shared_local(k, lname, sizeof(lname), &lpos);
-	if (i + 3 < t->n || ldt != NULL) {
+	if (i + 3 >= t->n && ldt == NULL)
+		/* the array is a helper's or a class's of the slice
+		 * (SharedMemory<U> shared; shared.getPointer() in a device
+		 * function the kernel calls): the launcher's bytes */
+		far = has_extern_shared(&k->all);
+	if (i + 3 < t->n || ldt != NULL || far) {
 		char buf[MAX_EXPR] = "";
 		struct toks st = { 0 };
 		int ok = 0;
@@ -296,6 +342,14 @@ infer_shared(struct kern *k, json_t *launch)
 		if (rs != NULL) {
 			/* the launcher's bytes, in the kernel's parameters */
 			tokenize(rs, &st);
+			sizeof_subst(k, &st);
+			join(&st, 0, st.n, buf, sizeof(buf));
+			if (eval_str(buf, &k->c, &v) && v >= 0) {
+				/* a constant: 4 > 1 ? 4 * 4 + 2 * 4 : 0 */
+				snprintf(k->shared, sizeof(k->shared), "%lld", v);
+				toks_free(&st);
+				return;
+			}
 			if (site_expr(k, json_object_get(json_object_get(
 			    k->site, "resolved"), "args"), &st, 0, st.n, buf,
 			    sizeof(buf))) {
@@ -326,7 +380,7 @@ infer_shared(struct kern *k, json_t *launch)
 			snprintf(k->shared, sizeof(k->shared), "%lld", v);
 		else {
 			const struct k_dtype *dt = ldt != NULL ? ldt :
-			    k_dtype_c(t->v[i + 2]);
+			    i + 3 < t->n ? k_dtype_c(t->v[i + 2]) : NULL;
 			int sz = dt != NULL ? dt->size : 8;
 			snprintf(k->shared, sizeof(k->shared), "%lld",
 			    k->block[0] * k->block[1] * sz);
