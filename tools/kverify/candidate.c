@@ -131,16 +131,6 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 			struct cmp m;
 			json_object_set_new(o, "name", json_string(want->name));
 			json_array_append_new(outs, o);
-			if (want->spread == SPREAD_NONE && got != NULL &&
-			    got->len == want->len &&
-			    strcmp(got->type, want->type) == 0) {
-				json_object_set_new(o, "match", json_null());
-				json_object_set_new(o, "note", json_string(
-				    "not compared: the reference's own runs "
-				    "differ beyond any band"));
-				add_reason(unjudged, want->name);	/* once */
-				continue;
-			}
 			if (got == NULL || got->len != want->len ||
 			    strcmp(got->type, want->type) != 0) {
 				json_object_set_new(o, "match", json_false());
@@ -150,6 +140,14 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 				add_reason(reasons, "shape");
 				json_object_set_new(cc, "pass", json_false());
 				pass = 0;
+				continue;
+			}
+			if (want->spread == SPREAD_NONE) {
+				json_object_set_new(o, "match", json_null());
+				json_object_set_new(o, "note", json_string(
+				    "not compared: the reference's own runs "
+				    "differ beyond any band"));
+				add_reason(unjudged, want->name);	/* once */
 				continue;
 			}
 			compare(want, got, band_atol(want), opt.rtol, &m);
@@ -178,9 +176,10 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 		run_free(&r);
 	}
 	run_free(&batch);
-	if (json_array_size(unjudged) > 0)
-		json_object_set(cv, "unjudged", unjudged);
-	json_decref(unjudged);
-	return pass && json_array_size(json_object_get(cv, "unjudged")) > 0 ?
-	    -1 : pass;
+	if (json_array_size(unjudged) == 0) {
+		json_decref(unjudged);
+		return pass;
+	}
+	json_object_set_new(cv, "unjudged", unjudged);
+	return pass ? -1 : 0;
 }

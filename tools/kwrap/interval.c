@@ -489,6 +489,17 @@ number(const char *s, struct iv *r)
 		iv_top(r);
 }
 
+/* The scalar type a type name means: itself, or the one the instance
+ * binds a template parameter of that name to (sizeof(T), T float). */
+const struct k_dtype *
+bound_dtype(struct kern *k, const char *name)
+{
+	json_t *b = json_object_get(json_object_get(json_object_get(k->rec,
+	    "slice"), "instance"), name);
+
+	return k_dtype_c(json_is_string(b) ? json_string_value(b) : name);
+}
+
 /* Whether ( ... ) at i..close is a cast, not a parenthesized value. */
 int
 is_cast(struct fn *f, size_t i, size_t close)
@@ -877,11 +888,7 @@ x_primary(struct ex *x, struct iv *r)
 		return;
 	}
 	if (strcmp(s, "sizeof") == 0 && is(t, i + 1, "(")) {
-		const struct k_dtype *dt = k_dtype_c(t->v[i + 2]);
-		json_t *bnd = json_object_get(json_object_get(json_object_get(
-		    k->rec, "slice"), "instance"), t->v[i + 2]);
-		if (dt == NULL && json_is_string(bnd))	/* sizeof(T), T bound */
-			dt = k_dtype_c(json_string_value(bnd));
+		const struct k_dtype *dt = bound_dtype(k, t->v[i + 2]);
 		close = skip_group(t, i + 1) - 1;
 		x->i = close + 1;
 		if (dt != NULL && close == i + 3)

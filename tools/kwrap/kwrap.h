@@ -573,6 +573,8 @@ void
 eval_at(struct fn *f, size_t a, size_t b, struct iv *r);
 int
 is_cast(struct fn *f, size_t i, size_t close);
+const struct k_dtype *
+bound_dtype(struct kern *k, const char *name);
 /* multiple.c */
 long long
 var_multiple(struct fn *f, const char *name, int d, int depth);

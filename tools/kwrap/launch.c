@@ -271,8 +271,6 @@ shared_local(struct kern *k, char *name, size_t cap, size_t *pos)
 static void
 sizeof_subst(struct kern *k, struct toks *st)
 {
-	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
-	    "instance"), *b;
 	const struct k_dtype *dt;
 	size_t j, x;
 
@@ -280,10 +278,7 @@ sizeof_subst(struct kern *k, struct toks *st)
 		if (!is(st, j, "sizeof") || !is(st, j + 1, "(") ||
 		    !is(st, j + 3, ")"))
 			continue;
-		b = json_object_get(inst, st->v[j + 2]);
-		dt = k_dtype_c(json_is_string(b) ? json_string_value(b) :
-		    st->v[j + 2]);
-		if (dt == NULL)
+		if ((dt = bound_dtype(k, st->v[j + 2])) == NULL)
 			continue;
 		for (x = j; x < j + 4; x++)
 			free(st->v[x]);
