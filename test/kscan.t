@@ -278,6 +278,8 @@ is "$(jq -r '[.scan.name, .scan.diagnostics.errors, (.scan.launches | length)] |
     "kernels taking PackedTensorAccessor32/64, PackedTensorAccessor and the generic one parse and are found, with their launches"
 is "$(jq -r '.scan.launches[0].args | length' "$T_TMP/out" | tr '\n' ' ')" "2 3 " \
     "a launch's arguments are not split at the commas of a template argument list (x.packed_accessor32<scalar_t, 2, ...>())"
+is "$(jq -r '.scan.launches[0].resolved.args | length' "$T_TMP/out" | tr '\n' ' ')" "2 3 " \
+    "nor are its resolved arguments (launches[].resolved.args), which kwrap pairs with the kernel's parameters"
 cat > "$D/cmpargs.cu" <<'CU'
 __global__ void pick(const float *x, float *y, int a, int b) { y[threadIdx.x] = a < b ? x[0] : x[1]; }
 void launch(const float *x, float *y, int n, int m) { pick<<<1, 32>>>(x, y, n < m, m > (n)); }

@@ -172,6 +172,8 @@ void qualify(CXCursor c, char *buf, size_t len);
 struct tok *tokens(struct ctx *x, CXSourceRange r, unsigned *n,
     struct fileinfo **fip);
 void free_tokens(struct tok *t, unsigned n);
+unsigned split_items(struct tok *t, unsigned a, unsigned b, unsigned *as,
+    unsigned *ae, unsigned max);
 json_t *split_args(struct fileinfo *fi, struct tok *t, unsigned a,
     unsigned b);
 unsigned matching(struct tok *t, unsigned i, unsigned n);

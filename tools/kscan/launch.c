@@ -275,43 +275,12 @@ macro_named(struct res *r, const char *name)
 	return macro_def(r->x, name);
 }
 
-/* The comma-separated items of t[a..b), brackets nested: the ranges of
- * the first max in as, ae; the number of items, which may exceed max. */
-static unsigned
-split_all(struct tok *t, unsigned a, unsigned b, unsigned *as,
-    unsigned *ae, unsigned max)
-{
-	unsigned i, start = a, n = 0;
-	int depth = 0;
-
-	if (a >= b)
-		return 0;
-	for (i = a; i <= b; i++) {
-		if (i == b || (depth == 0 && strcmp(t[i].s, ",") == 0)) {
-			if (n < max) {
-				as[n] = start;
-				ae[n] = i;
-			}
-			n++;
-			start = i + 1;
-			continue;
-		}
-		if (strcmp(t[i].s, "(") == 0 || strcmp(t[i].s, "[") == 0 ||
-		    strcmp(t[i].s, "{") == 0)
-			depth++;
-		else if (strcmp(t[i].s, ")") == 0 || strcmp(t[i].s, "]") == 0 ||
-		    strcmp(t[i].s, "}") == 0)
-			depth--;
-	}
-	return n;
-}
-
 /* The first max items of t[a..b); how many were stored. */
 static unsigned
 split_ranges(struct tok *t, unsigned a, unsigned b, unsigned *as,
     unsigned *ae, unsigned max)
 {
-	unsigned n = split_all(t, a, b, as, ae, max);
+	unsigned n = split_items(t, a, b, as, ae, max);
 
 	return n < max ? n : max;
 }
@@ -328,7 +297,7 @@ call_args(struct tok *t, unsigned open, unsigned n, unsigned *as,
 	*close = matching(t, open, n);
 	if (*close >= n)
 		return -1;
-	na = split_all(t, open + 1, *close, as, ae, (unsigned)max);
+	na = split_items(t, open + 1, *close, as, ae, (unsigned)max);
 	return na > (unsigned)max ? -1 : (int)na;
 }
 

@@ -213,23 +213,25 @@ template_list(struct tok *t, unsigned i, unsigned b)
 	return j;
 }
 
-/* Split tokens [a, b) at top-level commas into an array of spelled
- * expressions; the commas of a template argument list are not
- * separators. */
-json_t *
-split_args(struct fileinfo *fi, struct tok *t, unsigned a, unsigned b)
+/* The comma-separated items of t[a..b), brackets nested and the commas
+ * of a template argument list not separators: the ranges of the first
+ * max in as, ae; the number of items, which may exceed max. */
+unsigned
+split_items(struct tok *t, unsigned a, unsigned b, unsigned *as,
+    unsigned *ae, unsigned max)
 {
-	json_t *arr = json_array();
-	unsigned i, start = a;
+	unsigned i, start = a, n = 0;
 	int depth = 0;
 
 	if (a >= b)
-		return arr;
+		return 0;
 	for (i = a; i <= b; i++) {
 		if (i == b || (depth == 0 && strcmp(t[i].s, ",") == 0)) {
-			if (i > start)
-				json_array_append_new(arr, folded_json(fi,
-				    t[start].a, t[i - 1].b));
+			if (n < max) {
+				as[n] = start;
+				ae[n] = i;
+			}
+			n++;
 			start = i + 1;
 			continue;
 		}
@@ -240,6 +242,26 @@ split_args(struct fileinfo *fi, struct tok *t, unsigned a, unsigned b)
 		else if (closes(t[i].s))
 			depth--;
 	}
+	return n;
+}
+
+/* Split tokens [a, b) at top-level commas (split_items) into an array of
+ * spelled expressions, empty items left out. */
+json_t *
+split_args(struct fileinfo *fi, struct tok *t, unsigned a, unsigned b)
+{
+	json_t *arr = json_array();
+	unsigned n = split_items(t, a, b, NULL, NULL, 0), i;
+	unsigned *as = k_calloc(n + 1, sizeof(*as));
+	unsigned *ae = k_calloc(n + 1, sizeof(*ae));
+
+	split_items(t, a, b, as, ae, n);
+	for (i = 0; i < n; i++)
+		if (ae[i] > as[i])
+			json_array_append_new(arr, folded_json(fi,
+			    t[as[i]].a, t[ae[i] - 1].b));
+	free(as);
+	free(ae);
 	return arr;
 }
 
