@@ -16,7 +16,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/accessor/kslice.ndjson
 is "$T_STATUS" 0 "exit status 0: every kernel gets a harness"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 8 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 9 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/a.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -62,6 +62,11 @@ is "$(rec pair_sum_kernel '[(.wrap.spec.params[0] | [.size, [.fields[] | [.name,
 is "$(rec mixed_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .dtype, .offset, .use]]]), ([.wrap.spec.cases[].scalars["p.lv"]] | unique)]')" \
     '[0,[32,[["h","int32",0,"size"],["w","int32",4,"size"],["lv","uint8",8,"value"],["x","float32",16,"buffer"],["y","float32",24,"buffer"]]],[0,1]]' \
     "int h, w;: two fields; an enum member of underlying type unsigned char: one byte taking its enumerators"
+
+# the launcher's dim3 blocks(x.size(0)) for the accessor of x it passes
+is "$(rec row_sum_kernel '[(.errors // [] | length), .wrap.spec.launch.grid, .wrap.spec.confidence.launch]')" \
+    '[0,["x.size0","1","1"],"high"]' \
+    "a launcher's grid of a tensor's size: the size field of the accessor it passes"
 
 # int2 after an int at 8, int4 at 16 bytes' alignment (32), pointers at 48
 is "$(rec tile_kernel '[(.errors // [] | length), (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .offset, .use]]]), .wrap.spec.launch.grid[0]]')" \
@@ -115,7 +120,7 @@ fi
 
 # the accessor's own type agrees with the spec: size and offsets
 sh test/accessor/layout.sh "$T_TMP/a.ndjson" "$T_TMP/layout"
-is "$(ls "$T_TMP/layout" | wc -l | tr -d ' ')" 6 "a layout check per accessor"
+is "$(ls "$T_TMP/layout" | wc -l | tr -d ' ')" 8 "a layout check per accessor"
 for f in "$T_TMP"/layout/*.cu; do
 	n=$(basename "$f" .cu)
 	if "$NVCC" -std=c++17 -I stubs -o "$T_TMP/layout/$n" "$f" \

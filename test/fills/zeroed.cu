@@ -125,3 +125,26 @@ __global__ void decoded_flag_kernel(int *flag, const unsigned char *p, int n)
 			*flag = 1;
 	}
 }
+
+// A flag the kernel returns on at once (an overflow or no-op flag that
+// its caller passes clear): filled with 0, so that the kernel runs.
+__global__ void noop_scale_kernel(volatile int *noop, const float *x,
+    float *y, int n)
+{
+	if (noop && *noop != 0)
+		return;
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = 2.0f * x[i];
+}
+
+// Near miss: a kernel that runs only where the flag is set keeps its fill.
+__global__ void armed_scale_kernel(const int *armed, const float *x,
+    float *y, int n)
+{
+	if (armed[0] == 0)
+		return;
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = 2.0f * x[i];
+}

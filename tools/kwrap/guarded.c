@@ -359,6 +359,77 @@ walk_range(struct walk *w, size_t s, size_t e, int g)
 	w->depth--;
 }
 
+/*
+ * A flag the kernel returns on before any work: "if (flag && *flag != 0)
+ * return;", "if (*noop) return;", "if (noop[0] == 1) return;" at the top
+ * of its body.  Filled like other data, the flag is almost never 0 and
+ * the kernel does nothing in any case; its caller passes a clear flag.
+ * A buffer whose element the guard reads (*p or p[0]) is filled with 0
+ * in every case where the guard, with the element 0 and every pointer
+ * tested for null taken as set, evaluates false.  Returns the buffer's
+ * index, or -1.
+ */
+static int
+exit_flag(struct kern *k, size_t a, size_t b)
+{
+	const struct toks *t = &k->t;
+	struct toks e = { 0 };
+	size_t i;
+	long long v;
+	int flag = -1, pi, ok = 1;
+
+	for (i = a; i < b && ok; i++) {
+		pi = is_ident(t->v[i]) ? param_index(k, t->v[i]) : -1;
+		if (pi >= 0 && k->p[pi].ptr && !k->p[pi].is_struct &&
+		    is(t, i - 1, "*") && (i == a || is(t, i - 2, "(") ||
+		    is(t, i - 2, "&&") || is(t, i - 2, "||") ||
+		    is(t, i - 2, "!"))) {
+			/* *p, the element */
+			ok = flag < 0 || flag == pi;
+			flag = pi;
+			free(e.v[--e.n]);
+			tok_push(&e, "0", 1);
+		} else if (pi >= 0 && k->p[pi].ptr && !k->p[pi].is_struct &&
+		    is(t, i + 1, "[") && is(t, i + 2, "0") && is(t, i + 3, "]")) {
+			ok = flag < 0 || flag == pi;
+			flag = pi;
+			tok_push(&e, "0", 1);
+			i += 3;
+		} else if (pi >= 0 && k->p[pi].ptr)
+			tok_push(&e, "1", 1);	/* tested for null: set */
+		else
+			tok_push(&e, t->v[i], strlen(t->v[i]));
+	}
+	ok = ok && flag >= 0 && eval_range(&e, 0, e.n, &k->c, &v) && v == 0;
+	toks_free(&e);
+	return ok ? flag : -1;
+}
+
+/* exit_flag over the guards that open the kernel's body. */
+static void
+exit_flags(struct kern *k)
+{
+	const struct toks *t = &k->t;
+	size_t i = k->body + 1, c;
+	int pi;
+
+	while (is(t, i, "if") && is(t, i + 1, "(")) {
+		c = skip_group(t, i + 1);
+		if (!is(t, c, "return") || !is(t, c + 1, ";"))
+			break;
+		if ((pi = exit_flag(k, i + 2, c - 1)) >= 0 &&
+		    !k->p[pi].zeroed && k->p[pi].dt != NULL &&
+		    !k->p[pi].dt->is_float) {
+			k->p[pi].zeroed = 1;
+			if (k->p[pi].role == R_OUT)
+				k->p[pi].role = R_INOUT;
+			guess(k, "%s: the kernel returns at once where it is "
+			    "set: filled with 0", k->p[pi].name);
+		}
+		i = c + 2;
+	}
+}
+
 void
 zeroed_outputs(struct kern *k)
 {
@@ -399,4 +470,5 @@ zeroed_outputs(struct kern *k)
 	}
 	free(w.u);
 	free(tn.v);
+	exit_flags(k);
 }

@@ -650,6 +650,41 @@ own_params(const struct kern *k)
 	return (size_t)n;
 }
 
+/* The accessor parameter that launch argument tensor.packed_accessor..()
+ * builds, where gt[i..] reads tensor.size(d) (or tensor.size(d) with d a
+ * whole number below the accessor's rank): its index, d in *dim; -1 when
+ * none.  A launcher sizes its grid by the tensor whose accessor it
+ * passes (dim3 blocks(x.size(0))), and the case's value of that size is
+ * the accessor's size field. */
+static int
+tensor_size(struct kern *k, json_t *args, const struct toks *gt, size_t i,
+    size_t e, int *dim)
+{
+	struct toks at = { 0 };
+	int n, d, found = -1;
+
+	if (i + 5 >= e || !is_ident(gt->v[i]) || !is(gt, i + 1, ".") ||
+	    !is(gt, i + 2, "size") || !is(gt, i + 3, "(") ||
+	    !is_num(gt->v[i + 4]) || !is(gt, i + 5, ")"))
+		return -1;
+	d = atoi(gt->v[i + 4]);
+	for (n = 0; n < k->np && found < 0; n++) {
+		const char *s = json_string_value(json_array_get(args,
+		    (size_t)n));
+		if (s == NULL || k->p[n].accessor <= d)
+			continue;
+		tokenize(s, &at);
+		if (at.n >= 3 && strcmp(at.v[0], gt->v[i]) == 0 &&
+		    is(&at, 1, ".") && (strncmp(at.v[2], "packed_accessor",
+		    15) == 0 || strcmp(at.v[2], "generic_packed_accessor") ==
+		    0))
+			found = n;
+		toks_free(&at);
+	}
+	*dim = d;
+	return found;
+}
+
 static int
 site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
     size_t e, char *out, size_t cap)
@@ -663,7 +698,18 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 		return 0;
 	for (i = a; i < e && ok; ) {
 		size_t best = 0;
-		int bp = -1;
+		int bp = -1, dim;
+		char fd[32];
+		if ((n = tensor_size(k, args, gt, i, e, &dim)) >= 0) {
+			/* the accessor's size field, as param_expr reads a
+			 * struct's */
+			snprintf(fd, sizeof(fd), "size%d", dim);
+			tok_push(&mt, k->p[n].name, strlen(k->p[n].name));
+			tok_push(&mt, ".", 1);
+			tok_push(&mt, fd, strlen(fd));
+			i += 6;
+			continue;
+		}
 		for (n = 0; n < k->np; n++) {
 			const char *s = json_string_value(json_array_get(args,
 			    (size_t)n));
