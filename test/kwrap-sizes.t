@@ -255,6 +255,8 @@ is "$(gspec row_scale '[.params[] | .count // empty]')" '["rows * cols","rows * 
 is "$(gspec 'tree_sum<32>' '.launch.shared_mem') $(gspec 'tree_sum<64>' '.launch.shared_mem')" \
     '"128" "256"' \
     "dynamic shared memory from the code the instance runs: if (B >= 64 && t < 32) is dead in tree_sum<32>"
+is "$(gspec row_tail '[.params[] | .count // empty]')" '["rows * cols","rows * cols"]' \
+    "row * cols + k * blockDim.x + t under if (k * blockDim.x + t < cols): the guarded last terms stay below cols"
 is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
     "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
 

@@ -34,8 +34,24 @@ __global__ void moved_base(const float *x, float *y, int n)
 	}
 }
 
+// a guard on the index's last terms only: in row * cols + k * blockDim.x
+// + t under "if (k * blockDim.x + t < cols)", the part after the row's
+// start is below cols, which neither k's nor t's own range says
+__global__ void row_tail(const float *x, float *y, int rows, int cols,
+    int iters)
+{
+	int row = blockIdx.x, t = threadIdx.x;
+	if (row >= rows)
+		return;
+	for (int k = 0; k < iters; k++)
+		if (k * blockDim.x + t < cols)
+			y[row * cols + k * blockDim.x + t] =
+			    x[row * cols + k * blockDim.x + t] + 1.0f;
+}
+
 void run(const float *x, float *y, int n, int rows, int cols)
 {
+	row_tail<<<rows, 256>>>(x, y, rows, cols, (cols + 255) / 256);
 	tile_flip<<<(n + TILE - 1) / TILE, 256>>>(x, y, n);
 	row_scale<<<dim3((cols + 255) / 256, rows), 256>>>(x, y, rows, cols);
 	moved_base<<<(n + 255) / 256, 256>>>(x, y, n);

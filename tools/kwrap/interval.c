@@ -402,41 +402,55 @@ guard_meet(struct fn *f, struct guard *g, struct iv *r)
 	}
 }
 
-/* The guards on expression [a, b) that hold at a: one whose expression
- * is spelled as [a, b), in whose range a lies, none of whose names is
+/* Whether guard g bounds expression [a, b) at a: its expression is
+ * spelled as [a, b), a lies in its range, and none of its names is
  * assigned between the guard and a. */
+static int
+guard_on(struct fn *f, const struct guard *g, size_t a, size_t b)
+{
+	const struct toks *t = f->t;
+	size_t j;
+	int x;
+
+	if (g->xb <= g->xa || g->xb - g->xa != b - a || a < g->s ||
+	    a >= g->e || g->state == 1)
+		return 0;
+	for (j = 0; j < b - a; j++)
+		if (strcmp(t->v[a + j], t->v[g->xa + j]) != 0)
+			return 0;
+	/* the assignments flow.c noted: one to a name of the expression
+	 * between the guard and a voids it */
+	for (x = 0; x < f->nas; x++) {
+		if (f->as[x].pos < g->s || f->as[x].pos >= a)
+			continue;
+		for (j = g->xa; j < g->xb; j++)
+			if (strcmp(f->as[x].name, t->v[j]) == 0)
+				return 0;
+	}
+	return 1;
+}
+
+/* The guards on expression [a, b) that hold at a (guard_on). */
 static void
 expr_guards(struct fn *f, size_t a, size_t b, struct iv *r)
 {
-	const struct toks *t = f->t;
-	int i, x;
-	size_t j;
+	int i;
 
-	for (i = 0; i < f->ng; i++) {
-		struct guard *g = &f->g[i];
-		if (g->xb <= g->xa || g->xb - g->xa != b - a || a < g->s ||
-		    a >= g->e || g->state == 1)
-			continue;
-		for (j = 0; j < b - a; j++)
-			if (strcmp(t->v[a + j], t->v[g->xa + j]) != 0)
-				break;
-		if (j < b - a)
-			continue;
-		/* the assignments flow.c noted: one to a name of the
-		 * expression between the guard and a voids it */
-		for (x = 0; x < f->nas; x++) {
-			if (f->as[x].pos < g->s || f->as[x].pos >= a)
-				continue;
-			for (j = g->xa; j < g->xb; j++)
-				if (strcmp(f->as[x].name, t->v[j]) == 0)
-					break;
-			if (j < g->xb)
-				break;
-		}
-		if (x < f->nas)
-			continue;
-		guard_meet(f, g, r);
-	}
+	for (i = 0; i < f->ng; i++)
+		if (guard_on(f, &f->g[i], a, b))
+			guard_meet(f, &f->g[i], r);
+}
+
+/* Whether some guard bounds [a, b). */
+static int
+guarded_sum(struct fn *f, size_t a, size_t b)
+{
+	int i;
+
+	for (i = 0; i < f->ng; i++)
+		if (guard_on(f, &f->g[i], a, b))
+			return 1;
+	return 0;
 }
 
 /* A variable's value at pos: what the one assignment that reaches it
@@ -1109,19 +1123,60 @@ x_mul(struct ex *x, struct iv *r)
 	}
 }
 
+/*
+ * A sum, term by term.  The terms that end it may be what a guard bounds
+ * as a whole: in row * stride + i * step + tid under
+ * "if (i * step + tid < stride)", the last two terms are at most
+ * stride - 1, which no term's own range says; such a run of terms is
+ * evaluated as one expression (eval_at, which meets its guards).
+ */
+#define SUM_TERMS 16
+
 static void
 x_add(struct ex *x, struct iv *r)
 {
 	const struct toks *t = x->f->t;
-	struct iv b;
+	struct iv *tv = NULL;	/* the terms, once there are two (the
+				   nesting of sums is deep: not on the stack) */
+	size_t st[SUM_TERMS];
+	int sg[SUM_TERMS], n = 1, j;
 
+	st[0] = x->i;
+	sg[0] = 1;
 	x_mul(x, r);
 	while (x->i < x->end && (is(t, x->i, "+") || is(t, x->i, "-"))) {
 		int sign = is(t, x->i, "+") ? 1 : -1;
-		x->i++;
-		x_mul(x, &b);
-		iv_add(r, r, &b, sign);
+		size_t s = ++x->i;
+		if (tv == NULL) {
+			tv = k_calloc(SUM_TERMS, sizeof(*tv));
+			tv[0] = *r;
+		}
+		if (n == SUM_TERMS) {
+			/* a long sum: the earliest terms as one */
+			iv_add(&tv[0], &tv[0], &tv[1], sg[1]);
+			memmove(tv + 1, tv + 2, (SUM_TERMS - 2) * sizeof(*tv));
+			memmove(st + 1, st + 2, (SUM_TERMS - 2) * sizeof(*st));
+			memmove(sg + 1, sg + 2, (SUM_TERMS - 2) * sizeof(*sg));
+			n--;
+		}
+		st[n] = s;
+		sg[n] = sign;
+		x_mul(x, &tv[n++]);
+		/* the whole sum is eval_at's: only a run after the first
+		 * term, added, at least two terms */
+		for (j = 1; j + 1 < n && !x->bad; j++)
+			if (sg[j] == 1 && guarded_sum(x->f, st[j], x->i)) {
+				eval_at(x->f, st[j], x->i, &tv[j]);
+				n = j + 1;
+				break;
+			}
 	}
+	if (tv == NULL)
+		return;
+	*r = tv[0];
+	for (j = 1; j < n; j++)
+		iv_add(r, r, &tv[j], sg[j]);
+	free(tv);
 }
 
 static void
