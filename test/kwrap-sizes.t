@@ -133,8 +133,8 @@ is "$(zbuf decoded_flag_kernel flag)" \
     '["inout",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
     "decode(p[i], v); as a statement sets v from data through a reference: a flag set where v > 0.5 starts zeroed"
 is "$(zbuf noop_scale_kernel noop)" \
-    '["inout",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
-    "if (noop && *noop != 0) return; first in the body: the flag is filled with 0 in every case, so that the kernel runs"
+    '["in",{"kind":"constant","value":0},[{"kind":"constant","value":0}]]' \
+    "if (noop && *noop != 0) return; first in the body: the flag is filled with 0 in every case, so that the kernel runs; only read, an input"
 is "$(zbuf armed_scale_kernel armed | jq -c '.[1]')" '{"kind":"int","lo":0,"hi":100}' \
     "near miss: if (armed[0] == 0) return; would fire at 0: armed keeps its fill"
 like "$(zspec skip_on_data_kernel '.confidence.guesses | join(";")')" \

@@ -420,11 +420,28 @@ exit_flags(struct kern *k)
 		if ((pi = exit_flag(k, i + 2, c - 1)) >= 0 &&
 		    !k->p[pi].zeroed && k->p[pi].dt != NULL &&
 		    !k->p[pi].dt->is_float) {
-			k->p[pi].zeroed = 1;
-			if (k->p[pi].role == R_OUT)
-				k->p[pi].role = R_INOUT;
+			struct param *p = &k->p[pi];
+			p->zeroed = 1;
+			if (!p->written && !p->text_written) {
+				/* only read: no output, and the guess that
+				 * took it as one (model.c) no longer holds */
+				char was[128];
+				size_t g;
+				p->role = R_IN;
+				bprintf(was, sizeof(was), "%s: not const and "
+				    "never seen written, taken as inout",
+				    p->name);
+				for (g = json_array_size(k->guesses); g-- > 0; ) {
+					const char *gs = json_string_value(
+					    json_array_get(k->guesses, g));
+					if (gs != NULL && strcmp(gs, was) == 0)
+						json_array_remove(k->guesses, g);
+				}
+			} else if (p->role == R_OUT)
+				p->role = R_INOUT;
 			guess(k, "%s: the kernel returns at once where it is "
-			    "set: filled with 0", k->p[pi].name);
+			    "set: filled with 0%s", p->name, p->role == R_IN ?
+			    ", and only read" : "");
 		}
 		i = c + 2;
 	}
