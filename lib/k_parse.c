@@ -191,7 +191,7 @@ static const char *torch_stubs[] = {
 	"ATen/ATen.h", "ATen/Tensor.h", "ATen/core/TensorAccessor.h",
 	"ATen/cuda/CUDAContext.h",
 	"ATen/cuda/CUDAApplyUtils.cuh", "ATen/cuda/Atomic.cuh",
-	"ATen/cuda/CUDAEvent.h", "ATen/AccumulateType.h",
+	"ATen/cuda/CUDAEvent.h", "ATen/AccumulateType.h", "ATen/OpMathType.h",
 	"ATen/cuda/detail/IndexUtils.cuh", "ATen/native/cuda/KernelUtils.cuh",
 	"ATen/cuda/detail/KernelUtils.h", "ATen/Dispatch.h",
 	"c10/cuda/CUDAGuard.h", "c10/cuda/CUDAStream.h", "c10/macros/Macros.h",

@@ -85,6 +85,37 @@ namespace at {
 using c10::BFloat16;
 using c10::Half;
 
+/* ATen/AccumulateType.h and ATen/OpMathType.h: the type a kernel sums
+ * or computes a scalar type in (half and bfloat16 in float; on the CPU,
+ * float in double; integers in int64_t) */
+template <typename T, bool is_cuda>
+struct AccumulateType {
+	using type = T;
+};
+template <> struct AccumulateType<Half, true> { using type = float; };
+template <> struct AccumulateType<BFloat16, true> { using type = float; };
+template <> struct AccumulateType<Half, false> { using type = float; };
+template <> struct AccumulateType<BFloat16, false> { using type = float; };
+template <> struct AccumulateType<float, false> { using type = double; };
+template <> struct AccumulateType<int8_t, true> { using type = int64_t; };
+template <> struct AccumulateType<uint8_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int16_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int32_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int8_t, false> { using type = int64_t; };
+template <> struct AccumulateType<uint8_t, false> { using type = int64_t; };
+template <> struct AccumulateType<int16_t, false> { using type = int64_t; };
+template <> struct AccumulateType<int32_t, false> { using type = int64_t; };
+template <typename T, bool is_cuda>
+using acc_type = typename AccumulateType<T, is_cuda>::type;
+template <typename T>
+struct OpMathType {
+	using type = T;
+};
+template <> struct OpMathType<Half> { using type = float; };
+template <> struct OpMathType<BFloat16> { using type = float; };
+template <typename T>
+using opmath_type = typename OpMathType<T>::type;
+
 /* ATen/core/TensorAccessor.h: the accessors kernels take by value */
 template <typename T>
 struct DefaultPtrTraits {

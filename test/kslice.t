@@ -241,6 +241,54 @@ jq -c 'select(.scan.name == "twice_kernel") | .scan.build_flags = ["-DFROM_BUILD
 is "$(jq -r '.slice.flags | join(" ")' "$T_TMP/out")" "-DFROM_BUILD --expt-extended-lambda" \
     "slice.flags: the compile command's flags (scan.build_flags) win, only build flags kept"
 
+# --- PyTorch's accumulate and op-math types (at::acc_type in the launcher,
+# at::opmath_type in the kernel): both stand-ins define them, so the unit
+# parses (at::optional in the launcher too), the launch binds acc_t, and
+# the slice compiles
+mkdir -p "$T_TMP/acct"
+cat > "$T_TMP/acct/acc.cu" <<'CU'
+#include <ATen/AccumulateType.h>
+#include <ATen/OpMathType.h>
+#include <torch/extension.h>
+template <typename scalar_t, typename acc_t>
+__global__ void row_mean_kernel(const scalar_t *x, scalar_t *y, int rows, int cols)
+{
+	using opmath_t = at::opmath_type<scalar_t>;
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
+	if (r >= rows)
+		return;
+	acc_t s = 0;
+	for (int c = 0; c < cols; c++)
+		s += static_cast<opmath_t>(x[r * cols + c]);
+	y[r] = static_cast<scalar_t>(s / cols);
+}
+void row_mean(at::Tensor x, at::Tensor y, int rows, int cols,
+    at::optional<at::Tensor> weight)
+{
+	AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "row_mean", [&] {
+		using acc_t = at::acc_type<scalar_t, true>;
+		row_mean_kernel<scalar_t, acc_t><<<(rows + 127) / 128, 128>>>(
+		    x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), rows, cols);
+	});
+}
+CU
+(cd "$T_TMP/acct" && "$(tool kscan)" -q . 2> /dev/null) > "$T_TMP/ascan.ndjson"
+is "$(jq -r '.scan.diagnostics.errors' "$T_TMP/ascan.ndjson")" 0 \
+    "at::acc_type, at::opmath_type (ATen/AccumulateType.h, ATen/OpMathType.h) and at::optional parse"
+(cd "$T_TMP/acct" && "$KSLICE" -q) < "$T_TMP/ascan.ndjson" > "$T_TMP/out"
+is "$(jq -c '[.slice.instance, (.errors // [] | length)]' "$T_TMP/out" | sort -u | tr '\n' ' ')" \
+    '[{"scalar_t":"float","acc_t":"float"},0] ' \
+    "the launch's acc_type<float, true> binds acc_t to float; no error"
+if command -v nvcc > /dev/null 2>&1; then
+	jq -r 'select(.slice.instance.scalar_t == "float") | .slice.code' "$T_TMP/out" > "$T_TMP/acct/s.cu"
+	# shellcheck disable=SC2046
+	nvcc $(jq -r 'select(.slice.instance.scalar_t == "float") | .slice.flags | join(" ")' "$T_TMP/out") \
+	    -c -arch=sm_90 "$T_TMP/acct/s.cu" -o "$T_TMP/acct/s.o" 2> "$T_TMP/acct/err"
+	ok $? "the slice compiles with its flags (the stub's opmath_type)"
+else
+	skip "the acc_type slice compiles" "nvcc is not installed"
+fi
+
 # --- a macro matrix of 64 instances (each row's launches from one
 # invocation): kscan keeps every launch, kslice 32 instances that cover
 # every value of both parameters, and says so

@@ -41,11 +41,20 @@ __device__ __half atomicAdd(__half *, __half);
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <optional>
 #include <tuple>
 
 namespace c10 {
 enum class ScalarType { Byte, Char, Short, Int, Long, Half, Float, Double,
 	ComplexFloat, ComplexDouble, Bool, BFloat16 };
+/* c10::optional is std::optional since PyTorch 2.1; the size of a
+ * scalar type; the scalar type of a C++ type (its value, declared) */
+template <class T> using optional = std::optional<T>;
+using std::nullopt;
+size_t elementSize(ScalarType);
+template <typename T> struct CppTypeToScalarType {
+	static constexpr ScalarType value = ScalarType::Float;
+};
 struct Half {
 	unsigned short x;
 	Half() = default;
@@ -99,9 +108,43 @@ namespace at {
 using c10::BFloat16;
 using c10::Device;
 using c10::Half;
+
+/* ATen/AccumulateType.h and ATen/OpMathType.h: the type a kernel sums
+ * or computes a scalar type in (half and bfloat16 in float; on the CPU,
+ * float in double; integers in int64_t) */
+template <typename T, bool is_cuda>
+struct AccumulateType {
+	using type = T;
+};
+template <> struct AccumulateType<Half, true> { using type = float; };
+template <> struct AccumulateType<BFloat16, true> { using type = float; };
+template <> struct AccumulateType<Half, false> { using type = float; };
+template <> struct AccumulateType<BFloat16, false> { using type = float; };
+template <> struct AccumulateType<float, false> { using type = double; };
+template <> struct AccumulateType<int8_t, true> { using type = int64_t; };
+template <> struct AccumulateType<uint8_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int16_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int32_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int8_t, false> { using type = int64_t; };
+template <> struct AccumulateType<uint8_t, false> { using type = int64_t; };
+template <> struct AccumulateType<int16_t, false> { using type = int64_t; };
+template <> struct AccumulateType<int32_t, false> { using type = int64_t; };
+template <typename T, bool is_cuda>
+using acc_type = typename AccumulateType<T, is_cuda>::type;
+template <typename T>
+struct OpMathType {
+	using type = T;
+};
+template <> struct OpMathType<Half> { using type = float; };
+template <> struct OpMathType<BFloat16> { using type = float; };
+template <typename T>
+using opmath_type = typename OpMathType<T>::type;
 using c10::IntArrayRef;
 using c10::Scalar;
 using c10::ScalarType;
+using c10::optional;
+using c10::nullopt;
+using c10::elementSize;
 /* c10's constants: a ScalarType and a DeviceType (named types, so that
  * templates such as TensorOptions::dtype can take them) */
 constexpr ScalarType kByte = ScalarType::Byte, kChar = ScalarType::Char,
