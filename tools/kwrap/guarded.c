@@ -426,17 +426,11 @@ exit_flags(struct kern *k)
 				/* only read: no output, and the guess that
 				 * took it as one (model.c) no longer holds */
 				char was[128];
-				size_t g;
 				p->role = R_IN;
 				bprintf(was, sizeof(was), "%s: not const and "
 				    "never seen written, taken as inout",
 				    p->name);
-				for (g = json_array_size(k->guesses); g-- > 0; ) {
-					const char *gs = json_string_value(
-					    json_array_get(k->guesses, g));
-					if (gs != NULL && strcmp(gs, was) == 0)
-						json_array_remove(k->guesses, g);
-				}
+				guess_drop(k, was);
 			} else if (p->role == R_OUT)
 				p->role = R_INOUT;
 			guess(k, "%s: the kernel returns at once where it is "

@@ -404,6 +404,8 @@ dtype_enum(const char *dtype);
 /* model.c */
 void guess(struct kern *k, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Withdraw a guess made before, spelled exactly as text. */
+void guess_drop(struct kern *k, const char *text);
 struct var *
 var_get(struct kern *k, const char *name);
 int

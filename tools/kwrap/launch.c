@@ -650,12 +650,12 @@ own_params(const struct kern *k)
 	return (size_t)n;
 }
 
-/* The accessor parameter that launch argument tensor.packed_accessor..()
- * builds, where gt[i..] reads tensor.size(d) (or tensor.size(d) with d a
- * whole number below the accessor's rank): its index, d in *dim; -1 when
- * none.  A launcher sizes its grid by the tensor whose accessor it
- * passes (dim3 blocks(x.size(0))), and the case's value of that size is
- * the accessor's size field. */
+/* Where gt[i..] reads tensor.size(d), d a whole number, and a launch
+ * argument is tensor.packed_accessor..() for an accessor parameter of
+ * rank above d: that parameter's index, d in *dim; else -1.  A launcher
+ * sizes its grid by the tensor whose accessor it passes
+ * (dim3 blocks(x.size(0))), and the case's value of that size is the
+ * accessor's size field. */
 static int
 tensor_size(struct kern *k, json_t *args, const struct toks *gt, size_t i,
     size_t e, int *dim)

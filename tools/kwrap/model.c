@@ -14,6 +14,19 @@ guess(struct kern *k, const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+guess_drop(struct kern *k, const char *text)
+{
+	size_t g;
+
+	for (g = json_array_size(k->guesses); g-- > 0; ) {
+		const char *s = json_string_value(json_array_get(k->guesses,
+		    g));
+		if (s != NULL && strcmp(s, text) == 0)
+			json_array_remove(k->guesses, g);
+	}
+}
+
 int
 param_index(const struct kern *k, const char *name)
 {
