@@ -246,15 +246,20 @@ block_end(const struct fn *f, size_t pos)
 	return f->b;
 }
 
+static int int_expr(const struct fn *f, size_t a, size_t b);
+
 /* Whether name is declared with an integer type in f (for strictness:
- * i < n gives i <= n - 1 only when i is an integer). */
+ * i < n gives i <= n - 1 only when i is an integer); auto name = e
+ * where e is an integer expression (auto i = blockIdx.y) is one. */
 int
 int_var(const struct fn *f, const char *name)
 {
+	static const char *const stop[] = { ";", ",", NULL };
+	static int depth;
 	const struct toks *t = f->t;
 	const struct k_dtype *dt;
 	size_t i;
-	int p;
+	int p, r;
 
 	if ((p = fn_param(f, name)) >= 0)
 		return f->pint[p];
@@ -268,6 +273,14 @@ int_var(const struct fn *f, const char *name)
 		if (is_ident(t->v[i - 1]) && (dt = k_dtype_c(t->v[i - 1])) !=
 		    NULL && !dt->is_float)
 			return 1;
+		if (is(t, i - 1, "auto") && is(t, i + 1, "=") && depth < 4) {
+			depth++;
+			r = int_expr(f, i + 2, expr_end(t, i + 2, stop));
+			depth--;
+			if (r)
+				return 1;
+			continue;
+		}
 		if (!is(t, i - 1, ","))
 			continue;
 		/* int a = 0, name = ...: the statement's type, the comma
