@@ -241,6 +241,17 @@ is "$(hspec head_rows_kernel '[.launch.grid, [.params[] | .count // empty], .con
     '[["rows / 4","1","1"],["rows * cols","rows * cols"],"high"]' \
     "grid dim3(q / 4, h, b) with rows = b * h * q: the launch where b and h are 1"
 builds "$T_TMP/h.ndjson"
+# a block that a CUB block collective fixes (test/sizes/collective.cu,
+# saved as test/sizes/collective.ndjson)
+"$KWRAP" < test/sizes/collective.ndjson > "$T_TMP/c.ndjson" 2> /dev/null
+cspec() {
+	jq -c --arg id "test/sizes/collective.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/c.ndjson"
+}
+is "$(cspec 'block_sums<128>' '[.launch.block, .confidence.guesses]')" '[[128,1,1],[]]' \
+    "launched with a block of threads_for(n): cub::BlockReduce<float, THREADS> makes it 128, no guess"
+is "$(cspec own_reduce '[.launch.block, (.confidence.guesses | map(select(test("block size"))) | length)]')" '[[256,1,1],1]' \
+    "near miss: a project's own BlockReduce<float, 64> does not fix the block (a guess of 256)"
 # guards on an index expression the subscript spells again
 # (test/sizes/exprguard.cu, saved as test/sizes/exprguard.ndjson)
 "$KWRAP" < test/sizes/exprguard.ndjson > "$T_TMP/g.ndjson" 2> /dev/null

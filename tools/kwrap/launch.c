@@ -41,8 +41,50 @@ block_at(struct kern *k, const char *bexpr)
 	toks_free(&bt);
 }
 
+/* The threads of a CUB block collective the kernel instantiates
+ * (cub::BlockLoad<T, 128, 4>, hipcub::BlockReduce<float, THREADS>):
+ * its second template argument is the block's x extent, which the
+ * collective requires blockDim.x to equal.  Only a name qualified by a
+ * namespace that ends in "cub" (cub, hipcub, a project's alias of it)
+ * counts: a project's own BlockReduce may mean something else.  0 when
+ * the kernel has none or its argument is no constant. */
+static long long
+cub_block(struct kern *k)
+{
+	static const char *const coll[] = { "BlockLoad", "BlockStore",
+		"BlockReduce", "BlockScan", "BlockRadixSort", "BlockExchange",
+		"BlockHistogram", "BlockDiscontinuity",
+		"BlockAdjacentDifference", "BlockShuffle", "BlockMergeSort",
+		NULL };
+	static const char *const comma[] = { ",", ">", NULL };
+	const struct toks *t = &k->t;
+	size_t i, a, e, n;
+	long long v;
+	int c;
+
+	for (i = 2; i + 3 < t->n; i++) {
+		for (c = 0; coll[c] != NULL && !is(t, i, coll[c]); c++)
+			;
+		if (coll[c] == NULL || !is(t, i - 1, "::") ||
+		    !is(t, i + 1, "<") || (n = strlen(t->v[i - 2])) < 3 ||
+		    strcmp(t->v[i - 2] + n - 3, "cub") != 0)
+			continue;
+		/* the first argument (a type, perhaps a template's) */
+		a = expr_end(t, i + 2, comma);
+		while (a < t->n && is(t, a, ">"))	/* T<U> as the first */
+			a = expr_end(t, a + 1, comma);
+		if (!is(t, a, ","))
+			continue;
+		e = expr_end(t, a + 1, comma);
+		if (eval_range(t, a + 1, e, &k->c, &v) && v > 0 && v <= 1024)
+			return v;
+	}
+	return 0;
+}
+
 /* The block: from the launch site when its expression is a constant,
- * else __launch_bounds__, else a default; a shared array sized N and
+ * else a CUB block collective's threads, else __launch_bounds__, else a
+ * default; a shared array sized N and
  * indexed by thread caps it.  It depends on no bound, so it is found
  * once, before them. */
 void
@@ -76,6 +118,10 @@ infer_block(struct kern *k, json_t *launch)
 			if (k->block[0] != 0)
 				break;
 		}
+	}
+	if (k->block[0] == 0 && (v = cub_block(k)) > 0) {
+		k->block[0] = v;
+		k->block[1] = k->block[2] = 1;
 	}
 	if (k->block[0] == 0) {
 		k->block[0] = k->block[1] = k->block[2] = 1;
