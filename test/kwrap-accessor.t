@@ -16,7 +16,7 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/accessor/kslice.ndjson
 is "$T_STATUS" 0 "exit status 0: every kernel gets a harness"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 9 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 11 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/a.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
@@ -85,6 +85,13 @@ like "$code" 'x\.stride0 = \(int32_t\)kw_value\(kw_n\(kw_n\(x\.size1\)\)' \
 unlike_set=$(printf '%s\n' "$code" | grep -c 'kw_scalar("x.stride' || true)
 is "$unlike_set" 0 "a stride is no scalar --set could change"
 
+# indices read from an integer accessor: n = idx[b][k][i], then feats[ch][n]
+is "$(rec gather_sum_kernel '[(.wrap.spec.params[] | select(.name == "idx_data") | .fill), ([.wrap.spec.cases[] | .scalars["feats.size1"]] | min), ([.wrap.spec.cases[] | .fills.idx_data // empty] | unique)]')" \
+    '[{"kind":"int","lo":0,"hi":3},4,[{"kind":"int","lo":0,"hi":3}]]' \
+    "an accessor's integers that subscript another accessor alone are indices: filled 0..3 in every case, that dimension at least 4"
+is "$(rec count_scale_kernel '.wrap.spec.params[] | select(.name == "counts_data") | .fill.hi')" 100 \
+    "near miss: integers read from an accessor and only multiplied keep the default fill"
+
 run test/validate "$T_TMP/a.ndjson"
 is "$T_STATUS" 0 "schemas: every output validates (fields of use derived)"
 
@@ -120,7 +127,7 @@ fi
 
 # the accessor's own type agrees with the spec: size and offsets
 sh test/accessor/layout.sh "$T_TMP/a.ndjson" "$T_TMP/layout"
-is "$(ls "$T_TMP/layout" | wc -l | tr -d ' ')" 8 "a layout check per accessor"
+is "$(ls "$T_TMP/layout" | wc -l | tr -d ' ')" 13 "a layout check per accessor"
 for f in "$T_TMP"/layout/*.cu; do
 	n=$(basename "$f" .cu)
 	if "$NVCC" -std=c++17 -I stubs -o "$T_TMP/layout/$n" "$f" \

@@ -143,3 +143,53 @@ void row_sum(at::Tensor x, at::Tensor out)
 	    x.packed_accessor32<float, 2, at::RestrictPtrTraits>(),
 	    out.packed_accessor32<float, 1, at::RestrictPtrTraits>());
 }
+
+// features gathered by indices that an integer accessor holds: n =
+// idx[b][k][i] is then alone the second subscript of feats, so idx is
+// filled with 0..3 and that dimension holds at least 4 in every case
+__global__ void gather_sum_kernel(
+    at::PackedTensorAccessor64<float, 3, at::RestrictPtrTraits> out,
+    const at::PackedTensorAccessor64<float, 2, at::RestrictPtrTraits> feats,
+    const at::PackedTensorAccessor64<int64_t, 3, at::RestrictPtrTraits> idx)
+{
+	const int64_t C = feats.size(0);
+	const int64_t W = idx.size(2);
+	const int b = blockIdx.x;
+	for (int pid = threadIdx.x; pid < C * W; pid += blockDim.x) {
+		const int ch = pid / W;
+		const int i = pid % W;
+		float s = 0;
+		for (int k = 0; k < idx.size(1); ++k) {
+			const int n = idx[b][k][i];
+			if (n < 0)
+				continue;
+			s += feats[ch][n];
+		}
+		out[b][ch][i] = s;
+	}
+}
+
+// near miss: integers read from an accessor that are data, not indices
+// (their product is stored): the fill stays the integers' default
+__global__ void count_scale_kernel(
+    at::PackedTensorAccessor64<float, 2, at::RestrictPtrTraits> out,
+    const at::PackedTensorAccessor64<int64_t, 2, at::RestrictPtrTraits> counts)
+{
+	const int r = blockIdx.x;
+	for (int c = threadIdx.x; c < counts.size(1); c += blockDim.x) {
+		const int n = counts[r][c];
+		out[r][c] = 0.5f * n;
+	}
+}
+
+void gather_sum(at::Tensor out, at::Tensor feats, at::Tensor idx,
+    at::Tensor counts)
+{
+	gather_sum_kernel<<<out.size(0), 128>>>(
+	    out.packed_accessor64<float, 3, at::RestrictPtrTraits>(),
+	    feats.packed_accessor64<float, 2, at::RestrictPtrTraits>(),
+	    idx.packed_accessor64<int64_t, 3, at::RestrictPtrTraits>());
+	count_scale_kernel<<<out.size(0), 128>>>(
+	    out.packed_accessor64<float, 2, at::RestrictPtrTraits>(),
+	    counts.packed_accessor64<int64_t, 2, at::RestrictPtrTraits>());
+}

@@ -561,7 +561,7 @@ if [ -f "$g/accessor.ndjson" ]; then
 	sed 's/^/# /' "$out/accessor.err" | head -n 10
 	for k in scale_rows_kernel 'norms_kernel<float>' gather_kernel \
 	    affine_kernel modes_kernel pair_sum_kernel tile_kernel \
-	    mixed_kernel row_sum_kernel; do
+	    mixed_kernel row_sum_kernel gather_sum_kernel count_scale_kernel; do
 		has "$out/accessor.ndjson" "test/accessor/accessor.cu::$k" \
 		    '"verified":{"value":true'
 		ok $? "accessor: $k is a verified task"

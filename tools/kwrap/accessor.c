@@ -315,6 +315,75 @@ accessor_counts(struct kern *k)
 	}
 }
 
+/* Whether the local declared at t[i] has an integer type: an integer
+ * type word (or auto, the read's own integer type) before it. */
+static int
+int_local(const struct toks *t, size_t i)
+{
+	const struct k_dtype *dt;
+
+	return i > 0 && (is(t, i - 1, "auto") || (is_ident(t->v[i - 1]) &&
+	    (dt = k_dtype_c(t->v[i - 1])) != NULL && !dt->is_float));
+}
+
+/* An input accessor of integers whose element the kernel reads into an
+ * integer local that is then, alone, a subscript of another accessor:
+ * n = idx[b][k][i]; ... f[c][n] (in the text byvalue_members leaves,
+ * n = idx_data[...]; ... features_data[... + (n) * features.stride1]).
+ * Its values are indices into that
+ * dimension: the buffer is filled with data_lo..data_lo + DATA_HI (as a
+ * pointer's read as an index, interval.c), and the dimension holds them
+ * in every case. */
+void
+accessor_indices(struct kern *k)
+{
+	const struct toks *t = &k->t;
+	size_t j, e, u;
+	int i, b, d;
+
+	for (i = 0; i < k->np; i++) {
+		struct param *q = &k->p[i];
+		if (!accessor_buffer(k, i) || q->dt == NULL ||
+		    q->dt->is_float || strcmp(q->dt->name, "bool") == 0 ||
+		    (q->role != R_IN && (q->role != R_INOUT || q->written)))
+			continue;
+		for (j = k->body + 1; j + 2 < t->n; j++) {
+			if (!is(t, j, "=") || !is_ident(t->v[j - 1]) ||
+			    !int_local(t, j - 1) || !is(t, j + 1, q->name) ||
+			    !is(t, j + 2, "["))
+				continue;
+			e = skip_group(t, j + 2);
+			if (e >= t->n || !(is(t, e, ";") || is(t, e, ",")))
+				continue;
+			for (u = e; u + 5 < t->n; u++) {
+				/* ( n ) * B . strideD, as rewrite_use
+				 * spells B[...][n] */
+				if (!is(t, u, t->v[j - 1]) || !is(t, u - 1, "(") ||
+				    !is(t, u + 1, ")") || !is(t, u + 2, "*") ||
+				    !is(t, u + 4, ".") ||
+				    strncmp(t->v[u + 5], "stride", 6) != 0)
+					continue;
+				b = param_index(k, t->v[u + 3]);
+				d = atoi(t->v[u + 5] + 6);
+				if (b < 0 || b == q->member_of ||
+				    k->p[b].accessor <= d)
+					continue;
+				{
+					char sz[16];
+					struct field *f;
+					bprintf(sz, sizeof(sz), "size%d", d);
+					if ((f = field_of(&k->p[b], sz)) == NULL)
+						continue;
+					if (f->least < k->data_lo + DATA_HI + 1)
+						f->least = k->data_lo +
+						    DATA_HI + 1;
+					q->vals = 1;
+				}
+			}
+		}
+	}
+}
+
 json_t *
 accessor_field_json(const struct field *f)
 {

@@ -78,6 +78,7 @@ infer_at(json_t *rec, int data_lo)
 			if (k->p[i].ptr && !accessor_buffer(k, i))
 				count_of(k, i, dom);
 		accessor_counts(k);
+		accessor_indices(k);
 		shared_of(k);
 		index_limits(k);
 	}

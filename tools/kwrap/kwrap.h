@@ -122,6 +122,7 @@ struct field {
 	char expr[MAX_EXPR];	/* derived: the harness computes it from
 				   this expression (an accessor's stride) */
 	int fixed;		/* a size every case gives this value */
+	int least;		/* a size every case gives at least this */
 	int null;		/* a void * member the slice never names:
 				   passed as a null pointer, no buffer */
 	char vec[64];		/* a component of this vector member (p.v.x
@@ -675,6 +676,8 @@ accessor_buffer(const struct kern *k, int pi);
 /* Each accessor buffer's count: the product of its sizes. */
 void
 accessor_counts(struct kern *k);
+void
+accessor_indices(struct kern *k);
 /* spec.fields' entry of an accessor's size or stride */
 json_t *
 accessor_field_json(const struct field *f);

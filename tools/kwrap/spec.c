@@ -284,7 +284,7 @@ least_values(struct kern *k, json_t *spec)
 {
 	json_t *cs, *v;
 	size_t c;
-	int i;
+	int i, f;
 
 	json_array_foreach(json_object_get(spec, "cases"), c, cs)
 		for (i = 0; i < k->np; i++) {
@@ -301,6 +301,20 @@ least_values(struct kern *k, json_t *spec)
 				json_integer_set(v, json_integer_value(v) +
 				    k->p[i].align - json_integer_value(v) %
 				    k->p[i].align);
+			/* a struct's size field that holds indices read
+			 * from data (accessor_indices) */
+			for (f = 0; k->p[i].is_struct && f < k->p[i].nf; f++) {
+				char key[160];
+				if (k->p[i].f[f].least <= 0)
+					continue;
+				bprintf(key, sizeof(key), "%s.%s", k->p[i].name,
+				    k->p[i].f[f].name);
+				v = json_object_get(json_object_get(cs,
+				    "scalars"), key);
+				if (json_is_integer(v) && json_integer_value(v) <
+				    k->p[i].f[f].least)
+					json_integer_set(v, k->p[i].f[f].least);
+			}
 		}
 }
 
