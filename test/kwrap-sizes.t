@@ -270,6 +270,8 @@ is "$(gspec row_tail '[.params[] | .count // empty]')" '["rows * cols","rows * c
     "row * cols + k * blockDim.x + t under if (k * blockDim.x + t < cols): the guarded last terms stay below cols"
 is "$(gspec rows_auto '[.params[] | .count // empty]')" '["n1 * n2","n1","n1 * n2"]' \
     "for (auto i1 = blockIdx.y; i1 < n1; ...): auto from an index is an integer, i1 < n1 is strict (not n1 + 1 rows)"
+is "$(gspec outer_split '[.params[] | .count // empty]')" '["n","m","n * m"]' \
+    "i = index / m for index < n * m: at most n - 1, so out holds n * m and x n"
 is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
     "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
 

@@ -63,8 +63,23 @@ __global__ void rows_auto(float *y, float *first, const float *x, int n1,
 	}
 }
 
+// a flat index split by one of the sizes it ranges over: i = index / m
+// is at most n - 1 for index < n * m, so out holds n * m (not n * m + m
+// - 1) and x holds n
+__global__ void outer_split(const float *x, const float *w, float *out,
+    int n, int m)
+{
+	for (int index = blockIdx.x * blockDim.x + threadIdx.x; index < n * m;
+	    index += gridDim.x * blockDim.x) {
+		int i = index / m;
+		int j = index % m;
+		out[i * m + j] = x[i] * w[j];
+	}
+}
+
 void run(const float *x, float *y, int n, int rows, int cols)
 {
+	outer_split<<<(rows * cols + 255) / 256, 256>>>(x, x, y, rows, cols);
 	rows_auto<<<dim3(1, 64), 128>>>(y, y + rows * cols, x, rows, cols);
 	row_tail<<<rows, 256>>>(x, y, rows, cols, (cols + 255) / 256);
 	tile_flip<<<(n + TILE - 1) / TILE, 256>>>(x, y, n);

@@ -230,6 +230,47 @@ p_atom(struct poly *p, int a)
 	p->t[0].a[0] = (unsigned char)a;
 }
 
+/* (Q * m + c) / m for an atom m >= 1 that every term of a but a
+ * constant c holds, where Q >= 1: Q for c = 0, Q - 1 for c = -1 (Q * m
+ * - 1 is Q * m's last value below it: index / m for index < n * m is at
+ * most n - 1).  0 when a is not of that form. */
+static int
+div_atom(const struct atoms *at, struct poly *r, const struct poly *a,
+    int m)
+{
+	struct poly q, one;
+	long long c = 0;
+	int i, j, x;
+
+	if (!at->a[m].ge1)
+		return 0;
+	q.inf = 0;
+	q.n = 0;
+	for (i = 0; i < a->n; i++) {
+		struct term u = a->t[i];
+		if (u.na == 0) {
+			c += u.c;
+			continue;
+		}
+		for (x = 0; x < u.na && u.a[x] != m; x++)
+			;
+		if (x == u.na)
+			return 0;
+		for (j = x; j + 1 < u.na; j++)
+			u.a[j] = u.a[j + 1];
+		u.na--;
+		p_addterm(&q, &u);
+	}
+	p_const(&one, 1);
+	if (q.n == 0 || q.inf || (c != 0 && c != -1) || !p_ge(at, &q, &one))
+		return 0;
+	if (c == 0)
+		*r = q;
+	else
+		p_add(r, &q, &one, -1);
+	return 1;
+}
+
 /* a / b in C's truncating division, for b >= 1: exact where every term
  * divides, else a new atom. */
 void
@@ -262,6 +303,9 @@ p_div(struct atoms *at, struct poly *r, const struct poly *a,
 			return;
 		}
 	}
+	if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1 &&
+	    div_atom(at, r, a, b->t[0].a[0]))
+		return;
 	p_print(at, a, ta, sizeof(ta));
 	p_print(at, b, tb, sizeof(tb));
 	simple_a = a->n == 1 && a->t[0].c == 1 && a->t[0].na == 1;
