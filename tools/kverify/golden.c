@@ -366,6 +366,34 @@ unreproducible(json_t *gold, int k, const struct buf *b, char *why,
 	return why;
 }
 
+/* The cases k with a reason whys[k] into verify.left_out with fault,
+ * their golden entries dropped (they are skipped already). */
+static void
+record_left_out(struct ctx *c, int ncases, char (*whys)[512],
+    const char *fault)
+{
+	json_t *gj = json_object_get(c->v, "golden"), *lo;
+	json_t *cs = json_object_get(json_object_get(json_object_get(c->rec,
+	    "wrap"), "spec"), "cases");
+	size_t j;
+	int k;
+
+	if ((lo = json_object_get(c->v, "left_out")) == NULL) {
+		lo = json_array();
+		json_object_set_new(c->v, "left_out", lo);
+	}
+	for (k = 0; k < ncases; k++) {
+		if (whys[k][0] == '\0')
+			continue;
+		json_array_append_new(lo, json_pack("{s:i,s:O?,s:s,s:s}",
+		    "case", k, "name", json_object_get(json_array_get(cs,
+		    (size_t)k), "name"), "fault", fault, "message", whys[k]));
+		for (j = json_array_size(gj); j-- > 0; )
+			if (k_get_int(json_array_get(gj, j), "case", -1) == k)
+				json_array_remove(gj, j);
+	}
+}
+
 /*
  * A golden whose runs differ beyond any band only on some cases: those
  * cases, when case 0 is not one of them and fewer than half of the cases
@@ -380,13 +408,11 @@ static int
 drop_unreproducible(struct ctx *c, const struct unit *h,
     const struct unit *ref, struct run *gold, int ncases)
 {
-	json_t *gj = json_object_get(c->v, "golden"), *lo;
-	json_t *cs = json_object_get(json_object_get(json_object_get(c->rec,
-	    "wrap"), "spec"), "cases");
+	json_t *gj = json_object_get(c->v, "golden");
 	char why[512], (*whys)[512] = k_calloc((size_t)ncases + 1,
 	    sizeof(*whys));
 	int k, nbad = 0, det = 1, before;
-	size_t i, j;
+	size_t i;
 
 	for (k = 0; k < ncases; k++) {
 		if (case_skipped(k))
@@ -427,21 +453,7 @@ drop_unreproducible(struct ctx *c, const struct unit *h,
 		free(whys);
 		return 0;
 	}
-	if ((lo = json_object_get(c->v, "left_out")) == NULL) {
-		lo = json_array();
-		json_object_set_new(c->v, "left_out", lo);
-	}
-	for (k = 0; k < ncases; k++) {
-		if (whys[k][0] == '\0')
-			continue;
-		json_array_append_new(lo, json_pack("{s:i,s:O?,s:s,s:s}",
-		    "case", k, "name", json_object_get(json_array_get(cs,
-		    (size_t)k), "name"), "fault", "nondeterministic",
-		    "message", whys[k]));
-		for (j = json_array_size(gj); j-- > 0; )
-			if (k_get_int(json_array_get(gj, j), "case", -1) == k)
-				json_array_remove(gj, j);
-	}
+	record_left_out(c, ncases, whys, "nondeterministic");
 	free(whys);
 	return det;
 }
@@ -460,12 +472,10 @@ drop_unreproducible(struct ctx *c, const struct unit *h,
 static void
 drop_unwritten(struct ctx *c, int ncases)
 {
-	json_t *gj = json_object_get(c->v, "golden"), *lo, *g, *o;
-	json_t *cs = json_object_get(json_object_get(json_object_get(c->rec,
-	    "wrap"), "spec"), "cases");
-	char (*whys)[256] = k_calloc((size_t)ncases + 1, sizeof(*whys));
+	json_t *gj = json_object_get(c->v, "golden"), *g, *o;
+	char (*whys)[512] = k_calloc((size_t)ncases + 1, sizeof(*whys));
 	int k, nbad = 0, first = first_case(ncases), before;
-	size_t i, j;
+	size_t i;
 
 	for (k = 0; k < ncases; k++) {
 		if (case_skipped(k) || (g = gold_case(gj, k)) == NULL)
@@ -493,21 +503,7 @@ drop_unwritten(struct ctx *c, int ncases)
 			free(whys);
 			return;
 		}
-	if ((lo = json_object_get(c->v, "left_out")) == NULL) {
-		lo = json_array();
-		json_object_set_new(c->v, "left_out", lo);
-	}
-	for (k = 0; k < ncases; k++) {
-		if (whys[k][0] == '\0')
-			continue;
-		json_array_append_new(lo, json_pack("{s:i,s:O?,s:s,s:s}",
-		    "case", k, "name", json_object_get(json_array_get(cs,
-		    (size_t)k), "name"), "fault", "unwritten", "message",
-		    whys[k]));
-		for (j = json_array_size(gj); j-- > 0; )
-			if (k_get_int(json_array_get(gj, j), "case", -1) == k)
-				json_array_remove(gj, j);
-	}
+	record_left_out(c, ncases, whys, "unwritten");
 	free(whys);
 }
 
