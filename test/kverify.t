@@ -223,6 +223,11 @@ is "$T_STATUS:$(jq -c '.verify | [.left_out, [.golden[].case], [.candidate.cases
 is "$(grep -c '^good - 1 ' "$T_TMP/lolog")" 0 "the left-out case is never run for the candidate (harness --skip)"
 test/validate "$T_TMP/out" > /dev/null 2>&1
 ok $? "a record with a case left out validates against schemas/"
+rec refcrash2r crash2r good > "$T_TMP/in"
+run "$KV" --no-time < "$T_TMP/in"
+is "$T_STATUS:$(jq -c '.verify | [.left_out, [.golden[].case], [.candidate.cases[].case], .pass_exe, .verified.value]' "$T_TMP/out")" \
+    '0:[[{"case":2,"name":null,"fault":"crash","message":"killed by signal 11 (Segmentation fault)"}],[0,1],[0,1],true,true]' \
+    "a reference that crashes on case 2 in its repeat alone: the case is left out, the rest judged"
 rec refcrash12 crash12 good > "$T_TMP/in"
 run "$KV" --no-time < "$T_TMP/in"
 is "$T_STATUS:$(jq -r '[.errors[0].code, .verify.fault.kind, .verify.fault.role, .verify.fault.case, (.verify.left_out | length)] | @tsv' "$T_TMP/out")" \

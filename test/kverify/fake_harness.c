@@ -299,6 +299,9 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		raise(SIGSEGV);
 	if (strcmp(mode, "crash12") == 0 && kcase > 0)
 		raise(SIGSEGV);
+	/* crash2r: a crash on case 2 in the repeat alone (its sentinel) */
+	if (strcmp(mode, "crash2r") == 0 && kcase == 2 && sentinel != 0xA5)
+		raise(SIGSEGV);
 	if (strcmp(mode, "oom") == 0) {
 		/* what the real harness says when cuMemAlloc fails */
 		fprintf(stderr, "harness: kw_alloc(&b[i].dev, b[i].bytes ? "
