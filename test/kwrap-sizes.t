@@ -272,6 +272,8 @@ is "$(gspec rows_auto '[.params[] | .count // empty]')" '["n1 * n2","n1","n1 * n
     "for (auto i1 = blockIdx.y; i1 < n1; ...): auto from an index is an integer, i1 < n1 is strict (not n1 + 1 rows)"
 is "$(gspec outer_split '[.params[] | .count // empty]')" '["n","m","n * m"]' \
     "i = index / m for index < n * m: at most n - 1, so out holds n * m and x n"
+is "$(gspec rows_of_warps '[.launch.grid[0], .launch.block[0], [.params[] | .count // empty]]')" '["(rows + 3) / 4",128,["rows","rows"]]' \
+    "row = blockIdx.x * 4 + threadIdx.x / 32 through a block-index local: a block covers 4 rows, the grid is (rows + 3) / 4"
 is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
     "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
 

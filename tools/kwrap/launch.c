@@ -162,6 +162,52 @@ infer_block(struct kern *k, json_t *launch)
 
 static int grid_at(struct kern *k, json_t *l, int d, char *out, size_t cap);
 
+/* The block step of a global index: in v = blockIdx.x * C + t, or v =
+ * b + t with the block-index local b = blockIdx.x * C, the constant C
+ * (a block covers C elements of the index, whatever its threads); 0
+ * when v's definition spells no such product at its top level (then
+ * blockIdx.x * blockDim.x, the block's size, is taken). */
+static long long
+global_step(struct kern *k, const struct var *v, int depth)
+{
+	const struct toks *t = &k->t;
+	struct var *w;
+	size_t i;
+	long long c;
+	int paren = 0;
+
+	for (i = v->a; i < v->b && i < t->n; i++) {
+		if (is(t, i, "(") || is(t, i, "["))
+			paren++;
+		else if (is(t, i, ")") || is(t, i, "]"))
+			paren--;
+		if (paren != 0)
+			continue;
+		if (is(t, i, "blockIdx") && is(t, i + 1, ".")) {
+			/* blockIdx.x * C or C * blockIdx.x, a term of
+			 * the sum */
+			if (is(t, i + 3, "*") && i + 4 < v->b &&
+			    (i + 5 == v->b || is(t, i + 5, "+")) &&
+			    (i == v->a || is(t, i - 1, "+")) &&
+			    eval_range(t, i + 4, i + 5, &k->c, &c) && c > 0)
+				return c;
+			if (i >= v->a + 2 && is(t, i - 1, "*") &&
+			    (i - 2 == v->a || is(t, i - 3, "+")) &&
+			    (i + 3 == v->b || is(t, i + 3, "+")) &&
+			    eval_range(t, i - 2, i - 1, &k->c, &c) && c > 0)
+				return c;
+			return 0;
+		}
+		if (depth < 2 && is_ident(t->v[i]) && !is(t, i - 1, ".") &&
+		    (w = var_get(k, t->v[i])) != NULL && w != v &&
+		    w->kind == V_BLOCK && w->dim == v->bdim &&
+		    (i == v->a || is(t, i - 1, "+")) &&
+		    (i + 1 == v->b || is(t, i + 1, "+")))
+			return global_step(k, w, depth + 1);
+	}
+	return 0;
+}
+
 /* The grid: per dimension, the range of a global or block index.  Guards
  * read through param_expr may name gridDim, so bounds and grid are found
  * in rounds (process); say is 0 in all but the last, which says what
@@ -175,6 +221,8 @@ infer_grid(struct kern *k, int say)
 	k->say_caps = say;
 	for (d = 0; d < 3; d++) {
 		const char *dom = NULL;
+		const struct var *dv = NULL;
+		long long step;
 		int kind = -1, td = d;
 		/* the grid a launch site spells in the kernel's parameters,
 		 * with the block it spells too, is the project's own */
@@ -191,6 +239,7 @@ infer_grid(struct kern *k, int say)
 				dom = vv->bound;
 				kind = (int)vv->kind;
 				td = vv->dim;
+				dv = vv;
 			}
 		}
 		if (dom == NULL) {
@@ -211,6 +260,15 @@ infer_grid(struct kern *k, int say)
 			}
 		} else if (kind == V_BLOCK) {
 			copy(k->grid[d], sizeof(k->grid[d]), dom);
+		} else if ((step = global_step(k, dv, 0)) > 0) {
+			/* the block covers step elements of the index */
+			char pd[MAX_EXPR];
+			paren(dom, pd, sizeof(pd));
+			if (step == 1)
+				copy(k->grid[d], sizeof(k->grid[d]), dom);
+			else
+				bprintf(k->grid[d], sizeof(k->grid[d]),
+				    "(%s + %lld) / %lld", pd, step - 1, step);
 		} else {
 			char pd[MAX_EXPR];
 			paren(dom, pd, sizeof(pd));
