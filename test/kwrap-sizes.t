@@ -274,6 +274,9 @@ is "$(gspec outer_split '[.params[] | .count // empty]')" '["n","m","n * m"]' \
     "i = index / m for index < n * m: at most n - 1, so out holds n * m and x n"
 is "$(gspec rows_of_warps '[.launch.grid[0], .launch.block[0], [.params[] | .count // empty]]')" '["(rows + 3) / 4",128,["rows","rows"]]' \
     "row = blockIdx.x * 4 + threadIdx.x / 32 through a block-index local: a block covers 4 rows, the grid is (rows + 3) / 4"
+is "$(gspec rows_in_helper '[.launch.grid[0], (.confidence.guesses | map(select(test("^grid"))))]')" \
+    '["1",["grid: one block (a block index is used only in functions the kernel calls, whose range kwrap does not widen)"]]' \
+    "a block index read only in a helper the kernel calls: one block, and the guess says so (not that no block index is used)"
 is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
     "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
 

@@ -89,8 +89,23 @@ __global__ void rows_of_warps(const float *x, float *y, int rows)
 		y[row] = 2.0f * x[row];
 }
 
+// the block index read only in a helper: one block, and the guess says
+// where the index is, not that there is none
+__device__ void row_double(const float *x, float *y, int cols)
+{
+	int r = blockIdx.x;
+	for (int c = threadIdx.x; c < cols; c += blockDim.x)
+		y[r * cols + c] = 2.0f * x[r * cols + c];
+}
+
+__global__ void rows_in_helper(const float *x, float *y, int cols)
+{
+	row_double(x, y, cols);
+}
+
 void run(const float *x, float *y, int n, int rows, int cols)
 {
+	rows_in_helper<<<blocks_for(rows), 128>>>(x, y, cols);
 	rows_of_warps<<<blocks_for(rows), 128>>>(x, y, rows);
 	outer_split<<<(rows * cols + 255) / 256, 256>>>(x, x, y, rows, cols);
 	rows_auto<<<dim3(1, 64), 128>>>(y, y + rows * cols, x, rows, cols);

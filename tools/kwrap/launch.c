@@ -282,12 +282,27 @@ infer_grid(struct kern *k, int say)
 	}
 	if (k->grid_state == 2 && strcmp(k->grid[0], "1") == 0 &&
 	    strcmp(k->grid[1], "1") == 0) {
-		int any = 0;
+		int any = 0, own = 0, far = 0;
+		size_t i;
 		for (n = 0; n < k->nv; n++)
 			any |= k->v[n].kind == V_GLOBAL ||
 			    k->v[n].kind == V_BLOCK;
+		/* blockIdx (or a cooperative group's group_index())
+		 * spelled in the kernel's text, or only in the slice's
+		 * functions (those the kernel calls) */
+		for (i = 0; i < k->t.n && !own; i++)
+			own = is(&k->t, i, "blockIdx") ||
+			    is(&k->t, i, "group_index");
+		for (i = 0; i < k->all.n && !own && !far; i++)
+			far = is(&k->all, i, "blockIdx") ||
+			    is(&k->all, i, "group_index");
 		if (!any && say)
-			guess(k, "grid: one block (no block index is used)");
+			guess(k, "%s", own ? "grid: one block (the kernel's "
+			    "block index has no bound kwrap found)" : far ?
+			    "grid: one block (a block index is used only in "
+			    "functions the kernel calls, whose range kwrap "
+			    "does not widen)" :
+			    "grid: one block (no block index is used)");
 	}
 }
 
