@@ -315,29 +315,20 @@ accessor_counts(struct kern *k)
 	}
 }
 
-/* Whether the local declared at t[i] has an integer type: an integer
- * type word (or auto, the read's own integer type) before it. */
-static int
-int_local(const struct toks *t, size_t i)
-{
-	const struct k_dtype *dt;
-
-	return i > 0 && (is(t, i - 1, "auto") || (is_ident(t->v[i - 1]) &&
-	    (dt = k_dtype_c(t->v[i - 1])) != NULL && !dt->is_float));
-}
-
 /* An input accessor of integers whose element the kernel reads into an
  * integer local that is then, alone, a subscript of another accessor:
  * n = idx[b][k][i]; ... f[c][n] (in the text byvalue_members leaves,
- * n = idx_data[...]; ... features_data[... + (n) * features.stride1]).
- * Its values are indices into that
- * dimension: the buffer is filled with data_lo..data_lo + DATA_HI (as a
- * pointer's read as an index, interval.c), and the dimension holds them
- * in every case. */
+ * n = idx_data[...]; ... features_data[... + (n) * features.stride1]),
+ * n an integer to int_var.  Its values are indices into that dimension:
+ * the buffer is filled with data_lo..data_lo + DATA_HI (as a pointer's
+ * read as an index, interval.c), and the dimension holds them in every
+ * case. */
 void
 accessor_indices(struct kern *k)
 {
 	const struct toks *t = &k->t;
+	struct field *f;
+	char sz[16];
 	size_t j, e, u;
 	int i, b, d;
 
@@ -347,10 +338,10 @@ accessor_indices(struct kern *k)
 		    q->dt->is_float || strcmp(q->dt->name, "bool") == 0 ||
 		    (q->role != R_IN && (q->role != R_INOUT || q->written)))
 			continue;
-		for (j = k->body + 1; j + 2 < t->n; j++) {
+		for (j = k->body + 1; j + 2 < t->n && k->kf != NULL; j++) {
 			if (!is(t, j, "=") || !is_ident(t->v[j - 1]) ||
-			    !int_local(t, j - 1) || !is(t, j + 1, q->name) ||
-			    !is(t, j + 2, "["))
+			    !is(t, j + 1, q->name) || !is(t, j + 2, "[") ||
+			    !int_var(k->kf, t->v[j - 1]))
 				continue;
 			e = skip_group(t, j + 2);
 			if (e >= t->n || !(is(t, e, ";") || is(t, e, ",")))
@@ -365,20 +356,14 @@ accessor_indices(struct kern *k)
 					continue;
 				b = param_index(k, t->v[u + 3]);
 				d = atoi(t->v[u + 5] + 6);
+				bprintf(sz, sizeof(sz), "size%d", d);
 				if (b < 0 || b == q->member_of ||
-				    k->p[b].accessor <= d)
+				    k->p[b].accessor <= d ||
+				    (f = field_of(&k->p[b], sz)) == NULL)
 					continue;
-				{
-					char sz[16];
-					struct field *f;
-					bprintf(sz, sizeof(sz), "size%d", d);
-					if ((f = field_of(&k->p[b], sz)) == NULL)
-						continue;
-					if (f->least < k->data_lo + DATA_HI + 1)
-						f->least = k->data_lo +
-						    DATA_HI + 1;
-					q->vals = 1;
-				}
+				if (f->least < k->data_lo + DATA_HI + 1)
+					f->least = k->data_lo + DATA_HI + 1;
+				q->vals = 1;
 			}
 		}
 	}

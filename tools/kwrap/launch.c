@@ -260,24 +260,18 @@ infer_grid(struct kern *k, int say)
 			}
 		} else if (kind == V_BLOCK) {
 			copy(k->grid[d], sizeof(k->grid[d]), dom);
-		} else if ((step = global_step(k, dv, 0)) > 0) {
-			/* the block covers step elements of the index */
+		} else {
+			/* a block covers step elements of the index: its
+			 * own constant product, else the block's threads */
 			char pd[MAX_EXPR];
+			if ((step = global_step(k, dv, 0)) <= 0)
+				step = k->block[td];
 			paren(dom, pd, sizeof(pd));
 			if (step == 1)
 				copy(k->grid[d], sizeof(k->grid[d]), dom);
 			else
 				bprintf(k->grid[d], sizeof(k->grid[d]),
 				    "(%s + %lld) / %lld", pd, step - 1, step);
-		} else {
-			char pd[MAX_EXPR];
-			paren(dom, pd, sizeof(pd));
-			if (k->block[td] == 1)
-				copy(k->grid[d], sizeof(k->grid[d]), dom);
-			else
-				bprintf(k->grid[d], sizeof(k->grid[d]),
-				    "(%s + %lld) / %lld", pd, k->block[td] - 1,
-				    k->block[td]);
 		}
 	}
 	if (k->grid_state == 2 && strcmp(k->grid[0], "1") == 0 &&
