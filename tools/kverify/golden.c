@@ -366,6 +366,32 @@ unreproducible(json_t *gold, int k, const struct buf *b, char *why,
 	return why;
 }
 
+/* Case k's entries out of the golden. */
+static void
+golden_drop(json_t *gold, int k)
+{
+	size_t j;
+
+	for (j = json_array_size(gold); j-- > 0; )
+		if (k_get_int(json_array_get(gold, j), "case", -1) == k)
+			json_array_remove(gold, j);
+}
+
+/* Every case with a reason whys[k] added to the cases skipped; when one
+ * cannot be, the skips as they were and -1. */
+static int
+skip_listed(char (*whys)[512], int ncases)
+{
+	int k, before = case_skip_count();
+
+	for (k = 0; k < ncases; k++)
+		if (whys[k][0] != '\0' && case_skip_add(k) != 0) {
+			case_skip_keep(before);
+			return -1;
+		}
+	return 0;
+}
+
 /* The cases k with a reason whys[k] into verify.left_out with fault,
  * their golden entries dropped (they are skipped already). */
 static void
@@ -375,7 +401,6 @@ record_left_out(struct ctx *c, int ncases, char (*whys)[512],
 	json_t *gj = json_object_get(c->v, "golden"), *lo;
 	json_t *cs = json_object_get(json_object_get(json_object_get(c->rec,
 	    "wrap"), "spec"), "cases");
-	size_t j;
 	int k;
 
 	if ((lo = json_object_get(c->v, "left_out")) == NULL) {
@@ -388,9 +413,7 @@ record_left_out(struct ctx *c, int ncases, char (*whys)[512],
 		json_array_append_new(lo, json_pack("{s:i,s:O?,s:s,s:s}",
 		    "case", k, "name", json_object_get(json_array_get(cs,
 		    (size_t)k), "name"), "fault", fault, "message", whys[k]));
-		for (j = json_array_size(gj); j-- > 0; )
-			if (k_get_int(json_array_get(gj, j), "case", -1) == k)
-				json_array_remove(gj, j);
+		golden_drop(gj, k);
 	}
 }
 
@@ -431,20 +454,16 @@ drop_unreproducible(struct ctx *c, const struct unit *h,
 		return 0;
 	}
 	before = case_skip_count();
-	for (k = 0; k < ncases; k++) {
-		if (case_skipped(k))
-			continue;
-		if (whys[k][0] == '\0') {
-			for (i = 0; i < gold[k].nout; i++)
-				if (gold[k].out[i].spread != 0 ||
-				    gold[k].out[i].order != 0)
-					det = 0;
-		} else if (case_skip_add(k) != 0) {
-			case_skip_keep(before);
-			free(whys);
-			return 0;
-		}
+	if (skip_listed(whys, ncases) != 0) {
+		free(whys);
+		return 0;
 	}
+	/* the cases kept */
+	for (k = 0; k < ncases; k++)
+		for (i = 0; !case_skipped(k) && i < gold[k].nout; i++)
+			if (gold[k].out[i].spread != 0 ||
+			    gold[k].out[i].order != 0)
+				det = 0;
 	/* cases that agreed by chance (a kernel that writes a clock)
 	 * would not again: the kept ones must give the golden's outputs
 	 * once more, in a process of their own */
@@ -474,7 +493,7 @@ drop_unwritten(struct ctx *c, int ncases)
 {
 	json_t *gj = json_object_get(c->v, "golden"), *g, *o;
 	char (*whys)[512] = k_calloc((size_t)ncases + 1, sizeof(*whys));
-	int k, nbad = 0, first = first_case(ncases), before;
+	int k, nbad = 0, first = first_case(ncases);
 	size_t i;
 
 	for (k = 0; k < ncases; k++) {
@@ -496,14 +515,8 @@ drop_unwritten(struct ctx *c, int ncases)
 		free(whys);
 		return;
 	}
-	before = case_skip_count();
-	for (k = 0; k < ncases; k++)
-		if (whys[k][0] != '\0' && case_skip_add(k) != 0) {
-			case_skip_keep(before);
-			free(whys);
-			return;
-		}
-	record_left_out(c, ncases, whys, "unwritten");
+	if (skip_listed(whys, ncases) == 0)
+		record_left_out(c, ncases, whys, "unwritten");
 	free(whys);
 }
 
@@ -829,10 +842,7 @@ golden(struct ctx *c, const struct unit *h, const struct unit *ref,
 		json_t *lo = json_object_get(c->v, "left_out");
 		int lk = (int)k_get_int(json_array_get(lo,
 		    json_array_size(lo) - 1), "case", -1);
-		size_t e;
-		for (e = json_array_size(gold); e-- > 0; )
-			if (k_get_int(json_array_get(gold, e), "case", -1) == lk)
-				json_array_remove(gold, e);
+		golden_drop(gold, lk);
 		log_run(c->runs, "reference", -1, "repeat", &batch2);
 		run_free(&batch2);
 		if (fresh_batch(c, h, ref, "ref2", sent2 ? SENTINEL2 : 0,
