@@ -77,7 +77,8 @@ lib/libkllm.a: $(LLM_OBJS)
 KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
 	tools/kscan/source.o tools/kscan/launch.o tools/kscan/macrolaunch.o tools/kscan/kernel.o \
 	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o \
-	tools/kscan/cache.o tools/kscan/recall.o tools/kscan/chain.o
+	tools/kscan/cache.o tools/kscan/recall.o tools/kscan/chain.o \
+	tools/kscan/conds.o
 
 tools/kscan/%.o: tools/kscan/%.c tools/kscan/kscan.h lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
@@ -107,7 +108,7 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok ptx loopmacro eval vocab infer model textual launch poly flow interval onchip access \
-	spec fit harness instruction llm validate mutate equiv equiv_eval equiv_dead equiv_barrier equiv_init switches hit boundary sizeguard nonfinite byvalue accessor guarded multiple kwrap
+	spec fit harness instruction llm validate mutate equiv equiv_eval equiv_dead equiv_barrier equiv_init switches hit boundary sizeguard nonfinite byvalue accessor guarded multiple precond kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
 tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh

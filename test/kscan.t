@@ -229,6 +229,15 @@ is "$(jq -sc '[.[].scan.launches[].resolved | [.grid, .block, .shared_mem]]' "$T
     "resolved: a helper's locals and default argument, dim3 locals of a macro, constexpr and enum, a local's one later assignment and a dim3's .x, a switch's case"
 is "$(jq -sc '[.[].scan.launches[].resolved.args[2]]' "$T_TMP/out")" \
     '["rows * cols","rows","n","n","n"]' "resolved: an argument that is a local is its initializer"
+# the conditions a launch runs under (test/sizes/dispatch.cu): the if
+# whose then-branch holds it and the checks before it; an else adds none
+run "$KSCAN" --root . test/sizes/dispatch.cu
+is "$(jq -sc '[.[].scan.launches[] | [.kernel, .conditions]]' "$T_TMP/out")" \
+    '[["tile_rows",["x.dim() == 2","cols % 32 == 0 && rows >= 4"]],["each_elem",["x.dim() == 2"]],["each_scaled",["x.dim() == 2","!quiet"]],["tap_gather",["chans % 32 == 0"]],["tap_gather_any",[]]]' \
+    "conditions: a TORCH_CHECK before the launch, the if holding it (braced or not), nothing from an else or from a check in another function"
+is "$(jq -sc '[.[].scan.launches[0].resolved.conditions[1]]' "$T_TMP/out")" \
+    '["(x.size(1)) % 32 == 0 && rows >= 4",null,"! quiet",null,null]' \
+    "resolved.conditions: the launcher's locals followed as in the arguments"
 cat > "$D/twice.cu" <<'CU'
 #define TPB 128
 __global__ void kz(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 0; }

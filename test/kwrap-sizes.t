@@ -280,6 +280,26 @@ is "$(gspec rows_in_helper '[.launch.grid[0], (.confidence.guesses | map(select(
 is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
     "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
 
+# launches under the launcher's conditions (test/sizes/dispatch.cu,
+# saved as test/sizes/dispatch.ndjson)
+"$KWRAP" < test/sizes/dispatch.ndjson > "$T_TMP/d.ndjson" 2> /dev/null
+dspec() {
+	jq -c --arg id "test/sizes/dispatch.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/d.ndjson"
+}
+is "$(dspec tile_rows '[.cases[] | .scalars | select(.cols % 32 != 0 or .cols < 32 or .rows < 4)] | length')" '0' \
+    "launched under if (cols % 32 == 0 && rows >= 4): cols a multiple of 32 and rows at least 4 in every case"
+is "$(dspec tile_rows '.launch.grid[0]')" '"rows * (cols / 32)"' \
+    "grid rows * (cols / 32) with rows passed as torch::empty({rows, cols}).size(0): the size the tensor was made with"
+is "$(dspec tap_gather '[[.params[] | .count // empty], .confidence.counts]')" '[["4 * chans","taps * rows","32 * rows"],"high"]' \
+    "chans a multiple of 32: (chans * taps - 1) / 32 + 1 is (chans / 32) * taps trips, so the tap k0 / (chans / 32) stays below taps"
+is "$(dspec tap_gather_any '[.params[] | select(.name == "map") | .count]')" '["1048576"]' \
+    "near miss: the same kernel under no condition: the tap has no bound (chans / 32 may be 0)"
+is "$(dspec each_elem '[.cases[] | .scalars.cols] | map(select(. % 32 != 0)) | length > 0')" 'true' \
+    "near miss: the else branch's kernel keeps cols that are no multiple of 32"
+is "$(dspec each_scaled '[.launch.grid[0], ([.cases[] | .scalars.n] | min)]')" '["(n + 255) / 256",1]' \
+    "near miss: if (!quiet) bounds no parameter; n keeps its smallest case"
+
 # vector loads and stores whose index steps by the vector's width, guarded
 # only at its start (test/sizes/vector.cu, saved as
 # test/sizes/vector.ndjson): the count ends at the multiple of the width

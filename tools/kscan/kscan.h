@@ -178,6 +178,10 @@ json_t *split_args(struct fileinfo *fi, struct tok *t, unsigned a,
     unsigned b);
 unsigned matching(struct tok *t, unsigned i, unsigned n);
 unsigned matching_angle(struct tok *t, unsigned i, unsigned n);
+
+/* conds.c: the conditions a launch at offset off runs under */
+unsigned launch_conditions(struct tok *ft, unsigned fn, unsigned off,
+    unsigned *cs, unsigned *ce, unsigned max);
 CXCursor macro_def(struct ctx *x, const char *name);
 void macros_free(struct macros *m);
 

@@ -1005,6 +1005,7 @@ resolve(struct res *r, struct fileinfo *fi, struct tok *t, unsigned a,
 
 #define MAX_LAUNCH_ITEMS 128
 #define MAX_SWITCH 8
+#define MAX_CONDITIONS 16
 
 /* The innermost switch on a plain name whose case label, a number or a
  * name, the launch at offset off sits under: switch (threads) { case
@@ -1056,9 +1057,10 @@ switch_context(struct res *r, unsigned off)
 static json_t *
 resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
     const unsigned *cs, const unsigned *ce, unsigned nc,
-    const unsigned *as, const unsigned *ae, unsigned na)
+    const unsigned *as, const unsigned *ae, unsigned na, json_t *l)
 {
 	struct res r;
+	int ffi_same = 0;
 	json_t *o = json_object(), *args = json_array();
 	static const char *const key[] = { "grid", "block", "shared_mem" };
 	unsigned i;
@@ -1071,10 +1073,29 @@ resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
 		r.ft = tokens(x, clang_getCursorExtent(x->func), &r.fn, &ffi);
 		if (ffi == fi && nc + na > 0)
 			switch_context(&r, t[0].a);
+		ffi_same = ffi == fi;
 	}
 	for (i = 0; i < 3; i++)
 		json_object_set_new(o, key[i], i < nc ?
 		    resolve(&r, fi, t, cs[i], ce[i]) : json_null());
+	if (r.ft != NULL && ffi_same) {
+		/* the conditions the launch runs under, as spelled on the
+		 * launch and resolved here */
+		unsigned qs[MAX_CONDITIONS], qe[MAX_CONDITIONS], nq;
+		json_t *sp = json_array(), *rs = json_array();
+		nq = launch_conditions(r.ft, r.fn, t[0].a, qs, qe,
+		    MAX_CONDITIONS);
+		for (i = 0; i < nq; i++) {
+			json_t *v = resolve(&r, fi, r.ft, qs[i], qe[i]);
+			json_t *f = folded_json(fi, r.ft[qs[i]].a,
+			    r.ft[qe[i] - 1].b);
+			json_array_append(rs, json_is_null(v) ? f : v);
+			json_array_append_new(sp, f);
+			json_decref(v);
+		}
+		json_object_set_new(l, "conditions", sp);
+		json_object_set_new(o, "conditions", rs);
+	}
 	for (i = 0; i < na; i++) {
 		json_t *v = resolve(&r, fi, t, as[i], ae[i]);
 		json_array_append_new(args, json_is_null(v) ?
@@ -1327,7 +1348,7 @@ check_launch(struct ctx *x, CXCursor call)
 	    json_incref(json_array_get(cfg, 3)) : json_null());
 	json_object_set_new(l, "args", args != NULL ? args : json_array());
 	json_decref(cfg);
-	res = resolved_json(x, fi, t, cs, ce, nc, as, ae, na);
+	res = resolved_json(x, fi, t, cs, ce, nc, as, ae, na, l);
 	json_object_set_new(l, "resolved", res);
 
 	/* matching keys, removed before output */

@@ -53,6 +53,7 @@ infer_at(json_t *rec, int data_lo)
 	if (!json_is_object(launch))
 		launch = json_array_get(json_object_get(scan, "launches"), 0);
 	k->site = launch_site(rec, launch, &k->c);
+	site_conditions(k);
 	infer_block(k, launch);
 	/* a guard's bound may name gridDim, and the grid is the bounds'
 	 * range: rounds until no new bound comes */

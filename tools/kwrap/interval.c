@@ -61,8 +61,11 @@ initial(struct fn *f, const char *name, struct iv *r)
 		p_const(&r->hi, 1);
 	} else {
 		int a = atom_get(k->at, name);
-		if (a >= 0)
+		if (a >= 0) {
 			k->at->a[a].ge1 = 1;
+			if (k->p[p].align > 1)
+				k->at->a[a].mult = k->p[p].align;
+		}
 		p_atom(&r->lo, a);
 		p_atom(&r->hi, a);
 	}

@@ -252,6 +252,8 @@ struct atom {
 	int datom;		/* the divisor's atom, or -1 */
 	struct poly num;	/* the dividend */
 	int keep;		/* a rounding p_loosen leaves: d * ((P + d) / d) */
+	long long mult;		/* a size every case keeps a multiple of
+				   this (precond.c, access.c), or 0 */
 };
 
 struct atoms {
@@ -458,6 +460,12 @@ json_t *
 launch_site(json_t *rec, json_t *launch, const struct consts *c);
 int
 site_grid(struct kern *k, int d, char *out, size_t cap);
+int
+site_param(struct kern *k, json_t *args, const char *e);
+
+/* precond.c */
+void
+site_conditions(struct kern *k);
 void
 infer_shared(struct kern *k, json_t *launch);
 const struct k_dtype *

@@ -798,6 +798,75 @@ tensor_size(struct kern *k, json_t *args, const struct toks *gt, size_t i,
 	return found;
 }
 
+/* A launch argument's tokens: the size of a tensor the launcher has just
+ * made, (torch::empty({rows, cols}, opts)).size(0) as kscan resolves
+ * out.size(0), is the size it was made with, rows.  Factories that take
+ * the sizes first: empty, zeros, ones, full, rand, randn, and a tensor's
+ * new_empty, new_zeros, new_ones, new_full. */
+static void
+arg_toks(const char *s, struct toks *at)
+{
+	static const char *const ctor[] = { "empty", "zeros", "ones", "full",
+	    "rand", "randn", "new_empty", "new_zeros", "new_ones", "new_full",
+	    NULL };
+	static const char *const comma[] = { ",", NULL };
+	struct toks o = { 0 };
+	size_t n, e, c, i, it;
+	long long d;
+	int j, neg = 0;
+
+	tokenize(s, at);
+	n = at->n;
+	/* ... . size ( d ) at the end */
+	if (n < 10 || !is(at, n - 1, ")"))
+		return;
+	if (is(at, n - 3, "-") && is(at, n - 4, "(")) {
+		neg = 1;
+		n--;
+	}
+	if (!is(at, n - 3, "(") || !is(at, n - 4, "size") ||
+	    !is(at, n - 5, ".") || !is_num(at->v[n - 2 + neg]))
+		return;
+	d = atoll(at->v[n - 2 + neg]);
+	e = n - 5;
+	/* ( call ) . size: the parentheses kscan's text keeps */
+	i = 0;
+	if (is(at, 0, "(") && skip_group(at, 0) == e) {
+		i = 1;
+		e--;
+	}
+	/* name ( { items } , ... ): the call must end at e */
+	for (c = i; c < e && !is(at, c, "("); c++)
+		;
+	if (c == i || c + 1 >= e || !is(at, c + 1, "{") ||
+	    skip_group(at, c) != e)
+		return;
+	for (j = 0; ctor[j] != NULL && strcmp(ctor[j], at->v[c - 1]) != 0;
+	    j++)
+		;
+	if (ctor[j] == NULL)
+		return;
+	/* the items of { ... } */
+	{
+		size_t close = skip_group(at, c + 1) - 1, a[16], b[16];
+		size_t na = 0;
+		for (it = c + 2; it < close && na < 16; it = b[na++] + 1) {
+			a[na] = it;
+			b[na] = expr_end(at, it, comma);
+			if (b[na] > close)
+				b[na] = close;
+		}
+		if (neg)
+			d = (long long)na - d;
+		if (d < 0 || (size_t)d >= na || a[d] >= b[d])
+			return;
+		for (it = a[d]; it < b[d]; it++)
+			tok_push(&o, at->v[it], strlen(at->v[it]));
+	}
+	toks_free(at);
+	*at = o;
+}
+
 static int
 site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
     size_t e, char *out, size_t cap)
@@ -828,7 +897,7 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 			    (size_t)n));
 			if (s == NULL || k->p[n].ptr || k->p[n].is_struct)
 				continue;
-			tokenize(s, &at);
+			arg_toks(s, &at);
 			for (j = 0; j < at.n && i + j < e &&
 			    strcmp(at.v[j], gt->v[i + j]) == 0; j++)
 				;
@@ -872,6 +941,25 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 		snprintf(out, cap, "%lld", v);	/* 1 * 1 is 1 */
 	toks_free(&mt);
 	return ok;
+}
+
+/* The scalar parameter launch argument text e is (a side of one of the
+ * launcher's conditions), by the site's arguments args; -1 when it is
+ * none. */
+int
+site_param(struct kern *k, json_t *args, const char *e)
+{
+	struct toks t = { 0 };
+	char out[MAX_EXPR];
+	int i, ok;
+
+	tokenize(e, &t);
+	ok = t.n > 0 && site_expr(k, args, &t, 0, t.n, out, sizeof(out));
+	toks_free(&t);
+	for (i = 0; ok && i < k->np; i++)
+		if (strcmp(k->p[i].name, out) == 0)
+			return i;
+	return -1;
 }
 
 /* min(X, C) and max(X, C) (std:: or not) with C a constant, read as X:

@@ -230,6 +230,19 @@ p_atom(struct poly *p, int a)
 	p->t[0].a[0] = (unsigned char)a;
 }
 
+/* Whether atom m is at least 1: a size, or X / d of a size X every case
+ * keeps a multiple of d. */
+static int
+atom_ge1(const struct atoms *at, int m)
+{
+	const struct poly *x = &at->a[m].num;
+
+	return at->a[m].ge1 || (at->a[m].div > 1 && x->n == 1 &&
+	    x->t[0].c == 1 && x->t[0].na == 1 &&
+	    at->a[x->t[0].a[0]].ge1 && at->a[x->t[0].a[0]].mult > 0 &&
+	    at->a[x->t[0].a[0]].mult % at->a[m].div == 0);
+}
+
 /* (Q * m + c) / m for an atom m >= 1 that every term of a but a
  * constant c holds, where Q >= 1: Q for c = 0, Q - 1 for c = -1 (Q * m
  * - 1 is Q * m's last value below it: index / m for index < n * m is at
@@ -242,7 +255,7 @@ div_atom(const struct atoms *at, struct poly *r, const struct poly *a,
 	long long c = 0;
 	int i, j, x;
 
-	if (!at->a[m].ge1)
+	if (!atom_ge1(at, m))
 		return 0;
 	q.inf = 0;
 	q.n = 0;
@@ -268,6 +281,100 @@ div_atom(const struct atoms *at, struct poly *r, const struct poly *a,
 		*r = q;
 	else
 		p_add(r, &q, &one, -1);
+	return 1;
+}
+
+/* The atom "X / m" for an atom X every case keeps a multiple of m: at
+ * least 1 where X is a size. */
+static int
+quotient_atom(struct atoms *at, int x, long long m)
+{
+	char text[MAX_EXPR + 32];
+	int y;
+
+	bprintf(text, sizeof(text), "%s%s%s / %lld",
+	    strchr(at->a[x].text, ' ') != NULL ? "(" : "", at->a[x].text,
+	    strchr(at->a[x].text, ' ') != NULL ? ")" : "", m);
+	if (strlen(text) >= MAX_EXPR || (y = atom_get(at, text)) < 0)
+		return -1;
+	if (!at->a[y].num.n && !at->a[y].div && at->a[y].datom < 0) {
+		p_atom(&at->a[y].num, x);
+		at->a[y].div = m;
+		at->a[y].nonneg = 1;
+	}
+	if (at->a[x].ge1)
+		at->a[y].ge1 = 1;
+	return y;
+}
+
+static long long
+gcd_ll(long long a, long long b)
+{
+	if (a < 0)
+		a = -a;
+	while (b != 0) {
+		long long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* a / d for a constant d >= 2 where every term but a constant c holds
+ * an atom whose multiple makes it one of d: K * kv / 32 with K a
+ * multiple of 32 is (K / 32) * kv, and (N - 1) / 16 + 1 with N a
+ * multiple of 16 is N / 16.  The constant, -d < c < d, takes 1 off
+ * where it is negative (the terms being at least d).  0 when a is not
+ * of that form. */
+static int
+div_mult(struct atoms *at, struct poly *r, const struct poly *a, long long d)
+{
+	struct poly q, one;
+	long long c = 0;
+	int i, j, x, y, any = 0;
+
+	q.inf = 0;
+	q.n = 0;
+	for (i = 0; i < a->n; i++) {
+		struct term u = a->t[i];
+		long long g, need;
+		if (u.na == 0) {
+			c += u.c;
+			continue;
+		}
+		if (u.c % d == 0) {
+			u.c /= d;
+			p_addterm(&q, &u);
+			continue;
+		}
+		g = gcd_ll(u.c, d);
+		need = d / g;
+		for (x = 0; x < u.na && (at->a[u.a[x]].mult <= 0 ||
+		    at->a[u.a[x]].mult % need != 0 || !at->a[u.a[x]].ge1); x++)
+			;
+		if (x == u.na || (y = quotient_atom(at, u.a[x], need)) < 0)
+			return 0;
+		/* c * X * rest / d = (c / g) * (X / need) * rest, the atoms
+		 * kept ascending */
+		for (j = x; j + 1 < u.na; j++)
+			u.a[j] = u.a[j + 1];
+		for (j = u.na - 1; j > 0 && u.a[j - 1] > y; j--)
+			u.a[j] = u.a[j - 1];
+		u.a[j] = (unsigned char)y;
+		u.c /= g;
+		p_addterm(&q, &u);
+		any = 1;
+	}
+	p_const(&one, 1);
+	if (!any || q.inf || q.n == 0 || c <= -d || c >= d)
+		return 0;
+	if (c >= 0) {
+		*r = q;
+		return 1;
+	}
+	if (!p_ge(at, &q, &one))
+		return 0;
+	p_add(r, &q, &one, -1);
 	return 1;
 }
 
@@ -302,6 +409,8 @@ p_div(struct atoms *at, struct poly *r, const struct poly *a,
 				r->t[i].c /= d;
 			return;
 		}
+		if (div_mult(at, r, a, d))
+			return;
 	}
 	if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1 &&
 	    div_atom(at, r, a, b->t[0].a[0]))
@@ -321,8 +430,15 @@ p_div(struct atoms *at, struct poly *r, const struct poly *a,
 	if (!at->a[x].num.n && !at->a[x].div && at->a[x].datom < 0) {
 		at->a[x].num = *a;
 		at->a[x].nonneg = p_nonneg(at, a);
-		if (p_isconst(b, &d))
+		if (p_isconst(b, &d)) {
+			struct poly dd;
 			at->a[x].div = d;
+			/* (M + 127) / 128 of a size M is at least 1, and so
+			 * is N / 16 of a size kept a multiple of 16 */
+			p_const(&dd, d);
+			if (p_ge(at, a, &dd) || atom_ge1(at, x))
+				at->a[x].ge1 = 1;
+		}
 		else if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1)
 			at->a[x].datom = b->t[0].a[0];
 	}

@@ -1,0 +1,94 @@
+// Launches under the launcher's conditions (kscan's launches[].conditions
+// in test/kscan.t; the cases kwrap gives, test/kwrap-sizes.t).  A
+// launcher that dispatches on its sizes runs a kernel only where they
+// hold: tile_rows divides by cols / 32, which is 0 for cols below 32.
+// A size kept a multiple of 32 divides by 32 exactly (tap_gather).
+// Near misses: the kernel the else branch launches, a condition on no
+// parameter, and tap_gather launched under no condition.
+#include <torch/extension.h>
+
+// one block a tile of 32 columns of a row
+__global__ void tile_rows(const float *x, float *y, int rows, int cols)
+{
+	int tiles = cols / 32;
+	int r = blockIdx.x / tiles, t = blockIdx.x % tiles;
+	int c = t * 32 + threadIdx.x;
+	if (r < rows)
+		y[r * cols + c] = 2.0f * x[r * cols + c];
+}
+
+// one thread an element
+__global__ void each_elem(const float *x, float *y, int rows, int cols)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < rows * cols)
+		y[i] = 2.0f * x[i];
+}
+
+// one thread an element, unless told to do nothing
+__global__ void each_scaled(const float *x, float *y, int n, float alpha)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = alpha * x[i];
+}
+
+// a row's sum over taps of a gather by a map, 32 channels a trip: the
+// tap k0 / (chans / 32) stays below taps because chans is a multiple of
+// 32 (the launcher's condition), so (chans * taps - 1) / 32 + 1 trips are
+// (chans / 32) * taps
+__global__ void tap_gather(const float *x, const int *map, float *y,
+    int rows, int chans, int taps)
+{
+	int loops = (chans * taps - 1) / 32 + 1;
+	int r = blockIdx.x, t = threadIdx.x;
+	float s = 0.0f;
+	for (int k0 = 0; k0 < loops; k0++) {
+		int tap = k0 / (chans / 32);
+		int c = k0 % (chans / 32) * 32 + t;
+		s += x[map[r * taps + tap] * chans + c];
+	}
+	y[r * 32 + t] = s;
+}
+
+// the same without a condition: chans / 32 may be 0, the tap has no bound
+__global__ void tap_gather_any(const float *x, const int *map, float *y,
+    int rows, int chans, int taps)
+{
+	int loops = (chans * taps - 1) / 32 + 1;
+	int r = blockIdx.x, t = threadIdx.x;
+	float s = 0.0f;
+	for (int k0 = 0; k0 < loops; k0++) {
+		int tap = k0 / (chans / 32);
+		int c = k0 % (chans / 32) * 32 + t;
+		s += x[map[r * taps + tap] * chans + c];
+	}
+	y[r * 32 + t] = s;
+}
+
+void gather_taps(const float *x, const int *map, float *y, int rows,
+    int chans, int taps)
+{
+	if (chans % 32 == 0)
+		tap_gather<<<rows, 32>>>(x, map, y, rows, chans, taps);
+	tap_gather_any<<<rows, 32>>>(x, map, y, rows, chans, taps);
+}
+
+torch::Tensor double_rows(torch::Tensor x, bool quiet)
+{
+	TORCH_CHECK(x.dim() == 2, "x must be a matrix");
+	int rows = x.size(0), cols = x.size(1);
+	auto y = torch::empty({rows, cols}, x.options());
+	if (cols % 32 == 0 && rows >= 4) {
+		// the grid in rows, the argument the new tensor's size
+		tile_rows<<<rows * (cols / 32), 32>>>(x.data_ptr<float>(),
+		    y.data_ptr<float>(), y.size(0), cols);
+	} else {
+		each_elem<<<(rows * cols + 255) / 256, 256>>>(
+		    x.data_ptr<float>(), y.data_ptr<float>(), rows, cols);
+	}
+	if (!quiet)
+		each_scaled<<<(rows * cols + 255) / 256, 256>>>(
+		    x.data_ptr<float>(), y.data_ptr<float>(), rows * cols, 2.0f);
+	return y;
+}

@@ -1,0 +1,177 @@
+/*
+ * kwrap: the conditions the launcher launches the kernel under (kscan's
+ * launches[].conditions).  A launcher that dispatches on its sizes,
+ *
+ *	if (cols % 4 == 0 && rows >= 8) vec4_kernel<<<...>>>(x, rows, cols);
+ *
+ * never runs vec4_kernel with cols 6 or rows 2: a kernel that reads a
+ * float4 at a time, or divides by cols / 4, faults or misreads there.  A
+ * scalar parameter a condition holds a multiple of is one in every case
+ * (the cases round it up, as they round a vector access's stride), and
+ * one it bounds below is at least that bound.  The other conditions
+ * (equalities, upper bounds, conditions on no parameter) are left.
+ */
+#include "kwrap.h"
+
+#define LEAST_CAP (1LL << 16)
+#define ALIGN_CAP 4096
+
+static long long
+gcd_ll(long long a, long long b)
+{
+	while (b != 0) {
+		long long r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* The scalar parameter tokens t[a..b) are by the launch's arguments, or
+ * -1. */
+static int
+cond_param(struct kern *k, json_t *args, const struct toks *t, size_t a,
+    size_t b)
+{
+	char text[MAX_EXPR];
+	int i;
+
+	join(t, a, b, text, sizeof(text));
+	i = site_param(k, args, text);
+	if (i < 0 || k->p[i].ptr || k->p[i].is_struct || k->p[i].dt == NULL ||
+	    k->p[i].dt->is_float)
+		return -1;
+	return i;
+}
+
+static void
+set_align(struct kern *k, int i, long long c)
+{
+	long long a = k->p[i].align > 1 ? k->p[i].align : 1;
+	long long l = a / gcd_ll(a, c) * c;
+
+	if (c > 1 && l <= ALIGN_CAP)
+		k->p[i].align = (int)l;
+}
+
+static void
+set_least(struct kern *k, int i, long long c)
+{
+	if (c > 0 && c <= LEAST_CAP && k->p[i].vmin < c)
+		k->p[i].vmin = c;
+}
+
+/* The top-level operator op in t[a..b), or b. */
+static size_t
+top_op(const struct toks *t, size_t a, size_t b, const char *op)
+{
+	size_t i;
+	int depth = 0;
+
+	for (i = a; i < b; i++) {
+		if (is(t, i, "(") || is(t, i, "["))
+			depth++;
+		else if (is(t, i, ")") || is(t, i, "]"))
+			depth--;
+		else if (depth == 0 && is(t, i, op))
+			return i;
+	}
+	return b;
+}
+
+/* X % C over t[a..b): the parameter X is, C in *c; else -1. */
+static int
+remainder_of(struct kern *k, json_t *args, const struct toks *t, size_t a,
+    size_t b, long long *c)
+{
+	size_t m;
+
+	while (a < b && is(t, a, "(") && skip_group(t, a) == b) {
+		a++;
+		b--;
+	}
+	m = top_op(t, a, b, "%");
+	if (m >= b || !eval_range(t, m + 1, b, &k->c, c) || *c < 2)
+		return -1;
+	return cond_param(k, args, t, a, m);
+}
+
+/* One conjunct, t[a..b). */
+static void
+conjunct(struct kern *k, json_t *args, const struct toks *t, size_t a,
+    size_t b)
+{
+	static const char *const cmp[] = { "==", ">=", ">", "<=", "<", NULL };
+	long long c, z;
+	size_t q = b;
+	int i, j;
+
+	while (a < b && is(t, a, "(") && skip_group(t, a) == b) {
+		a++;
+		b--;
+	}
+	/* !(X % C) */
+	if (is(t, a, "!") && a + 1 < b && is(t, a + 1, "(") &&
+	    skip_group(t, a + 1) == b) {
+		if ((i = remainder_of(k, args, t, a + 2, b - 1, &c)) >= 0)
+			set_align(k, i, c);
+		return;
+	}
+	for (j = 0; cmp[j] != NULL; j++)
+		if ((q = top_op(t, a, b, cmp[j])) < b)
+			break;
+	if (cmp[j] == NULL || q == a || q + 1 >= b)
+		return;
+	if (j == 0) {
+		/* X % C == 0, 0 == X % C */
+		if (eval_range(t, q + 1, b, &k->c, &z) && z == 0 &&
+		    (i = remainder_of(k, args, t, a, q, &c)) >= 0)
+			set_align(k, i, c);
+		else if (eval_range(t, a, q, &k->c, &z) && z == 0 &&
+		    (i = remainder_of(k, args, t, q + 1, b, &c)) >= 0)
+			set_align(k, i, c);
+		return;
+	}
+	/* X >= C, X > C, C <= X, C < X */
+	if (j <= 2 && eval_range(t, q + 1, b, &k->c, &c) &&
+	    (i = cond_param(k, args, t, a, q)) >= 0)
+		set_least(k, i, j == 1 ? c : c + 1);
+	else if (j >= 3 && eval_range(t, a, q, &k->c, &c) &&
+	    (i = cond_param(k, args, t, q + 1, b)) >= 0)
+		set_least(k, i, j == 3 ? c : c + 1);
+}
+
+/* The conditions of list conds, each split at its top-level &&. */
+static void
+read_conditions(struct kern *k, json_t *conds, json_t *args)
+{
+	static const char *const and[] = { "&&", NULL };
+	json_t *v;
+	size_t n, a, e;
+	struct toks t = { 0 };
+
+	json_array_foreach(conds, n, v) {
+		if (!json_is_string(v))
+			continue;
+		tokenize(json_string_value(v), &t);
+		for (a = 0; a < t.n; a = e + 1) {
+			e = expr_end(&t, a, and);
+			conjunct(k, args, &t, a, e);
+		}
+		toks_free(&t);
+	}
+}
+
+void
+site_conditions(struct kern *k)
+{
+	json_t *l = k->site, *r;
+
+	if (!json_is_object(l))
+		return;
+	r = json_object_get(l, "resolved");
+	read_conditions(k, json_object_get(r, "conditions"),
+	    json_object_get(r, "args"));
+	read_conditions(k, json_object_get(l, "conditions"),
+	    json_object_get(l, "args"));
+}
