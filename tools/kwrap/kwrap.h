@@ -472,6 +472,8 @@ const struct k_dtype *
 shared_local(struct kern *k, char *name, size_t cap, size_t *pos);
 
 /* poly.c */
+long long
+gcd_ll(long long a, long long b);
 void
 p_mul(struct poly *r, const struct poly *a, const struct poly *b);
 void

@@ -11,22 +11,6 @@
 
 static long long mult_range(struct fn *f, size_t a, size_t b, int depth);
 
-/* gcd with 0 the multiple of everything */
-static long long
-gcd(long long a, long long b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b != 0) {
-		long long r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 /* A whole integer literal's value, or -1. */
 static long long
 literal(const char *s)
@@ -128,7 +112,7 @@ mult_range(struct fn *f, size_t a, size_t b, int depth)
 		m = 0;
 		parts[np] = b;
 		for (j = 0; j <= np && m != 1; j++) {
-			m = gcd(m, mult_range(f, s, parts[j], depth + 1));
+			m = gcd_ll(m, mult_range(f, s, parts[j], depth + 1));
 			s = parts[j] + 1;
 		}
 		return m;
@@ -186,7 +170,7 @@ var_multiple(struct fn *f, const char *name, int d, int depth)
 		if ((as->kind != A_EQ && as->kind != A_INC &&
 		    as->kind != A_DEC) || as->b <= as->a)
 			return 1;
-		m = gcd(m, mult_range(f, as->a, as->b, depth + 1));
+		m = gcd_ll(m, mult_range(f, as->a, as->b, depth + 1));
 		n++;
 	}
 	return n > 0 && m > 1 ? m : 1;

@@ -307,11 +307,14 @@ quotient_atom(struct atoms *at, int x, long long m)
 	return y;
 }
 
-static long long
+/* The greatest common divisor, with 0 the multiple of everything. */
+long long
 gcd_ll(long long a, long long b)
 {
 	if (a < 0)
 		a = -a;
+	if (b < 0)
+		b = -b;
 	while (b != 0) {
 		long long t = a % b;
 		a = b;

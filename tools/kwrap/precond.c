@@ -16,17 +16,6 @@
 #define LEAST_CAP (1LL << 16)
 #define ALIGN_CAP 4096
 
-static long long
-gcd_ll(long long a, long long b)
-{
-	while (b != 0) {
-		long long r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 /* The scalar parameter tokens t[a..b) are by the launch's arguments, or
  * -1. */
 static int
