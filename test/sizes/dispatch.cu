@@ -2,7 +2,8 @@
 // in test/kscan.t; the cases kwrap gives, test/kwrap-sizes.t).  A
 // launcher that dispatches on its sizes runs a kernel only where they
 // hold: tile_rows divides by cols / 32, which is 0 for cols below 32.
-// A size kept a multiple of 32 divides by 32 exactly (tap_gather).
+// A size kept a multiple of 32 divides by 32 exactly (tap_gather); a
+// parameter held equal to a constant takes it (one_group).
 // Near misses: the kernel the else branch launches, a condition on no
 // parameter, and tap_gather launched under no condition.
 #include <torch/extension.h>
@@ -72,6 +73,22 @@ void gather_taps(const float *x, const int *map, float *y, int rows,
 	if (chans % 32 == 0)
 		tap_gather<<<rows, 32>>>(x, map, y, rows, chans, taps);
 	tap_gather_any<<<rows, 32>>>(x, map, y, rows, chans, taps);
+}
+
+// launched for one group and no offset only (the launcher's condition,
+// spelled with "and")
+__global__ void one_group(const float *x, float *y, int n, int groups,
+    float eps)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = x[i] * groups + eps;
+}
+
+void run_groups(const float *x, float *y, int n, int groups, float eps)
+{
+	if (groups == 1 and eps == 0.0f)
+		one_group<<<(n + 255) / 256, 256>>>(x, y, n, groups, eps);
 }
 
 torch::Tensor double_rows(torch::Tensor x, bool quiet)

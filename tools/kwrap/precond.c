@@ -7,9 +7,11 @@
  * never runs vec4_kernel with cols 6 or rows 2: a kernel that reads a
  * float4 at a time, or divides by cols / 4, faults or misreads there.  A
  * scalar parameter a condition holds a multiple of is one in every case
- * (the cases round it up, as they round a vector access's stride), and
- * one it bounds below is at least that bound.  The other conditions
- * (equalities, upper bounds, conditions on no parameter) are left.
+ * (the cases round it up, as they round a vector access's stride), one
+ * it bounds below is at least that bound, and one it holds equal to a
+ * constant (if (groups == 1), smoothing == 0.0f) takes that value.  The
+ * other conditions (upper bounds, alternatives joined by ||, conditions
+ * on no parameter) are left.
  */
 #include "kwrap.h"
 
@@ -17,20 +19,78 @@
 #define ALIGN_CAP 4096
 
 /* The scalar parameter tokens t[a..b) are by the launch's arguments, or
- * -1. */
+ * -1; floating-point ones only where fp. */
 static int
-cond_param(struct kern *k, json_t *args, const struct toks *t, size_t a,
-    size_t b)
+any_param(struct kern *k, json_t *args, const struct toks *t, size_t a,
+    size_t b, int fp)
 {
 	char text[MAX_EXPR];
 	int i;
 
 	join(t, a, b, text, sizeof(text));
 	i = site_param(k, args, text);
-	if (i < 0 || k->p[i].ptr || k->p[i].is_struct || k->p[i].dt == NULL ||
-	    k->p[i].dt->is_float)
+	if (i < 0 || k->p[i].ptr || k->p[i].is_struct || k->p[i].is_enum ||
+	    k->p[i].dt == NULL || (k->p[i].dt->is_float && !fp))
 		return -1;
 	return i;
+}
+
+static int
+cond_param(struct kern *k, json_t *args, const struct toks *t, size_t a,
+    size_t b)
+{
+	return any_param(k, args, t, a, b, 0);
+}
+
+/* The constant t[a..b) spells, an integer expression or one
+ * floating-point literal (0.0f, -1.5), into *v. */
+static int
+const_value(struct kern *k, const struct toks *t, size_t a, size_t b,
+    double *v)
+{
+	long long c;
+	char *end;
+	int neg = 0;
+
+	if (eval_range(t, a, b, &k->c, &c)) {
+		*v = (double)c;
+		return 1;
+	}
+	if (a + 1 < b && is(t, a, "-")) {
+		neg = 1;
+		a++;
+	}
+	if (a + 1 != b || !isdigit((unsigned char)t->v[a][0]))
+		return 0;
+	*v = strtod(t->v[a], &end);
+	if (*end == 'f' || *end == 'F')
+		end++;
+	if (*end != '\0')
+		return 0;
+	if (neg)
+		*v = -*v;
+	return 1;
+}
+
+/* X == C or C == X: the parameter X takes C. */
+static void
+equality(struct kern *k, json_t *args, const struct toks *t, size_t a,
+    size_t q, size_t b)
+{
+	double v;
+	int i;
+
+	if (const_value(k, t, q + 1, b, &v))
+		i = any_param(k, args, t, a, q, 1);
+	else if (const_value(k, t, a, q, &v))
+		i = any_param(k, args, t, q + 1, b, 1);
+	else
+		return;
+	if (i < 0 || (!k->p[i].dt->is_float && (v != (double)(long long)v ||
+	    v < 0 || v > LEAST_CAP)))
+		return;
+	k->p[i].has_eq = 1;
+	k->p[i].eq = v;
 }
 
 static void
@@ -106,19 +166,24 @@ conjunct(struct kern *k, json_t *args, const struct toks *t, size_t a,
 			set_align(k, i, c);
 		return;
 	}
+	/* alternatives say nothing of each other */
+	if (top_op(t, a, b, "||") < b || top_op(t, a, b, "or") < b)
+		return;
 	for (j = 0; cmp[j] != NULL; j++)
 		if ((q = top_op(t, a, b, cmp[j])) < b)
 			break;
 	if (cmp[j] == NULL || q == a || q + 1 >= b)
 		return;
 	if (j == 0) {
-		/* X % C == 0, 0 == X % C */
+		/* X % C == 0, 0 == X % C; else X == C */
 		if (eval_range(t, q + 1, b, &k->c, &z) && z == 0 &&
 		    (i = remainder_of(k, args, t, a, q, &c)) >= 0)
 			set_align(k, i, c);
 		else if (eval_range(t, a, q, &k->c, &z) && z == 0 &&
 		    (i = remainder_of(k, args, t, q + 1, b, &c)) >= 0)
 			set_align(k, i, c);
+		else
+			equality(k, args, t, a, q, b);
 		return;
 	}
 	/* X >= C, X > C, C <= X, C < X */
@@ -134,7 +199,7 @@ conjunct(struct kern *k, json_t *args, const struct toks *t, size_t a,
 static void
 read_conditions(struct kern *k, json_t *conds, json_t *args)
 {
-	static const char *const and[] = { "&&", NULL };
+	static const char *const and[] = { "&&", "and", NULL };
 	json_t *v;
 	size_t n, a, e;
 	struct toks t = { 0 };

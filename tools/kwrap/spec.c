@@ -276,9 +276,11 @@ keeps_positive(const struct kern *k, const struct param *p)
 	return 0;
 }
 
-/* Scalars with a least value (index_limits) keep it in every case, the
- * fitted ones included, and strides of vector accesses (access.c) are
- * multiples of their lanes. */
+/* Scalars with a least value (index_limits, the launch's conditions)
+ * keep it in every case, the fitted ones included, strides of vector
+ * accesses (access.c) and sizes a condition holds a multiple of are
+ * multiples of them, and a scalar a condition holds equal to a constant
+ * is that constant. */
 static void
 least_values(struct kern *k, json_t *spec)
 {
@@ -301,6 +303,11 @@ least_values(struct kern *k, json_t *spec)
 				json_integer_set(v, json_integer_value(v) +
 				    k->p[i].align - json_integer_value(v) %
 				    k->p[i].align);
+			/* the one value the launcher launches with */
+			if (k->p[i].has_eq && json_is_integer(v))
+				json_integer_set(v, (json_int_t)k->p[i].eq);
+			else if (k->p[i].has_eq && json_is_real(v))
+				json_real_set(v, k->p[i].eq);
 			/* a struct's size field that holds indices read
 			 * from data (accessor_indices) */
 			for (f = 0; k->p[i].is_struct && f < k->p[i].nf; f++) {
