@@ -462,6 +462,17 @@ if [ -f "$g/judge.ndjson" ]; then
 		has "$J" "$m" '"verified":{"value":true'
 		ok $? "$k: a verified task, every element of its count written"
 	done
+	# launches under the launcher's conditions (test/sizes/dispatch.cu):
+	# cols a multiple of 32, the tap bounded through chans / 32, groups
+	# and eps at the values the launcher runs with
+	for k in tile_rows tap_gather one_group; do
+		m="test/sizes/dispatch.cu::$k"
+		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
+		has "$J" "$m" '"verified":{"value":true'
+		ok $? "$k: a verified task under its launch's conditions"
+		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+		    "$k: the reference passes as its own candidate"
+	done
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate
