@@ -289,8 +289,12 @@ dspec() {
 }
 is "$(dspec tile_rows '[.cases[] | .scalars | select(.cols % 32 != 0 or .cols < 32 or .rows < 4)] | length')" '0' \
     "launched under if (cols % 32 == 0 && rows >= 4): cols a multiple of 32 and rows at least 4 in every case"
+is "$(dspec tile_rows '.cases[] | select(.name == "smallest") | .scalars')" '{"rows":4,"cols":32}' \
+    "the smallest case at the least the launch keeps (rows 4, cols 32): cases are fitted at those multiples and bounds, not raised together to 32 rows"
 is "$(dspec tile_rows '.launch.grid[0]')" '"rows * (cols / 32)"' \
     "grid rows * (cols / 32) with rows passed as torch::empty({rows, cols}).size(0): the size the tensor was made with"
+is "$(dspec row_sums '[.launch.grid[0], [.params[] | .count // empty]]')" '["rows",["rows * cols","rows"]]' \
+    "grid and argument both s.size(0) of s = torch::empty({rows}): the argument's text as written matches the grid's"
 is "$(dspec tap_gather '[[.params[] | .count // empty], .confidence.counts]')" '[["4 * chans","taps * rows","32 * rows"],"high"]' \
     "chans a multiple of 32: (chans * taps - 1) / 32 + 1 is (chans / 32) * taps trips, so the tap k0 / (chans / 32) stays below taps"
 is "$(dspec tap_gather_any '[.params[] | select(.name == "map") | .count]')" '["1048576"]' \

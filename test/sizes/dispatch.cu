@@ -91,6 +91,19 @@ void run_groups(const float *x, float *y, int n, int groups, float eps)
 		one_group<<<(n + 255) / 256, 256>>>(x, y, n, groups, eps);
 }
 
+// one block a row; launched with the new tensor's size as the grid (a
+// dim3 local) and as the argument, both as the scan resolves them
+__global__ void row_sums(const float *x, float *s, int rows, int cols)
+{
+	int r = blockIdx.x;
+	if (threadIdx.x == 0) {
+		float t = 0.0f;
+		for (int c = 0; c < cols; c++)
+			t += x[r * cols + c];
+		s[r] = t;
+	}
+}
+
 torch::Tensor double_rows(torch::Tensor x, bool quiet)
 {
 	TORCH_CHECK(x.dim() == 2, "x must be a matrix");
@@ -104,6 +117,10 @@ torch::Tensor double_rows(torch::Tensor x, bool quiet)
 		each_elem<<<(rows * cols + 255) / 256, 256>>>(
 		    x.data_ptr<float>(), y.data_ptr<float>(), rows, cols);
 	}
+	auto s = torch::empty({rows}, x.options());
+	dim3 per_row(s.size(0));
+	row_sums<<<per_row, 32>>>(x.data_ptr<float>(), s.data_ptr<float>(),
+	    s.size(0), cols);
 	if (!quiet)
 		each_scaled<<<(rows * cols + 255) / 256, 256>>>(
 		    x.data_ptr<float>(), y.data_ptr<float>(), rows * cols, 2.0f);

@@ -24,6 +24,7 @@ struct fit {
 	char **key;
 	long long *base, *val;
 	int *sized;			/* 0: a value, bound as it is */
+	long long *least, *mult;	/* what the launch keeps a size at */
 	int nk, ck;
 	long long cap_elems, cap_bytes;
 	int one_block;
@@ -81,6 +82,18 @@ fit_check(struct fit *f, int one_block)
 	return (big || threads > 1024 ? FIT_BIG : 0) | (zero ? FIT_ZERO : 0);
 }
 
+/* Size value i kept at the least value and the multiple the launch
+ * keeps it at (precond.c, access.c): a count of K / 16 is no count for
+ * K below 16. */
+static void
+fit_keep(struct fit *f, int i)
+{
+	if (f->val[i] < f->least[i])
+		f->val[i] = f->least[i];
+	if (f->mult[i] > 1 && f->val[i] % f->mult[i] != 0)
+		f->val[i] += f->mult[i] - f->val[i] % f->mult[i];
+}
+
 /* Size values scaled by num / den, at least 1 each. */
 static void
 fit_scale(struct fit *f, long long num, long long den)
@@ -94,6 +107,7 @@ fit_scale(struct fit *f, long long num, long long den)
 		    (double)den);
 		if (f->val[i] < 1)
 			f->val[i] = 1;
+		fit_keep(f, i);
 	}
 }
 
@@ -103,8 +117,11 @@ fit_raise(struct fit *f, const long long *from, long long t)
 {
 	int i;
 
-	for (i = 0; i < f->nk; i++)
+	for (i = 0; i < f->nk; i++) {
 		f->val[i] = from[i] > t || !f->sized[i] ? from[i] : t;
+		if (f->sized[i])
+			fit_keep(f, i);
+	}
 }
 
 /* The largest num in [1, den] whose scaled sizes are not FIT_BIG; 0 when
@@ -198,6 +215,8 @@ fit_keys(struct fit *f, int n)
 	f->base = k_reallocarray(f->base, (size_t)n, sizeof(*f->base));
 	f->val = k_reallocarray(f->val, (size_t)n, sizeof(*f->val));
 	f->sized = k_reallocarray(f->sized, (size_t)n, sizeof(*f->sized));
+	f->least = k_reallocarray(f->least, (size_t)n, sizeof(*f->least));
+	f->mult = k_reallocarray(f->mult, (size_t)n, sizeof(*f->mult));
 	f->ck = n;
 }
 
@@ -206,7 +225,7 @@ fit_keys(struct fit *f, int n)
  * LARGE_ELEMS and LARGE_BYTES, one_block to one block where the sizes
  * allow; a case no sizes make launchable is dropped and said so. */
 void
-fit_cases(json_t *spec, const struct consts *c)
+fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 {
 	json_t *params = json_object_get(spec, "params");
 	json_t *launch = json_object_get(spec, "launch");
@@ -291,6 +310,14 @@ fit_cases(json_t *spec, const struct consts *c)
 			f->base[f->nk] = f->val[f->nk] = json_integer_value(v);
 			if (size && f->base[f->nk] < 1)
 				f->base[f->nk] = 1;
+			f->least[f->nk] = f->mult[f->nk] = 1;
+			for (n = 0; k != NULL && n < k->np; n++)
+				if (strcmp(k->p[n].name, key) == 0) {
+					if (k->p[n].vmin > 1)
+						f->least[f->nk] = k->p[n].vmin;
+					if (k->p[n].align > 1)
+						f->mult[f->nk] = k->p[n].align;
+				}
 			f->sized[f->nk++] = size;
 		}
 		f->one_block = strcmp(name, "one_block") == 0;
@@ -328,6 +355,8 @@ fit_cases(json_t *spec, const struct consts *c)
 	free(f->key);
 	free(f->base);
 	free(f->val);
+	free(f->least);
+	free(f->mult);
 	free(f->sized);
 	free(f->e);
 	free(f->esz);

@@ -702,7 +702,7 @@ spec_of(struct kern *k, json_t *user);
 
 /* fit.c */
 void
-fit_cases(json_t *spec, const struct consts *c);
+fit_cases(json_t *spec, const struct consts *c, const struct kern *k);
 
 /* harness.c */
 int

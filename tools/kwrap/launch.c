@@ -880,7 +880,7 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 		return 0;
 	for (i = a; i < e && ok; ) {
 		size_t best = 0;
-		int bp = -1, dim;
+		int bp = -1, dim, pass;
 		char fd[32];
 		if ((n = tensor_size(k, args, gt, i, e, &dim)) >= 0) {
 			/* the accessor's size field, as param_expr reads a
@@ -897,15 +897,22 @@ site_expr(struct kern *k, json_t *args, const struct toks *gt, size_t a,
 			    (size_t)n));
 			if (s == NULL || k->p[n].ptr || k->p[n].is_struct)
 				continue;
-			arg_toks(s, &at);
-			for (j = 0; j < at.n && i + j < e &&
-			    strcmp(at.v[j], gt->v[i + j]) == 0; j++)
-				;
-			if (j == at.n && j > best) {
-				best = j;
-				bp = n;
+			/* the argument as written, then as the size its
+			 * tensor was made with */
+			for (pass = 0; pass < 2; pass++) {
+				if (pass == 0)
+					tokenize(s, &at);
+				else
+					arg_toks(s, &at);
+				for (j = 0; j < at.n && i + j < e &&
+				    strcmp(at.v[j], gt->v[i + j]) == 0; j++)
+					;
+				if (j == at.n && j > best) {
+					best = j;
+					bp = n;
+				}
+				toks_free(&at);
 			}
-			toks_free(&at);
 		}
 		if (bp >= 0) {
 			/* the argument, a term of its own */

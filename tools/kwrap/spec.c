@@ -657,7 +657,7 @@ spec_of(struct kern *k, json_t *user)
 		}
 	}
 	if (user == NULL || json_object_get(user, "cases") == NULL) {
-		fit_cases(spec, &k->c);
+		fit_cases(spec, &k->c, k);
 		least_values(k, spec);
 	}
 	return spec;
