@@ -303,11 +303,15 @@ least_values(struct kern *k, json_t *spec)
 				json_integer_set(v, json_integer_value(v) +
 				    k->p[i].align - json_integer_value(v) %
 				    k->p[i].align);
-			/* the one value the launcher launches with */
-			if (k->p[i].has_eq && json_is_integer(v))
+			/* the one value the launcher launches with (a
+			 * floating-point one as a real, whatever the case had:
+			 * 2, "inf") */
+			if (k->p[i].has_eq && v != NULL && k->p[i].dt != NULL &&
+			    k->p[i].dt->is_float)
+				json_object_set_new(json_object_get(cs, "scalars"),
+				    k->p[i].name, json_real(k->p[i].eq));
+			else if (k->p[i].has_eq && json_is_integer(v))
 				json_integer_set(v, (json_int_t)k->p[i].eq);
-			else if (k->p[i].has_eq && json_is_real(v))
-				json_real_set(v, k->p[i].eq);
 			/* a struct's size field that holds indices read
 			 * from data (accessor_indices) */
 			for (f = 0; k->p[i].is_struct && f < k->p[i].nf; f++) {
