@@ -238,6 +238,16 @@ is "$(jq -sc '[.[].scan.launches[] | [.kernel, .conditions]]' "$T_TMP/out")" \
 is "$(jq -sc '[.[].scan.launches[0].resolved.conditions[1]]' "$T_TMP/out")" \
     '["(x.size(1)) % 32 == 0 && rows >= 4",null,"! quiet",null,null,null,null]' \
     "resolved.conditions: the launcher's locals followed as in the arguments"
+cat > "$D/emptyif.cu" <<'CU'
+__global__ void ke(float *y, int n) { int i = threadIdx.x; if (i < n) y[i] = 1; }
+void run_ke(float *y, int n) {
+  if () ke<<<1, 32>>>(y, n);
+  if () { ke<<<1, 32>>>(y, n); }
+}
+CU
+run "$KSCAN" --root "$D" "$D/emptyif.cu"
+is "$(jq -c '[.scan.launches[] | .conditions]' "$T_TMP/out")" '[[],[]]' \
+    "conditions: an if with nothing between its parentheses adds none (not an empty string)"
 cat > "$D/twice.cu" <<'CU'
 #define TPB 128
 __global__ void kz(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 0; }

@@ -105,11 +105,13 @@ launch_conditions(struct tok *ft, unsigned fn, unsigned off, unsigned *cs,
 				continue;
 			if ((c = matching(ft, o, fn)) >= fn)
 				break;
-			if (c + 1 < fn && strcmp(ft[c + 1].s, "{") == 0) {
+			if (c + 1 < fn && strcmp(ft[c + 1].s, "{") == 0 &&
+			    c > o + 1) {
 				pa = o + 1;
 				pb = c;
 				pending = 1;
-			} else if ((e = stmt_end(ft, c + 1, fn)) < fn &&
+			} else if (c > o + 1 &&
+			    (e = stmt_end(ft, c + 1, fn)) < fn &&
 			    ft[e].a >= off && nu < MAX_DEPTH) {
 				/* if (c) launch; the statement holds it */
 				ua[nu] = o + 1;
