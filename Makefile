@@ -78,7 +78,7 @@ KSCAN_OBJS = tools/kscan/main.o tools/kscan/input.o tools/kscan/compdb.o \
 	tools/kscan/source.o tools/kscan/launch.o tools/kscan/macrolaunch.o tools/kscan/kernel.o \
 	tools/kscan/unit.o tools/kscan/worker.o tools/kscan/emit.o \
 	tools/kscan/cache.o tools/kscan/recall.o tools/kscan/chain.o \
-	tools/kscan/conds.o
+	tools/kscan/conds.o tools/kscan/resolve.o
 
 tools/kscan/%.o: tools/kscan/%.c tools/kscan/kscan.h lib/*.h
 	$(CC) $(ALL_CFLAGS) $(CLANG_CFLAGS) -c -o $@ $<

@@ -179,6 +179,13 @@ json_t *split_args(struct fileinfo *fi, struct tok *t, unsigned a,
 unsigned matching(struct tok *t, unsigned i, unsigned n);
 unsigned matching_angle(struct tok *t, unsigned i, unsigned n);
 
+/* resolve.c: launch values followed back to the launcher's parameters */
+unsigned split_ranges(struct tok *t, unsigned a, unsigned b, unsigned *as,
+    unsigned *ae, unsigned max);
+json_t *resolved_json(struct ctx *x, struct fileinfo *fi, struct tok *t,
+    const unsigned *cs, const unsigned *ce, unsigned nc,
+    const unsigned *as, const unsigned *ae, unsigned na, json_t *l);
+
 /* conds.c: the conditions a launch at offset off runs under */
 unsigned launch_conditions(struct tok *ft, unsigned fn, unsigned off,
     unsigned *cs, unsigned *ce, unsigned max);
