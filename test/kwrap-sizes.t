@@ -301,6 +301,8 @@ is "$(dspec tap_gather_any '[.params[] | select(.name == "map") | .count]')" '["
     "near miss: the same kernel under no condition: the tap has no bound (chans / 32 may be 0)"
 is "$(dspec one_group '[.cases[] | .scalars | [.groups, .eps]] | unique')" '[[1,0]]' \
     "launched under if (groups == 1 and eps == 0.0f): every case has groups 1 and eps 0"
+is "$(dspec mode_square '[.cases[] | [.name, .scalars.mode]] | map(select(.[1] != 2 or (.[0] | startswith("switch_mode"))))')" '[]' \
+    "launched under if (mode == 2): every case runs mode 2, switch cases on other modes included, and none is added for mode 0"
 is "$(dspec each_elem '[.cases[] | .scalars.cols] | map(select(. % 32 != 0)) | length > 0')" 'true' \
     "near miss: the else branch's kernel keeps cols that are no multiple of 32"
 is "$(dspec each_scaled '[.launch.grid[0], ([.cases[] | .scalars.n] | min)]')" '["(n + 255) / 256",1]' \

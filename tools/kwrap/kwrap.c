@@ -65,6 +65,8 @@ process(json_t *rec, void *ctx)
 		kw_nonfinite_cases(k_get_str(slice, "code"), k_get_str(scan,
 		    "name"), spec, opt.switches);
 		kw_survivor_cases(rec, spec, opt.survivors);
+		/* the cases added keep what the launch keeps */
+		launch_cases(k, spec);
 	}
 	dialect = opt.dialect != NULL ? opt.dialect : k_get_str(scan, "dialect");
 	if (dialect == NULL || strcmp(dialect, "hip") != 0)

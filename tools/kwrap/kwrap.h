@@ -469,6 +469,12 @@ site_param(struct kern *k, json_t *args, const char *e);
 void
 site_conditions(struct kern *k);
 void
+launch_cases(struct kern *k, json_t *spec);
+/* spec.c: every case at the least values, multiples and values the
+ * launch keeps (again after the cases kwrap.c adds) */
+void
+least_values(struct kern *k, json_t *spec);
+void
 infer_shared(struct kern *k, json_t *launch);
 const struct k_dtype *
 shared_local(struct kern *k, char *name, size_t cap, size_t *pos);

@@ -229,3 +229,29 @@ site_conditions(struct kern *k)
 	read_conditions(k, json_object_get(l, "conditions"),
 	    json_object_get(l, "args"));
 }
+
+/* The cases kwrap.c adds after the spec (switches, boundaries, size
+ * guards, non-finite values, survivors) keep what the launch keeps too;
+ * a switch case on a parameter the launch holds at one value would run
+ * a mode the launcher never does, and goes. */
+void
+launch_cases(struct kern *k, json_t *spec)
+{
+	json_t *cases = json_object_get(spec, "cases");
+	size_t c;
+	int i;
+
+	for (c = json_array_size(cases); c-- > 1;) {
+		const char *name = k_get_str(json_array_get(cases, c), "name");
+		for (i = 0; name != NULL && i < k->np; i++) {
+			size_t l = strlen(k->p[i].name);
+			if (k->p[i].has_eq && strncmp(name, "switch_", 7) == 0 &&
+			    strncmp(name + 7, k->p[i].name, l) == 0 &&
+			    name[7 + l] == '_') {
+				json_array_remove(cases, c);
+				break;
+			}
+		}
+	}
+	least_values(k, spec);
+}

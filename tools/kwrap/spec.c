@@ -281,7 +281,7 @@ keeps_positive(const struct kern *k, const struct param *p)
  * accesses (access.c) and sizes a condition holds a multiple of are
  * multiples of them, and a scalar a condition holds equal to a constant
  * is that constant. */
-static void
+void
 least_values(struct kern *k, json_t *spec)
 {
 	json_t *cs, *v;
