@@ -33,34 +33,22 @@ is_check(const char *s)
 	return 0;
 }
 
-/* The end (exclusive) of the first argument of the call whose '(' is
- * t[open]: the ',' or ')' at its depth. */
+/* The first token from t[i] on, at the depth of t[i] (brackets
+ * skipped), that is one of stop, or n. */
 static unsigned
-first_arg_end(struct tok *t, unsigned open, unsigned n)
+next_top(struct tok *t, unsigned i, unsigned n, const char *const *stop)
 {
-	unsigned i;
+	int k;
 
-	for (i = open + 1; i < n; i++) {
-		if (strcmp(t[i].s, "(") == 0 || strcmp(t[i].s, "[") == 0 ||
-		    strcmp(t[i].s, "{") == 0)
-			i = matching(t, i, n);
-		else if (strcmp(t[i].s, ",") == 0 || strcmp(t[i].s, ")") == 0)
-			return i;
-	}
-	return n;
-}
-
-/* The ';' ending the statement that starts at t[i] (braces and
- * parentheses skipped), or n. */
-static unsigned
-stmt_end(struct tok *t, unsigned i, unsigned n)
-{
 	for (; i < n; i++) {
 		if (strcmp(t[i].s, "(") == 0 || strcmp(t[i].s, "[") == 0 ||
-		    strcmp(t[i].s, "{") == 0)
+		    strcmp(t[i].s, "{") == 0) {
 			i = matching(t, i, n);
-		else if (strcmp(t[i].s, ";") == 0)
-			return i;
+			continue;
+		}
+		for (k = 0; stop[k] != NULL; k++)
+			if (strcmp(t[i].s, stop[k]) == 0)
+				return i;
 	}
 	return n;
 }
@@ -81,6 +69,8 @@ launch_conditions(struct tok *ft, unsigned fn, unsigned off, unsigned *cs,
 	unsigned pa = 0, pb = 0, i, k, nout = 0;
 	unsigned ua[MAX_DEPTH], ub[MAX_DEPTH], nu = 0;
 	int depth = 0, pending = 0;
+	static const char *const semi[] = { ";", NULL };
+	static const char *const arg_end[] = { ",", ")", NULL };
 
 	for (i = 0; i < fn && ft[i].a < off; i++) {
 		const char *s = ft[i].s;
@@ -111,7 +101,7 @@ launch_conditions(struct tok *ft, unsigned fn, unsigned off, unsigned *cs,
 				pb = c;
 				pending = 1;
 			} else if (c > o + 1 &&
-			    (e = stmt_end(ft, c + 1, fn)) < fn &&
+			    (e = next_top(ft, c + 1, fn, semi)) < fn &&
 			    ft[e].a >= off && nu < MAX_DEPTH) {
 				/* if (c) launch; the statement holds it */
 				ua[nu] = o + 1;
@@ -124,7 +114,8 @@ launch_conditions(struct tok *ft, unsigned fn, unsigned off, unsigned *cs,
 		    strcmp(ft[i - 1].s, "->") != 0 &&
 		    strcmp(ft[i - 1].s, "::") != 0))) {
 			unsigned c = matching(ft, i + 1, fn);
-			unsigned e = first_arg_end(ft, i + 1, fn);
+			/* the end of its first argument */
+			unsigned e = next_top(ft, i + 2, fn, arg_end);
 			/* a check that ended before the launch */
 			if (c < fn && ft[c].a < off && e > i + 2 &&
 			    nck < MAX_DEPTH * 2) {
