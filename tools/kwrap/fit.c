@@ -24,7 +24,7 @@ struct fit {
 	char **key;
 	long long *base, *val;
 	int *sized;			/* 0: a value, bound as it is */
-	long long *least, *mult;	/* what the launch keeps a size at */
+	const struct param **prm;	/* each key's parameter, or NULL */
 	int nk, ck;
 	long long cap_elems, cap_bytes;
 	int one_block;
@@ -83,15 +83,13 @@ fit_check(struct fit *f, int one_block)
 }
 
 /* Size value i kept at the least value and the multiple the launch
- * keeps it at (precond.c, access.c): a count of K / 16 is no count for
- * K below 16. */
+ * keeps it at (param_keep): a count of K / 16 is no count for K below
+ * 16. */
 static void
 fit_keep(struct fit *f, int i)
 {
-	if (f->val[i] < f->least[i])
-		f->val[i] = f->least[i];
-	if (f->mult[i] > 1 && f->val[i] % f->mult[i] != 0)
-		f->val[i] += f->mult[i] - f->val[i] % f->mult[i];
+	if (f->prm[i] != NULL)
+		f->val[i] = param_keep(f->prm[i], f->val[i]);
 }
 
 /* Size values scaled by num / den, at least 1 each. */
@@ -215,8 +213,7 @@ fit_keys(struct fit *f, int n)
 	f->base = k_reallocarray(f->base, (size_t)n, sizeof(*f->base));
 	f->val = k_reallocarray(f->val, (size_t)n, sizeof(*f->val));
 	f->sized = k_reallocarray(f->sized, (size_t)n, sizeof(*f->sized));
-	f->least = k_reallocarray(f->least, (size_t)n, sizeof(*f->least));
-	f->mult = k_reallocarray(f->mult, (size_t)n, sizeof(*f->mult));
+	f->prm = k_reallocarray(f->prm, (size_t)n, sizeof(*f->prm));
 	f->ck = n;
 }
 
@@ -310,14 +307,10 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 			f->base[f->nk] = f->val[f->nk] = json_integer_value(v);
 			if (size && f->base[f->nk] < 1)
 				f->base[f->nk] = 1;
-			f->least[f->nk] = f->mult[f->nk] = 1;
+			f->prm[f->nk] = NULL;
 			for (n = 0; k != NULL && n < k->np; n++)
-				if (strcmp(k->p[n].name, key) == 0) {
-					if (k->p[n].vmin > 1)
-						f->least[f->nk] = k->p[n].vmin;
-					if (k->p[n].align > 1)
-						f->mult[f->nk] = k->p[n].align;
-				}
+				if (strcmp(k->p[n].name, key) == 0)
+					f->prm[f->nk] = &k->p[n];
 			f->sized[f->nk++] = size;
 		}
 		f->one_block = strcmp(name, "one_block") == 0;
@@ -355,8 +348,7 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	free(f->key);
 	free(f->base);
 	free(f->val);
-	free(f->least);
-	free(f->mult);
+	free(f->prm);
 	free(f->sized);
 	free(f->e);
 	free(f->esz);

@@ -474,6 +474,8 @@ launch_cases(struct kern *k, json_t *spec);
  * launch keeps (again after the cases kwrap.c adds) */
 void
 least_values(struct kern *k, json_t *spec);
+long long
+param_keep(const struct param *p, long long v);
 void
 infer_shared(struct kern *k, json_t *launch);
 const struct k_dtype *

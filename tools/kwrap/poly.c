@@ -284,25 +284,55 @@ div_atom(const struct atoms *at, struct poly *r, const struct poly *a,
 	return 1;
 }
 
+/* The atom that stands for a / b (b a constant or one atom), made on
+ * first use with what is known of it: its dividend, divisor, sign and
+ * whether it is at least 1; -1 where its text is too long. */
+static int
+quotient(struct atoms *at, const struct poly *a, const struct poly *b)
+{
+	char ta[MAX_EXPR], tb[MAX_EXPR], text[MAX_EXPR * 2 + 8];
+	long long d;
+	int simple_a, simple_b, x;
+
+	p_print(at, a, ta, sizeof(ta));
+	p_print(at, b, tb, sizeof(tb));
+	simple_a = a->n == 1 && a->t[0].c == 1 && a->t[0].na == 1;
+	simple_b = p_isconst(b, &d) || (b->n == 1 && b->t[0].c == 1 &&
+	    b->t[0].na == 1 && strchr(at->a[b->t[0].a[0]].text, ' ') == NULL);
+	bprintf(text, sizeof(text), "%s%s%s / %s%s%s", simple_a ? "" : "(",
+	    ta, simple_a ? "" : ")", simple_b ? "" : "(", tb,
+	    simple_b ? "" : ")");
+	if (strlen(text) >= MAX_EXPR || (x = atom_get(at, text)) < 0)
+		return -1;
+	if (!at->a[x].num.n && !at->a[x].div && at->a[x].datom < 0) {
+		at->a[x].num = *a;
+		at->a[x].nonneg = p_nonneg(at, a);
+		if (p_isconst(b, &d)) {
+			struct poly dd;
+			at->a[x].div = d;
+			/* (M + 127) / 128 of a size M is at least 1, and so
+			 * is N / 16 of a size kept a multiple of 16 */
+			p_const(&dd, d);
+			if (p_ge(at, a, &dd) || atom_ge1(at, x))
+				at->a[x].ge1 = 1;
+		}
+		else if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1)
+			at->a[x].datom = b->t[0].a[0];
+	}
+	return x;
+}
+
 /* The atom "X / m" for an atom X every case keeps a multiple of m: at
- * least 1 where X is a size. */
+ * least 1 where X is a size, made before or not. */
 static int
 quotient_atom(struct atoms *at, int x, long long m)
 {
-	char text[MAX_EXPR + 32];
+	struct poly px, pm;
 	int y;
 
-	bprintf(text, sizeof(text), "%s%s%s / %lld",
-	    strchr(at->a[x].text, ' ') != NULL ? "(" : "", at->a[x].text,
-	    strchr(at->a[x].text, ' ') != NULL ? ")" : "", m);
-	if (strlen(text) >= MAX_EXPR || (y = atom_get(at, text)) < 0)
-		return -1;
-	if (!at->a[y].num.n && !at->a[y].div && at->a[y].datom < 0) {
-		p_atom(&at->a[y].num, x);
-		at->a[y].div = m;
-		at->a[y].nonneg = 1;
-	}
-	if (at->a[x].ge1)
+	p_atom(&px, x);
+	p_const(&pm, m);
+	if ((y = quotient(at, &px, &pm)) >= 0 && at->a[x].ge1)
 		at->a[y].ge1 = 1;
 	return y;
 }
@@ -387,9 +417,8 @@ void
 p_div(struct atoms *at, struct poly *r, const struct poly *a,
     const struct poly *b)
 {
-	char ta[MAX_EXPR], tb[MAX_EXPR], text[MAX_EXPR * 2 + 8];
 	long long c, d;
-	int i, simple_a, simple_b, x;
+	int i, x;
 
 	if (a->inf || b->inf) {
 		p_inf(r);
@@ -418,32 +447,9 @@ p_div(struct atoms *at, struct poly *r, const struct poly *a,
 	if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1 &&
 	    div_atom(at, r, a, b->t[0].a[0]))
 		return;
-	p_print(at, a, ta, sizeof(ta));
-	p_print(at, b, tb, sizeof(tb));
-	simple_a = a->n == 1 && a->t[0].c == 1 && a->t[0].na == 1;
-	simple_b = p_isconst(b, &d) || (b->n == 1 && b->t[0].c == 1 &&
-	    b->t[0].na == 1 && strchr(at->a[b->t[0].a[0]].text, ' ') == NULL);
-	bprintf(text, sizeof(text), "%s%s%s / %s%s%s", simple_a ? "" : "(",
-	    ta, simple_a ? "" : ")", simple_b ? "" : "(", tb,
-	    simple_b ? "" : ")");
-	if (strlen(text) >= MAX_EXPR || (x = atom_get(at, text)) < 0) {
+	if ((x = quotient(at, a, b)) < 0) {
 		p_inf(r);
 		return;
-	}
-	if (!at->a[x].num.n && !at->a[x].div && at->a[x].datom < 0) {
-		at->a[x].num = *a;
-		at->a[x].nonneg = p_nonneg(at, a);
-		if (p_isconst(b, &d)) {
-			struct poly dd;
-			at->a[x].div = d;
-			/* (M + 127) / 128 of a size M is at least 1, and so
-			 * is N / 16 of a size kept a multiple of 16 */
-			p_const(&dd, d);
-			if (p_ge(at, a, &dd) || atom_ge1(at, x))
-				at->a[x].ge1 = 1;
-		}
-		else if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1)
-			at->a[x].datom = b->t[0].a[0];
 	}
 	p_atom(r, x);
 }

@@ -114,18 +114,10 @@ set_least(struct kern *k, int i, long long c)
 static size_t
 top_op(const struct toks *t, size_t a, size_t b, const char *op)
 {
-	size_t i;
-	int depth = 0;
+	const char *const stop[] = { op, NULL };
+	size_t e = expr_end(t, a, stop);
 
-	for (i = a; i < b; i++) {
-		if (is(t, i, "(") || is(t, i, "["))
-			depth++;
-		else if (is(t, i, ")") || is(t, i, "]"))
-			depth--;
-		else if (depth == 0 && is(t, i, op))
-			return i;
-	}
-	return b;
+	return e < b ? e : b;
 }
 
 /* X % C over t[a..b): the parameter X is, C in *c; else -1. */

@@ -276,6 +276,19 @@ keeps_positive(const struct kern *k, const struct param *p)
 	return 0;
 }
 
+/* Value v of scalar p at its least value and rounded up to its multiple
+ * (a positive one: the stride of a vector access, a size a launch's
+ * condition holds a multiple of). */
+long long
+param_keep(const struct param *p, long long v)
+{
+	if (p->vmin > 0 && v < p->vmin)
+		v = p->vmin;
+	if (p->align > 1 && v > 0 && v % p->align != 0)
+		v += p->align - v % p->align;
+	return v;
+}
+
 /* Scalars with a least value (index_limits, the launch's conditions)
  * keep it in every case, the fitted ones included, strides of vector
  * accesses (access.c) and sizes a condition holds a multiple of are
@@ -292,17 +305,9 @@ least_values(struct kern *k, json_t *spec)
 		for (i = 0; i < k->np; i++) {
 			v = json_object_get(json_object_get(cs, "scalars"),
 			    k->p[i].name);
-			if (k->p[i].vmin > 0 && json_is_integer(v) &&
-			    json_integer_value(v) < k->p[i].vmin)
-				json_integer_set(v, k->p[i].vmin);
-			/* the stride of a vector access: rounded up to a
-			 * multiple of its lanes */
-			if (k->p[i].align > 1 && json_is_integer(v) &&
-			    json_integer_value(v) > 0 &&
-			    json_integer_value(v) % k->p[i].align != 0)
-				json_integer_set(v, json_integer_value(v) +
-				    k->p[i].align - json_integer_value(v) %
-				    k->p[i].align);
+			if (json_is_integer(v))
+				json_integer_set(v, param_keep(&k->p[i],
+				    json_integer_value(v)));
 			/* the one value the launcher launches with (a
 			 * floating-point one as a real, whatever the case had:
 			 * 2, "inf") */
