@@ -33,26 +33,6 @@ is_check(const char *s)
 	return 0;
 }
 
-/* The first token from t[i] on, at the depth of t[i] (brackets
- * skipped), that is one of stop, or n. */
-static unsigned
-next_top(struct tok *t, unsigned i, unsigned n, const char *const *stop)
-{
-	int k;
-
-	for (; i < n; i++) {
-		if (strcmp(t[i].s, "(") == 0 || strcmp(t[i].s, "[") == 0 ||
-		    strcmp(t[i].s, "{") == 0) {
-			i = matching(t, i, n);
-			continue;
-		}
-		for (k = 0; stop[k] != NULL; k++)
-			if (strcmp(t[i].s, stop[k]) == 0)
-				return i;
-	}
-	return n;
-}
-
 /*
  * The conditions that hold at offset off of the function whose tokens
  * are ft[0..fn): the ranges [cs[i], ce[i]) of ft, outermost first, at

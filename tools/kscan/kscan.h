@@ -178,6 +178,8 @@ json_t *split_args(struct fileinfo *fi, struct tok *t, unsigned a,
     unsigned b);
 unsigned matching(struct tok *t, unsigned i, unsigned n);
 unsigned matching_angle(struct tok *t, unsigned i, unsigned n);
+unsigned next_top(struct tok *t, unsigned i, unsigned n,
+    const char *const *stop);
 
 /* resolve.c: launch values followed back to the launcher's parameters */
 unsigned split_ranges(struct tok *t, unsigned a, unsigned b, unsigned *as,

@@ -431,20 +431,9 @@ expand_local(struct res *r, CXCursor var, int comp, int depth)
 		    strcmp(p, "return") != 0))
 			continue;
 		if (strcmp(nx, "=") == 0) {
-			unsigned j = i + 2;
-			int depth2 = 0;
-			for (; j < r->fn; j++) {
-				const char *s = r->ft[j].s;
-				if (depth2 == 0 && (strcmp(s, ";") == 0 ||
-				    strcmp(s, ",") == 0 || strcmp(s, ")") == 0))
-					break;
-				if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
-				    strcmp(s, "{") == 0)
-					depth2++;
-				else if (strcmp(s, ")") == 0 ||
-				    strcmp(s, "]") == 0 || strcmp(s, "}") == 0)
-					depth2--;
-			}
+			static const char *const end[] = { ";", ",", ")",
+			    NULL };
+			unsigned j = next_top(r->ft, i + 2, r->fn, end);
 			nplain++;
 			pa = i + 2;
 			pe = j;
@@ -519,19 +508,8 @@ expand_local(struct res *r, CXCursor var, int comp, int depth)
 			unsigned close;
 			nc = call_args(dt, j + 1, dn, as, ae, 3, &close);
 		} else if (!is_dim3) {
-			int depth2 = 0;
-			for (; j < dn; j++) {
-				const char *s = dt[j].s;
-				if (depth2 == 0 && (strcmp(s, ";") == 0 ||
-				    strcmp(s, ",") == 0))
-					break;
-				if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 ||
-				    strcmp(s, "{") == 0)
-					depth2++;
-				else if (strcmp(s, ")") == 0 ||
-				    strcmp(s, "]") == 0 || strcmp(s, "}") == 0)
-					depth2--;
-			}
+			static const char *const end[] = { ";", ",", NULL };
+			j = next_top(dt, j, dn, end);
 			if (j > i + 2) {
 				res_emit(r, cap ? "min(" : "(");
 				res_range(r, dfi, dt, i + 2, j, 0, NULL,

@@ -280,6 +280,26 @@ matching(struct tok *t, unsigned i, unsigned n)
 	return n;
 }
 
+/* The first token from t[i] on, at the depth of t[i] (brackets
+ * skipped), that is one of stop, or n. */
+unsigned
+next_top(struct tok *t, unsigned i, unsigned n, const char *const *stop)
+{
+	int k;
+
+	for (; i < n; i++) {
+		if (strcmp(t[i].s, "(") == 0 || strcmp(t[i].s, "[") == 0 ||
+		    strcmp(t[i].s, "{") == 0) {
+			i = matching(t, i, n);
+			continue;
+		}
+		for (k = 0; stop[k] != NULL; k++)
+			if (strcmp(t[i].s, stop[k]) == 0)
+				return i;
+	}
+	return n;
+}
+
 /* Index of the '>' closing the '<' at t[i] ('>>' closes two), or i. */
 unsigned
 matching_angle(struct tok *t, unsigned i, unsigned n)
