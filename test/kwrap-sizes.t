@@ -334,6 +334,9 @@ is "$(vspec 'vec_bytes_kernel<__half>' '[[.params[] | [.role, .count] // empty],
     "constexpr per_load = 16 / sizeof(T): 8 halves, 4 floats; out seen written through its float4 (not inout)"
 is "$(vspec vec_index_kernel '[.cases[] | .scalars.n | select(. % 4 != 0)] | length > 0')" \
     'true' "a case with n no multiple of 4 tries the rounding"
+is "$(vspec vec_tile_kernel '[.params[1].count, ([.cases[] | .scalars.width % 4] | max)]')" \
+    '["15 * width + 16",0]' \
+    "a float4 read through const float4 *const row = ...(&in[width * y + col]): a derived count, width a multiple of 4 in every case"
 builds "$T_TMP/v.ndjson"
 
 # dynamic shared memory reached only through a class and a device

@@ -76,6 +76,21 @@ __global__ void vec_bytes_kernel(T *out, const T *in, int n)
 	}
 }
 
+// a float4 tile row read through a local declared a const pointer
+// (T *const p = ...): the rows are width floats apart, so width is a
+// multiple of 4 in every case and the buffer ends at the last row's tile
+__global__ void vec_tile_kernel(float *out, const float *in, int width)
+{
+	int col = threadIdx.x * 4;
+	float s = 0;
+	if (col < 16) {
+		const float4 *const row = reinterpret_cast<const float4 *>(
+		    &in[width * threadIdx.y + col]);
+		s = row->x + row->w;
+	}
+	out[16 * threadIdx.y + threadIdx.x] = s;
+}
+
 void vec_launch(const float *in, float *out, const __half *hin, __half *hout,
     int n, int packed)
 {
@@ -85,4 +100,5 @@ void vec_launch(const float *in, float *out, const __half *hin, __half *hout,
 	vec_mixed_kernel<<<(n + 255) / 256, 256>>>(in, out, n, packed);
 	vec_bytes_kernel<__half><<<(n / 8 + 255) / 256, 256>>>(hout, hin, n);
 	vec_bytes_kernel<float><<<(n / 4 + 255) / 256, 256>>>(out, in, n);
+	vec_tile_kernel<<<1, dim3(16, 16)>>>(out, in, n);
 }

@@ -380,8 +380,27 @@ cast_before(struct fn *f, size_t i, int esz)
 	    cast_lanes(f->k, t, j + 1, i - 1, esz) > 0;
 }
 
+/* Whether the name at token i is a pointer's declarator: T *name, T
+ * *const name, T *__restrict__ name, auto name (lo: the first token
+ * this may look at). */
+static int
+ptr_declarator(const struct toks *t, size_t lo, size_t i)
+{
+	size_t j = i;
+
+	while (j > lo + 1 && (is(t, j - 1, "const") || is(t, j - 1,
+	    "volatile") || is(t, j - 1, "__restrict__") || is(t, j - 1,
+	    "__restrict") || is(t, j - 1, "restrict")))
+		j--;
+	if (j <= lo)
+		return 0;
+	if (is(t, j - 1, "*"))
+		return 1;
+	return j == i && is(t, j - 1, "auto");
+}
+
 /* Whether name is declared a pointer in f before token pos: T *name;,
- * T *a, *name;, T *name = ... */
+ * T *a, *name;, T *const name = ... */
 static int
 ptr_local(struct fn *f, const char *name, size_t pos)
 {
@@ -389,7 +408,8 @@ ptr_local(struct fn *f, const char *name, size_t pos)
 	size_t i;
 
 	for (i = f->a + 1; i < pos; i++)
-		if (is(t, i, name) && is(t, i - 1, "*") && (is(t, i + 1, ";") ||
+		if (is(t, i, name) && ptr_declarator(t, f->a, i) &&
+		    !is(t, i - 1, "auto") && (is(t, i + 1, ";") ||
 		    is(t, i + 1, ",") || is(t, i + 1, "=")))
 			return 1;
 	return 0;
@@ -530,10 +550,10 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			return;
 		}
 		if (is(t, s - 1, "=") && s >= 3 && is_ident(t->v[s - 2]) &&
-		    (is(t, s - 3, "*") || is(t, s - 3, "auto") ||
-		    (is(t, s - 3, "__restrict__") && is(t, s - 4, "*"))) &&
+		    ptr_declarator(t, f->a, s - 2) &&
 		    (is(t, e, ";") || is(t, e, ","))) {
-			/* T *q = p + off: q is the buffer from off */
+			/* T *q = p + off, T *const q = ...: q is the buffer
+			 * from off */
 			buf_walk(f, t->v[s - 2], s - 2, &off, lanes, esz, a, hd);
 			return;
 		}
