@@ -303,6 +303,10 @@ is "$(dspec one_group '[.cases[] | .scalars | [.groups, .eps]] | unique')" '[[1,
     "launched under if (groups == 1 and eps == 0.0f): every case has groups 1 and eps 0"
 is "$(dspec mode_square '[.cases[] | [.name, .scalars.mode]] | map(select(.[1] != 2 or (.[0] | startswith("switch_mode"))))')" '[]' \
     "launched under if (mode == 2): every case runs mode 2, switch cases on other modes included, and none is added for mode 0"
+is "$(dspec row_cached '[.cases[] | .scalars.cols] | [max, (map(select(. < 1024)) | length > 0)]')" '[1024,true]' \
+    "launched under if (cols <= 1024): no case wider than the row the kernel keeps in shared memory, narrower ones kept"
+is "$(dspec tile_pairs '[.cases[] | .scalars.len] | [(map(select(1024 % . != 0)) | length), (unique | length > 2)]')" '[0,true]' \
+    "launched under if (1024 % len == 0): every case's len divides 1024, and they differ"
 is "$(dspec each_elem '[.cases[] | .scalars.cols] | map(select(. % 32 != 0)) | length > 0')" 'true' \
     "near miss: the else branch's kernel keeps cols that are no multiple of 32"
 is "$(dspec each_scaled '[.launch.grid[0], ([.cases[] | .scalars.n] | min)]')" '["(n + 255) / 256",1]' \

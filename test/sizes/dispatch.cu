@@ -146,3 +146,44 @@ torch::Tensor double_rows(torch::Tensor x, bool quiet)
 		    x.data_ptr<float>(), y.data_ptr<float>(), rows * cols, 2.0f);
 	return y;
 }
+
+// a row kept in shared memory, launched only for rows that fit it
+// (cols <= 1024): no case is wider than the buffer
+__global__ void row_cached(const float *x, float *y, int cols)
+{
+	__shared__ float row[1024];
+	for (int c = threadIdx.x; c < cols; c += blockDim.x)
+		row[c] = x[blockIdx.x * cols + c];
+	__syncthreads();
+	for (int c = threadIdx.x; c < cols; c += blockDim.x)
+		y[blockIdx.x * cols + c] = row[cols - 1 - c];
+}
+
+// pairs merged in shared memory up to len, launched only where len
+// divides the tile (1024 % len == 0): len is a power of two up to 1024
+__global__ void tile_pairs(const int *x, int *y, int len)
+{
+	__shared__ int s[1024];
+	s[threadIdx.x] = x[blockIdx.x * 1024 + threadIdx.x];
+	s[threadIdx.x + 512] = x[blockIdx.x * 1024 + threadIdx.x + 512];
+	for (int w = 1; w < len; w <<= 1) {
+		__syncthreads();
+		int l = threadIdx.x & (w - 1), b = 2 * (threadIdx.x - l);
+		int lo = s[b + l], hi = s[b + l + w];
+		__syncthreads();
+		s[b + l] = lo < hi ? lo : hi;
+		s[b + l + w] = lo < hi ? hi : lo;
+	}
+	__syncthreads();
+	y[blockIdx.x * 1024 + threadIdx.x] = s[threadIdx.x];
+	y[blockIdx.x * 1024 + threadIdx.x + 512] = s[threadIdx.x + 512];
+}
+
+void run_tiles(const float *x, float *y, const int *a, int *b, int rows,
+    int cols, int len)
+{
+	if (cols <= 1024)
+		row_cached<<<rows, 256>>>(x, y, cols);
+	if (1024 % len == 0)
+		tile_pairs<<<rows, 512>>>(a, b, len);
+}

@@ -148,6 +148,8 @@ struct param {
 	long long vmin;		/* a scalar: its least value in every case */
 	int align;		/* a scalar: a multiple of this in every case
 				   (the stride of a vector access), or 0 */
+	long long vmax;		/* a scalar: its largest value, or 0 */
+	long long divides;	/* a scalar: divides this in every case, or 0 */
 	int has_eq;		/* a scalar the launch runs with at eq only */
 	double eq;
 	int size_use;

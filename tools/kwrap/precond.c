@@ -8,10 +8,12 @@
  * float4 at a time, or divides by cols / 4, faults or misreads there.  A
  * scalar parameter a condition holds a multiple of is one in every case
  * (the cases round it up, as they round a vector access's stride), one
- * it bounds below is at least that bound, and one it holds equal to a
- * constant (if (groups == 1), smoothing == 0.0f) takes that value.  The
- * other conditions (upper bounds, alternatives joined by ||, conditions
- * on no parameter) are left.
+ * it bounds below is at least that bound, one it bounds above (if (cols
+ * <= 1024) over a kernel that keeps a row in shared memory) at most that
+ * bound, one it holds a divisor of a constant (1024 % len == 0) is a
+ * divisor of it, and one it holds equal to a constant (if (groups == 1),
+ * smoothing == 0.0f) takes that value.  The other conditions
+ * (alternatives joined by ||, conditions on no parameter) are left.
  */
 #include "kwrap.h"
 
@@ -110,6 +112,22 @@ set_least(struct kern *k, int i, long long c)
 		k->p[i].vmin = c;
 }
 
+static void
+set_most(struct kern *k, int i, long long c)
+{
+	if (c > 0 && (k->p[i].vmax == 0 || c < k->p[i].vmax))
+		k->p[i].vmax = c;
+}
+
+static void
+set_divides(struct kern *k, int i, long long c)
+{
+	if (c < 1 || c > LEAST_CAP)
+		return;
+	k->p[i].divides = k->p[i].divides > 0 ?
+	    gcd_ll(k->p[i].divides, c) : c;
+}
+
 /* The top-level operator op in t[a..b), or b. */
 static size_t
 top_op(const struct toks *t, size_t a, size_t b, const char *op)
@@ -120,10 +138,11 @@ top_op(const struct toks *t, size_t a, size_t b, const char *op)
 	return e < b ? e : b;
 }
 
-/* X % C over t[a..b): the parameter X is, C in *c; else -1. */
+/* X % C over t[a..b): the parameter X is, C in *c, *div 0; C % X: X,
+ * C in *c, *div 1; else -1. */
 static int
 remainder_of(struct kern *k, json_t *args, const struct toks *t, size_t a,
-    size_t b, long long *c)
+    size_t b, long long *c, int *div)
 {
 	size_t m;
 
@@ -132,9 +151,31 @@ remainder_of(struct kern *k, json_t *args, const struct toks *t, size_t a,
 		b--;
 	}
 	m = top_op(t, a, b, "%");
-	if (m >= b || !eval_range(t, m + 1, b, &k->c, c) || *c < 2)
+	if (m >= b)
 		return -1;
-	return cond_param(k, args, t, a, m);
+	*div = 0;
+	if (eval_range(t, m + 1, b, &k->c, c))
+		return *c < 2 ? -1 : cond_param(k, args, t, a, m);
+	*div = 1;
+	if (eval_range(t, a, m, &k->c, c))
+		return *c < 1 ? -1 : cond_param(k, args, t, m + 1, b);
+	return -1;
+}
+
+/* The remainder t[a..b) is zero. */
+static void
+no_remainder(struct kern *k, json_t *args, const struct toks *t, size_t a,
+    size_t b)
+{
+	long long c;
+	int i, div;
+
+	if ((i = remainder_of(k, args, t, a, b, &c, &div)) < 0)
+		return;
+	if (div)
+		set_divides(k, i, c);
+	else
+		set_align(k, i, c);
 }
 
 /* One conjunct, t[a..b). */
@@ -154,8 +195,7 @@ conjunct(struct kern *k, json_t *args, const struct toks *t, size_t a,
 	/* !(X % C) */
 	if (is(t, a, "!") && a + 1 < b && is(t, a + 1, "(") &&
 	    skip_group(t, a + 1) == b) {
-		if ((i = remainder_of(k, args, t, a + 2, b - 1, &c)) >= 0)
-			set_align(k, i, c);
+		no_remainder(k, args, t, a + 2, b - 1);
 		return;
 	}
 	/* alternatives say nothing of each other */
@@ -167,24 +207,31 @@ conjunct(struct kern *k, json_t *args, const struct toks *t, size_t a,
 	if (cmp[j] == NULL || q == a || q + 1 >= b)
 		return;
 	if (j == 0) {
-		/* X % C == 0, 0 == X % C; else X == C */
+		/* X % C == 0, C % X == 0, 0 == X % C; else X == C */
 		if (eval_range(t, q + 1, b, &k->c, &z) && z == 0 &&
-		    (i = remainder_of(k, args, t, a, q, &c)) >= 0)
-			set_align(k, i, c);
+		    top_op(t, a, q, "%") < q)
+			no_remainder(k, args, t, a, q);
 		else if (eval_range(t, a, q, &k->c, &z) && z == 0 &&
-		    (i = remainder_of(k, args, t, q + 1, b, &c)) >= 0)
-			set_align(k, i, c);
+		    top_op(t, q + 1, b, "%") < b)
+			no_remainder(k, args, t, q + 1, b);
 		else
 			equality(k, args, t, a, q, b);
 		return;
 	}
-	/* X >= C, X > C, C <= X, C < X */
-	if (j <= 2 && eval_range(t, q + 1, b, &k->c, &c) &&
-	    (i = cond_param(k, args, t, a, q)) >= 0)
-		set_least(k, i, j == 1 ? c : c + 1);
-	else if (j >= 3 && eval_range(t, a, q, &k->c, &c) &&
-	    (i = cond_param(k, args, t, q + 1, b)) >= 0)
-		set_least(k, i, j == 3 ? c : c + 1);
+	/* X >= C, X > C, C <= X, C < X; X <= C, X < C, C >= X, C > X */
+	if (eval_range(t, q + 1, b, &k->c, &c) &&
+	    (i = cond_param(k, args, t, a, q)) >= 0) {
+		if (j <= 2)
+			set_least(k, i, j == 1 ? c : c + 1);
+		else
+			set_most(k, i, j == 3 ? c : c - 1);
+	} else if (eval_range(t, a, q, &k->c, &c) &&
+	    (i = cond_param(k, args, t, q + 1, b)) >= 0) {
+		if (j >= 3)
+			set_least(k, i, j == 3 ? c : c + 1);
+		else
+			set_most(k, i, j == 1 ? c : c - 1);
+	}
 }
 
 /* The conditions of list conds, each split at its top-level &&. */

@@ -286,14 +286,29 @@ param_keep(const struct param *p, long long v)
 		v = p->vmin;
 	if (p->align > 1 && v > 0 && v % p->align != 0)
 		v += p->align - v % p->align;
+	if (p->vmax > 0 && v > p->vmax) {
+		v = p->vmax;
+		if (p->align > 1 && v >= p->align)
+			v -= v % p->align;
+	}
+	if (p->divides > 0) {
+		/* the largest divisor at or below v */
+		if (v < 1)
+			v = 1;
+		if (v > p->divides)
+			v = p->divides;
+		while (p->divides % v != 0)
+			v--;
+	}
 	return v;
 }
 
 /* Scalars with a least value (index_limits, the launch's conditions)
  * keep it in every case, the fitted ones included, strides of vector
  * accesses (access.c) and sizes a condition holds a multiple of are
- * multiples of them, and a scalar a condition holds equal to a constant
- * is that constant. */
+ * multiples of them, ones a condition bounds above or holds a divisor of
+ * a constant stay at or below the bound and divide the constant, and a
+ * scalar a condition holds equal to a constant is that constant. */
 void
 least_values(struct kern *k, json_t *spec)
 {
