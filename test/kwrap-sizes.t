@@ -307,6 +307,10 @@ is "$(dspec row_cached '[.cases[] | .scalars.cols] | [max, (map(select(. < 1024)
     "launched under if (cols <= 1024): no case wider than the row the kernel keeps in shared memory, narrower ones kept"
 is "$(dspec tile_pairs '[.cases[] | .scalars.len] | [(map(select(1024 % . != 0)) | length), (unique | length > 2)]')" '[0,true]' \
     "launched under if (1024 % len == 0): every case's len divides 1024, and they differ"
+is "$(dspec col_tiles '[.launch.grid[0], ([.cases[] | .scalars.cols % 16] | max)]')" '["cols / 16",0]' \
+    "a grid the launcher divides down (cols / 16) over a kernel with no guard: cols a multiple of 16 in every case"
+is "$(dspec tail_block '[.launch.grid[0], ([.cases[] | .scalars.n % 256] | max > 0)]')" '["n / 256 + 1",true]' \
+    "near miss: a grid of n / 256 + 1 blocks covers the remainder; n keeps values that are no multiple of 256"
 is "$(dspec each_elem '[.cases[] | .scalars.cols] | map(select(. % 32 != 0)) | length > 0')" 'true' \
     "near miss: the else branch's kernel keeps cols that are no multiple of 32"
 is "$(dspec each_scaled '[.launch.grid[0], ([.cases[] | .scalars.n] | min)]')" '["(n + 255) / 256",1]' \

@@ -456,16 +456,21 @@ if [ -f "$g/judge.ndjson" ]; then
 	    "split_sign: the reference passes as its own candidate"
 	# vector stores guarded at their start (test/sizes/vector.cu): the
 	# count rounded up to the width leaves no element unwritten
+	# (and rows of float4 read through a const pointer: the row stride
+	# a multiple of 4)
 	for k in vec_index_kernel vec_offset_kernel vec_stride_kernel \
-	    "vec_bytes_kernel<__half>"; do
+	    "vec_bytes_kernel<__half>" vec_tile_kernel; do
 		m="test/sizes/vector.cu::$k"
 		has "$J" "$m" '"verified":{"value":true'
 		ok $? "$k: a verified task, every element of its count written"
 	done
 	# launches under the launcher's conditions (test/sizes/dispatch.cu):
 	# cols a multiple of 32, the tap bounded through chans / 32, groups
-	# and eps at the values the launcher runs with
-	for k in tile_rows tap_gather one_group; do
+	# and eps at the values the launcher runs with, a row no wider than
+	# its shared buffer, a length that divides the tile, whole tiles of
+	# a grid divided down (and its near miss, a grid with a tail block)
+	for k in tile_rows tap_gather one_group row_cached tile_pairs \
+	    col_tiles tail_block; do
 		m="test/sizes/dispatch.cu::$k"
 		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
 		has "$J" "$m" '"verified":{"value":true'

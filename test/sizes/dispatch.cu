@@ -187,3 +187,27 @@ void run_tiles(const float *x, float *y, const int *a, int *b, int rows,
 	if (1024 % len == 0)
 		tile_pairs<<<rows, 512>>>(a, b, len);
 }
+
+// whole tiles of 16 columns, no guard: the launcher's grid divides cols
+// down (cols / 16), so cols is a multiple of 16 wherever it launches
+__global__ void col_tiles(const float *x, float *y, int cols)
+{
+	int c = blockIdx.x * 16 + threadIdx.x;
+	y[blockIdx.y * cols + c] = 2.0f * x[blockIdx.y * cols + c];
+}
+
+// near miss: a grid of n / 256 + 1 blocks covers the remainder, so n
+// need be no multiple of 256
+__global__ void tail_block(const float *x, float *y, int n)
+{
+	int i = blockIdx.x * 256 + threadIdx.x;
+	if (i < n)
+		y[i] = x[i] + 1.0f;
+}
+
+void run_col_tiles(const float *x, float *y, int rows, int cols)
+{
+	dim3 grid(cols / 16, rows);
+	col_tiles<<<grid, 16>>>(x, y, cols);
+	tail_block<<<cols / 256 + 1, 256>>>(x, y, cols);
+}

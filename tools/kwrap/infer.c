@@ -63,6 +63,7 @@ infer_at(json_t *rec, int data_lo)
 			break;
 	}
 	infer_grid(k, 1);
+	grid_divisions(k);
 	infer_shared(k, launch);
 	k->at = k_calloc(1, sizeof(*k->at));
 	if (is(&k->t, k->body, "{"))

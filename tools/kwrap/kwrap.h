@@ -471,6 +471,8 @@ site_param(struct kern *k, json_t *args, const char *e);
 void
 site_conditions(struct kern *k);
 void
+grid_divisions(struct kern *k);
+void
 launch_cases(struct kern *k, json_t *spec);
 /* spec.c: every case at the least values, multiples and values the
  * launch keeps (again after the cases kwrap.c adds) */

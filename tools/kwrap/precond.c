@@ -269,6 +269,68 @@ site_conditions(struct kern *k)
 	    json_object_get(l, "args"));
 }
 
+/*
+ * A grid the launcher divides down, dim3 grid(wB / 16, hA / 16), launches
+ * whole tiles only: a kernel that stores without a guard leaves the
+ * remainder's elements unwritten, or one that reads a tile of every row
+ * reads past them.  The parameter divided (wB) is a multiple of the
+ * divisor in every case: a product's first operand divided by a constant
+ * (wB / 16 * h), and a group in it alike (rows * (cols / 32)).  A
+ * rounded-up grid, (n + 255) / 256 or n / 256 + 1, is no such grid, nor
+ * is (K * taps) / 32, which holds K * taps a multiple, not K.
+ */
+static void
+divided_down(struct kern *k, const struct toks *t, size_t a, size_t b,
+    int depth)
+{
+	static const char *const muldiv[] = { "*", "/", NULL };
+	long long c;
+	size_t e, q;
+	int i;
+
+	while (a < b && is(t, a, "(") && skip_group(t, a) == b) {
+		a++;
+		b--;
+	}
+	if (depth > 4 || a >= b || top_op(t, a, b, "+") < b ||
+	    top_op(t, a, b, "-") < b || top_op(t, a, b, "?") < b)
+		return;
+	for (q = a; q < b; q = e + 1) {
+		e = expr_end(t, q, muldiv);
+		if (e > b)
+			e = b;
+		if (is(t, q, "(") && skip_group(t, q) == e)
+			divided_down(k, t, q, e, depth + 1);
+		/* the chain's first operand, a parameter, then / C */
+		if (q != a || e != a + 1 || e >= b || !is(t, e, "/"))
+			continue;
+		{
+			size_t f = expr_end(t, e + 1, muldiv);
+			if (f > b)
+				f = b;
+			if (!eval_range(t, e + 1, f, &k->c, &c) || c < 2)
+				continue;
+		}
+		if ((i = param_index(k, t->v[a])) >= 0 && !k->p[i].ptr &&
+		    !k->p[i].is_struct && k->p[i].dt != NULL &&
+		    !k->p[i].dt->is_float)
+			set_align(k, i, c);
+	}
+}
+
+void
+grid_divisions(struct kern *k)
+{
+	struct toks t = { 0 };
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		tokenize(k->grid[d], &t);
+		divided_down(k, &t, 0, t.n, 0);
+		toks_free(&t);
+	}
+}
+
 /* The cases kwrap.c adds after the spec (switches, boundaries, size
  * guards, non-finite values, survivors) keep what the launch keeps too;
  * a switch case on a parameter the launch holds at one value would run
