@@ -345,6 +345,9 @@ is "$(vspec vec_index_kernel '[.cases[] | .scalars.n | select(. % 4 != 0)] | len
 is "$(vspec vec_tile_kernel '[.params[1].count, ([.cases[] | .scalars.width % 4] | max)]')" \
     '["15 * width + 16",0]' \
     "a float4 read through const float4 *const row = ...(&in[width * y + col]): a derived count, width a multiple of 4 in every case"
+is "$(vspec vec_async_kernel '[.params[1].count, ([.cases[] | .scalars.width % 4] | max)]')" \
+    '["15 * width + 16",0]' \
+    "__pipeline_memcpy_async(&tile[...], &in[width * y + col], sizeof(float4)): the copy's 16 bytes read, width a multiple of 4"
 builds "$T_TMP/v.ndjson"
 
 # dynamic shared memory reached only through a class and a device

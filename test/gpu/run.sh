@@ -456,10 +456,10 @@ if [ -f "$g/judge.ndjson" ]; then
 	    "split_sign: the reference passes as its own candidate"
 	# vector stores guarded at their start (test/sizes/vector.cu): the
 	# count rounded up to the width leaves no element unwritten
-	# (and rows of float4 read through a const pointer: the row stride
-	# a multiple of 4)
+	# (and rows of float4 read through a const pointer or copied
+	# asynchronously: the row stride a multiple of 4)
 	for k in vec_index_kernel vec_offset_kernel vec_stride_kernel \
-	    "vec_bytes_kernel<__half>" vec_tile_kernel; do
+	    "vec_bytes_kernel<__half>" vec_tile_kernel vec_async_kernel; do
 		m="test/sizes/vector.cu::$k"
 		has "$J" "$m" '"verified":{"value":true'
 		ok $? "$k: a verified task, every element of its count written"

@@ -2,6 +2,7 @@
 // guarded only at its start (i < n): the last vector ends at the multiple
 // of the width at or above n, not n + width - 1 (tools/kwrap/multiple.c).
 #include <cuda_fp16.h>
+#include <cuda_pipeline.h>
 
 // float4 by index: i / 4 of a float4 view
 __global__ void vec_index_kernel(const float *in, float *out, int n)
@@ -91,6 +92,22 @@ __global__ void vec_tile_kernel(float *out, const float *in, int width)
 	out[16 * threadIdx.y + threadIdx.x] = s;
 }
 
+// the same rows copied to shared memory asynchronously, 16 bytes a copy:
+// the copy's size says how far it reaches
+__global__ void vec_async_kernel(float *out, const float *in, int width)
+{
+	__shared__ float4 tile[64];
+	int col = threadIdx.x * 4;
+	if (col < 16)
+		__pipeline_memcpy_async(&tile[threadIdx.y * 4 + threadIdx.x],
+		    &in[width * threadIdx.y + col], sizeof(float4));
+	__pipeline_commit();
+	__pipeline_wait_prior(0);
+	__syncthreads();
+	out[16 * threadIdx.y + threadIdx.x] =
+	    tile[threadIdx.y * 4 + threadIdx.x / 4].x;
+}
+
 void vec_launch(const float *in, float *out, const __half *hin, __half *hout,
     int n, int packed)
 {
@@ -101,4 +118,5 @@ void vec_launch(const float *in, float *out, const __half *hin, __half *hout,
 	vec_bytes_kernel<__half><<<(n / 8 + 255) / 256, 256>>>(hout, hin, n);
 	vec_bytes_kernel<float><<<(n / 4 + 255) / 256, 256>>>(out, in, n);
 	vec_tile_kernel<<<1, dim3(16, 16)>>>(out, in, n);
+	vec_async_kernel<<<1, dim3(16, 16)>>>(out, in, n);
 }

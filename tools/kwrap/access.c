@@ -292,6 +292,37 @@ helper_kind(struct fn *f, struct fn *h, size_t ca, size_t cb)
 	return 1;
 }
 
+/* Elements of an esz-byte buffer an asynchronous or plain copy moves
+ * from or to argument argi of the call at open (memcpy_async(dst, src,
+ * sizeof(float4), bar), cg's memcpy_async(group, dst, src, bytes),
+ * __pipeline_memcpy_async(dst, src, bytes)): its size is the argument
+ * one or two after the pointer, sizeof(T) or a constant number of
+ * bytes; 0 when none is. */
+static long long
+copy_lanes(struct fn *f, size_t open, int argi, int esz)
+{
+	const struct toks *t = f->t;
+	size_t *ends, a, e;
+	long long bytes = 0, l = 0;
+	int n, j;
+
+	if (esz <= 0)
+		return 0;
+	ends = args_of(f, open, &n);
+	for (j = argi + 1; j <= argi + 2 && j < n && l == 0; j++) {
+		a = ends[j - 1] + 1;
+		e = ends[j];
+		if (is(t, a, "sizeof") && is(t, a + 1, "(") &&
+		    skip_group(t, a + 1) == e)
+			l = cast_lanes(f->k, t, a + 2, e - 1, esz);
+		else if (eval_range(t, a, e, &f->k->c, &bytes) && bytes > 0 &&
+		    bytes % esz == 0)
+			l = bytes / esz;
+	}
+	free(ends);
+	return l;
+}
+
 /* The buffer handed to argument argi of the call whose ( is at open:
  * accessed where the helper accesses its parameter, from off.  The
  * helper is the explicit specialization the call's template arguments
@@ -320,6 +351,16 @@ pass_to(struct fn *f, size_t open, int argi, const struct iv *off,
 			break;
 	if (loads[i] != NULL || strncmp(name, "atomic", 6) == 0) {
 		access_at(f, a, off, lanes, open);
+		return;
+	}
+	if (strcmp(name, "memcpy_async") == 0 ||
+	    strcmp(name, "__pipeline_memcpy_async") == 0 ||
+	    strcmp(name, "memcpy") == 0) {
+		long long l = copy_lanes(f, open, argi, esz);
+		if (l > 0)
+			access_at(f, a, off, l, open);
+		else
+			acc_unknown(a, f, open);
 		return;
 	}
 	ends = args_of(f, open, &n);
