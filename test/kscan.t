@@ -233,10 +233,10 @@ is "$(jq -sc '[.[].scan.launches[].resolved.args[2]]' "$T_TMP/out")" \
 # whose then-branch holds it and the checks before it; an else adds none
 run "$KSCAN" --root . test/sizes/dispatch.cu
 is "$(jq -sc '[.[].scan.launches[] | [.kernel, .conditions]]' "$T_TMP/out")" \
-    '[["tile_rows",["x.dim() == 2","cols % 32 == 0 && rows >= 4"]],["each_elem",["x.dim() == 2"]],["each_scaled",["x.dim() == 2","!quiet"]],["tap_gather",["chans % 32 == 0"]],["tap_gather_any",[]],["one_group",["groups == 1 and eps == 0.0f"]],["mode_square",["mode == 2"]],["row_sums",["x.dim() == 2"]],["row_cached",["cols <= 1024"]],["tile_pairs",["1024 % len == 0"]],["col_tiles",[]],["tail_block",[]]]' \
+    '[["tile_rows",["x.dim() == 2","cols % 32 == 0 && rows >= 4"]],["each_elem",["x.dim() == 2"]],["each_scaled",["x.dim() == 2","!quiet"]],["tap_gather",["chans % 32 == 0"]],["tap_gather_any",[]],["one_group",["groups == 1 and eps == 0.0f"]],["mode_square",["mode == 2"]],["row_sums",["x.dim() == 2"]],["row_cached",["cols <= 1024"]],["tile_pairs",["1024 % len == 0"]],["col_tiles",[]],["tail_block",[]],["head_rows",[]]]' \
     "conditions: a TORCH_CHECK before the launch, the if holding it (braced or not), nothing from an else or from a check in another function"
 is "$(jq -sc '[.[].scan.launches[0].resolved.conditions[1]]' "$T_TMP/out")" \
-    '["(x.size(1)) % 32 == 0 && rows >= 4",null,"! quiet",null,null,null,null,null,null,null,null,null]' \
+    '["(x.size(1)) % 32 == 0 && rows >= 4",null,"! quiet",null,null,null,null,null,null,null,null,null,null]' \
     "resolved.conditions: the launcher's locals followed as in the arguments"
 cat > "$D/emptyif.cu" <<'CU'
 __global__ void ke(float *y, int n) { int i = threadIdx.x; if (i < n) y[i] = 1; }

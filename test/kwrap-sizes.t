@@ -311,6 +311,8 @@ is "$(dspec col_tiles '[.launch.grid[0], ([.cases[] | .scalars.cols % 16] | max)
     "a grid the launcher divides down (cols / 16) over a kernel with no guard: cols a multiple of 16 in every case"
 is "$(dspec tail_block '[.launch.grid[0], ([.cases[] | .scalars.n % 256] | max > 0)]')" '["n / 256 + 1",true]' \
     "near miss: a grid of n / 256 + 1 blocks covers the remainder; n keeps values that are no multiple of 256"
+is "$(dspec head_rows '[.launch.block, .confidence.launch]')" '[[32,8,1],"high"]' \
+    "block dim3(C10_WARP_SIZE, h < 16 ? 4 : 8): the warp size 32 by the larger row count, not a guessed 16 x 16"
 is "$(dspec each_elem '[.cases[] | .scalars.cols] | map(select(. % 32 != 0)) | length > 0')" 'true' \
     "near miss: the else branch's kernel keeps cols that are no multiple of 32"
 is "$(dspec each_scaled '[.launch.grid[0], ([.cases[] | .scalars.n] | min)]')" '["(n + 255) / 256",1]' \

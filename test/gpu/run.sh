@@ -468,9 +468,10 @@ if [ -f "$g/judge.ndjson" ]; then
 	# cols a multiple of 32, the tap bounded through chans / 32, groups
 	# and eps at the values the launcher runs with, a row no wider than
 	# its shared buffer, a length that divides the tile, whole tiles of
-	# a grid divided down (and its near miss, a grid with a tail block)
+	# a grid divided down (and its near miss, a grid with a tail block),
+	# a block of the warp size by the larger of two row counts
 	for k in tile_rows tap_gather one_group row_cached tile_pairs \
-	    col_tiles tail_block; do
+	    col_tiles tail_block head_rows; do
 		m="test/sizes/dispatch.cu::$k"
 		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
 		has "$J" "$m" '"verified":{"value":true'

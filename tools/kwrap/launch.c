@@ -11,6 +11,36 @@ resolved(json_t *l, const char *key)
 	return k_get_str(json_object_get(l, "resolved"), key);
 }
 
+/* A block dimension t[a..b) that is constant, or that the launcher
+ * picks from two constants by a scalar (h < 16 ? 4 : 8): the larger, a
+ * shape the launcher launches with, which a case's scalar may not pick
+ * (kwrap launches one block shape for every case). */
+static int
+block_dim(struct kern *k, const struct toks *t, size_t a, size_t b,
+    long long *v)
+{
+	static const char *const quest[] = { "?", NULL };
+	static const char *const colon[] = { ":", NULL };
+	long long x, y;
+	size_t q, c;
+
+	if (eval_range(t, a, b, &k->c, v))
+		return 1;
+	while (a < b && is(t, a, "(") && skip_group(t, a) == b) {
+		a++;
+		b--;
+	}
+	q = expr_end(t, a, quest);
+	if (q >= b || !is(t, q, "?"))
+		return 0;
+	c = expr_end(t, q + 1, colon);
+	if (c >= b || !is(t, c, ":") || !eval_range(t, q + 1, c, &k->c, &x) ||
+	    !eval_range(t, c + 1, b, &k->c, &y))
+		return 0;
+	*v = x > y ? x : y;
+	return 1;
+}
+
 /* The block as bexpr spells it when it is constant, else block[0] 0. */
 static void
 block_at(struct kern *k, const char *bexpr)
@@ -30,7 +60,7 @@ block_at(struct kern *k, const char *bexpr)
 		a = 2;
 	for (d = 0; d < 3 && a < bt.n; d++) {
 		e = expr_end(&bt, a, comma);
-		if (!eval_range(&bt, a, e, &k->c, &v) || v <= 0 || v > 1024) {
+		if (!block_dim(k, &bt, a, e, &v) || v <= 0 || v > 1024) {
 			k->block[0] = 0;
 			k->block[1] = k->block[2] = 1;
 			break;
