@@ -289,6 +289,43 @@ else
 	skip "the acc_type slice compiles" "nvcc is not installed"
 fi
 
+# --- template arguments that are the launcher's locals under a dispatch
+# macro (const int ILP = 16 / sizeof(scalar_t); using label_t =
+# int64_t;): kscan resolves them as the parse binds the dispatch's type
+# (float), and kslice takes them for the float instance only
+mkdir -p "$T_TMP/ilp"
+cat > "$T_TMP/ilp/ilp.cu" <<'CU'
+#include <torch/extension.h>
+template <int ILP, typename scalar_t, typename label_t>
+__global__ void ilp_kernel(scalar_t *y, const scalar_t *x, const label_t *lab,
+    int n)
+{
+	int i = (blockIdx.x * blockDim.x + threadIdx.x) * ILP;
+	for (int j = 0; j < ILP; j++)
+		if (i + j < n)
+			y[i + j] = lab[(i + j) / ILP] == 0 ? x[i + j] : scalar_t(0);
+}
+void ilp(at::Tensor x, at::Tensor y, at::Tensor lab)
+{
+	int n = x.numel();
+	AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "ilp", [&] {
+		const int ILP = 16 / sizeof(scalar_t);
+		using label_t = int64_t;
+		ilp_kernel<ILP, scalar_t, label_t><<<(n + 511) / 512, 128>>>(
+		    y.data_ptr<scalar_t>(), x.data_ptr<scalar_t>(),
+		    lab.data_ptr<label_t>(), n);
+	});
+}
+CU
+(cd "$T_TMP/ilp" && "$(tool kscan)" -q . 2> /dev/null) > "$T_TMP/iscan.ndjson"
+is "$(jq -c '.scan.launches[0] | [.template_args, .resolved.template_args]' "$T_TMP/iscan.ndjson")" \
+    '[["ILP","scalar_t","label_t"],["4","scalar_t","long"]]' \
+    "kscan: resolved.template_args, the launcher's locals as the parse binds them (scalar_t float), the dispatch's type as spelled"
+(cd "$T_TMP/ilp" && "$KSLICE" -q --types float,double) < "$T_TMP/iscan.ndjson" > "$T_TMP/out"
+is "$(jq -c '[.slice.instance, .slice.guessed]' "$T_TMP/out" | tr '\n' ' ')" \
+    '[{"ILP":"4","scalar_t":"float","label_t":"long"},null] [{"ILP":"1","scalar_t":"double","label_t":"double"},["ILP"]] ' \
+    "the float instance takes ILP 4 and label_t long, guessing nothing; the double one guesses as before (the parse computed float's)"
+
 # --- a macro matrix of 64 instances (each row's launches from one
 # invocation): kscan keeps every launch, kslice 32 instances that cover
 # every value of both parameters, and says so

@@ -216,6 +216,99 @@ invocation_tokens(struct ctx *x, CXCursor call, unsigned *n,
 
 static json_t *spec_args(CXCursor kernel);
 
+/* A declaration named want in a function, spelled in file want_file: a
+ * local constant or type alias the launcher wrote itself (not one a
+ * macro of the prelude declared, a dispatch stand-in's scalar_t). */
+struct local_want {
+	const char *name;
+	CXFile file;
+	int found;
+};
+
+/* Whether s is one plain name (ILP, label_t), not an expression. */
+static int
+plain_name(const char *s)
+{
+	const char *p;
+
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (p = s; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return 1;
+}
+
+static enum CXChildVisitResult
+local_named(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct local_want *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXFile f;
+	char *s;
+
+	(void)parent;
+	if (k != CXCursor_VarDecl && k != CXCursor_TypedefDecl &&
+	    k != CXCursor_TypeAliasDecl)
+		return CXChildVisit_Recurse;
+	s = k_take(clang_getCursorSpelling(c));
+	if (strcmp(s, w->name) == 0) {
+		clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL,
+		    NULL, NULL);
+		if (f != NULL && clang_File_isEqual(f, w->file))
+			w->found = 1;
+	}
+	free(s);
+	return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/*
+ * launches[].resolved.template_args: where a template argument of the
+ * launch is a local of the launcher (const int ILP = sizeof(vec_t) /
+ * sizeof(scalar_t); using label_t = int64_t;), the value or type clang
+ * gives it in the parse, the others as spelled; none when no argument is
+ * such a local.  Under a dispatch macro the parse binds its type to
+ * float (the stand-in's), so a local computed from it is float's.
+ */
+static void
+resolved_targs(struct ctx *x, CXCursor call, CXCursor kernel, json_t *l,
+    json_t *res)
+{
+	json_t *ta = json_object_get(l, "template_args"), *sa, *out, *a;
+	struct local_want w;
+	size_t i;
+	int any = 0;
+
+	if (!x->in_func || json_array_size(ta) == 0 ||
+	    (sa = spec_args(kernel)) == NULL)
+		return;
+	if (json_array_size(sa) != json_array_size(ta)) {
+		json_decref(sa);
+		return;
+	}
+	clang_getSpellingLocation(clang_getCursorLocation(call), &w.file,
+	    NULL, NULL, NULL);
+	out = json_array();
+	json_array_foreach(ta, i, a) {
+		const char *s = json_string_value(a);
+		w.name = s;
+		w.found = 0;
+		if (s != NULL && w.file != NULL && plain_name(s))
+			clang_visitChildren(x->func, local_named, &w);
+		if (w.found && strcmp(s, json_string_value(
+		    json_array_get(sa, i))) != 0) {
+			json_array_append(out, json_array_get(sa, i));
+			any = 1;
+		} else
+			json_array_append(out, a);
+	}
+	if (any)
+		json_object_set_new(res, "template_args", out);
+	else
+		json_decref(out);
+	json_decref(sa);
+}
+
 /*
  * The launch names its kernel through variable v: the kernel's text is
  * the variable's initializer where it is in the same project file
@@ -451,6 +544,8 @@ check_launch(struct ctx *x, CXCursor call)
 	json_object_set_new(l, "args", args != NULL ? args : json_array());
 	json_decref(cfg);
 	res = resolved_json(x, fi, t, cs, ce, nc, as, ae, na, l);
+	if (strcmp(kind, "chevron") == 0)
+		resolved_targs(x, call, kernel, l, res);
 	json_object_set_new(l, "resolved", res);
 
 	/* matching keys, removed before output */

@@ -553,8 +553,12 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		undo_half_defaults(s, scan, &code, dialect, flags);
 	json_object_set_new(sl, "instance", inst != NULL ? json_incref(inst) :
 	    json_object());
-	if (json_array_size(s->guessed) > 0)
-		json_object_set(sl, "guessed", s->guessed);
+	{
+		json_t *g = instance_guesses(scan, s->guessed, inst);
+		if (json_array_size(g) > 0)
+			json_object_set(sl, "guessed", g);
+		json_decref(g);
+	}
 	{
 		char *sym;
 		sym = k_asprintf("%s%s", k_get_str(scan, "qualified_name"),

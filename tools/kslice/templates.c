@@ -248,6 +248,26 @@ spread(json_t *all)
 	return out;
 }
 
+/* Template argument i of launch l: as spelled where that is concrete,
+ * else as kscan resolved a local of the launcher that it names
+ * (resolved.template_args: const int ILP = 4; using label_t = int64_t)
+ * where that is; else as spelled (NULL when there is none). */
+static const char *
+launch_arg(json_t *l, size_t i, json_t *classes)
+{
+	const char *a = json_string_value(json_array_get(
+	    json_object_get(l, "template_args"), i));
+	const char *r = json_string_value(json_array_get(json_object_get(
+	    json_object_get(l, "resolved"), "template_args"), i));
+
+	if (a == NULL || concrete_arg(a) || json_object_get(classes, a) != NULL)
+		return a;
+	if (r != NULL && (concrete_arg(r) || json_object_get(classes, r) !=
+	    NULL))
+		return r;
+	return a;
+}
+
 /*
  * The launches whose arguments bind the instances: where the unit
  * instantiates the kernel explicitly and no launch binds every parameter
@@ -264,10 +284,18 @@ binding_launches(json_t *scan, json_t *explicit, json_t *resolved,
 	json_t *launches = json_object_get(scan, "launches"), *out, *l, *e;
 	size_t ntp = json_array_size(tps), i, n = 0;
 
-	json_array_foreach(launches, i, l)
-		if (all_concrete(json_object_get(l, "template_args"), ntp,
-		    classes))
+	json_array_foreach(launches, i, l) {
+		json_t *eff = json_array(), *a;
+		size_t j;
+		int yes;
+		json_array_foreach(json_object_get(l, "template_args"), j, a)
+			json_array_append_new(eff, json_string(launch_arg(l, j,
+			    classes)));
+		yes = all_concrete(eff, ntp, classes);
+		json_decref(eff);
+		if (yes)
 			return json_incref(launches);
+	}
 	/* an explicit instantiation's arguments are concrete where it
 	 * stands (an enumerator, a constant of the project) */
 	out = json_array();
@@ -292,12 +320,88 @@ binding_launches(json_t *scan, json_t *explicit, json_t *resolved,
 	return json_incref(launches != NULL ? launches : json_null());
 }
 
+/* The guessed parameters of instance inst: those of guessed but the
+ * ones it holds at the value a launch's resolved.template_args gave
+ * (guessed in another instance, one of a type not float). */
+json_t *
+instance_guesses(json_t *scan, json_t *guessed, json_t *inst)
+{
+	json_t *tps = json_object_get(scan, "template_params"), *out, *g, *l;
+	size_t i, j, li;
+
+	out = json_array();
+	json_array_foreach(guessed, i, g) {
+		const char *name = json_string_value(g), *v;
+		int from_parse = 0;
+		if (name == NULL || (v = k_get_str(inst, name)) == NULL) {
+			json_array_append(out, g);
+			continue;
+		}
+		json_array_foreach(tps, j, l)
+			if (strcmp(k_get_str(l, "name"), name) == 0)
+				break;
+		json_array_foreach(json_object_get(scan, "launches"), li, l) {
+			const char *r = json_string_value(json_array_get(
+			    json_object_get(json_object_get(l, "resolved"),
+			    "template_args"), j));
+			const char *a = json_string_value(json_array_get(
+			    json_object_get(l, "template_args"), j));
+			if (r != NULL && a != NULL && strcmp(r, a) != 0 &&
+			    strcmp(r, v) == 0)
+				from_parse = 1;
+		}
+		if (!from_parse)
+			json_array_append(out, g);
+	}
+	return out;
+}
+
+/* An instance whose --types parameters are not all float drops what
+ * kscan resolved from the launcher's locals (parsed): the parse bound a
+ * dispatch macro's type to float, and a local computed from it (ILP =
+ * 16 / sizeof(scalar_t)) is float's.  A value parameter takes the guess
+ * it took before (1, true), a type parameter the instance's first
+ * non-float type. */
+static void
+parse_binding_only_float(json_t *tps, json_t *inst, json_t *parsed,
+    json_t *typed, json_t *guessed)
+{
+	const char *key, *other = NULL, *v;
+	json_t *x, *tp;
+	size_t i;
+
+	if (json_object_size(parsed) == 0)
+		return;
+	json_object_foreach(typed, key, x)
+		if ((v = k_get_str(inst, key)) != NULL &&
+		    strcmp(v, "float") != 0) {
+			other = v;
+			break;
+		}
+	if (other == NULL)
+		return;
+	json_array_foreach(tps, i, tp) {
+		const char *name = k_get_str(tp, "name");
+		if (json_object_get(parsed, name) == NULL)
+			continue;
+		if (strcmp(k_get_str(tp, "kind"), "type") == 0)
+			json_object_set_new(inst, name, json_string(other));
+		else {
+			const char *ty = k_get_str(tp, "type");
+			json_object_set_new(inst, name, json_string(ty != NULL &&
+			    strcmp(ty, "bool") == 0 ? "true" : "1"));
+			note_guess(guessed, name);
+		}
+	}
+}
+
 json_t *
 instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
     json_t *bound, json_t *guessed, char **why, size_t *all)
 {
 	json_t *tps = json_object_get(scan, "template_params");
 	json_t *out = json_array(), *l, *seen = json_object();
+	json_t *parsed = json_object(), *typed = json_object();
 	size_t ntp = json_array_size(tps), i, li, t;
 	json_t *launches = binding_launches(scan, explicit, resolved,
 	    classes);
@@ -319,12 +423,16 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 		args = l != NULL ? json_object_get(l, "template_args") : NULL;
 		partial = k_realloc(NULL, sizeof(*partial));
 		partial[0] = json_object();
+		json_object_clear(parsed);
+		json_object_clear(typed);
 		for (i = 0; i < ntp; i++) {
 			json_t *tp = json_array_get(tps, i);
 			const char *name = k_get_str(tp, "name");
 			const char *kind = k_get_str(tp, "kind");
-			const char *a = args != NULL ? json_string_value(
+			const char *a0 = args != NULL ? json_string_value(
 			    json_array_get(args, i)) : NULL;
+			const char *a = l != NULL ? launch_arg(l, i, classes) :
+			    NULL;
 			const char *spelled = k_get_str(tp, "spelled");
 			const char *eq = strchr(spelled, '=');
 			struct k_strv choices = { 0 };
@@ -332,8 +440,12 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 
 			if (a != NULL && (concrete_arg(a) || json_is_true(
 			    json_object_get(l, "explicit")) ||
-			    json_object_get(classes, a) != NULL))
+			    json_object_get(classes, a) != NULL)) {
 				k_strv_push(&choices, a);
+				if (a != a0)
+					json_object_set_new(parsed, name,
+					    json_true());
+			}
 			else if (eq != NULL) {
 				/* a default argument */
 				eq++;
@@ -347,6 +459,7 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 				 * those of --types, else the first */
 				json_t *bt = json_object_get(bound, name);
 				size_t u;
+				json_object_set_new(typed, name, json_true());
 				for (t = 0; t < opt.types.n; t++)
 					for (u = 0; u < json_array_size(bt); u++)
 						if (strcmp(json_string_value(
@@ -363,6 +476,7 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 				k_strv_push(&choices, "int");
 				note_guess(guessed, name);
 			} else if (strcmp(kind, "type") == 0) {
+				json_object_set_new(typed, name, json_true());
 				for (t = 0; t < opt.types.n; t++)
 					k_strv_push(&choices, opt.types.v[t]);
 			} else if (strcmp(kind, "value") == 0 &&
@@ -420,6 +534,9 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 			}
 			k_strv_free(&choices);
 		}
+		for (j = 0; j < npartial; j++)
+			parse_binding_only_float(tps, partial[j], parsed, typed,
+			    guessed);
 		for (j = 0; j < npartial; j++) {
 			char *k = json_dumps(partial[j], JSON_COMPACT |
 			    JSON_SORT_KEYS);
@@ -441,6 +558,8 @@ instances(json_t *scan, json_t *explicit, json_t *resolved, json_t *classes,
 		out = spread(out);
 done:
 	json_decref(seen);
+	json_decref(parsed);
+	json_decref(typed);
 	json_decref(launches);
 	return out;
 }
