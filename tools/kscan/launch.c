@@ -216,13 +216,12 @@ invocation_tokens(struct ctx *x, CXCursor call, unsigned *n,
 
 static json_t *spec_args(CXCursor kernel);
 
-/* A declaration named want in a function, spelled in file want_file: a
- * local constant or type alias the launcher wrote itself (not one a
- * macro of the prelude declared, a dispatch stand-in's scalar_t). */
-struct local_want {
-	const char *name;
+/* The local constants and type aliases of a function spelled in one
+ * file, names as keys: those the launcher wrote itself (not one a macro
+ * of the prelude declared, a dispatch stand-in's scalar_t). */
+struct locals {
 	CXFile file;
-	int found;
+	json_t *names;
 };
 
 /* Whether s is one plain name (ILP, label_t), not an expression. */
@@ -240,9 +239,9 @@ plain_name(const char *s)
 }
 
 static enum CXChildVisitResult
-local_named(CXCursor c, CXCursor parent, CXClientData data)
+local_names(CXCursor c, CXCursor parent, CXClientData data)
 {
-	struct local_want *w = data;
+	struct locals *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXFile f;
 	char *s;
@@ -251,15 +250,14 @@ local_named(CXCursor c, CXCursor parent, CXClientData data)
 	if (k != CXCursor_VarDecl && k != CXCursor_TypedefDecl &&
 	    k != CXCursor_TypeAliasDecl)
 		return CXChildVisit_Recurse;
-	s = k_take(clang_getCursorSpelling(c));
-	if (strcmp(s, w->name) == 0) {
-		clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL,
-		    NULL, NULL);
-		if (f != NULL && clang_File_isEqual(f, w->file))
-			w->found = 1;
+	clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL,
+	    NULL);
+	if (f != NULL && clang_File_isEqual(f, w->file)) {
+		s = k_take(clang_getCursorSpelling(c));
+		json_object_set_new(w->names, s, json_true());
+		free(s);
 	}
-	free(s);
-	return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+	return CXChildVisit_Continue;
 }
 
 /*
@@ -275,7 +273,7 @@ resolved_targs(struct ctx *x, CXCursor call, CXCursor kernel, json_t *l,
     json_t *res)
 {
 	json_t *ta = json_object_get(l, "template_args"), *sa, *out, *a;
-	struct local_want w;
+	struct locals w;
 	size_t i;
 	int any = 0;
 
@@ -288,16 +286,16 @@ resolved_targs(struct ctx *x, CXCursor call, CXCursor kernel, json_t *l,
 	}
 	clang_getSpellingLocation(clang_getCursorLocation(call), &w.file,
 	    NULL, NULL, NULL);
+	w.names = json_object();
+	if (w.file != NULL)
+		clang_visitChildren(x->func, local_names, &w);
 	out = json_array();
 	json_array_foreach(ta, i, a) {
 		const char *s = json_string_value(a);
-		w.name = s;
-		w.found = 0;
-		if (s != NULL && w.file != NULL && plain_name(s))
-			clang_visitChildren(x->func, local_named, &w);
-		if (w.found && strcmp(s, json_string_value(
-		    json_array_get(sa, i))) != 0) {
-			json_array_append(out, json_array_get(sa, i));
+		const char *v = json_string_value(json_array_get(sa, i));
+		if (s != NULL && plain_name(s) &&
+		    json_object_get(w.names, s) != NULL && strcmp(s, v) != 0) {
+			json_array_append_new(out, json_string(v));
 			any = 1;
 		} else
 			json_array_append(out, a);
@@ -306,6 +304,7 @@ resolved_targs(struct ctx *x, CXCursor call, CXCursor kernel, json_t *l,
 		json_object_set_new(res, "template_args", out);
 	else
 		json_decref(out);
+	json_decref(w.names);
 	json_decref(sa);
 }
 

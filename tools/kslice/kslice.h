@@ -232,10 +232,11 @@ json_t *launch_json(json_t *scan, json_t *inst);
 /* templates.c */
 const char *cxx_type(const char *name);
 /* the kernel's instances, at most 32 (*all: how many before that bound) */
-json_t *instance_guesses(json_t *scan, json_t *guessed, json_t *inst);
 json_t *instances(json_t *scan, json_t *explicit, json_t *resolved,
     json_t *classes, json_t *bound, json_t *guessed, char **why,
     size_t *all);
+/* the guessed parameters of one instance */
+json_t *instance_guesses(json_t *scan, json_t *guessed, json_t *inst);
 json_t *resolved_launches(struct parsed *p, struct closure *cl,
     json_t *scan);
 json_t *spec_bound(struct parsed *p, struct closure *cl, json_t *scan);
