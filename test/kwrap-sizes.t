@@ -159,6 +159,16 @@ is "$(fspec segment_sum_kernel '[.params[] | select(.name == "row" or .name == "
     "a loop from row[r] to row[r + 1]: offsets in 0..3, and v sized by them"
 is "$(fspec shape_pairs_kernel '[.params[] | select(.name == "shapes") | .fill.kind]')" \
     '["int"]' "a height and a width read as a pair are no offsets"
+is "$(fspec csr_rows_kernel '[.params[] | select(.name == "rowptr" or .name == "col") | [.count, .fill.kind]]')" \
+    '[["n + 1","offsets"],["3","int"]]' \
+    "a loop from row[r] to row[r + 1] spelled in its header: offsets"
+is "$(fspec packed_tokens_kernel '[(.params[] | select(.name == "first") | .fill), ([.cases[] | .fills.first // empty] | unique)]')" \
+    '[{"kind":"offsets","lo":0,"hi":3},[{"kind":"offsets","lo":0,"hi":3}]]' \
+    "a position taken from first[b] and compared with first[b + 1]: offsets, in every case"
+is "$(fspec segment_of_kernel '[.params[] | select(.name == "starts") | .fill.kind]')" \
+    '["offsets"]' "a table a helper bisects at (lo + hi) >> 1 never decreases"
+is "$(fspec pair_bound_kernel '[.params[] | select(.name == "dims") | .fill.kind]')" \
+    '["int"]' "a pair's second bounding a value not taken from its first is no offsets"
 # Index maps (test/fills/indexmap.cu): a map reached through a chain of
 # pointer locals, not const but never written, holds indices
 ispec() {

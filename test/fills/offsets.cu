@@ -43,3 +43,68 @@ __global__ void shape_pairs_kernel(int n, const int *shapes, int *area)
 	int w = shapes[2 * l + 1];
 	area[l] = h * w;
 }
+
+// A row pointer read in a loop's header, neither end kept in a local of
+// its own: the same kind.
+__global__ void csr_rows_kernel(int n, const int *rowptr, const int *col,
+    const float *val, const float *x, float *y)
+{
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
+	if (r >= n)
+		return;
+	float s = 0.0f;
+	for (int j = rowptr[r]; j < rowptr[r + 1]; j++)
+		s += val[j] * x[col[j]];
+	y[r] = s;
+}
+
+// A position taken from one offset and compared with the next: sequence
+// b's tokens are first[b] .. first[b + 1] (batches packed without
+// padding).
+__global__ void packed_tokens_kernel(int h, const int *first,
+    const float *in, float *out)
+{
+	int s = blockIdx.x, b = blockIdx.y;
+	int t = s + first[b];
+	if (t >= first[b + 1])
+		return;
+	for (int i = threadIdx.x; i < h; i += blockDim.x)
+		out[t * h + i] = 2.0f * in[t * h + i];
+}
+
+// A table a helper bisects: the segment each element falls in.
+__device__ int find_segment(const int *starts, int v, int lo, int hi)
+{
+	while (lo < hi) {
+		int mid = (lo + hi) >> 1;
+		if (starts[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+__global__ void segment_of_kernel(int n, const int *starts, const float *w,
+    float *out)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	int seg = find_segment(starts, i, 0, n);
+	out[i] = seg < 0 ? 0.0f : w[seg];
+}
+
+// A pair compared with a value that did not come from its first element
+// (a width bounds a column): no offsets.
+__global__ void pair_bound_kernel(int n, const int *dims, float *out)
+{
+	int l = blockIdx.y;
+	if (l >= n)
+		return;
+	int h = dims[2 * l];
+	int x = threadIdx.x;
+	if (x >= dims[2 * l + 1])
+		return;
+	out[l * 64 + x] = (float)h;
+}

@@ -132,7 +132,8 @@ sh test/gpu/import-prepare.sh
 # near miss loop_assert_over, whose own assert fires) and the vector
 # stores of test/sizes/vector.cu (but its near miss) and the launches
 # under conditions of test/sizes/dispatch.cu (but tap_gather_any, which
-# divides by 0 on cases no condition keeps), each with its
+# divides by 0 on cases no condition keeps) and three kernels of offsets
+# of test/fills/offsets.cu, each with its
 # mutants and its own code as the candidate (the reference must pass as
 # itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
@@ -143,7 +144,8 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    test/mutate/boundary.cu test/mutate/ties.cu \
 	    test/mutate/sizeguard.cu test/equiv/guards.cu \
 	    test/equiv/dead.cu test/equiv/barrier.cu \
-	    test/sizes/vector.cu test/sizes/dispatch.cu 2> /dev/null |
+	    test/sizes/vector.cu test/sizes/dispatch.cu \
+	    test/fills/offsets.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c 'select(.scan.name != "loop_assert_over" and
 	    .scan.name != "vec_mixed_kernel" and
@@ -154,6 +156,10 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    .scan.name == "tile_sum" or .scan.name == "dyn_sum") |
 	    select((.scan.file | test("equiv/barrier") | not) or
 	    .scan.name == "pick_far" or .scan.name == "tail_sync") |
+	    select((.scan.file | test("fills/offsets") | not) or
+	    .scan.name == "csr_rows_kernel" or
+	    .scan.name == "packed_tokens_kernel" or
+	    .scan.name == "segment_of_kernel") |
 	    .candidate = {code: .slice.code, dialect: "cuda"}' |
 	    ./kbuild -q -j 4 --arch "${ARCH:-sm_90}" > "$g/judge.ndjson" || true
 fi

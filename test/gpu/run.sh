@@ -479,6 +479,17 @@ if [ -f "$g/judge.ndjson" ]; then
 		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
 		    "$k: the reference passes as its own candidate"
 	done
+	# offsets that bound segments or that a helper bisects
+	# (test/fills/offsets.cu): filled so that they never decrease, the
+	# rows they bound stay inside their buffers and every run agrees
+	for k in csr_rows_kernel packed_tokens_kernel segment_of_kernel; do
+		m="test/fills/offsets.cu::$k"
+		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
+		has "$J" "$m" '"verified":{"value":true'
+		ok $? "$k: a verified task, its offsets never decreasing"
+		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+		    "$k: the reference passes as its own candidate"
+	done
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

@@ -8,6 +8,7 @@
  *	vocab.c		the dtype table and the names of roles and dtypes
  *	infer.c		inference, once per record, in its order
  *	model.c		the kernel model: params, variables, roles
+ *	offsets.c	buffers of offsets: segment bounds, bisected tables
  *	textual.c	index ranges read from guard patterns
  *	launch.c	block, grid and shared memory of the launch
  *	poly.c		bound algebra: polynomials and intervals (pure)
@@ -450,6 +451,17 @@ void
 infer_roles(struct kern *k, json_t *slice);
 void
 text_outputs(struct kern *k);
+/* The argument index of the token at i when it is a whole argument of a
+ * call or an offset from it (f(p + j)), with the call's name and number
+ * of arguments; -1 otherwise. */
+int
+call_arg(const struct toks *t, size_t lo, size_t i, const char **fn,
+    int *nargs);
+
+/* offsets.c: whether integer buffer name holds offsets that must not
+ * decrease (segment bounds, a bisected table) */
+int
+segment_offsets(struct kern *k, const char *name);
 
 /* textual.c */
 int

@@ -536,7 +536,7 @@ in_list(json_t *arr, const char *name)
 /* The argument index of the token at i when it is a whole argument of a
  * call or an offset from it (f(p + j)), with the call's name and number
  * of arguments; -1 otherwise. */
-static int
+int
 call_arg(const struct toks *t, size_t lo, size_t i, const char **fn, int *nargs)
 {
 	size_t j, c;
@@ -961,94 +961,6 @@ load_params(struct kern *k, json_t *scan, json_t *slice)
 		p->role = R_SCALAR;
 		p->member_of = -1;
 	}
-}
-
-/* The local that the statement holding token i assigns ("int s = x[b];",
- * "e = c ? x[b + 1] : n;"), or NULL. */
-static const char *
-assigned_at(const struct toks *t, size_t lo, size_t i)
-{
-	size_t j = i;
-
-	while (j > lo && !is(t, j - 1, ";") && !is(t, j - 1, "{") &&
-	    !is(t, j - 1, "}"))
-		j--;
-	for (; j < i; j++)
-		if (is(t, j + 1, "=") && is_ident(t->v[j]))
-			return t->v[j];
-	return NULL;
-}
-
-/* Whether the kernel takes the segment between locals s and e: "e - s",
- * or a loop "for (... = s; ... < e; ...)". */
-static int
-segment_use(const struct toks *t, size_t lo, const char *s, const char *e)
-{
-	size_t i, j, c;
-
-	for (i = lo; i + 2 < t->n; i++) {
-		if (is(t, i, e) && is(t, i + 1, "-") && is(t, i + 2, s))
-			return 1;
-		if (!is(t, i, "for") || !is(t, i + 1, "("))
-			continue;
-		c = skip_group(t, i + 1);
-		for (j = i + 2; j + 1 < c; j++)
-			if (is(t, j, "=") && is(t, j + 1, s))
-				break;
-		if (j + 1 >= c)
-			continue;
-		for (; j + 1 < c; j++)
-			if ((is(t, j, "<") || is(t, j, "<=")) &&
-			    is(t, j + 1, e))
-				return 1;
-	}
-	return 0;
-}
-
-/*
- * Whether buffer name holds segment offsets: the kernel reads it at some
- * [e] and at [e + 1] (start = first[b]; end = first[b + 1]) and takes the
- * segment between the two (end - start, a loop from start to end), so
- * that a later element below an earlier one makes a negative length (a
- * loop "f < end - start" that never ends in an unsigned comparison).  Its
- * fill must not decrease.  Pairs read the same way but used apart (a
- * height at [2 * l] and a width at [2 * l + 1]) are no offsets.
- */
-static int
-segment_offsets(struct kern *k, const char *name)
-{
-	const struct toks *t = &k->t;
-	size_t i, j, a, b, n, *at = NULL;
-	int na = 0, ca = 0, ii, jj, found = 0;
-	const char *s, *e;
-
-	/* where the kernel reads name[...] */
-	for (i = k->body; i + 1 < t->n; i++)
-		if (is(t, i, name) && is(t, i + 1, "[") && !is(t, i - 1, ".")) {
-			at = grow(at, &ca, na, sizeof(*at));
-			at[na++] = i;
-		}
-	for (ii = 0; ii < na && !found; ii++) {
-		i = at[ii];
-		a = i + 2;
-		b = skip_group(t, i + 1) - 1;	/* the index: [a, b) */
-		n = b > a ? b - a : 0;
-		for (jj = 0; jj < na && !found; jj++) {
-			size_t x;
-			j = at[jj];
-			if (n == 0 || !is(t, j + n + 2, "+") ||
-			    !is(t, j + n + 3, "1") || !is(t, j + n + 4, "]"))
-				continue;
-			for (x = 0; x < n && is(t, j + 2 + x, t->v[a + x]); x++)
-				;
-			if (x == n && (s = assigned_at(t, k->body, i)) != NULL &&
-			    (e = assigned_at(t, k->body, j)) != NULL &&
-			    strcmp(s, e) != 0 && segment_use(t, k->body, s, e))
-				found = 1;
-		}
-	}
-	free(at);
-	return found;
 }
 
 void
