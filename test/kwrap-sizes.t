@@ -167,6 +167,9 @@ is "$(fspec packed_tokens_kernel '[(.params[] | select(.name == "first") | .fill
     "a position taken from first[b] and compared with first[b + 1]: offsets, in every case"
 is "$(fspec segment_of_kernel '[.params[] | select(.name == "starts") | .fill.kind]')" \
     '["offsets"]' "a table a helper bisects at (lo + hi) >> 1 never decreases"
+is "$(fspec segment_of_kernel '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
+    '["(2 * n - 1) / 2 + 1","n + 1","n","high"]' \
+    "a bisection's bounds (lo = mid + 1, hi = mid) stay between where they started: the table and the segment it returns bounded"
 is "$(fspec pair_bound_kernel '[.params[] | select(.name == "dims") | .fill.kind]')" \
     '["int"]' "a pair's second bounding a value not taken from its first is no offsets"
 # Index maps (test/fills/indexmap.cu): a map reached through a chain of

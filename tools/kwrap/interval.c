@@ -92,6 +92,131 @@ inc_times(struct fn *f, const char *name, size_t pos, size_t def,
 	return step_times(f, name, pos, def, r);
 }
 
+/* Whether tokens [a, b) are the midpoint of two names: (x + y) >> 1,
+ * (x + y) / 2, x + (y - x) / 2 or x + ((y - x) >> 1); the names' tokens
+ * into *x and *y. */
+static int
+midpoint(const struct toks *t, size_t a, size_t b, size_t *x, size_t *y)
+{
+#define HALF(i) ((is(t, (i), ">>") && is(t, (i) + 1, "1")) || \
+	(is(t, (i), "/") && is(t, (i) + 1, "2")))
+	if (b == a + 7 && is(t, a, "(") && is_ident(t->v[a + 1]) &&
+	    is(t, a + 2, "+") && is_ident(t->v[a + 3]) && is(t, a + 4, ")") &&
+	    HALF(a + 5)) {
+		*x = a + 1;
+		*y = a + 3;
+		return 1;
+	}
+	if (b == a + 9 && is_ident(t->v[a]) && is(t, a + 1, "+") &&
+	    is(t, a + 2, "(") && is_ident(t->v[a + 3]) && is(t, a + 4, "-") &&
+	    is(t, a + 5, t->v[a]) && is(t, a + 6, ")") && HALF(a + 7)) {
+		*x = a;
+		*y = a + 3;
+		return 1;
+	}
+	if (b == a + 11 && is_ident(t->v[a]) && is(t, a + 1, "+") &&
+	    is(t, a + 2, "(") && is(t, a + 3, "(") && is_ident(t->v[a + 4]) &&
+	    is(t, a + 5, "-") && is(t, a + 6, t->v[a]) && is(t, a + 7, ")") &&
+	    HALF(a + 8) && is(t, a + 10, ")")) {
+		*x = a;
+		*y = a + 4;
+		return 1;
+	}
+	return 0;
+#undef HALF
+}
+
+/* Whether assignment as steps its variable to a midpoint: its right side
+ * is m, m + c or m - c for a local m assigned nothing but the midpoint
+ * of the variable and one other; the step into *c, the other's name into
+ * *other (lo = mid + 1 and hi = mid in a bisection). */
+static int
+bisect_step(struct fn *f, const struct asg *as, long long *c,
+    const char **other)
+{
+	const struct toks *t = f->t;
+	size_t a = as->a, b = as->b, x, y;
+	const char *o;
+	int found = 0, j;
+
+	if (b <= a || !is_ident(t->v[a]))
+		return 0;
+	if (b == a + 1)
+		*c = 0;
+	else if (b == a + 3 && (is(t, a + 1, "+") || is(t, a + 1, "-")) &&
+	    isdigit((unsigned char)t->v[a + 2][0]))
+		*c = (is(t, a + 1, "+") ? 1 : -1) *
+		    strtoll(t->v[a + 2], NULL, 0);
+	else
+		return 0;
+	for (j = 0; j < f->nas; j++) {
+		const struct asg *g = &f->as[j];
+		if (strcmp(g->name, t->v[a]) != 0)
+			continue;
+		if (g->kind != A_EQ || !midpoint(t, g->a, g->b, &x, &y))
+			return 0;
+		if (is(t, x, as->name))
+			o = t->v[y];
+		else if (is(t, y, as->name))
+			o = t->v[x];
+		else
+			return 0;
+		if (found && strcmp(o, *other) != 0)
+			return 0;
+		*other = o;
+		found = 1;
+	}
+	return found;
+}
+
+/* What a bisection's bound name starts as: the hull of its values as a
+ * parameter and of what is assigned to it but the steps to a midpoint;
+ * 0 when it has none, or an assignment of another kind. */
+static int
+bisect_start(struct fn *f, const char *name, struct iv *r)
+{
+	struct iv v;
+	const char *o;
+	long long c;
+	int have = initial(f, name, r), j;
+
+	for (j = 0; j < f->nas; j++) {
+		const struct asg *as = &f->as[j];
+		if (strcmp(as->name, name) != 0)
+			continue;
+		if (as->kind != A_EQ)
+			return 0;
+		if (bisect_step(f, as, &c, &o))
+			continue;
+		eval_at(f, as->a, as->b, &v);
+		if (have)
+			iv_hull(f->k->at, r, r, &v);
+		else
+			*r = v;
+		have = 1;
+	}
+	return have;
+}
+
+/* The value a bisection's step (lo = mid + 1, hi = mid) assigns: the
+ * midpoint stays between where the two bounds started, so the hull of
+ * their starts, moved by the step; 0 when as is no such step. */
+static int
+bisect_value(struct fn *f, const struct asg *as, struct iv *r)
+{
+	struct iv a, b, cv;
+	const char *o;
+	long long c;
+
+	if (!bisect_step(f, as, &c, &o) || !bisect_start(f, as->name, &a) ||
+	    !bisect_start(f, o, &b))
+		return 0;
+	iv_hull(f->k->at, r, &a, &b);
+	iv_const(&cv, c);
+	iv_add(r, r, &cv, 1);
+	return 1;
+}
+
 /* The hull of what is assigned to name (declared at d) into r; in fin
  * (*nfin of them) the hull of the values with both sides bounded. */
 static void
@@ -113,9 +238,10 @@ hull_pass(struct fn *f, const char *name, int d, struct iv *r,
 		struct asg *as = &f->as[j];
 		if (strcmp(as->name, name) != 0 || as->d != d)
 			continue;
-		if (as->kind == A_EQ)
-			eval_at(f, as->a, as->b, &v);
-		else if (as->kind == A_LOOP0) {
+		if (as->kind == A_EQ) {
+			if (!bisect_value(f, as, &v))
+				eval_at(f, as->a, as->b, &v);
+		} else if (as->kind == A_LOOP0) {
 			p_const(&v.lo, 0);
 			p_inf(&v.hi);
 		} else
