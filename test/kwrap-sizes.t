@@ -375,4 +375,24 @@ is "$(jq -c '[.wrap.spec.launch.shared_mem, .wrap.spec.confidence.launch]' "$T_T
     "extern __shared__ in SharedBuf<float>::get(), nshared = 64 > 1 ? 64 * sizeof(U) : 0: 256 bytes (not 0)"
 builds "$T_TMP/f.ndjson"
 
+# strides passed as integers (test/sizes/strides.cu, saved as
+# test/sizes/strides.ndjson): every case lays the rows out so that no
+# two index tuples meet (innermost 1, each stride the span inside it);
+# a step whose product is compared keeps the cases' own values
+"$KWRAP" < test/sizes/strides.ndjson > "$T_TMP/st.ndjson" 2> /dev/null
+stcase() {
+	jq -c --arg id "test/sizes/strides.cu::$1" \
+	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/st.ndjson"
+}
+is "$(stcase rotate_rows '[.cases[] | .scalars | select(.stride_d == 1 and .stride_h == .d and .stride_r == .h * .d and .o_stride_d == 1 and .o_stride_h == .d and .o_stride_r == .h * .d)] | length')" \
+    "$(stcase rotate_rows '.cases | length')" \
+    "strides of a source and a destination: contiguous rows in every case (stride_d 1, stride_h d, stride_r h * d)"
+is "$(stcase rotate_rows '[.params[] | select(.name == "dst") | .role]')" '["inout"]' \
+    "an output written through a layout's strides is a view: an inout, its gaps kept"
+is "$(stcase rotate_rows '.cases[0].scalars | [.rows, .h, .d]')" '[285,60,60]' \
+    "the typical case's sizes fitted to the budget with the strides the layout gives"
+is "$(stcase strided_pick '[.cases[] | .scalars.step] | unique')" '[1,32,64,67,256]' \
+    "a step whose product is compared (x = i * step - 1; x < width) is no stride of a layout"
+builds "$T_TMP/st.ndjson"
+
 done_testing

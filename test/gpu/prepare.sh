@@ -133,7 +133,7 @@ sh test/gpu/import-prepare.sh
 # stores of test/sizes/vector.cu (but its near miss) and the launches
 # under conditions of test/sizes/dispatch.cu (but tap_gather_any, which
 # divides by 0 on cases no condition keeps) and three kernels of offsets
-# of test/fills/offsets.cu, each with its
+# of test/fills/offsets.cu and the strides of test/sizes/strides.cu, each with its
 # mutants and its own code as the candidate (the reference must pass as
 # itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
@@ -145,7 +145,7 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    test/mutate/sizeguard.cu test/equiv/guards.cu \
 	    test/equiv/dead.cu test/equiv/barrier.cu \
 	    test/sizes/vector.cu test/sizes/dispatch.cu \
-	    test/fills/offsets.cu 2> /dev/null |
+	    test/fills/offsets.cu test/sizes/strides.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c 'select(.scan.name != "loop_assert_over" and
 	    .scan.name != "vec_mixed_kernel" and

@@ -490,6 +490,16 @@ if [ -f "$g/judge.ndjson" ]; then
 		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
 		    "$k: the reference passes as its own candidate"
 	done
+	# strides passed as integers (test/sizes/strides.cu): laid out so
+	# that no two elements meet, the output a view whose gaps stay
+	for k in rotate_rows strided_pick; do
+		m="test/sizes/strides.cu::$k"
+		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
+		has "$J" "$m" '"verified":{"value":true'
+		ok $? "$k: a verified task"
+		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+		    "$k: the reference passes as its own candidate"
+	done
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

@@ -25,6 +25,9 @@ struct fit {
 	long long *base, *val;
 	int *sized;			/* 0: a value, bound as it is */
 	const struct param **prm;	/* each key's parameter, or NULL */
+	int *lay;			/* a stride: its buffer's count + 1,
+					   else 0 (strides.c) */
+	int *rank;			/* its parameter's index */
 	int nk, ck;
 	long long cap_elems, cap_bytes;
 	int one_block;
@@ -32,10 +35,9 @@ struct fit {
 
 enum { FIT_OK = 0, FIT_BIG = 1, FIT_ZERO = 2 };	/* bits */
 
-/* Evaluate expression n for the current values: 1 and *v, 0 when it
- * names what is not known, -1 when it overflows. */
+/* Expression n for the current values as they are. */
 static int
-fit_eval(struct fit *f, int n, long long *v)
+fit_eval_as_is(struct fit *f, int n, long long *v)
 {
 	int i;
 
@@ -43,6 +45,44 @@ fit_eval(struct fit *f, int n, long long *v)
 	for (i = 0; i < f->nk; i++)
 		const_set(f->bind, f->key[i], f->val[i]);
 	return eval_bound(&f->e[n], f->c, f->bind, v);
+}
+
+/*
+ * The strides of a layout from the other values (strides.c): each
+ * stride, innermost (last parameter) first, the count of its buffer with
+ * it and the strides outside it at 0, those inside as set: the span of
+ * every element inside it, so that no two index tuples meet.
+ */
+static void
+fit_layout(struct fit *f)
+{
+	long long v;
+	int i, next, done = 0;
+
+	for (i = 0; i < f->nk; i++)
+		if (f->lay[i])
+			f->val[i] = 0;
+	for (;;) {
+		next = -1;
+		for (i = 0; i < f->nk; i++)
+			if (f->lay[i] && f->val[i] == 0 && (next < 0 ||
+			    f->rank[i] > f->rank[next]))
+				next = i;
+		if (next < 0 || done++ > f->nk)
+			return;
+		f->val[next] = fit_eval_as_is(f, f->lay[next] - 1, &v) > 0 &&
+		    v > 1 ? v : 1;
+	}
+}
+
+/* Evaluate expression n for the current values, the strides of a layout
+ * set from the others: 1 and *v, 0 when it names what is not known, -1
+ * when it overflows. */
+static int
+fit_eval(struct fit *f, int n, long long *v)
+{
+	fit_layout(f);
+	return fit_eval_as_is(f, n, v);
 }
 
 /* Whether the current values fit: FIT_BIG when a buffer or the grid is
@@ -214,7 +254,21 @@ fit_keys(struct fit *f, int n)
 	f->val = k_reallocarray(f->val, (size_t)n, sizeof(*f->val));
 	f->sized = k_reallocarray(f->sized, (size_t)n, sizeof(*f->sized));
 	f->prm = k_reallocarray(f->prm, (size_t)n, sizeof(*f->prm));
+	f->lay = k_reallocarray(f->lay, (size_t)n, sizeof(*f->lay));
+	f->rank = k_reallocarray(f->rank, (size_t)n, sizeof(*f->rank));
 	f->ck = n;
+}
+
+/* The count expression of buffer name, + 1; 0 when it has none. */
+static int
+layout_count(const struct fit *f, const char **counted, const char *name)
+{
+	int n;
+
+	for (n = 0; n < f->nb; n++)
+		if (counted[n] != NULL && strcmp(counted[n], name) == 0)
+			return n + 1;
+	return 0;
 }
 
 /* Fit every case of spec to its budget: typical and the others up to
@@ -234,6 +288,7 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	size_t i, j, d, ci;
 	int n, dropped = 0;
 	char text[64];
+	const char **counted;	/* the buffer of each count expression */
 
 	if (!json_is_array(params) || !json_is_array(cases))
 		return;
@@ -244,11 +299,13 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	f->c = c;
 	f->e = k_calloc(json_array_size(params) + 6, sizeof(*f->e));
 	f->esz = k_calloc(json_array_size(params) + 1, sizeof(*f->esz));
+	counted = k_calloc(json_array_size(params) + 1, sizeof(*counted));
 	json_array_foreach(params, i, prm) {
 		json_t *cnt = json_object_get(prm, "count");
 		const char *role = k_get_str(prm, "role");
 		if (role == NULL || strcmp(role, "scalar") == 0)
 			continue;
+		counted[f->nb] = k_get_str(prm, "name");
 		if (json_is_integer(cnt))
 			snprintf(text, sizeof(text), "%lld",
 			    (long long)json_integer_value(cnt));
@@ -308,9 +365,20 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 			if (size && f->base[f->nk] < 1)
 				f->base[f->nk] = 1;
 			f->prm[f->nk] = NULL;
+			f->lay[f->nk] = 0;
+			f->rank[f->nk] = 0;
 			for (n = 0; k != NULL && n < k->np; n++)
-				if (strcmp(k->p[n].name, key) == 0)
+				if (strcmp(k->p[n].name, key) == 0) {
 					f->prm[f->nk] = &k->p[n];
+					f->rank[f->nk] = n;
+					if (k->p[n].layout > 0)
+						f->lay[f->nk] = layout_count(f,
+						    counted, k->p[k->p[n].layout
+						    - 1].name);
+				}
+			/* a stride follows the sizes; it scales nothing */
+			if (f->lay[f->nk])
+				size = 0;
 			f->sized[f->nk++] = size;
 		}
 		f->one_block = strcmp(name, "one_block") == 0;
@@ -327,8 +395,9 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 			dropped++;
 			continue;
 		}
+		fit_layout(f);
 		for (n = 0; n < f->nk; n++)
-			if (f->sized[n] && f->val[n] !=
+			if ((f->sized[n] || f->lay[n]) && f->val[n] !=
 			    json_integer_value(json_object_get(sc, f->key[n])))
 				json_object_set_new(sc, f->key[n],
 				    json_integer(f->val[n]));
@@ -349,6 +418,9 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	free(f->base);
 	free(f->val);
 	free(f->prm);
+	free(f->lay);
+	free(f->rank);
+	free(counted);
 	free(f->sized);
 	free(f->e);
 	free(f->esz);

@@ -87,6 +87,7 @@ infer_at(json_t *rec, int data_lo)
 	zeroed_outputs(k);
 	/* after: an output that starts zeroed keeps its fill of 0 */
 	text_outputs(k);
+	find_strides(k);
 	return k;
 }
 

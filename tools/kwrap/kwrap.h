@@ -9,6 +9,7 @@
  *	infer.c		inference, once per record, in its order
  *	model.c		the kernel model: params, variables, roles
  *	offsets.c	buffers of offsets: segment bounds, bisected tables
+ *	strides.c	scalars that are strides of a buffer's layout
  *	textual.c	index ranges read from guard patterns
  *	launch.c	block, grid and shared memory of the launch
  *	poly.c		bound algebra: polynomials and intervals (pure)
@@ -159,6 +160,8 @@ struct param {
 	char member[128];	/* and its name, p.field */
 	int zeroed;		/* starts zeroed: an inout filled with 0 */
 	int offsets;		/* segment offsets: read at [e] and [e + 1] */
+	int layout;		/* a scalar: a stride of buffer layout - 1's
+				   layout (strides.c), or 0 */
 	int accessor;		/* a tensor accessor's rank (accessor.c) */
 };
 
@@ -462,6 +465,13 @@ call_arg(const struct toks *t, size_t lo, size_t i, const char **fn,
  * decrease (segment bounds, a bisected table) */
 int
 segment_offsets(struct kern *k, const char *name);
+#define TAINTED 16		/* locals followed from one statement */
+int
+locals_from(const struct toks *t, size_t lo, size_t i, char (*set)[64]);
+
+/* strides.c: scalars that are strides of a buffer's layout (p->layout) */
+void
+find_strides(struct kern *k);
 
 /* textual.c */
 int

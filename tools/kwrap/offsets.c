@@ -7,7 +7,6 @@
  */
 #include "kwrap.h"
 
-#define TAINTED 16		/* locals followed from one read */
 
 /* The local that the statement holding token i assigns ("int s = x[b];",
  * "e = c ? x[b + 1] : n;", "for (int j = x[b]; ..."), or NULL. */
@@ -63,12 +62,12 @@ in_names(char (*set)[64], int n, const char *s)
 }
 
 /*
- * The locals that take their value from the read at token i ("int t = s
- * + first[b];") and, a few steps on, from those ("int u = t + 4;"), into
- * set; how many.
+ * The locals that take their value from the statement holding token i
+ * ("int t = s + first[b];") and, a few steps on, from those ("int u = t +
+ * 4;"), into set (room for TAINTED); how many.
  */
-static int
-tainted(const struct toks *t, size_t lo, size_t i, char (*set)[64])
+int
+locals_from(const struct toks *t, size_t lo, size_t i, char (*set)[64])
 {
 	const char *a;
 	int n = 0, pass, grew = 1;
@@ -247,7 +246,7 @@ segment_offsets(struct kern *k, const char *name)
 			    strcmp(s, e) != 0 && segment_use(t, k->body, s, e))
 				found = 1;
 			if (!found && nt < 0)
-				nt = tainted(t, k->body, i, set);
+				nt = locals_from(t, k->body, i, set);
 			if (!found && nt > 0 &&
 			    compared_with(t, k->body, j, set, nt))
 				found = 1;

@@ -1,0 +1,168 @@
+/*
+ * kwrap: scalars that are strides of a buffer's layout.  A kernel that
+ * takes a tensor's strides as integers (offset = s * stride_s + h *
+ * stride_h + d * stride_d) reaches one element from several index tuples
+ * when each case gives the strides a value of its own: rows overlap and
+ * writes race.  Such a scalar marks its buffer here (p->layout), and
+ * fit.c sets it in every case from the sizes inside it: innermost (last
+ * in parameter order) first, each the span of what lies inside it, a
+ * layout in which no two index tuples meet.  Only a buffer whose count
+ * kwrap derived gets one (a guessed count may hold less than the strides
+ * reach); an output written through one is a view whose gaps the kernel
+ * must leave as they were, an inout.
+ */
+#include "kwrap.h"
+
+static int
+compares(const struct toks *t, size_t i)
+{
+	return is(t, i, "<") || is(t, i, "<=") || is(t, i, ">") ||
+	    is(t, i, ">=") || is(t, i, "==") || is(t, i, "!=");
+}
+
+/* Whether name is an operand of a comparison anywhere in t. */
+static int
+compared(const struct toks *t, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i + 1 < t->n; i++)
+		if (is(t, i, name) && !is(t, i - 1, ".") &&
+		    !is(t, i - 1, "->") && (compares(t, i - 1) ||
+		    compares(t, i + 1)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether scalar name is used as a stride in t: it multiplies (x * name,
+ * name * x) and is never compared, divided by, a divisor, a step (i +=
+ * name) or called; nor is a local computed from it, a few assignments on,
+ * compared (an input row h_in = h * stride_h - pad, then h_in < height, is
+ * a convolution's step, not a layout's).
+ */
+static int
+stride_like(const struct toks *t, const char *name)
+{
+	char set[TAINTED][64];
+	int product = 0, nt, j;
+	size_t i;
+
+	for (i = 1; i + 1 < t->n; i++) {
+		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->") ||
+		    is(t, i - 1, "::"))
+			continue;
+		if (compares(t, i - 1) || compares(t, i + 1) ||
+		    is(t, i - 1, "/") || is(t, i - 1, "%") ||
+		    is(t, i + 1, "/") || is(t, i + 1, "%") ||
+		    is(t, i - 1, "+=") || is(t, i - 1, "-=") ||
+		    is(t, i + 1, "(") || is(t, i + 1, "[") ||
+		    is(t, i + 1, "=") || is(t, i + 1, "+=") ||
+		    is(t, i + 1, "-="))
+			return 0;
+		if (is(t, i - 1, "*") || is(t, i + 1, "*"))
+			product = 1;
+		nt = locals_from(t, 0, i, set);
+		for (j = 0; j < nt; j++)
+			if (strcmp(set[j], name) != 0 && compared(t, set[j]))
+				return 0;
+	}
+	return product;
+}
+
+/* Whether name is a whole identifier of expression s. */
+static int
+names(const char *s, const char *name)
+{
+	size_t l = strlen(name);
+	const char *p;
+
+	for (p = s; (p = strstr(p, name)) != NULL; p += l)
+		if ((p == s || !(isalnum((unsigned char)p[-1]) ||
+		    p[-1] == '_')) && !(isalnum((unsigned char)p[l]) ||
+		    p[l] == '_'))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the strides of buffer b (the scalars marked with its layout)
+ * make a layout: two or more, and no term of its count multiplies two of
+ * them.  One scalar alone (a row length that only multiplies, n in
+ * x[b * c * n + i * n + j]) and products of them (P * D, the sizes of a
+ * row-major tensor spelled out) are sizes, which the cases vary.
+ */
+static int
+is_layout(struct kern *k, int b)
+{
+	struct toks t;
+	size_t i;
+	int depth = 0, in_term = 0, n = 0, j, ok = 1;
+
+	for (j = 0; j < k->np; j++)
+		n += k->p[j].layout == b + 1;
+	if (n < 2)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	tokenize(k->p[b].count, &t);
+	for (i = 0; i < t.n && ok; i++) {
+		if (is(&t, i, "(") || is(&t, i, "["))
+			depth++;
+		else if (is(&t, i, ")") || is(&t, i, "]"))
+			depth--;
+		else if (depth == 0 && (is(&t, i, "+") || is(&t, i, "-")))
+			in_term = 0;
+		else if ((j = param_index(k, t.v[i])) >= 0 &&
+		    k->p[j].layout == b + 1) {
+			if (in_term)
+				ok = 0;
+			in_term = 1;
+		}
+	}
+	toks_free(&t);
+	return ok;
+}
+
+void
+find_strides(struct kern *k)
+{
+	int i, b, d;
+
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		int launch = 0;
+		if (p->ptr || p->is_struct || p->is_enum || p->dt == NULL ||
+		    p->dt->is_float || strcmp(p->dt->name, "bool") == 0 ||
+		    p->member_of >= 0)
+			continue;
+		for (d = 0; d < 3; d++)
+			launch |= names(k->grid[d], p->name);
+		if (launch || names(k->shared, p->name) ||
+		    !stride_like(&k->all, p->name))
+			continue;
+		for (b = 0; b < k->np; b++)
+			if (k->p[b].ptr && k->p[b].count_state == 2 &&
+			    names(k->p[b].count, p->name)) {
+				p->layout = b + 1;
+				break;
+			}
+	}
+	for (b = 0; b < k->np; b++) {
+		if (!k->p[b].ptr)
+			continue;
+		if (!is_layout(k, b)) {
+			for (i = 0; i < k->np; i++)
+				if (k->p[i].layout == b + 1)
+					k->p[i].layout = 0;
+			continue;
+		}
+		/* a view into a larger tensor: what lies between its
+		 * elements is not the kernel's to write, and must stay */
+		if (k->p[b].role == R_OUT && !k->p[b].zeroed) {
+			k->p[b].role = R_INOUT;
+			guess(k, "%s: written through the strides of a layout: "
+			    "the elements between kept, as inout",
+			    k->p[b].name);
+		}
+	}
+}
