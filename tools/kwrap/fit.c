@@ -35,9 +35,10 @@ struct fit {
 
 enum { FIT_OK = 0, FIT_BIG = 1, FIT_ZERO = 2 };	/* bits */
 
-/* Expression n for the current values as they are. */
+/* Evaluate expression n for the current values: 1 and *v, 0 when it
+ * names what is not known, -1 when it overflows. */
 static int
-fit_eval_as_is(struct fit *f, int n, long long *v)
+fit_eval(struct fit *f, int n, long long *v)
 {
 	int i;
 
@@ -70,30 +71,22 @@ fit_layout(struct fit *f)
 				next = i;
 		if (next < 0 || done++ > f->nk)
 			return;
-		f->val[next] = fit_eval_as_is(f, f->lay[next] - 1, &v) > 0 &&
+		f->val[next] = fit_eval(f, f->lay[next] - 1, &v) > 0 &&
 		    v > 1 ? v : 1;
 	}
 }
 
-/* Evaluate expression n for the current values, the strides of a layout
- * set from the others: 1 and *v, 0 when it names what is not known, -1
- * when it overflows. */
-static int
-fit_eval(struct fit *f, int n, long long *v)
-{
-	fit_layout(f);
-	return fit_eval_as_is(f, n, v);
-}
-
-/* Whether the current values fit: FIT_BIG when a buffer or the grid is
- * over its limit (or one_block and the grid is more than one block), or
- * FIT_ZERO when a grid or block dimension is below 1, or both. */
+/* Whether the current values fit, the strides of a layout set from the
+ * others first: FIT_BIG when a buffer or the grid is over its limit (or
+ * one_block and the grid is more than one block), or FIT_ZERO when a grid
+ * or block dimension is below 1, or both. */
 static int
 fit_check(struct fit *f, int one_block)
 {
 	long long v, bytes = 0, threads = 1;
 	int n, r, zero = 0, big = 0;
 
+	fit_layout(f);
 	for (n = 0; n < f->ne; n++) {
 		if ((r = fit_eval(f, n, &v)) < 0)
 			big = 1;
@@ -395,7 +388,7 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 			dropped++;
 			continue;
 		}
-		fit_layout(f);
+		/* fit_case's last fit_check laid the strides out */
 		for (n = 0; n < f->nk; n++)
 			if ((f->sized[n] || f->lay[n]) && f->val[n] !=
 			    json_integer_value(json_object_get(sc, f->key[n])))

@@ -371,6 +371,8 @@ tokenize(const char *src, struct toks *t);
 int
 is(const struct toks *t, size_t i, const char *s);
 int
+relational(const struct toks *t, size_t i);
+int
 is_ident(const char *s);
 size_t
 skip_group(const struct toks *t, size_t i);

@@ -91,13 +91,6 @@ locals_from(const struct toks *t, size_t lo, size_t i, char (*set)[64])
 	return n;
 }
 
-static int
-relational(const struct toks *t, size_t i)
-{
-	return is(t, i, "<") || is(t, i, "<=") || is(t, i, ">") ||
-	    is(t, i, ">=");
-}
-
 /* A name of set that stands alone at i (not a call or an array). */
 static int
 named_alone(const struct toks *t, size_t i, char (*set)[64], int n)

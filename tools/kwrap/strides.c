@@ -16,8 +16,7 @@
 static int
 compares(const struct toks *t, size_t i)
 {
-	return is(t, i, "<") || is(t, i, "<=") || is(t, i, ">") ||
-	    is(t, i, ">=") || is(t, i, "==") || is(t, i, "!=");
+	return relational(t, i) || is(t, i, "==") || is(t, i, "!=");
 }
 
 /* Whether name is an operand of a comparison anywhere in t. */
@@ -137,15 +136,15 @@ find_strides(struct kern *k)
 			continue;
 		for (d = 0; d < 3; d++)
 			launch |= names(k->grid[d], p->name);
-		if (launch || names(k->shared, p->name) ||
-		    !stride_like(&k->all, p->name))
+		if (launch || names(k->shared, p->name))
 			continue;
 		for (b = 0; b < k->np; b++)
 			if (k->p[b].ptr && k->p[b].count_state == 2 &&
-			    names(k->p[b].count, p->name)) {
-				p->layout = b + 1;
+			    names(k->p[b].count, p->name))
 				break;
-			}
+		/* the text walked only for a scalar some count names */
+		if (b < k->np && stride_like(&k->all, p->name))
+			p->layout = b + 1;
 	}
 	for (b = 0; b < k->np; b++) {
 		if (!k->p[b].ptr)

@@ -218,6 +218,14 @@ is(const struct toks *t, size_t i, const char *s)
 	return i < t->n && strcmp(t->v[i], s) == 0;
 }
 
+/* Whether token i is <, <=, > or >=. */
+int
+relational(const struct toks *t, size_t i)
+{
+	return is(t, i, "<") || is(t, i, "<=") || is(t, i, ">") ||
+	    is(t, i, ">=");
+}
+
 int
 is_ident(const char *s)
 {
