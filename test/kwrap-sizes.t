@@ -16,11 +16,13 @@ KWRAP=$(tool kwrap)
 run "$KWRAP" < test/sizes/kslice.ndjson
 is "$T_STATUS" 0 "sizes: exit status 0"
 cp "$T_TMP/out" "$T_TMP/s.ndjson"
-# sspec(KERNEL, JQ): a jq expression on the spec of test/sizes' KERNEL
-sspec() {
-	jq -c --arg id "test/sizes/sizes.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/s.ndjson"
+# spec_of OUT FILE KERNEL EXPR: EXPR over the spec of FILE::KERNEL
+# among the records of OUT
+spec_of() {
+	jq -c --arg id "$2::$3" "select(.id == \$id) | .wrap.spec | $4" "$1"
 }
+# sspec(KERNEL, JQ): a jq expression on the spec of test/sizes' KERNEL
+sspec() { spec_of "$T_TMP/s.ndjson" test/sizes/sizes.cu "$@"; }
 
 is "$(sspec 'shared_helper_kernel<float>' '[.launch.shared_mem, .confidence.overall]')" \
     '["1024","high"]' \
@@ -62,10 +64,7 @@ like "$(sspec stepped_offset_kernel '.confidence.guesses | join(";")')" \
 run timeout 300 "$KWRAP" < test/onchip/kslice.ndjson
 is "$T_STATUS" 0 "onchip: exit status 0, no evaluation without end"
 cat "$T_TMP/out" >> "$T_TMP/s.ndjson"
-ospec() {
-	jq -c --arg id "test/onchip/onchip.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/s.ndjson"
-}
+ospec() { spec_of "$T_TMP/s.ndjson" test/onchip/onchip.cu "$@"; }
 is "$(ospec 'argmax_row_kernel<128>' '[(.params[] | select(.role != "scalar") | .count), .confidence.counts]')" \
     '["rows","rows * width","width","high"]' \
     "an index reduced through shared memory by a helper keeping one of two candidates bounds the row it picks"
@@ -98,10 +97,7 @@ is "$(ospec 'farthest_kernel<64>' '[(.params[] | select(.role != "scalar") | .co
 run "$KWRAP" < test/fills/kslice.ndjson
 is "$T_STATUS" 0 "fills: exit status 0"
 cat "$T_TMP/out" >> "$T_TMP/s.ndjson"
-zspec() {
-	jq -c --arg id "test/fills/zeroed.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
-}
+zspec() { spec_of "$T_TMP/out" test/fills/zeroed.cu "$@"; }
 # zbuf(KERNEL, BUFFER): role, first fill and every case's fill of BUFFER
 zbuf() {
 	zspec "$1" "[(.params[] | select(.name == \"$2\") | .role, .fill),
@@ -147,10 +143,7 @@ is "$(zspec mode_kernel '[.cases[0].scalars.aligned, ([.cases[] | .scalars.align
     '[true,[false,true]]' "a bool mode keeps both values among the cases"
 # Segment offsets (test/fills/offsets.cu): read at [b] and [b + 1] and
 # taken as a segment, filled so that they never decrease
-fspec() {
-	jq -c --arg id "test/fills/offsets.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
-}
+fspec() { spec_of "$T_TMP/out" test/fills/offsets.cu "$@"; }
 is "$(fspec packed_rows_kernel '[(.params[] | select(.name == "first") | .fill), ([.cases[] | .fills.first // empty] | unique)]')" \
     '[{"kind":"offsets","lo":0,"hi":3},[{"kind":"offsets","lo":0,"hi":3}]]' \
     "offsets whose difference is a length never decrease, in every case"
@@ -174,10 +167,7 @@ is "$(fspec pair_bound_kernel '[.params[] | select(.name == "dims") | .fill.kind
     '["int"]' "a pair's second bounding a value not taken from its first is no offsets"
 # Index maps (test/fills/indexmap.cu): a map reached through a chain of
 # pointer locals, not const but never written, holds indices
-ispec() {
-	jq -c --arg id "test/fills/indexmap.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/out"
-}
+ispec() { spec_of "$T_TMP/out" test/fills/indexmap.cu "$@"; }
 # ibuf(KERNEL): each buffer's name, count and fill
 ibuf() {
 	ispec "$1" '[.params[] | select(.role != "scalar") | [.name, .count, .fill]]'
@@ -231,10 +221,7 @@ builds "$T_TMP/s.ndjson"
 run "$KWRAP" < test/sizes/helpers.ndjson
 is "$T_STATUS" 0 "helpers: exit status 0"
 cp "$T_TMP/out" "$T_TMP/h.ndjson"
-hspec() {
-	jq -c --arg id "test/sizes/helpers.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/h.ndjson"
-}
+hspec() { spec_of "$T_TMP/h.ndjson" test/sizes/helpers.cu "$@"; }
 is "$(hspec 'tile_rows_kernel<3>' '[.launch.block, .launch.grid]')" \
     '[[8,4,1],["(rows + 3) / 4","1","1"]]' \
     "block from the site's (1 << 3) < 32 ? ... : 32, evaluated"
@@ -257,10 +244,7 @@ builds "$T_TMP/h.ndjson"
 # a block that a CUB block collective fixes (test/sizes/collective.cu,
 # saved as test/sizes/collective.ndjson)
 "$KWRAP" < test/sizes/collective.ndjson > "$T_TMP/c.ndjson" 2> /dev/null
-cspec() {
-	jq -c --arg id "test/sizes/collective.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/c.ndjson"
-}
+cspec() { spec_of "$T_TMP/c.ndjson" test/sizes/collective.cu "$@"; }
 is "$(cspec 'block_sums<128>' '[.launch.block, .confidence.guesses]')" '[[128,1,1],[]]' \
     "launched with a block of threads_for(n): cub::BlockReduce<float, THREADS> makes it 128, no guess"
 is "$(cspec own_reduce '[.launch.block, (.confidence.guesses | map(select(test("block size"))) | length)]')" '[[256,1,1],1]' \
@@ -268,10 +252,7 @@ is "$(cspec own_reduce '[.launch.block, (.confidence.guesses | map(select(test("
 # guards on an index expression the subscript spells again
 # (test/sizes/exprguard.cu, saved as test/sizes/exprguard.ndjson)
 "$KWRAP" < test/sizes/exprguard.ndjson > "$T_TMP/g.ndjson" 2> /dev/null
-gspec() {
-	jq -c --arg id "test/sizes/exprguard.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/g.ndjson"
-}
+gspec() { spec_of "$T_TMP/g.ndjson" test/sizes/exprguard.cu "$@"; }
 is "$(gspec tile_flip '[.params[] | .count // empty]')" '["n","n"]' \
     "if (base + k < n) y[base + k] and base + k < n ? x[base + k]: both hold n (not n + 1023)"
 is "$(gspec row_scale '[.params[] | .count // empty]')" '["rows * cols","rows * cols"]' \
@@ -296,10 +277,7 @@ is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["104857
 # launches under the launcher's conditions (test/sizes/dispatch.cu,
 # saved as test/sizes/dispatch.ndjson)
 "$KWRAP" < test/sizes/dispatch.ndjson > "$T_TMP/d.ndjson" 2> /dev/null
-dspec() {
-	jq -c --arg id "test/sizes/dispatch.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/d.ndjson"
-}
+dspec() { spec_of "$T_TMP/d.ndjson" test/sizes/dispatch.cu "$@"; }
 is "$(dspec tile_rows '[.cases[] | .scalars | select(.cols % 32 != 0 or .cols < 32 or .rows < 4)] | length')" '0' \
     "launched under if (cols % 32 == 0 && rows >= 4): cols a multiple of 32 and rows at least 4 in every case"
 is "$(dspec tile_rows '.cases[] | select(.name == "smallest") | .scalars')" '{"rows":4,"cols":32}' \
@@ -337,10 +315,7 @@ is "$(dspec each_scaled '[.launch.grid[0], ([.cases[] | .scalars.n] | min)]')" '
 # at or above n, where the last vector ends, so no element is left
 # unwritten; one path that is not a multiple keeps n + 3
 "$KWRAP" < test/sizes/vector.ndjson > "$T_TMP/v.ndjson" 2> /dev/null
-vspec() {
-	jq -c --arg id "test/sizes/vector.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/v.ndjson"
-}
+vspec() { spec_of "$T_TMP/v.ndjson" test/sizes/vector.cu "$@"; }
 is "$(vspec vec_index_kernel '[[.params[] | .count // empty], .confidence.counts]')" \
     '[["4 * ((n + 3) / 4)","4 * ((n + 3) / 4)"],"high"]' \
     "i = (...) * 4, if (i < n) a float4 at [i / 4]: n rounded up to 4 (not n + 3)"
@@ -380,10 +355,7 @@ builds "$T_TMP/f.ndjson"
 # two index tuples meet (innermost 1, each stride the span inside it);
 # a step whose product is compared keeps the cases' own values
 "$KWRAP" < test/sizes/strides.ndjson > "$T_TMP/st.ndjson" 2> /dev/null
-stcase() {
-	jq -c --arg id "test/sizes/strides.cu::$1" \
-	    "select(.id == \$id) | .wrap.spec | $2" "$T_TMP/st.ndjson"
-}
+stcase() { spec_of "$T_TMP/st.ndjson" test/sizes/strides.cu "$@"; }
 is "$(stcase rotate_rows '[.cases[] | .scalars | select(.stride_d == 1 and .stride_h == .d and .stride_r == .h * .d and .o_stride_d == 1 and .o_stride_h == .d and .o_stride_r == .h * .d)] | length')" \
     "$(stcase rotate_rows '.cases | length')" \
     "strides of a source and a destination: contiguous rows in every case (stride_d 1, stride_h d, stride_r h * d)"
