@@ -367,4 +367,28 @@ is "$(stcase strided_pick '[.cases[] | .scalars.step] | unique')" '[1,32,64,67,2
     "a step whose product is compared (x = i * step - 1; x < width) is no stride of a layout"
 builds "$T_TMP/st.ndjson"
 
+# pointers set in branches and namesakes in sibling scopes
+# (test/sizes/branches.cu, saved as test/sizes/branches.ndjson)
+"$KWRAP" < test/sizes/branches.ndjson > "$T_TMP/br.ndjson" 2> /dev/null
+brspec() { spec_of "$T_TMP/br.ndjson" test/sizes/branches.cu "$@"; }
+is "$(brspec 'checked_rows<false>' '[(.params[] | select(.name == "src") | .count), .confidence.counts]')" \
+    '["rows * cols","high"]' \
+    "if constexpr on a template value of false: the else branch sets the row pointer, the other never runs"
+is "$(brspec 'checked_rows<true>' '[(.params[] | select(.name == "src") | .count), .confidence.counts]')" \
+    '["rows * pitch - pitch + cols","high"]' \
+    "if constexpr on a template value of true: its else never runs"
+is "$(brspec either_rows '[(.params[] | select(.name == "src") | .count), .confidence.counts]')" \
+    '["2 * n - 1","high"]' \
+    "a pointer set in either branch of a runtime if: the larger of the two reaches"
+is "$(brspec two_loops '[(.params[] | select(.name == "x") | .count), .confidence.counts]')" \
+    '["64 * split + n - 1","high"]' \
+    "two loops each declaring q, k and t: each q its own pointer, the second loop from tiles - 1 never below 0"
+is "$(brspec 'picked_load<1>' '[.params[] | select(.name == "x") | .count]')" \
+    '["n"]' \
+    "load_of<W>(v, p) in picked_load<1>: the constructor of load_of<1> reads one element, not load_of<4>'s four"
+is "$(brspec flat_split '[.params[] | select(.role != "scalar") | .count]')" \
+    '["batch","batch * rows * cols"]' \
+    "blockIdx.x / (rows * cols) of a grid of batch * rows * cols blocks: at most batch - 1"
+builds "$T_TMP/br.ndjson"
+
 done_testing

@@ -603,7 +603,8 @@ ptr_use(struct fn *f, size_t i, const struct iv *base, long long lanes,
 			return;		/* T *q; declares q */
 		if (is(t, s - 1, "=") && s >= 3 && is_ident(t->v[s - 2]) &&
 		    (is(t, s - 3, ";") || is(t, s - 3, "{") ||
-		    is(t, s - 3, "}") || is(t, s - 3, ")")) &&
+		    is(t, s - 3, "}") || is(t, s - 3, ")") ||
+		    is(t, s - 3, "else")) &&
 		    (is(t, e, ";") || is(t, e, ",")) &&
 		    ptr_local(f, t->v[s - 2], s - 2)) {
 			/* T *q; ... q = p + off: q is the buffer from off */
@@ -640,18 +641,27 @@ buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
 	struct iv tot = *off, v, sc;
 	struct poly z;
 	size_t i;
-	int j, x;
+	int j, x, d0;
 
 	if (f->k->depth > MAX_DEPTH) {
 		a->unknown = 1;
 		return;
 	}
 	f->k->depth++;
+	/* a local's namesake declared in another scope is another
+	 * variable: two loops each with their own int *q = p + ... */
+	d0 = def != (size_t)-1 ? decl_of(f, name, def) : -1;
 	/* p += off moves the buffer: every later access may be after it */
 	p_const(&z, 0);
 	for (j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
-		if (strcmp(as->name, name) != 0 || as->pos == def)
+		if (strcmp(as->name, name) != 0 || as->pos == def ||
+		    fn_dead(f, as->pos) || (d0 >= 0 && as->d != d0))
+			continue;
+		/* if (c) q = p + x; else q = p + y;: walked from one, the
+		 * other never ran */
+		if (as->kind == A_EQ && !is(t, as->a, name) &&
+		    fn_exclusive(f, def, as->pos))
 			continue;
 		if (as->kind == A_EQ && as->b > as->a + 2 &&
 		    is(t, as->a, name) && is(t, as->a + 1, "+"))
@@ -684,7 +694,7 @@ buf_walk(struct fn *f, const char *name, size_t def, const struct iv *off,
 		int self = 0;
 		if (!is(t, i, name) || is(t, i - 1, ".") || is(t, i - 1, "->") ||
 		    is(t, i - 1, "::") || (is(t, i + 1, "[") && is(t, i + 2, "]")) ||
-		    fn_dead(f, i))
+		    fn_dead(f, i) || (d0 >= 0 && decl_of(f, name, i) != d0))
 			continue;
 		for (x = 0; x < f->nas; x++)
 			if (strcmp(f->as[x].name, name) == 0 &&

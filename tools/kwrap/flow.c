@@ -13,6 +13,7 @@ fn_free(struct fn *f)
 	free(f->l);
 	free(f->dc);
 	free(f->dead);
+	free(f->alt);
 	free(f->oc);
 	free(f->bind);
 	free(f->pn);
@@ -571,45 +572,86 @@ fn_dead(const struct fn *f, size_t pos)
 	return 0;
 }
 
-/* What the if with condition [a, b) runs, [s, e), never runs for the
- * instance: a conjunct of the condition is 0 over the slice's constants
- * and the kernel's template values alone ("if (blockSize >= 512 && tid <
- * 256)" in kernel<128>).  Only in the kernel itself, where those values
- * are the instance's, and only for conjuncts whose names are none of its
- * parameters or locals. */
+int
+fn_exclusive(const struct fn *f, size_t p, size_t q)
+{
+	const size_t *x;
+	int i;
+
+	for (i = 0; i < f->nalt; i++) {
+		x = f->alt + 4 * i;
+		if ((p >= x[0] && p < x[1] && q >= x[2] && q < x[3]) ||
+		    (q >= x[0] && q < x[1] && p >= x[2] && p < x[3]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Mark [s, e) as never running. */
 static void
-dead_if(struct fn *f, size_t a, size_t b, size_t s, size_t e)
+add_dead(struct fn *f, size_t s, size_t e)
+{
+	f->dead = grow(f->dead, &f->cdead, 2 * f->ndead + 2,
+	    sizeof(*f->dead));
+	f->dead[2 * f->ndead] = s;
+	f->dead[2 * f->ndead + 1] = e;
+	f->ndead++;
+}
+
+/* The value of tokens [a, b) over the slice's constants and the kernel's
+ * template values alone, in *v; 0 when a name there is one of f's
+ * parameters or locals, or the text does not evaluate. */
+static int
+instance_value(struct fn *f, size_t a, size_t b, long long *v)
 {
 	const struct toks *t = f->t;
 	struct k_buf txt = { 0 };
-	size_t ends[16], c, i;
-	int n, k, mixed, ok;
+	size_t i;
+	int ok = b > a;
+
+	for (i = a; i < b && ok; i++) {
+		if (is_ident(t->v[i]) && (fn_param(f, t->v[i]) >= 0 ||
+		    decl_of(f, t->v[i], i) >= 0))
+			ok = 0;
+		k_buf_printf(&txt, "%s ", t->v[i]);
+	}
+	ok = ok && eval_str(k_buf_str(&txt), &f->k->c, v);
+	k_buf_free(&txt);
+	return ok;
+}
+
+/* What the if with condition [a, b) runs, [s, e), or its else, [es,
+ * ee), never runs for the instance: a conjunct of the condition is 0
+ * over the slice's constants and the kernel's template values alone ("if
+ * (blockSize >= 512 && tid < 256)" in kernel<128>), or the whole
+ * condition is not 0 there (if constexpr (Check) ... else ... in
+ * kernel<true>: the else).  Only in the kernel itself, where those values
+ * are the instance's, and only for names that are none of its parameters
+ * or locals. */
+static void
+dead_if(struct fn *f, size_t a, size_t b, size_t s, size_t e, size_t es,
+    size_t ee)
+{
+	size_t ends[16], c;
+	int n, k, mixed;
 	long long v;
 
-	if (!f->kernel || s >= e)
+	if (!f->kernel)
 		return;
-	n = split_top(t, a, b, "&&", ends, 16, &mixed);
+	if (es < ee && instance_value(f, a, b, &v) && v != 0) {
+		add_dead(f, es, ee);
+		return;
+	}
+	if (s >= e)
+		return;
+	n = split_top(f->t, a, b, "&&", ends, 16, &mixed);
 	if (mixed)
 		return;
-	for (k = 0, c = a; k < n; c = ends[k++] + 1) {
-		ok = ends[k] > c;
-		k_buf_free(&txt);
-		for (i = c; i < ends[k] && ok; i++) {
-			if (is_ident(t->v[i]) && (fn_param(f, t->v[i]) >= 0 ||
-			    decl_of(f, t->v[i], i) >= 0))
-				ok = 0;
-			k_buf_printf(&txt, "%s ", t->v[i]);
-		}
-		if (ok && eval_str(k_buf_str(&txt), &f->k->c, &v) && v == 0) {
-			f->dead = grow(f->dead, &f->cdead, 2 * f->ndead + 2,
-			    sizeof(*f->dead));
-			f->dead[2 * f->ndead] = s;
-			f->dead[2 * f->ndead + 1] = e;
-			f->ndead++;
+	for (k = 0, c = a; k < n; c = ends[k++] + 1)
+		if (instance_value(f, c, ends[k], &v) && v == 0) {
+			add_dead(f, s, e);
 			break;
 		}
-	}
-	k_buf_free(&txt);
 }
 
 /* The innermost declaration of name seen at pos, or -1. */
@@ -802,7 +844,16 @@ fn_scan(struct fn *f)
 				e1 = stmt_end(t, e0, f->b);
 			}
 			cond_guards(f, c0, c1, s1, e0, e1);
-			dead_if(f, c0, c1, s0, s1);
+			dead_if(f, c0, c1, s0, s1, e0, e1);
+			if (e0 < e1) {
+				f->alt = grow(f->alt, &f->calt, 4 * f->nalt + 4,
+				    sizeof(*f->alt));
+				f->alt[4 * f->nalt] = s0;
+				f->alt[4 * f->nalt + 1] = s1;
+				f->alt[4 * f->nalt + 2] = e0;
+				f->alt[4 * f->nalt + 3] = e1;
+				f->nalt++;
+			}
 			if (stmt_exits(t, s0, s1))
 				cond_guards(f, c0, c1, c0, e1, block_end(f, i));
 		} else if ((is(t, i, "for") || is(t, i, "while")) &&
@@ -1019,6 +1070,37 @@ angle_end(const struct toks *t, size_t i)
 	return 0;
 }
 
+/* A constructor at token i (its name) defined inside the explicit
+ * specialization of its class, struct load<16> { load(...) { } }: *sa,
+ * *sb are that specialization's arguments (16), as for a function's; the
+ * call load<16>(v, p) names it so. */
+static void
+ctor_of(const struct toks *t, size_t i, size_t *sa, size_t *sb)
+{
+	size_t j, e, o = 0;
+	int depth = 0;
+
+	for (j = i; j > 0; j--) {
+		if (is(t, j - 1, "}"))
+			depth++;
+		else if (is(t, j - 1, "{") && depth-- == 0) {
+			o = j - 1;
+			break;
+		}
+	}
+	/* struct name < args > { */
+	if (o < 4 || !is(t, o - 1, ">"))
+		return;
+	for (j = o - 1; j > 0 && !is(t, j, "{") && !is(t, j, ";"); j--)
+		if (is(t, j, "<") && is(t, j - 1, t->v[i]) && j >= 2 &&
+		    (is(t, j - 2, "struct") || is(t, j - 2, "class")) &&
+		    (e = angle_end(t, j)) == o) {
+			*sa = j + 1;
+			*sb = e - 1;
+			return;
+		}
+}
+
 /* The next definition, from token *from on, of a helper called name with
  * nargs parameters (*from moves past it), or NULL.  With spec, an
  * explicit specialization (name<float, 4>(...) { }) counts too; h->sa and
@@ -1068,6 +1150,8 @@ next_helper(struct kern *k, const char *name, int nargs, size_t *from,
 			continue;
 		*from = close + 1;
 		h = fn_new(k, t, close + 1, open, 0);
+		if (spec && sa == 0)
+			ctor_of(t, i, &sa, &sb);
 		h->sa = sa;
 		h->sb = sb;
 		/* template <...> before the declaration */

@@ -1232,7 +1232,9 @@ x_mul(struct ex *x, struct iv *r)
 				p_div(at, &s.lo, &r->lo, &b.lo);
 				p_div(at, &s.hi, &r->hi, &b.lo);
 			} else if (iv_nonneg(at, r)) {
-				p_const(&s.lo, 0);
+				/* (Q + m - 1) / m, Q >= 1: at least 1 */
+				p_const(&s.lo, !b.hi.inf &&
+				    p_ge(at, &r->lo, &b.hi) ? 1 : 0);
 				p_div(at, &s.hi, &r->hi, &b.lo);
 			} else
 				iv_top(&s);

@@ -342,11 +342,16 @@ struct fn {
 	size_t *dead;		/* [s, e) pairs: what an if runs whose
 				 * condition is 0 for the instance */
 	int ndead, cdead;
+	size_t *alt;		/* [s, e, es, ee) quadruples: an if's
+				 * branch and its else */
+	int nalt, calt;
 };
 
 
 /* flow.c: token pos lies in code that never runs for the instance. */
 int fn_dead(const struct fn *f, size_t pos);
+/* flow.c: tokens p and q lie in the two branches of one if and else. */
+int fn_exclusive(const struct fn *f, size_t p, size_t q);
 
 /* tok.c */
 void

@@ -243,20 +243,24 @@ atom_ge1(const struct atoms *at, int m)
 	    at->a[x->t[0].a[0]].mult % at->a[m].div == 0);
 }
 
-/* (Q * m + c) / m for an atom m >= 1 that every term of a but a
- * constant c holds, where Q >= 1: Q for c = 0, Q - 1 for c = -1 (Q * m
- * - 1 is Q * m's last value below it: index / m for index < n * m is at
- * most n - 1).  0 when a is not of that form. */
+/* (Q * m + c) / m for a monomial m (a constant times atoms each at least
+ * 1) that every term of a but a constant c holds, where Q >= 1: Q for c
+ * = 0, Q - 1 for c = -1 (Q * m - 1 is Q * m's last value below it: index
+ * / m for index < n * m is at most n - 1, and blockIdx.x / (A * B) for a
+ * grid of A * B * n blocks too).  0 when a is not of that form. */
 static int
-div_atom(const struct atoms *at, struct poly *r, const struct poly *a,
-    int m)
+div_mono(const struct atoms *at, struct poly *r, const struct poly *a,
+    const struct term *m)
 {
 	struct poly q, one;
 	long long c = 0;
-	int i, j, x;
+	int i, j, x, y;
 
-	if (!atom_ge1(at, m))
+	if (m->c < 1 || m->na == 0)
 		return 0;
+	for (y = 0; y < m->na; y++)
+		if (!atom_ge1(at, m->a[y]))
+			return 0;
 	q.inf = 0;
 	q.n = 0;
 	for (i = 0; i < a->n; i++) {
@@ -265,13 +269,18 @@ div_atom(const struct atoms *at, struct poly *r, const struct poly *a,
 			c += u.c;
 			continue;
 		}
-		for (x = 0; x < u.na && u.a[x] != m; x++)
-			;
-		if (x == u.na)
+		if (u.c % m->c != 0)
 			return 0;
-		for (j = x; j + 1 < u.na; j++)
-			u.a[j] = u.a[j + 1];
-		u.na--;
+		u.c /= m->c;
+		for (y = 0; y < m->na; y++) {
+			for (x = 0; x < u.na && u.a[x] != m->a[y]; x++)
+				;
+			if (x == u.na)
+				return 0;
+			for (j = x; j + 1 < u.na; j++)
+				u.a[j] = u.a[j + 1];
+			u.na--;
+		}
 		p_addterm(&q, &u);
 	}
 	p_const(&one, 1);
@@ -316,8 +325,9 @@ quotient(struct atoms *at, const struct poly *a, const struct poly *b)
 			if (p_ge(at, a, &dd) || atom_ge1(at, x))
 				at->a[x].ge1 = 1;
 		}
-		else if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1)
+		else if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1) {
 			at->a[x].datom = b->t[0].a[0];
+		}
 	}
 	return x;
 }
@@ -444,8 +454,7 @@ p_div(struct atoms *at, struct poly *r, const struct poly *a,
 		if (div_mult(at, r, a, d))
 			return;
 	}
-	if (b->n == 1 && b->t[0].c == 1 && b->t[0].na == 1 &&
-	    div_atom(at, r, a, b->t[0].a[0]))
+	if (b->n == 1 && div_mono(at, r, a, &b->t[0]))
 		return;
 	if ((x = quotient(at, a, b)) < 0) {
 		p_inf(r);

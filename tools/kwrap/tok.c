@@ -186,6 +186,12 @@ tokenize(const char *src, struct toks *t)
 			const char *s = p;
 			while (isalnum((unsigned char)*p) || *p == '_')
 				p++;
+			/* if constexpr (c) is read as if (c): which branch
+			 * runs is the instance's (flow.c's dead code) */
+			if ((size_t)(p - s) == 9 &&
+			    strncmp(s, "constexpr", 9) == 0 && t->n > 0 &&
+			    strcmp(t->v[t->n - 1], "if") == 0)
+				continue;
 			if (!hip_index(t, s, (size_t)(p - s)))
 				tok_push(t, s, (size_t)(p - s));
 			continue;
