@@ -389,6 +389,21 @@ is "$(brspec 'picked_load<1>' '[.params[] | select(.name == "x") | .count]')" \
 is "$(brspec flat_split '[.params[] | select(.role != "scalar") | .count]')" \
     '["batch","batch * rows * cols"]' \
     "blockIdx.x / (rows * cols) of a grid of batch * rows * cols blocks: at most batch - 1"
+is "$(brspec tiled_grid '[.params[] | select(.role != "scalar") | .count]')" \
+    '["m * n","m * n"]' \
+    "a grid of ((m + 127) / 128) * (n / 16 / 4) blocks: n / 16 / 4 at least 1, the last column tile ends at n"
 builds "$T_TMP/br.ndjson"
+
+# dynamic shared memory that grows with a size (test/sizes/sharedfit.cu,
+# saved as test/sizes/sharedfit.ndjson): the cases are fitted to a
+# block's limit of 232448 bytes as to the buffers' budget
+run "$KWRAP" < test/sizes/sharedfit.ndjson
+is "$T_STATUS" 0 "sharedfit: exit status 0"
+cp "$T_TMP/out" "$T_TMP/sf.ndjson"
+is "$(spec_of "$T_TMP/sf.ndjson" test/sizes/sharedfit.cu reverse_row '[.cases[] | .scalars.cols * 4 | select(. > 232448)] | length')" \
+    '0' "shared memory of cols * 4 bytes: no case asks for more than a block may have"
+is "$(spec_of "$T_TMP/sf.ndjson" test/sizes/sharedfit.cu reverse_row '[.cases[0].scalars.cols, .cases[1].scalars.cols]')" \
+    '[58112,1]' "the typical case as large as the limit allows, the smallest one element"
+builds "$T_TMP/sf.ndjson"
 
 done_testing

@@ -183,6 +183,71 @@ test_poly_max_min(void **state)
 }
 
 static void
+test_poly_max_termwise(void **state)
+{
+	struct atoms *at = calloc(1, sizeof(*at));
+	struct poly n, q, c, a, b, r;
+
+	(void)state;
+	assert_non_null(at);
+	atom(at, &n, "n", 1);
+	/* q is 0 or more, not a size: n * q - n + 7 is not provably 0 or
+	 * more, and neither bound is provably the larger */
+	atom(at, &q, "q", 0);
+	at->a[q.t[0].a[0]].nonneg = 1;
+	p_mul(&a, &n, &q);
+	p_add(&a, &a, &n, -1);
+	p_const(&c, 7);
+	p_add(&a, &a, &c, 1);
+	p_mul(&b, &n, &q);
+	p_const(&c, 3);
+	p_add(&b, &b, &c, 1);
+	assert_false(p_nonneg(at, &a));
+	/* the larger coefficient of each monomial bounds both */
+	p_max(at, &r, &a, &b);
+	assert_string_equal(show(at, &r), "n * q + 7");
+	free(at);
+}
+
+static void
+test_poly_div_product(void **state)
+{
+	struct atoms *at = calloc(1, sizeof(*at));
+	struct poly x, y, z, m, a, c, r;
+	long long v;
+
+	(void)state;
+	assert_non_null(at);
+	atom(at, &x, "x", 1);
+	atom(at, &y, "y", 1);
+	atom(at, &z, "z", 1);
+	/* (x * y * z - 1) / (x * y): a grid of x * y * z blocks split by
+	 * x * y, at most z - 1 */
+	p_mul(&m, &x, &y);
+	p_mul(&a, &m, &z);
+	p_const(&c, 1);
+	p_add(&a, &a, &c, -1);
+	p_div(at, &r, &a, &m);
+	assert_string_equal(show(at, &r), "z - 1");
+	/* (16 * x * z - 16) / (16 * x) is z - 1; 15 / (16 * x) is 0 */
+	p_scale(&m, &x, 16);
+	p_mul(&a, &m, &z);
+	p_const(&c, 16);
+	p_add(&a, &a, &c, -1);
+	p_div(at, &r, &a, &m);
+	assert_string_equal(show(at, &r), "z - 1");
+	p_const(&c, 15);
+	p_div(at, &r, &c, &m);
+	assert_true(p_isconst(&r, &v));
+	assert_int_equal(v, 0);
+	/* 17 / (16 * x) is not known */
+	p_const(&c, 17);
+	p_div(at, &r, &c, &m);
+	assert_false(p_isconst(&r, &v));
+	free(at);
+}
+
+static void
 test_iv(void **state)
 {
 	struct atoms *at = calloc(1, sizeof(*at));
@@ -375,6 +440,8 @@ main(void)
 		cmocka_unit_test(test_poly_nonneg),
 		cmocka_unit_test(test_poly_div_loosen),
 		cmocka_unit_test(test_poly_max_min),
+		cmocka_unit_test(test_poly_max_termwise),
+		cmocka_unit_test(test_poly_div_product),
 		cmocka_unit_test(test_iv),
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_consts),

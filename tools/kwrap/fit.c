@@ -8,14 +8,16 @@
  * buffer of seq * seq elements grows as its square.  So each case's counts,
  * grid and block are evaluated (64 bits, overflow is a failure) and its
  * size scalars scaled down together until every buffer fits the case's
- * budget, then raised until every grid dimension is at least 1.
+ * budget and the dynamic shared memory a block's limit, then raised until
+ * every grid dimension is at least 1.
  */
 #define CAP_ELEMS (1LL << 20)		/* per buffer, every case but large */
 #define CAP_BYTES (64LL << 20)		/* all buffers of one case */
 #define LARGE_ELEMS (1LL << 24)
 #define LARGE_BYTES (512LL << 20)
 struct fit {
-	struct toks *e;			/* buffer counts, grid, block */
+	struct toks *e;			/* buffer counts, grid, block,
+					   shared memory */
 	int ne, nb;			/* expressions; the first nb are counts */
 	int *esz;			/* element size of each buffer */
 	const struct consts *c;
@@ -105,12 +107,13 @@ fit_check(struct fit *f, int one_block)
 			else if (v > (n == f->nb ? 2147483647LL : 65535) ||
 			    (one_block && v > 1))
 				big = 1;
-		} else {
+		} else if (n < f->nb + 6) {
 			if (v < 1)
 				zero = 1;
 			else
 				threads *= v > 1024 ? 1025 : v;
-		}
+		} else if (v > SHARED_MAX)
+			big = 1;	/* the dynamic shared memory */
 	}
 	return (big || threads > 1024 ? FIT_BIG : 0) | (zero ? FIT_ZERO : 0);
 }
@@ -290,7 +293,7 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	if (!json_is_array(guesses))
 		guesses = NULL;
 	f->c = c;
-	f->e = k_calloc(json_array_size(params) + 6, sizeof(*f->e));
+	f->e = k_calloc(json_array_size(params) + 7, sizeof(*f->e));
 	f->esz = k_calloc(json_array_size(params) + 1, sizeof(*f->esz));
 	counted = k_calloc(json_array_size(params) + 1, sizeof(*counted));
 	json_array_foreach(params, i, prm) {
@@ -318,6 +321,14 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 			tokenize(json_is_string(e) ? json_string_value(e) :
 			    json_is_integer(e) ? text : "1", &f->e[f->ne++]);
 		}
+	{
+		json_t *e = json_object_get(launch, "shared_mem");
+		if (json_is_integer(e))
+			snprintf(text, sizeof(text), "%lld",
+			    (long long)json_integer_value(e));
+		tokenize(json_is_string(e) ? json_string_value(e) :
+		    json_is_integer(e) ? text : "0", &f->e[f->ne++]);
+	}
 	for (ci = 0; ci < json_array_size(cases);) {
 		const char *name = k_get_str(cs = json_array_get(cases, ci),
 		    "name");

@@ -998,10 +998,19 @@ x_primary(struct ex *x, struct iv *r)
 			toks_free(&gt);
 			/* a grid dimension is at least 1 in every case (fit
 			 * raises the sizes until it is): micro_batch / 16
-			 * is a size */
-			if (!gv.hi.inf && gv.hi.n == 1 && gv.hi.t[0].c == 1 &&
-			    gv.hi.t[0].na == 1)
-				k->at->a[gv.hi.t[0].a[0]].ge1 = 1;
+			 * is a size, and so is each factor of a product of
+			 * factors none of which is negative, ((M + 127) /
+			 * 128) * (N / 64) */
+			if (!gv.hi.inf && gv.hi.n == 1 && gv.hi.t[0].c >= 1) {
+				const struct term *u = &gv.hi.t[0];
+				int y, ok = 1;
+				for (y = 0; y < u->na; y++)
+					if (!k->at->a[u->a[y]].ge1 &&
+					    !k->at->a[u->a[y]].nonneg)
+						ok = 0;
+				for (y = 0; ok && y < u->na; y++)
+					k->at->a[u->a[y]].ge1 = 1;
+			}
 			if (*s == 'g')
 				*r = gv;
 			else {

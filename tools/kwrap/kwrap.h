@@ -233,6 +233,8 @@ struct kern {
 #define MAX_MONO 6
 #define MAX_DEPTH 24		/* nested evaluations (variables, helpers) */
 #define MAX_HELPER 4		/* helper functions deep */
+#define SHARED_MAX 232448LL	/* dynamic shared memory of a block: 227
+				   KiB, with the opt-in (validate.c, fit.c) */
 #define DATA_HI 3		/* values of a buffer read as an index: 0..3,
 				   or 1..4 (kern_infer) */
 

@@ -243,11 +243,12 @@ atom_ge1(const struct atoms *at, int m)
 	    at->a[x->t[0].a[0]].mult % at->a[m].div == 0);
 }
 
-/* (Q * m + c) / m for a monomial m (a constant times atoms each at least
- * 1) that every term of a but a constant c holds, where Q >= 1: Q for c
- * = 0, Q - 1 for c = -1 (Q * m - 1 is Q * m's last value below it: index
- * / m for index < n * m is at most n - 1, and blockIdx.x / (A * B) for a
- * grid of A * B * n blocks too).  0 when a is not of that form. */
+/* (Q * m + c) / m for a monomial m (a constant d times atoms each at
+ * least 1, so m >= d) that every term of a but a constant c holds, where
+ * Q >= 1: Q for 0 <= c < d, Q - 1 for -d <= c < 0 (Q * m - 1 is Q * m's
+ * last value below it: index / m for index < n * m is at most n - 1, and
+ * blockIdx.x / (A * B) for a grid of A * B * n blocks too); c / m is 0
+ * for 0 <= c < d.  0 when a is not of that form. */
 static int
 div_mono(const struct atoms *at, struct poly *r, const struct poly *a,
     const struct term *m)
@@ -284,9 +285,14 @@ div_mono(const struct atoms *at, struct poly *r, const struct poly *a,
 		p_addterm(&q, &u);
 	}
 	p_const(&one, 1);
-	if (q.n == 0 || q.inf || (c != 0 && c != -1) || !p_ge(at, &q, &one))
+	if (q.n == 0 && c >= 0 && c < m->c) {
+		p_const(r, 0);	/* 15 / (16 * x): below one m */
+		return 1;
+	}
+	if (q.n == 0 || q.inf || c < -m->c || c >= m->c ||
+	    !p_ge(at, &q, &one))
 		return 0;
-	if (c == 0)
+	if (c >= 0)
 		*r = q;
 	else
 		p_add(r, &q, &one, -1);
@@ -570,8 +576,53 @@ iv_nonneg(const struct atoms *at, const struct iv *a)
 	return p_nonneg(at, &a->lo);
 }
 
+/* Whether no atom of p may be negative. */
+static int
+p_unsigned_atoms(const struct atoms *at, const struct poly *p)
+{
+	int i, x;
+
+	for (i = 0; i < p->n; i++)
+		for (x = 0; x < p->t[i].na; x++)
+			if (atom_signed(at, p->t[i].a[x]))
+				return 0;
+	return 1;
+}
+
+/* Monomial by monomial the larger coefficient (0 for one a or b lacks):
+ * with no atom negative every monomial is at least 0, so the sum is at
+ * least a and at least b (n * m - n + 7 and n * m + 3 give n * m + 7). */
+static void
+p_termmax(struct poly *r, const struct poly *a, const struct poly *b)
+{
+	struct poly x;
+	struct term u;
+	int i, j;
+
+	x.inf = 0;
+	x.n = 0;
+	for (i = 0; i < a->n; i++) {
+		u = a->t[i];
+		for (j = 0; j < b->n && mono_cmp(&u, &b->t[j]) != 0; j++)
+			;
+		if (j < b->n && b->t[j].c > u.c)
+			u.c = b->t[j].c;
+		if (u.c > 0)
+			p_addterm(&x, &u);
+	}
+	for (j = 0; j < b->n; j++) {
+		u = b->t[j];
+		for (i = 0; i < a->n && mono_cmp(&u, &a->t[i]) != 0; i++)
+			;
+		if (i == a->n && u.c > 0)
+			p_addterm(&x, &u);
+	}
+	*r = x;
+}
+
 /* The larger of two upper bounds: one that is provably larger, else
- * their sum where both are at least 0 (a + b >= max(a, b)). */
+ * their sum where both are at least 0 (a + b >= max(a, b)), else the
+ * larger coefficient monomial by monomial where no atom is negative. */
 void
 p_max(const struct atoms *at, struct poly *r, const struct poly *a,
     const struct poly *b)
@@ -584,6 +635,8 @@ p_max(const struct atoms *at, struct poly *r, const struct poly *a,
 		*r = *b;
 	else if (p_nonneg(at, a) && p_nonneg(at, b))
 		p_add(r, a, b, 1);
+	else if (p_unsigned_atoms(at, a) && p_unsigned_atoms(at, b))
+		p_termmax(r, a, b);
 	else
 		p_inf(r);
 }

@@ -17,7 +17,6 @@
 #define BLOCK_XY_MAX 1024LL
 #define BLOCK_Z_MAX 64LL
 #define BLOCK_THREADS_MAX 1024LL
-#define SHARED_MAX 232448LL	/* 227 KiB, with the opt-in */
 /* every buffer of a case together: the 80 GB of the smallest, less room
  * for the golden copies and the context */
 #define BYTES_MAX (64LL << 30)
