@@ -165,6 +165,29 @@ is "$(fspec segment_of_kernel '[(.params[] | select(.role != "scalar") | .count)
     "a bisection's bounds (lo = mid + 1, hi = mid) stay between where they started: the table and the segment it returns bounded"
 is "$(fspec pair_bound_kernel '[.params[] | select(.name == "dims") | .fill.kind]')" \
     '["int"]' "a pair's second bounding a value not taken from its first is no offsets"
+# Scatter maps (test/fills/scatter.cu): a map whose values pick where a
+# store without an atomic lands holds distinct values, at most its count
+# less one, which sizes the buffer stored to
+scspec() { spec_of "$T_TMP/out" test/fills/scatter.cu "$@"; }
+scbuf() {
+	scspec "$1" '[.params[] | select(.role != "scalar") | [.name, .count, .fill.kind]]'
+}
+is "$(scbuf scatter_rows_kernel)" \
+    '[["x","n * c","uniform"],["omap","n","distinct"],["out","n * c","uniform"]]' \
+    "out[c * omap[k] + j] += v: the map distinct, out one row per map element"
+is "$(scspec scatter_rows_kernel '[([.cases[] | .fills.omap // empty] | unique), .confidence.counts]')" \
+    '[[{"kind":"distinct","lo":0}],"high"]' "the map is distinct in every case"
+is "$(scbuf scatter_local_kernel | jq -c '.[1:]')" \
+    '[["idx","n","distinct"],["out","n","constant"]]' \
+    "a local set from the map (o = k < n ? idx[k] : -1) picking out[o]: distinct"
+is "$(scbuf gather_rows_kernel | jq -c '[.[0], .[1]]')" \
+    '[["x","4 * c","uniform"],["imap","n","int"]]' \
+    "a map picking what is read keeps integers 0..3"
+is "$(scbuf scatter_atomic_kernel | jq -c '[.[1], .[2]]')" \
+    '[["idx","n","int"],["out","4","constant"]]' \
+    "a map picking where an atomic adds keeps integers 0..3: no race"
+jq -c 'select(.id | startswith("test/fills/scatter.cu::"))' "$T_TMP/out" \
+    > "$T_TMP/sc.ndjson"
 # Index maps (test/fills/indexmap.cu): a map reached through a chain of
 # pointer locals, not const but never written, holds indices
 ispec() { spec_of "$T_TMP/out" test/fills/indexmap.cu "$@"; }
@@ -392,6 +415,9 @@ is "$(brspec flat_split '[.params[] | select(.role != "scalar") | .count]')" \
 is "$(brspec tiled_grid '[.params[] | select(.role != "scalar") | .count]')" \
     '["m * n","m * n"]' \
     "a grid of ((m + 127) / 128) * (n / 16 / 4) blocks: n / 16 / 4 at least 1, the last column tile ends at n"
+is "$(brspec 'typed_split<float>' '[.params[] | select(.role != "scalar") | .count]')" \
+    '["n * c","n * c"]' \
+    "bool wide = sizeof(T) == 4; if (wide) ... else ...: for float the else's j = index % (c >> 1) never runs"
 builds "$T_TMP/br.ndjson"
 
 # dynamic shared memory that grows with a size (test/sizes/sharedfit.cu,
@@ -406,4 +432,54 @@ is "$(spec_of "$T_TMP/sf.ndjson" test/sizes/sharedfit.cu reverse_row '[.cases[0]
     '[58112,1]' "the typical case as large as the limit allows, the smallest one element"
 builds "$T_TMP/sf.ndjson"
 
+# the distinct fill's harness code compiles (test/fills/scatter.cu), and
+# kw_fill_buf on its own gives each of lo .. lo + count - 1 once, in an
+# order the seed picks
+builds "$T_TMP/sc.ndjson"
+if [ -x "$NVCC" ]; then
+	{
+		echo '#define main kw_harness_main'
+		sed -n 1p "$T_TMP/sc.ndjson" | jq -r .wrap.harness.code
+		echo '#undef main'
+		cat <<'EOF'
+int main(void)
+{
+	static int32_t v[5000];
+	static unsigned char seen[5001];
+	const size_t counts[] = { 1, 2, 12, 1000, 4096, 5000 };
+	int ok = 1, moved = 0;
+	for (size_t c = 0; c < 6; c++)
+		for (uint64_t seed = 1; seed < 4; seed++) {
+			kw_fill f = { KW_DISTINCT, 1, 1, -1, 0 };
+			size_t n = counts[c];
+			kw_fill_buf((unsigned char *)v, n, 4, KW_I32, f, seed, 0);
+			memset(seen, 0, sizeof(seen));
+			for (size_t i = 0; i < n; i++) {
+				if (v[i] < 1 || (size_t)v[i] > n || seen[v[i]])
+					ok = 0;
+				else
+					seen[v[i]] = 1;
+				moved |= n > 2 && v[i] != (int32_t)i + 1;
+			}
+		}
+	printf("%d %d\n", ok, moved);
+	return 0;
+}
+EOF
+	} > "$T_TMP/h/distinct.cu"
+	if (cd "$T_TMP/h" && "$NVCC" -std=c++17 -O2 -x c++ -cudart none \
+	    distinct.cu -o distinct -L"$CUDA/lib64/stubs" -lcuda) \
+	    2> "$T_TMP/h/derr"; then
+		# the toolkit's stub libcuda: the fill runs on the CPU alone
+		mkdir -p "$T_TMP/stub"
+		ln -sf "$CUDA/lib64/stubs/libcuda.so" "$T_TMP/stub/libcuda.so.1"
+		is "$(LD_LIBRARY_PATH=$T_TMP/stub "$T_TMP/h/distinct")" '1 1' \
+		    "kw_fill_buf distinct: each of 1 .. count once for counts 1 to 5000, not in order"
+	else
+		fail "kw_fill_buf distinct: the test's harness builds"
+		diag_file "$T_TMP/h/derr"
+	fi
+else
+	skip "kw_fill_buf distinct" "nvcc is not installed"
+fi
 done_testing

@@ -133,9 +133,10 @@ sh test/gpu/import-prepare.sh
 # stores of test/sizes/vector.cu (but its near miss) and the launches
 # under conditions of test/sizes/dispatch.cu (but tap_gather_any, which
 # divides by 0 on cases no condition keeps) and three kernels of offsets
-# of test/fills/offsets.cu and the strides of test/sizes/strides.cu, each with its
-# mutants and its own code as the candidate (the reference must pass as
-# itself)
+# of test/fills/offsets.cu and the strides of test/sizes/strides.cu, the
+# kernels of test/sizes/branches.cu and test/sizes/sharedfit.cu and the
+# scatters of test/fills/scatter.cu, each with its mutants and its own
+# code as the candidate (the reference must pass as itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/gpu/judge/bigshared.cu \
 	    test/gpu/judge/staleshared.cu test/gpu/judge/partition.cu \
@@ -145,7 +146,9 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    test/mutate/sizeguard.cu test/equiv/guards.cu \
 	    test/equiv/dead.cu test/equiv/barrier.cu \
 	    test/sizes/vector.cu test/sizes/dispatch.cu \
-	    test/fills/offsets.cu test/sizes/strides.cu 2> /dev/null |
+	    test/fills/offsets.cu test/sizes/strides.cu \
+	    test/sizes/branches.cu test/sizes/sharedfit.cu \
+	    test/fills/scatter.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c 'select(.scan.name != "loop_assert_over" and
 	    .scan.name != "vec_mixed_kernel" and

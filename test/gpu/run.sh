@@ -464,42 +464,55 @@ if [ -f "$g/judge.ndjson" ]; then
 		has "$J" "$m" '"verified":{"value":true'
 		ok $? "$k: a verified task, every element of its count written"
 	done
+	# verified FILE WHAT KERNEL...: each kernel of FILE a verified task
+	# (WHAT says how) that passes as its own candidate
+	verified() {
+		vf=$1
+		vw=$2
+		shift 2
+		for k in "$@"; do
+			m="$vf::$k"
+			echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
+			has "$J" "$m" '"verified":{"value":true'
+			ok $? "$k: a verified task, $vw"
+			ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+			    "$k: the reference passes as its own candidate"
+		done
+	}
 	# launches under the launcher's conditions (test/sizes/dispatch.cu):
 	# cols a multiple of 32, the tap bounded through chans / 32, groups
 	# and eps at the values the launcher runs with, a row no wider than
 	# its shared buffer, a length that divides the tile, whole tiles of
 	# a grid divided down (and its near miss, a grid with a tail block),
 	# a block of the warp size by the larger of two row counts
-	for k in tile_rows tap_gather one_group row_cached tile_pairs \
-	    col_tiles tail_block head_rows; do
-		m="test/sizes/dispatch.cu::$k"
-		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
-		has "$J" "$m" '"verified":{"value":true'
-		ok $? "$k: a verified task under its launch's conditions"
-		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
-		    "$k: the reference passes as its own candidate"
-	done
+	verified test/sizes/dispatch.cu "under its launch's conditions" \
+	    tile_rows tap_gather one_group row_cached tile_pairs col_tiles \
+	    tail_block head_rows
 	# offsets that bound segments or that a helper bisects
 	# (test/fills/offsets.cu): filled so that they never decrease, the
 	# rows they bound stay inside their buffers and every run agrees
-	for k in csr_rows_kernel packed_tokens_kernel segment_of_kernel; do
-		m="test/fills/offsets.cu::$k"
-		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
-		has "$J" "$m" '"verified":{"value":true'
-		ok $? "$k: a verified task, its offsets never decreasing"
-		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
-		    "$k: the reference passes as its own candidate"
-	done
+	verified test/fills/offsets.cu "its offsets never decreasing" \
+	    csr_rows_kernel packed_tokens_kernel segment_of_kernel
 	# strides passed as integers (test/sizes/strides.cu): laid out so
 	# that no two elements meet, the output a view whose gaps stay
-	for k in rotate_rows strided_pick; do
-		m="test/sizes/strides.cu::$k"
-		echo "# $m: $(line "$J" "$m" | grep -o '"verified":{[^}]*}')"
-		has "$J" "$m" '"verified":{"value":true'
-		ok $? "$k: a verified task"
-		ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
-		    "$k: the reference passes as its own candidate"
-	done
+	verified test/sizes/strides.cu "its strides laid out" \
+	    rotate_rows strided_pick
+	# pointers set in branches, namesakes in sibling scopes, constructors
+	# picked by their class's specialization, grids split by a product,
+	# locals set once from the instance (test/sizes/branches.cu): every
+	# buffer sized from its accesses
+	verified test/sizes/branches.cu "its buffers sized from their accesses" \
+	    'checked_rows<false>' 'checked_rows<true>' either_rows two_loops \
+	    'picked_load<1>' flat_split 'typed_split<float>' tiled_grid
+	# shared memory that grows with a size (test/sizes/sharedfit.cu)
+	verified test/sizes/sharedfit.cu "its cases within a block's shared memory" \
+	    reverse_row
+	# maps that pick where plain stores land (test/fills/scatter.cu):
+	# distinct, so no two threads store to one element; the near misses
+	# (a gather, an atomic scatter) keep their integers
+	verified test/fills/scatter.cu "every run agreeing" \
+	    scatter_rows_kernel scatter_local_kernel gather_rows_kernel \
+	    scatter_atomic_kernel
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

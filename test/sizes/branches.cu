@@ -114,6 +114,27 @@ __global__ void tiled_grid(const float *x, float *out, int m, int n)
 			out[row * n + col + c] = x[row * n + col + c] * 0.5f;
 }
 
+// a local set once from the instance's types picks the branch: the
+// else never runs for float
+template <typename T>
+__global__ void typed_split(const T *x, T *out, int n, int c)
+{
+	int index = blockIdx.x * blockDim.x + threadIdx.x;
+	int i, j;
+	bool wide = sizeof(T) == 4;
+
+	if (wide) {
+		i = index / c;
+		j = index % c;
+	} else {
+		i = index / (c >> 1);
+		j = index % (c >> 1);
+	}
+	if (i >= n)
+		return;
+	out[i * c + j] = x[i * c + j] * (T)2;
+}
+
 void launch(const float *src, float *dst, const float *x, float *out, int rows,
     int cols, int pitch, int n, int wide, int split, int batch)
 {
@@ -123,6 +144,7 @@ void launch(const float *src, float *dst, const float *x, float *out, int rows,
 	two_loops<<<split, 64>>>(x, out, n, split);
 	picked_load<1><<<(n + 127) / 128, 128>>>(x, out, n);
 	flat_split<<<batch * rows * cols, 32>>>(x, out, batch, rows, cols);
+	typed_split<float><<<(n * cols + 255) / 256, 256>>>(x, out, n, cols);
 	if (cols % 64 == 0)
 		tiled_grid<<<((n + 127) / 128) * (cols / 16 / 4), 128>>>(x, out,
 		    n, cols);

@@ -598,18 +598,55 @@ add_dead(struct fn *f, size_t s, size_t e)
 	f->ndead++;
 }
 
-/* The value of tokens [a, b) over the slice's constants and the kernel's
- * template values alone, in *v; 0 when a name there is one of f's
- * parameters or locals, or the text does not evaluate. */
+static int instance_value(struct fn *f, size_t a, size_t b, long long *v,
+    int depth);
+
+/* The value of local name at token i where its one assignment, its
+ * declaration's, is an instance value (bool isfloat = sizeof(T) == 4;):
+ * 1 and *v, else 0. */
 static int
-instance_value(struct fn *f, size_t a, size_t b, long long *v)
+local_value(struct fn *f, const char *name, size_t i, long long *v,
+    int depth)
+{
+	int x, one = -1, d = decl_of(f, name, i);
+
+	for (x = 0; x < f->nas; x++)
+		if (strcmp(f->as[x].name, name) == 0 && f->as[x].d == d)
+			one = one == -1 && f->as[x].kind == A_EQ &&
+			    f->as[x].pos == f->dc[d].s ? x : -2;
+	return one >= 0 && depth < 4 && instance_value(f, f->as[one].a,
+	    f->as[one].b, v, depth + 1);
+}
+
+/* The value of tokens [a, b) over the slice's constants, the kernel's
+ * template values and locals set once from them alone, in *v; 0 when a
+ * name there is another of f's parameters or locals, or the text does
+ * not evaluate. */
+static int
+instance_value(struct fn *f, size_t a, size_t b, long long *v, int depth)
 {
 	const struct toks *t = f->t;
 	struct k_buf txt = { 0 };
+	long long lv;
 	size_t i;
 	int ok = b > a;
 
 	for (i = a; i < b && ok; i++) {
+		const struct k_dtype *dt;
+		/* sizeof(T) of a type the instance binds */
+		if (is(t, i, "sizeof") && is(t, i + 1, "(") && i + 3 < b &&
+		    is(t, i + 3, ")") &&
+		    (dt = bound_dtype(f->k, t->v[i + 2])) != NULL) {
+			k_buf_printf(&txt, "%d ", dt->size);
+			i += 3;
+			continue;
+		}
+		if (is_ident(t->v[i]) && !is(t, i + 1, "(") &&
+		    decl_of(f, t->v[i], i) >= 0 &&
+		    local_value(f, t->v[i], i, &lv, depth)) {
+			k_buf_printf(&txt, "(%lld) ", lv);
+			continue;
+		}
 		if (is_ident(t->v[i]) && (fn_param(f, t->v[i]) >= 0 ||
 		    decl_of(f, t->v[i], i) >= 0))
 			ok = 0;
@@ -638,7 +675,7 @@ dead_if(struct fn *f, size_t a, size_t b, size_t s, size_t e, size_t es,
 
 	if (!f->kernel)
 		return;
-	if (es < ee && instance_value(f, a, b, &v) && v != 0) {
+	if (es < ee && instance_value(f, a, b, &v, 0) && v != 0) {
 		add_dead(f, es, ee);
 		return;
 	}
@@ -648,7 +685,7 @@ dead_if(struct fn *f, size_t a, size_t b, size_t s, size_t e, size_t es,
 	if (mixed)
 		return;
 	for (k = 0, c = a; k < n; c = ends[k++] + 1)
-		if (instance_value(f, c, ends[k], &v) && v == 0) {
+		if (instance_value(f, c, ends[k], &v, 0) && v == 0) {
 			add_dead(f, s, e);
 			break;
 		}
@@ -783,7 +820,8 @@ fn_scan(struct fn *f)
 {
 	const struct toks *t = f->t;
 	static const char *const rhs[] = { ";", ",", NULL };
-	size_t i, e, c0, c1, s0, s1, e0, e1;
+	size_t i, e, c0, c1, s0, s1, e0, e1, *ifs = NULL;
+	int nifs = 0, cifs = 0, x;
 
 	for (i = f->a; i < f->b; i++) {
 		const char *s = t->v[i];
@@ -844,7 +882,15 @@ fn_scan(struct fn *f)
 				e1 = stmt_end(t, e0, f->b);
 			}
 			cond_guards(f, c0, c1, s1, e0, e1);
-			dead_if(f, c0, c1, s0, s1, e0, e1);
+			/* what never runs, once every assignment is known */
+			ifs = grow(ifs, &cifs, 6 * nifs + 6, sizeof(*ifs));
+			ifs[6 * nifs] = c0;
+			ifs[6 * nifs + 1] = c1;
+			ifs[6 * nifs + 2] = s0;
+			ifs[6 * nifs + 3] = s1;
+			ifs[6 * nifs + 4] = e0;
+			ifs[6 * nifs + 5] = e1;
+			nifs++;
 			if (e0 < e1) {
 				f->alt = grow(f->alt, &f->calt, 4 * f->nalt + 4,
 				    sizeof(*f->alt));
@@ -952,6 +998,10 @@ fn_scan(struct fn *f)
 			cond_guards(f, j + 1, i, q, q + 1, e1);
 		}
 	}
+	for (x = 0; x < nifs; x++)
+		dead_if(f, ifs[6 * x], ifs[6 * x + 1], ifs[6 * x + 2],
+		    ifs[6 * x + 3], ifs[6 * x + 4], ifs[6 * x + 5]);
+	free(ifs);
 }
 
 /* Clamps, once every assignment is known. */

@@ -4,9 +4,11 @@
  */
 #include "kwrap.h"
 
-/* The kernel model of rec with values read as indices from data_lo. */
+/* The kernel model of rec with values read as indices from data_lo; the
+ * scatter indices of from (scatter.c), when given, filled with distinct
+ * values as many as the counts from found. */
 static struct kern *
-infer_at(json_t *rec, int data_lo)
+infer_at(json_t *rec, int data_lo, const struct kern *from)
 {
 	json_t *scan = json_object_get(rec, "scan");
 	json_t *slice = json_object_get(rec, "slice");
@@ -32,6 +34,12 @@ infer_at(json_t *rec, int data_lo)
 				const_set(&k->c, key, n);
 	}
 	load_params(k, scan, slice);
+	for (i = 0; from != NULL && i < k->np && i < from->np; i++)
+		if (from->p[i].scatter) {
+			k->p[i].distinct = 1;
+			copy(k->p[i].dcount, sizeof(k->p[i].dcount),
+			    from->p[i].count);
+		}
 	kernel_text(k, k_get_str(scan, "text"));
 	expand_loop_macros(k->code, &k->t);
 	for (k->body = 0; k->body < k->t.n && !is(&k->t, k->body, "{");
@@ -94,24 +102,33 @@ infer_at(json_t *rec, int data_lo)
 /* The kernel model of rec (borrowed, and kept borrowed by the model).
  * Values read from a buffer and used as indices are taken to be 0..3;
  * where that lets an access fall below element 0 (x[v - 1]: indices
- * from 1), 1..4 when it keeps more accesses above it. */
+ * from 1), 1..4 when it keeps more accesses above it; where they pick
+ * where a plain store lands, distinct (scatter.c). */
 struct kern *
 kern_infer(json_t *rec)
 {
-	struct kern *k = infer_at(rec, 0), *k1;
+	struct kern *k = infer_at(rec, 0, NULL), *k1;
 	int i, vals = 0;
 
 	for (i = 0; i < k->np; i++)
 		vals |= k->p[i].vals;
-	if (k->below == 0 || !vals)
-		return k;
-	k1 = infer_at(rec, 1);
-	if (k1->below >= k->below) {
-		kern_free(k1);
-		return k;
+	if (k->below > 0 && vals) {
+		k1 = infer_at(rec, 1, NULL);
+		if (k1->below >= k->below)
+			kern_free(k1);
+		else {
+			kern_free(k);
+			k = k1;
+		}
 	}
-	kern_free(k);
-	return k1;
+	/* once more where an index buffer picks where plain stores land:
+	 * its values distinct, bounded by its count */
+	if (scatter_indices(k) > 0) {
+		k1 = infer_at(rec, k->data_lo, k);
+		kern_free(k);
+		k = k1;
+	}
+	return k;
 }
 
 void

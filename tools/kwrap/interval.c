@@ -236,7 +236,9 @@ hull_pass(struct fn *f, const char *name, int d, struct iv *r,
 	}
 	for (int j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
-		if (strcmp(as->name, name) != 0 || as->d != d)
+		/* an assignment in code the instance never runs sets nothing */
+		if (strcmp(as->name, name) != 0 || as->d != d ||
+		    fn_dead(f, as->pos))
 			continue;
 		if (as->kind == A_EQ) {
 			if (!bisect_value(f, as, &v))
@@ -262,7 +264,8 @@ hull_pass(struct fn *f, const char *name, int d, struct iv *r,
 		iv_top(r);
 	for (int j = 0; j < f->nas && have; j++) {
 		struct asg *as = &f->as[j];
-		if (strcmp(as->name, name) != 0 || as->d != d)
+		if (strcmp(as->name, name) != 0 || as->d != d ||
+		    fn_dead(f, as->pos))
 			continue;
 		if (as->kind == A_INC || as->kind == A_DEC) {
 			int up = as->kind == A_INC;
@@ -383,7 +386,8 @@ sole_def(struct fn *f, const char *name, int d, size_t pos)
 	for (j = 0; j < f->nas; j++) {
 		struct asg *as = &f->as[j];
 		if (strcmp(as->name, name) != 0 || as->d != d ||
-		    as->pos >= pos || (pos >= as->a && pos < as->b))
+		    as->pos >= pos || (pos >= as->a && pos < as->b) ||
+		    fn_dead(f, as->pos))
 			continue;
 		if (last < 0 || as->pos > f->as[last].pos)
 			last = j;
@@ -891,15 +895,41 @@ int_read(struct fn *f, size_t i, size_t e, const struct k_dtype *dt)
 	    int_var(f, t->v[i - 2]) && (is(t, e, ";") || is(t, e, ","));
 }
 
+/* The value of expression text s evaluated in f: a count's. */
+static void
+text_value(struct fn *f, const char *s, struct iv *r)
+{
+	struct fn g = *f;
+	struct toks gt = { 0 };
+
+	tokenize(s, &gt);
+	g.t = &gt;
+	g.a = 0;
+	g.b = gt.n;
+	g.nas = g.ng = 0;
+	g.nm = 0;
+	g.m = NULL;
+	g.cm = 0;
+	g.ndead = 0;
+	g.nalt = 0;
+	eval_at(&g, 0, gt.n, r);
+	free(g.m);
+	toks_free(&gt);
+}
+
 /* Whether the read name[...] at [i, e) is of an input buffer whose values
  * kwrap bounds: the kernel's, read-only (an input, or a pointer not const
  * that the kernel is never seen to write), of integers or converted to an
  * integer at once.  The buffer is then filled with data_lo..data_lo +
- * DATA_HI in every case (fill_json), and the read is in that range. */
+ * DATA_HI in every case (fill_json), and the read is in that range, *r;
+ * a scatter index (scatter.c) is filled with distinct values, each of
+ * data_lo .. data_lo + count - 1 once. */
 static int
-data_read(struct fn *f, const char *name, size_t i, size_t e)
+data_read(struct fn *f, const char *name, size_t i, size_t e, struct iv *r)
 {
 	struct param *p;
+	struct iv c;
+	struct poly one;
 	int pi;
 
 	if (!f->kernel || (pi = buffer_of(f, name, i)) < 0)
@@ -911,6 +941,15 @@ data_read(struct fn *f, const char *name, size_t i, size_t e)
 	    is(f->t, e, ".") || is(f->t, e, "->"))
 		return 0;
 	p->vals = 1;
+	p_const(&r->lo, f->k->data_lo);
+	p_const(&r->hi, f->k->data_lo + DATA_HI);
+	if (p->distinct) {
+		text_value(f, p->dcount, &c);
+		if (!c.hi.inf) {
+			p_const(&one, f->k->data_lo - 1);
+			p_add(&r->hi, &c.hi, &one, 1);
+		}
+	}
 	return 1;
 }
 
@@ -1058,11 +1097,8 @@ x_primary(struct ex *x, struct iv *r)
 	if (is(t, i + 1, "[")) {
 		/* a value read from memory */
 		x->i = skip_group(t, i + 1);
-		if (!is(t, x->i, "[") && data_read(f, s, i, x->i)) {
-			p_const(&r->lo, k->data_lo);
-			p_const(&r->hi, k->data_lo + DATA_HI);
+		if (!is(t, x->i, "[") && data_read(f, s, i, x->i, r))
 			return;
-		}
 		while (is(t, x->i, "["))
 			x->i = skip_group(t, x->i);
 		if (!onchip_read(f, s, i, r))
@@ -1148,11 +1184,9 @@ data_deref(struct ex *x, struct iv *r)
 		a--;
 		b++;
 	}
-	if (!data_read(f, name, a, b))
+	if (!data_read(f, name, a, b, r))
 		return 0;
 	x->i = e;
-	p_const(&r->lo, f->k->data_lo);
-	p_const(&r->hi, f->k->data_lo + DATA_HI);
 	return 1;
 }
 

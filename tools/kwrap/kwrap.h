@@ -147,6 +147,11 @@ struct param {
 	int count_state;	/* 2 derived, 1 guessed */
 	char index_of[64];	/* holds indices into this buffer */
 	int vals;		/* its values index a buffer: 0..DATA_HI */
+	int scatter;		/* they pick where a plain store lands
+				   (scatter.c) */
+	int distinct;		/* so filled with distinct values, as
+				   many as its count, dcount */
+	char dcount[MAX_EXPR];
 	long long vmin;		/* a scalar: its least value in every case */
 	int align;		/* a scalar: a multiple of this in every case
 				   (the stride of a vector access), or 0 */
@@ -477,6 +482,11 @@ segment_offsets(struct kern *k, const char *name);
 #define TAINTED 16		/* locals followed from one statement */
 int
 locals_from(const struct toks *t, size_t lo, size_t i, char (*set)[64]);
+
+/* scatter.c: index buffers whose values pick where a plain store lands
+ * (p->scatter); how many */
+int
+scatter_indices(struct kern *k);
 
 /* strides.c: scalars that are strides of a buffer's layout (p->layout) */
 void

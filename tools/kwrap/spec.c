@@ -22,6 +22,11 @@ fill_json(const struct kern *k, const struct param *p, int c)
 	if (p->offsets)
 		return json_pack("{s:s,s:i,s:i}", "kind", "offsets", "lo",
 		    k->data_lo, "hi", k->data_lo + DATA_HI);
+	/* a scatter index: each of lo .. lo + count - 1 once, in every
+	 * case */
+	if (p->distinct)
+		return json_pack("{s:s,s:i}", "kind", "distinct", "lo",
+		    k->data_lo);
 	if (p->vals)
 		return fl ? json_pack("{s:s,s:f,s:f}", "kind", "uniform", "lo",
 		    (double)k->data_lo, "hi", (double)(k->data_lo + DATA_HI)) :

@@ -20,7 +20,8 @@ const struct vocab fill_kinds[] = {
 	{ "int", "KW_INT" }, { "constant", "KW_CONSTANT" },
 	{ "sorted", "KW_SORTED" }, { "indices", "KW_INDICES" },
 	{ "sentinel", "KW_SENTINEL" }, { "offsets", "KW_OFFSETS" },
-	{ "nonfinite", "KW_NONFINITE" }, { NULL, NULL }
+	{ "nonfinite", "KW_NONFINITE" }, { "distinct", "KW_DISTINCT" },
+	{ NULL, NULL }
 };
 
 const struct vocab dtype_names[] = {
