@@ -29,11 +29,6 @@
  */
 #include "kwrap.h"
 
-struct taint {
-	char (*v)[64];
-	int n, cap;
-};
-
 struct use {
 	int stores, guarded;	/* stores, and those under a data guard */
 	int atomics, other;	/* atomic arguments; reads and calls */
@@ -41,7 +36,7 @@ struct use {
 
 struct walk {
 	struct kern *k;
-	struct taint *tn;
+	struct names *tn;
 	struct use *u;		/* per parameter; NULL while tainting */
 	int grew;
 	int depth;		/* statements nested around the walk */
@@ -50,27 +45,6 @@ struct walk {
 /* Nesting beyond which statements are taken as plain ones: the walk
  * recurses once per level, and a hostile text may nest thousands. */
 #define MAX_NEST 64
-
-static int
-tainted(const struct taint *tn, const char *s)
-{
-	int i;
-
-	for (i = 0; i < tn->n; i++)
-		if (strcmp(tn->v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
-static int
-taint_add(struct taint *tn, const char *s)
-{
-	if (tainted(tn, s) || strlen(s) >= sizeof(tn->v[0]))
-		return 0;
-	tn->v = grow(tn->v, &tn->cap, tn->n, sizeof(*tn->v));
-	copy(tn->v[tn->n++], sizeof(tn->v[0]), s);
-	return 1;
-}
 
 /* The buffer parameter that token i names, directly or through a local
  * pointer into it; -1 for none. */
@@ -145,7 +119,7 @@ has_data(struct walk *w, size_t a, size_t b)
 			continue;
 		if (buffer_at(w->k, i) >= 0 && !null_test(t, i))
 			return 1;
-		if (tainted(w->tn, t->v[i]))
+		if (names_has(w->tn, t->v[i]))
 			return 1;
 	}
 	return 0;
@@ -221,7 +195,7 @@ call_taints(struct walk *w, size_t open, size_t b)
 	for (j = 0, s = open + 1; j < n; s = ends[j] + 1, j++)
 		if (ends[j] == s + 1 && is_ident(t->v[s]) &&
 		    !is_keyword(t->v[s]) && buffer_at(w->k, s) < 0 &&
-		    param_index(w->k, t->v[s]) < 0 && taint_add(w->tn, t->v[s]))
+		    param_index(w->k, t->v[s]) < 0 && names_add(w->tn, t->v[s]))
 			grew = 1;
 	return grew;
 }
@@ -264,7 +238,7 @@ walk_plain(struct walk *w, size_t a, size_t b, int g)
 				if (e > b)
 					e = b;
 				if ((g || (asg && has_data(w, i + 1, e))) &&
-				    taint_add(w->tn, t->v[at]))
+				    names_add(w->tn, t->v[at]))
 					w->grew = 1;
 			}
 			continue;
@@ -444,7 +418,7 @@ exit_flags(struct kern *k)
 void
 zeroed_outputs(struct kern *k)
 {
-	struct taint tn = { 0 };
+	struct names tn = { 0 };
 	struct walk w = { k, &tn, NULL, 0, 0 };
 	const struct toks *t = &k->t;
 	size_t end;

@@ -895,7 +895,8 @@ int_read(struct fn *f, size_t i, size_t e, const struct k_dtype *dt)
 	    int_var(f, t->v[i - 2]) && (is(t, e, ";") || is(t, e, ","));
 }
 
-/* The value of expression text s evaluated in f: a count's. */
+/* The value of expression text s evaluated in f: a count's, a grid
+ * dimension's. */
 static void
 text_value(struct fn *f, const char *s, struct iv *r)
 {
@@ -1020,21 +1021,9 @@ x_primary(struct ex *x, struct iv *r)
 		} else if (strcmp(s, "blockDim") == 0)
 			iv_const(r, k->block[d]);
 		else {
-			struct fn g = k->kf != NULL ? *k->kf : *f;
-			struct toks gt = { 0 };
 			struct iv gv;
 			struct poly one;
-			tokenize(k->grid[d], &gt);
-			g.t = &gt;
-			g.a = 0;
-			g.b = gt.n;
-			g.nas = g.ng = 0;
-			g.nm = 0;
-			g.m = NULL;
-			g.cm = 0;
-			eval_at(&g, 0, gt.n, &gv);
-			free(g.m);
-			toks_free(&gt);
+			text_value(k->kf != NULL ? k->kf : f, k->grid[d], &gv);
 			/* a grid dimension is at least 1 in every case (fit
 			 * raises the sizes until it is): micro_batch / 16
 			 * is a size, and so is each factor of a product of

@@ -360,7 +360,18 @@ int fn_dead(const struct fn *f, size_t pos);
 /* flow.c: tokens p and q lie in the two branches of one if and else. */
 int fn_exclusive(const struct fn *f, size_t p, size_t q);
 
+/* A set of names (locals a value flows into: guarded.c, scatter.c). */
+struct names {
+	char (*v)[64];
+	int n, cap;
+};
+
 /* tok.c */
+int
+names_has(const struct names *s, const char *x);
+/* Add x (1), or not where it is there or too long (0). */
+int
+names_add(struct names *s, const char *x);
 void
 append_word(char *dst, size_t cap, const char *src);
 /* How many texts did not fit their buffer since the last reset. */

@@ -19,31 +19,6 @@
  */
 #include "kwrap.h"
 
-struct names {
-	char (*v)[64];
-	int n, cap;
-};
-
-static int
-named(const struct names *s, const char *x)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], x) == 0)
-			return 1;
-	return 0;
-}
-
-static void
-name_add(struct names *s, const char *x)
-{
-	if (named(s, x) || strlen(x) >= sizeof(s->v[0]))
-		return;
-	s->v = grow(s->v, &s->cap, s->n, sizeof(*s->v));
-	copy(s->v[s->n++], sizeof(s->v[0]), x);
-}
-
 /* Whether tokens [a, b) of f read buffer name (name[...], *name,
  * *(name + ...)) or name a local in s. */
 static int
@@ -62,7 +37,7 @@ reaches(const struct fn *f, size_t a, size_t b, const char *name,
 		    (i > 1 && is(t, i - 1, "(") && is(t, i - 2, "*") &&
 		    unary_at(t, i - 2))))
 			return 1;
-		if (named(s, t->v[i]))
+		if (names_has(s, t->v[i]))
 			return 1;
 	}
 	return 0;
@@ -89,7 +64,7 @@ scatter_sub(struct fn *f, size_t a, size_t b, const char *name,
 	struct poly d;
 	int n, nf, i, j, mixed, hit = -1, mult = 0;
 
-	if (b == a + 1 && named(s, t->v[a])) {
+	if (b == a + 1 && names_has(s, t->v[a])) {
 		/* a local: what its one assignment makes it */
 		int one = -1, dl = decl_of(f, t->v[a], a);
 		for (i = 0; i < f->nas; i++)
@@ -183,11 +158,11 @@ picks_stores(struct kern *k, int pi)
 		grew = 0;
 		for (j = 0; j < f->nas; j++) {
 			const struct asg *as = &f->as[j];
-			if (as->kind != A_EQ || named(&s, as->name) ||
+			if (as->kind != A_EQ || names_has(&s, as->name) ||
 			    fn_param(f, as->name) >= 0 || fn_dead(f, as->pos))
 				continue;
 			if (reaches(f, as->a, as->b, name, &s)) {
-				name_add(&s, as->name);
+				names_add(&s, as->name);
 				grew = 1;
 			}
 		}

@@ -219,6 +219,27 @@ tokenize(const char *src, struct toks *t)
 }
 
 int
+names_has(const struct names *s, const char *x)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], x) == 0)
+			return 1;
+	return 0;
+}
+
+int
+names_add(struct names *s, const char *x)
+{
+	if (names_has(s, x) || strlen(x) >= sizeof(s->v[0]))
+		return 0;
+	s->v = grow(s->v, &s->cap, s->n, sizeof(*s->v));
+	copy(s->v[s->n++], sizeof(s->v[0]), x);
+	return 1;
+}
+
+int
 is(const struct toks *t, size_t i, const char *s)
 {
 	return i < t->n && strcmp(t->v[i], s) == 0;
