@@ -255,6 +255,21 @@ fit_keys(struct fit *f, int n)
 	f->ck = n;
 }
 
+/* The tokens of a spec expression e, a string or an integer; absent's
+ * where it is neither. */
+static void
+expr_toks(const json_t *e, const char *absent, struct toks *t)
+{
+	char text[32];
+
+	if (json_is_integer(e)) {
+		snprintf(text, sizeof(text), "%lld",
+		    (long long)json_integer_value(e));
+		tokenize(text, t);
+	} else
+		tokenize(json_is_string(e) ? json_string_value(e) : absent, t);
+}
+
 /* The count expression of buffer name, + 1; 0 when it has none. */
 static int
 layout_count(const struct fit *f, const char **counted, const char *name)
@@ -283,7 +298,6 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	struct fit *f;
 	size_t i, j, d, ci;
 	int n, dropped = 0;
-	char text[64];
 	const char **counted;	/* the buffer of each count expression */
 
 	if (!json_is_array(params) || !json_is_array(cases))
@@ -302,11 +316,7 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 		if (role == NULL || strcmp(role, "scalar") == 0)
 			continue;
 		counted[f->nb] = k_get_str(prm, "name");
-		if (json_is_integer(cnt))
-			snprintf(text, sizeof(text), "%lld",
-			    (long long)json_integer_value(cnt));
-		tokenize(json_is_string(cnt) ? json_string_value(cnt) :
-		    json_is_integer(cnt) ? text : "1", &f->e[f->nb]);
+		expr_toks(cnt, "1", &f->e[f->nb]);
 		f->esz[f->nb++] = (int)k_get_int(prm, "element_size", 1);
 	}
 	f->ne = f->nb;
@@ -314,21 +324,10 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	dims[1] = json_object_get(launch, "block");
 	for (n = 0; n < 2; n++)
 		for (d = 0; d < 3; d++) {
-			json_t *e = json_array_get(dims[n], d);
-			if (json_is_integer(e))
-				snprintf(text, sizeof(text), "%lld",
-				    (long long)json_integer_value(e));
-			tokenize(json_is_string(e) ? json_string_value(e) :
-			    json_is_integer(e) ? text : "1", &f->e[f->ne++]);
+			expr_toks(json_array_get(dims[n], d), "1",
+			    &f->e[f->ne++]);
 		}
-	{
-		json_t *e = json_object_get(launch, "shared_mem");
-		if (json_is_integer(e))
-			snprintf(text, sizeof(text), "%lld",
-			    (long long)json_integer_value(e));
-		tokenize(json_is_string(e) ? json_string_value(e) :
-		    json_is_integer(e) ? text : "0", &f->e[f->ne++]);
-	}
+	expr_toks(json_object_get(launch, "shared_mem"), "0", &f->e[f->ne++]);
 	for (ci = 0; ci < json_array_size(cases);) {
 		const char *name = k_get_str(cs = json_array_get(cases, ci),
 		    "name");

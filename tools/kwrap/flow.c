@@ -13,7 +13,7 @@ fn_free(struct fn *f)
 	free(f->l);
 	free(f->dc);
 	free(f->dead);
-	free(f->alt);
+	free(f->ifs);
 	free(f->oc);
 	free(f->bind);
 	free(f->pn);
@@ -578,8 +578,8 @@ fn_exclusive(const struct fn *f, size_t p, size_t q)
 	const size_t *x;
 	int i;
 
-	for (i = 0; i < f->nalt; i++) {
-		x = f->alt + 4 * i;
+	for (i = 0; i < f->nifs; i++) {
+		x = f->ifs + 6 * i + 2;
 		if ((p >= x[0] && p < x[1] && q >= x[2] && q < x[3]) ||
 		    (q >= x[0] && q < x[1] && p >= x[2] && p < x[3]))
 			return 1;
@@ -820,8 +820,8 @@ fn_scan(struct fn *f)
 {
 	const struct toks *t = f->t;
 	static const char *const rhs[] = { ";", ",", NULL };
-	size_t i, e, c0, c1, s0, s1, e0, e1, *ifs = NULL;
-	int nifs = 0, cifs = 0, x;
+	size_t i, e, c0, c1, s0, s1, e0, e1, *y;
+	int x;
 
 	for (i = f->a; i < f->b; i++) {
 		const char *s = t->v[i];
@@ -882,24 +882,17 @@ fn_scan(struct fn *f)
 				e1 = stmt_end(t, e0, f->b);
 			}
 			cond_guards(f, c0, c1, s1, e0, e1);
-			/* what never runs, once every assignment is known */
-			ifs = grow(ifs, &cifs, 6 * nifs + 6, sizeof(*ifs));
-			ifs[6 * nifs] = c0;
-			ifs[6 * nifs + 1] = c1;
-			ifs[6 * nifs + 2] = s0;
-			ifs[6 * nifs + 3] = s1;
-			ifs[6 * nifs + 4] = e0;
-			ifs[6 * nifs + 5] = e1;
-			nifs++;
-			if (e0 < e1) {
-				f->alt = grow(f->alt, &f->calt, 4 * f->nalt + 4,
-				    sizeof(*f->alt));
-				f->alt[4 * f->nalt] = s0;
-				f->alt[4 * f->nalt + 1] = s1;
-				f->alt[4 * f->nalt + 2] = e0;
-				f->alt[4 * f->nalt + 3] = e1;
-				f->nalt++;
-			}
+			/* what never runs is marked once every assignment
+			 * is known; the branches serve fn_exclusive too */
+			f->ifs = grow(f->ifs, &f->cifs, 6 * f->nifs + 6,
+			    sizeof(*f->ifs));
+			y = f->ifs + 6 * f->nifs++;
+			y[0] = c0;
+			y[1] = c1;
+			y[2] = s0;
+			y[3] = s1;
+			y[4] = e0;
+			y[5] = e1;
 			if (stmt_exits(t, s0, s1))
 				cond_guards(f, c0, c1, c0, e1, block_end(f, i));
 		} else if ((is(t, i, "for") || is(t, i, "while")) &&
@@ -998,10 +991,10 @@ fn_scan(struct fn *f)
 			cond_guards(f, j + 1, i, q, q + 1, e1);
 		}
 	}
-	for (x = 0; x < nifs; x++)
-		dead_if(f, ifs[6 * x], ifs[6 * x + 1], ifs[6 * x + 2],
-		    ifs[6 * x + 3], ifs[6 * x + 4], ifs[6 * x + 5]);
-	free(ifs);
+	for (x = 0; x < f->nifs; x++) {
+		y = f->ifs + 6 * x;
+		dead_if(f, y[0], y[1], y[2], y[3], y[4], y[5]);
+	}
 }
 
 /* Clamps, once every assignment is known. */

@@ -912,7 +912,7 @@ text_value(struct fn *f, const char *s, struct iv *r)
 	g.m = NULL;
 	g.cm = 0;
 	g.ndead = 0;
-	g.nalt = 0;
+	g.nifs = 0;
 	eval_at(&g, 0, gt.n, r);
 	free(g.m);
 	toks_free(&gt);

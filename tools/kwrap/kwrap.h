@@ -349,9 +349,10 @@ struct fn {
 	size_t *dead;		/* [s, e) pairs: what an if runs whose
 				 * condition is 0 for the instance */
 	int ndead, cdead;
-	size_t *alt;		/* [s, e, es, ee) quadruples: an if's
-				 * branch and its else */
-	int nalt, calt;
+	size_t *ifs;		/* 6 per if: its condition [c0, c1), what
+				 * it runs [s0, s1), its else [e0, e1)
+				 * (empty where it has none) */
+	int nifs, cifs;
 };
 
 
