@@ -134,8 +134,10 @@ sh test/gpu/import-prepare.sh
 # under conditions of test/sizes/dispatch.cu (but tap_gather_any, which
 # divides by 0 on cases no condition keeps) and three kernels of offsets
 # of test/fills/offsets.cu and the strides of test/sizes/strides.cu, the
-# kernels of test/sizes/branches.cu and test/sizes/sharedfit.cu and the
-# scatters of test/fills/scatter.cu, each with its mutants and its own
+# kernels of test/sizes/branches.cu and test/sizes/sharedfit.cu, the
+# scatters of test/fills/scatter.cu and the texture objects of
+# test/textures/textures.cu (but the two kwrap refuses), each with its
+# mutants and its own
 # code as the candidate (the reference must pass as itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/gpu/judge/bigshared.cu \
@@ -148,11 +150,12 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    test/sizes/vector.cu test/sizes/dispatch.cu \
 	    test/fills/offsets.cu test/sizes/strides.cu \
 	    test/sizes/branches.cu test/sizes/sharedfit.cu \
-	    test/fills/scatter.cu 2> /dev/null |
+	    test/fills/scatter.cu test/textures/textures.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c 'select(.scan.name != "loop_assert_over" and
 	    .scan.name != "vec_mixed_kernel" and
-	    .scan.name != "tap_gather_any") |
+	    .scan.name != "tap_gather_any" and
+	    .scan.name != "clear_surface" and .scan.name != "two_ways") |
 	    select((.scan.file | test("sizeguard") | not) or
 	    .scan.name == "pick_rows") |
 	    select((.scan.file | test("equiv/dead") | not) or

@@ -513,6 +513,11 @@ if [ -f "$g/judge.ndjson" ]; then
 	verified test/fills/scatter.cu "every run agreeing" \
 	    scatter_rows_kernel scatter_local_kernel gather_rows_kernel \
 	    scatter_atomic_kernel
+	# texture objects (test/textures/textures.cu): the harness makes
+	# each from the kernel's fetches (2d, normalized, linear, 3d, a
+	# helper's, layered) and passes its handle
+	verified test/textures/textures.cu "over a texture the harness made" \
+	    row_sum rotate lookup sample_volume edges layer_mean
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

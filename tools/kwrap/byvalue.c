@@ -125,10 +125,14 @@ param_why(struct kern *k, int i, char *out, size_t cap)
 	if (strstr(p->type, "TensorAccessor") != NULL)
 		bprintf(out, cap, "a tensor accessor (a data pointer with "
 		    "sizes and strides) that kwrap does not lay out");
-	else if (strstr(p->type, "TextureObject") != NULL ||
-	    strstr(p->type, "SurfaceObject") != NULL)
-		bprintf(out, cap, "a handle of a texture or surface object that "
-		    "the harness does not create");
+	else if (strstr(p->type, "TextureObject") != NULL)
+		bprintf(out, cap, "a texture object whose fetches do not say "
+		    "what it holds (none of tex1Dfetch<T>, tex2D<T>, ... reads "
+		    "it, two read it differently, or T is no type a texture "
+		    "holds)");
+	else if (strstr(p->type, "SurfaceObject") != NULL)
+		bprintf(out, cap, "a handle of a surface object, which the "
+		    "harness does not create");
 	else if (strstr(p->type, "...") != NULL)
 		bprintf(out, cap, "a parameter pack");
 	else if (canon != NULL && strncmp(bare(canon), "type-parameter",
@@ -170,7 +174,8 @@ byvalue_unbuilt(struct kern *k, char *why, size_t cap)
 				    p->f[f].type);
 				return -1;
 			}
-		if (p->ptr || p->dt != NULL || p->is_struct || p->is_enum)
+		if (p->ptr || p->dt != NULL || p->is_struct || p->is_enum ||
+		    p->tex)
 			continue;
 		param_why(k, i, reason, sizeof(reason));
 		bprintf(why, cap, "parameter %s (%s) is passed by value and "
@@ -381,7 +386,7 @@ alias_in(const struct toks *t, size_t a, size_t b, const char *name,
  * reached goes into out; returns whether it is a dtype or a vector type
  * kwrap knows.
  */
-static int
+int
 resolve_type(struct kern *k, const char *spelled, char *out, size_t cap,
     int depth)
 {

@@ -200,6 +200,9 @@ oracle_unsupported(json_t *spec)
 		const char *dt = k_get_str(prm, "dtype");
 		if (json_object_get(prm, "fields") != NULL)
 			return "a parameter is a struct passed by value";
+		if (json_object_get(prm, "texture") != NULL)
+			return "a parameter is a texture object, which C code "
+			    "cannot fetch from";
 		if (dt == NULL)
 			return "a parameter has no known element type";
 		if (strcmp(dt, "float16") == 0 || strcmp(dt, "bfloat16") == 0)
@@ -255,6 +258,32 @@ spec_lack(json_t *spec)
 		strncat(why, t, sizeof(why) - strlen(why) - 1);
 	}
 	return why;
+}
+
+/* The texture of a buffer (spec texture, validated): its kind, channels,
+ * extent and coordinates for kw_tex_make. */
+static void
+texture_fields(struct k_buf *b, json_t *tex)
+{
+	const char *kind = k_get_str(tex, "kind");
+	json_t *e;
+	size_t d;
+	int kd;
+
+	if (!json_is_object(tex) || kind == NULL)
+		return;
+	for (kd = 1; tex_kinds[kd] != NULL && strcmp(tex_kinds[kd], kind) !=
+	    0; kd++)
+		;
+	if (tex_kinds[kd] == NULL)
+		return;
+	k_buf_printf(b, ";\n\tkw_b[kw_nb].tex = %d; kw_b[kw_nb].tex_ch = "
+	    "%lld; kw_b[kw_nb].tex_norm = %d", kd, (long long)k_get_int(tex,
+	    "channels", 1), json_is_true(json_object_get(tex, "normalized")));
+	json_array_foreach(json_object_get(tex, "extent"), d, e)
+		if (d < 3)
+			k_buf_printf(b, "; kw_b[kw_nb].tex_ext[%zu] = %lldLL", d,
+			    (long long)json_integer_value(e));
 }
 
 /* A struct field that is a pointer member: a buffer of its own, or
@@ -507,6 +536,7 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		if (k_get_str(prm, "member") != NULL)
 			k_buf_printf(&b, ";\n\tkw_b[kw_nb].member = &%s",
 			    k_get_str(prm, "member"));
+		texture_fields(&b, json_object_get(prm, "texture"));
 		k_buf_add(&b, "; kw_nb++;\n");
 	}
 	json_array_foreach(globals, i, prm) {
@@ -556,6 +586,9 @@ gen_harness(json_t *spec, const char *dialect, const char *id,
 		const char *role = k_get_str(prm, "role");
 		if (k_get_str(prm, "member") != NULL)
 			nb++;	/* inside its struct, not an argument */
+		else if (json_object_get(prm, "texture") != NULL)
+			k_buf_printf(&b, "%s(void *)&kw_b[%zu].tex_obj", na++ ?
+			    ", " : " ", nb++);
 		else if (role != NULL && strcmp(role, "scalar") != 0)
 			k_buf_printf(&b, "%s(void *)&kw_b[%zu].dev", na++ ?
 			    ", " : " ", nb++);

@@ -57,6 +57,7 @@ infer_at(json_t *rec, int data_lo, const struct kern *from)
 	if (k->t.n == 0)
 		guess(k, "kernel text not found");
 	infer_roles(k, slice);
+	texture_params(k);
 	launch = json_object_get(slice, "launch");
 	if (!json_is_object(launch))
 		launch = json_array_get(json_object_get(scan, "launches"), 0);

@@ -91,6 +91,24 @@ gen_instruction(json_t *rec, json_t *spec, const char *dialect)
 	    "|------|------|------|------|\n");
 	json_array_foreach(params, i, prm) {
 		const char *use = k_get_str(prm, "use");
+		json_t *tex = json_object_get(prm, "texture"), *e;
+		size_t j;
+		if (json_is_object(tex)) {
+			/* what the harness makes: the kernel's view of it */
+			k_buf_printf(&d, "| %s | %s | %s | a %s texture of ",
+			    shown_name(prm), k_get_str(prm, "role"),
+			    k_get_str(prm, "type"), k_get_str(tex, "kind"));
+			json_array_foreach(json_object_get(tex, "extent"), j, e)
+				k_buf_printf(&d, "%s%lld", j ? " x " : "",
+				    (long long)json_integer_value(e));
+			k_buf_printf(&d, " texels, %lld channels of %s, %s "
+			    "coordinates, clamped, point sampled |\n",
+			    (long long)k_get_int(tex, "channels", 1),
+			    k_get_str(prm, "dtype"), json_is_true(
+			    json_object_get(tex, "normalized")) ? "normalized" :
+			    "texel");
+			continue;
+		}
 		k_buf_printf(&d, "| %s | %s | %s | %s%s%s |\n",
 		    shown_name(prm), k_get_str(prm, "role"),
 		    k_get_str(prm, "type"),

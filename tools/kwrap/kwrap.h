@@ -18,6 +18,7 @@
  *	onchip.c	the values stored in on-chip arrays
  *	access.c	element counts from the bounds of every access
  *	byvalue.c	by-value parameters kwrap cannot build
+ *	texture.c	texture objects: what the harness makes for them
  *	accessor.c	PyTorch tensor accessors passed by value
  *	guarded.c	outputs that start zeroed: conditional stores, atomics
  *	nonfinite.c	a case with NaN and Inf for data tested for them
@@ -168,7 +169,12 @@ struct param {
 	int layout;		/* a scalar: a stride of buffer layout - 1's
 				   layout (strides.c), or 0 */
 	int accessor;		/* a tensor accessor's rank (accessor.c) */
+	int tex;		/* a texture object: TEX_* (texture.c) */
+	const struct k_dtype *tex_dt;	/* its element type, */
+	int tex_ch, tex_norm;	/* channels, normalized coordinates */
 };
+enum { TEX_NONE, TEX_LINEAR, TEX_1D, TEX_2D, TEX_3D, TEX_1D_LAYERED,
+	TEX_2D_LAYERED };
 
 enum vkind { V_LOCAL, V_GLOBAL, V_BLOCK, V_THREAD };
 
@@ -716,6 +722,19 @@ kern_free(struct kern *k);
  * would pass the kernel a value of the wrong size); else 0 */
 int
 byvalue_unbuilt(struct kern *k, char *why, size_t cap);
+/* The type spelled followed through aliases, the instance and member
+ * aliases of the slice's classes into out: 1 when it is a dtype or a
+ * vector type kwrap knows. */
+int
+resolve_type(struct kern *k, const char *spelled, char *out, size_t cap,
+    int depth);
+/* texture.c: each texture object parameter's kind, element type,
+ * channels and coordinates, from the kernel's fetches; an input */
+void
+texture_params(struct kern *k);
+/* TEX_* by name ("linear", "2d", ...; NULL ends) and extents of each */
+extern const char *const tex_kinds[];
+extern const int tex_dims[];
 /* 1 and the element type into elem when a struct member's type is a
  * pointer (const float *, void * __restrict__) */
 int

@@ -11,7 +11,7 @@ static const char *const case_names[] = { "typical", "smallest",
 static json_t *
 fill_json(const struct kern *k, const struct param *p, int c)
 {
-	const struct k_dtype *dt = p->dt;
+	const struct k_dtype *dt = p->tex ? p->tex_dt : p->dt;
 	int fl = dt == NULL || dt->is_float;
 	double big;
 
@@ -364,6 +364,11 @@ build_cases(struct kern *k)
 	/* the main size: the first one the grid's x expression names */
 	for (i = 0; i < k->np; i++) {
 		struct param *p = &k->p[i];
+		if (p->tex) {
+			has_signed |= p->tex_dt->is_signed;
+			has_float |= p->tex_dt->is_float;
+			continue;
+		}
 		if (p->ptr) {
 			if (p->role != R_OUT && !p->zeroed && p->dt != NULL) {
 				has_signed |= p->dt->is_signed;
@@ -413,7 +418,7 @@ build_cases(struct kern *k)
 		for (i = 0; i < k->np; i++) {
 			struct param *p = &k->p[i];
 			char key[160];
-			if (p->ptr) {
+			if (p->ptr || p->tex) {
 				if (p->role != R_OUT && c >= 6)
 					json_object_set_new(fills, p->name,
 					    fill_json(k, p, c));
@@ -466,6 +471,90 @@ build_cases(struct kern *k)
 	return cases;
 }
 
+/*
+ * Each texture's extent: texel coordinates as large as the largest size
+ * any case gives a size parameter (a power of two, 16 at least, capped
+ * per kind), normalized ones at a fixed resolution, 8 layers; halved
+ * until the elements (texels times channels) are within what fit.c
+ * allows a buffer of every case; the count is those elements.
+ * Reads outside a texture are clamped, never a fault, so the extent
+ * decides how much of the data the kernel sees, not whether it runs.
+ */
+#define TEX_ELEMS (1LL << 20)	/* fit.c's CAP_ELEMS */
+
+static void
+texture_extents(struct kern *k, json_t *spec)
+{
+	static const long long cap[] = { 0, 1 << 20, 1 << 14, 1024, 128,
+		1 << 14, 1024 };
+	static const long long fixed[] = { 0, 4096, 4096, 256, 64, 4096,
+		256 };
+	json_t *params = json_object_get(spec, "params"), *cs, *v, *o;
+	long long most = 0, e, count;
+	const char *key;
+	size_t c;
+	int i, d, f;
+
+	json_array_foreach(json_object_get(spec, "cases"), c, cs)
+		json_object_foreach(json_object_get(cs, "scalars"), key, v) {
+			char base[128];
+			const char *dot = strchr(key, '.');
+			bprintf(base, sizeof(base), "%.*s", dot != NULL ?
+			    (int)(dot - key) : (int)strlen(key), key);
+			for (i = 0; i < k->np; i++) {
+				const struct param *p = &k->p[i];
+				int size = 0;
+				if (strcmp(p->name, base) != 0)
+					continue;
+				if (dot == NULL)
+					size = p->size_use;
+				for (f = 0; dot != NULL && f < p->nf; f++)
+					if (strcmp(p->f[f].name, dot + 1) == 0)
+						size = p->f[f].size_use;
+				if (size && json_is_integer(v) &&
+				    json_integer_value(v) > most)
+					most = json_integer_value(v);
+			}
+		}
+	for (i = 0; i < k->np; i++) {
+		const struct param *p = &k->p[i];
+		int layered = p->tex == TEX_1D_LAYERED ||
+		    p->tex == TEX_2D_LAYERED;
+		json_t *ext;
+		if (!p->tex || (o = json_array_get(params, (size_t)i)) == NULL)
+			continue;
+		for (e = 16; e < most && e < cap[p->tex]; e *= 2)
+			;
+		if (p->tex_norm)
+			e = fixed[p->tex];
+		/* within a buffer's budget in every case (fit.c) */
+		for (;;) {
+			count = p->tex_ch;
+			for (d = 0; d < tex_dims[p->tex]; d++)
+				count *= layered && d + 1 == tex_dims[p->tex] ?
+				    8 : e;
+			if (count <= TEX_ELEMS || e == 1)
+				break;
+			e /= 2;
+		}
+		ext = json_array();
+		count = p->tex_ch;
+		for (d = 0; d < tex_dims[p->tex]; d++) {
+			long long x = layered && d + 1 == tex_dims[p->tex] ?
+			    8 : e;
+			json_array_append_new(ext, json_integer(x));
+			count *= x;
+		}
+		json_object_set_new(json_object_get(o, "texture"), "extent",
+		    ext);
+		{
+			char n[32];
+			snprintf(n, sizeof(n), "%lld", count);
+			json_object_set_new(o, "count", json_string(n));
+		}
+	}
+}
+
 static json_t *
 build_spec(struct kern *k, const char *symbol)
 {
@@ -479,7 +568,17 @@ build_spec(struct kern *k, const char *symbol)
 		json_object_set_new(o, "type", json_string(p->type));
 		json_object_set_new(o, "dtype", json_string(p->dt != NULL ?
 		    p->dt->name : p->is_struct ? "struct" : "bytes"));
-		if (p->ptr) {
+		if (p->tex) {
+			json_object_set_new(o, "dtype", json_string(
+			    p->tex_dt->name));
+			json_object_set_new(o, "element_size",
+			    json_integer(p->tex_dt->size));
+			/* the count and extent follow the cases */
+			json_object_set_new(o, "fill", fill_json(k, p, 0));
+			json_object_set_new(o, "texture", json_pack(
+			    "{s:s,s:i,s:b}", "kind", tex_kinds[p->tex],
+			    "channels", p->tex_ch, "normalized", p->tex_norm));
+		} else if (p->ptr) {
 			json_object_set_new(o, "element_size",
 			    json_integer(p->dt != NULL ? p->dt->size : 1));
 			json_object_set_new(o, "count", json_string(p->count));
@@ -522,6 +621,7 @@ build_spec(struct kern *k, const char *symbol)
 	    (json_int_t)k->block[0], (json_int_t)k->block[1],
 	    (json_int_t)k->block[2], "shared_mem", k->shared));
 	json_object_set_new(spec, "cases", build_cases(k));
+	texture_extents(k, spec);
 	{
 		int launch_low = k->grid_state < 2 || k->shared_state < 2 ||
 		    k->block_state < 2;

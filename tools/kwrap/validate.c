@@ -181,6 +181,70 @@ member_ok(json_t *params, const char *member)
 
 /* The names, types and expressions of params (or globals), before any
  * case is looked at. */
+/*
+ * A texture parameter's texture: a kind of texture.c's, an extent of
+ * that many integers (each 1 to 65536; 2^27 for linear memory, as CUDA
+ * allows), 1, 2 or 4 channels of a dtype a
+ * texture holds (8, 16 and 32-bit integers, float16, float32), an input,
+ * and a count that is the extent's texels' channels, as the harness
+ * fills it.
+ */
+static int
+texture_ok(struct vctx *v, json_t *p, const char *what, size_t i)
+{
+	static const char *const held[] = { "int8", "uint8", "int16",
+		"uint16", "int32", "uint32", "float16", "float32", NULL };
+	json_t *t = json_object_get(p, "texture"), *ext, *e;
+	const char *kind = k_get_str(t, "kind"), *dt = k_get_str(p, "dtype");
+	const char *role = k_get_str(p, "role"), *cnt = k_get_str(p, "count");
+	long long want, ch = k_get_int(t, "channels", 0);
+	size_t j, n;
+	int kd;
+
+	for (kd = 1; tex_kinds[kd] != NULL && (kind == NULL ||
+	    strcmp(tex_kinds[kd], kind) != 0); kd++)
+		;
+	if (!json_is_object(t) || tex_kinds[kd] == NULL)
+		return bad(v, "%s[%zu].texture.kind: not linear, 1d, 2d, 3d, "
+		    "1d_layered or 2d_layered", what, i);
+	if (strcmp(what, "params") != 0 || role == NULL ||
+	    strcmp(role, "in") != 0)
+		return bad(v, "%s[%zu].texture: a texture is a parameter whose "
+		    "role is in", what, i);
+	for (j = 0; held[j] != NULL && (dt == NULL || strcmp(held[j], dt) !=
+	    0); j++)
+		;
+	if (held[j] == NULL)
+		return bad(v, "%s[%zu].dtype: a texture holds 8, 16 or 32-bit "
+		    "integers, float16 or float32", what, i);
+	if (ch != 1 && ch != 2 && ch != 4)
+		return bad(v, "%s[%zu].texture.channels: not 1, 2 or 4", what,
+		    i);
+	ext = json_object_get(t, "extent");
+	n = json_array_size(ext);
+	if (!json_is_array(ext) || n != (size_t)tex_dims[kd])
+		return bad(v, "%s[%zu].texture.extent: a %s texture has %d",
+		    what, i, kind, tex_dims[kd]);
+	want = ch;
+	json_array_foreach(ext, j, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 1 ||
+		    json_integer_value(e) > (kd == TEX_LINEAR ? 1 << 27 :
+		    65536))
+			return bad(v, "%s[%zu].texture.extent[%zu]: not an "
+			    "integer from 1 to %d", what, i, j, kd ==
+			    TEX_LINEAR ? 1 << 27 : 65536);
+		want *= json_integer_value(e);
+	}
+	if (want > (1LL << 28))
+		return bad(v, "%s[%zu].texture.extent: more than 2^28 "
+		    "elements", what, i);
+	if (cnt == NULL || strspn(cnt, "0123456789") != strlen(cnt) ||
+	    strtoll(cnt, NULL, 10) != want)
+		return bad(v, "%s[%zu].count: a texture's count is its "
+		    "extent's texels times its channels, %lld", what, i, want);
+	return 0;
+}
+
 static int
 params_ok(struct vctx *v, json_t *arr, const char *what)
 {
@@ -258,6 +322,9 @@ params_ok(struct vctx *v, json_t *arr, const char *what)
 			if (expr_ok(v, cnt, field) != 0)
 				return -1;
 		}
+		if (json_object_get(p, "texture") != NULL &&
+		    texture_ok(v, p, what, i) != 0)
+			return -1;
 	}
 	return 0;
 }

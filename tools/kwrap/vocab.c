@@ -10,6 +10,12 @@
  * constant harness.in gives it, so that a spec's word and the harness's
  * number are never matched up by position in two lists.
  */
+/* texture kinds (texture.c) in the order of TEX_*, and the extents of
+ * each: its coordinates, then its layers */
+const char *const tex_kinds[] = { "", "linear", "1d", "2d", "3d",
+	"1d_layered", "2d_layered", NULL };
+const int tex_dims[] = { 0, 1, 1, 2, 3, 2, 3 };
+
 const struct vocab roles[] = {		/* in the order of enum role */
 	{ "in", "KW_IN" }, { "out", "KW_OUT" }, { "inout", "KW_INOUT" },
 	{ "scalar", NULL }, { NULL, NULL }

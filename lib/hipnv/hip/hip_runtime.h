@@ -110,6 +110,9 @@ typedef cudaDeviceProp hipDeviceProp_t;
 typedef cudaMemcpyKind hipMemcpyKind;
 typedef cudaFuncAttributes hipFuncAttributes;
 typedef void *hipDeviceptr_t;
+/* a kernel's texture object parameter; tex2D<T> and the other fetches
+ * have the same names */
+typedef cudaTextureObject_t hipTextureObject_t;
 #define hipSuccess cudaSuccess
 #define hipErrorOutOfMemory cudaErrorMemoryAllocation
 #define hipErrorInvalidValue cudaErrorInvalidValue
@@ -305,6 +308,41 @@ static inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) { return cu
 static inline hipError_t hipEventSynchronize(hipEvent_t e) { return cuEventSynchronize(e); }
 static inline hipError_t
 hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b) { return cuEventElapsedTime(ms, a, b); }
+
+/* texture objects through the driver API's forms, which HIP mirrors
+ * field for field (the harness's kw_tex_make) */
+typedef CUtexObject hipTextureObject_t;
+typedef CUarray hipArray_t;
+typedef CUDA_RESOURCE_DESC HIP_RESOURCE_DESC;
+typedef CUDA_TEXTURE_DESC HIP_TEXTURE_DESC;
+typedef CUDA_ARRAY3D_DESCRIPTOR HIP_ARRAY3D_DESCRIPTOR;
+typedef CUDA_MEMCPY3D HIP_MEMCPY3D;
+#define HIP_AD_FORMAT_UNSIGNED_INT8 CU_AD_FORMAT_UNSIGNED_INT8
+#define HIP_AD_FORMAT_UNSIGNED_INT16 CU_AD_FORMAT_UNSIGNED_INT16
+#define HIP_AD_FORMAT_UNSIGNED_INT32 CU_AD_FORMAT_UNSIGNED_INT32
+#define HIP_AD_FORMAT_SIGNED_INT8 CU_AD_FORMAT_SIGNED_INT8
+#define HIP_AD_FORMAT_SIGNED_INT16 CU_AD_FORMAT_SIGNED_INT16
+#define HIP_AD_FORMAT_SIGNED_INT32 CU_AD_FORMAT_SIGNED_INT32
+#define HIP_AD_FORMAT_HALF CU_AD_FORMAT_HALF
+#define HIP_AD_FORMAT_FLOAT CU_AD_FORMAT_FLOAT
+#define HIP_RESOURCE_TYPE_ARRAY CU_RESOURCE_TYPE_ARRAY
+#define HIP_RESOURCE_TYPE_LINEAR CU_RESOURCE_TYPE_LINEAR
+#define HIP_TR_ADDRESS_MODE_CLAMP CU_TR_ADDRESS_MODE_CLAMP
+#define HIP_TR_FILTER_MODE_POINT CU_TR_FILTER_MODE_POINT
+#define HIP_TRSF_READ_AS_INTEGER CU_TRSF_READ_AS_INTEGER
+#define HIP_TRSF_NORMALIZED_COORDINATES CU_TRSF_NORMALIZED_COORDINATES
+#define hipMemoryTypeDevice CU_MEMORYTYPE_DEVICE
+#define hipMemoryTypeArray CU_MEMORYTYPE_ARRAY
+#define hipArrayLayered CUDA_ARRAY3D_LAYERED
+static inline hipError_t
+hipArray3DCreate(hipArray_t *a, const HIP_ARRAY3D_DESCRIPTOR *d) { return cuArray3DCreate(a, d); }
+static inline hipError_t hipArrayDestroy(hipArray_t a) { return cuArrayDestroy(a); }
+static inline hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *c) { return cuMemcpy3D(c); }
+static inline hipError_t
+hipTexObjectCreate(hipTextureObject_t *t, const HIP_RESOURCE_DESC *r,
+    const HIP_TEXTURE_DESC *d, const CUDA_RESOURCE_VIEW_DESC *v)
+{ return cuTexObjectCreate(t, r, d, v); }
+static inline hipError_t hipTexObjectDestroy(hipTextureObject_t t) { return cuTexObjectDestroy(t); }
 #endif
 
 #endif
