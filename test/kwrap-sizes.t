@@ -5,7 +5,8 @@
 # their declaration and stepped in loops, values read from a buffer and
 # used as indices, indices kept in on-chip arrays (test/onchip/); every
 # harness compiled with nvcc.  Helpers that take a pointer and
-# template-argument constexprs: test/sizes/helpers.cu.
+# template-argument constexprs: test/sizes/helpers.cu; row pitches:
+# test/sizes/pitch.cu.
 . "$(dirname "$0")/lib.sh"
 
 if ! have_tool kwrap; then
@@ -431,6 +432,25 @@ is "$(spec_of "$T_TMP/sf.ndjson" test/sizes/sharedfit.cu reverse_row '[.cases[] 
 is "$(spec_of "$T_TMP/sf.ndjson" test/sizes/sharedfit.cu reverse_row '[.cases[0].scalars.cols, .cases[1].scalars.cols]')" \
     '[58112,1]' "the typical case as large as the limit allows, the smallest one element"
 builds "$T_TMP/sf.ndjson"
+
+# row pitches (test/sizes/pitch.cu, saved as test/sizes/pitch.ndjson):
+# out[y * pitch + x] with x < w keeps pitch at least w in every case, the
+# elements past a row's end kept (inout); a pitch of a buffer only read
+# and a row as wide as its pitch are left as they were
+run "$KWRAP" < test/sizes/pitch.ndjson
+is "$T_STATUS" 0 "pitch: exit status 0"
+cp "$T_TMP/out" "$T_TMP/pi.ndjson"
+pspec() { spec_of "$T_TMP/pi.ndjson" test/sizes/pitch.cu "$@"; }
+is "$(pspec pitched_scale '[([.cases[] | .scalars | select(.pitch < .w)] | length), (.cases | length), .cases[0].scalars.pitch, .cases[0].scalars.w]')" \
+    '[0,9,300,300]' "out[y * pitch + x], x < w: pitch at least w in every case"
+is "$(pspec pitched_scale '[.params[0].role, .params[0].count, (.confidence.guesses | map(select(test("rows pitch apart"))) | length)]')" \
+    '["inout","h * pitch - pitch + w",1]' \
+    "the elements past each row's end are kept: an inout, said in the guesses"
+is "$(pspec pitched_read '[([.cases[] | .scalars | select(.pitch < .w)] | length > 0), .params[0].role]')" \
+    '[true,"out"]' "near miss: the pitch of a buffer only read keeps the cases' values"
+is "$(pspec row_major '[.params[0].role, .params[0].count, .cases[0].scalars.n]')" \
+    '["out","m * n",300]' "near miss: a row as wide as its pitch (row-major) is left alone"
+builds "$T_TMP/pi.ndjson"
 
 # the distinct fill's harness code compiles (test/fills/scatter.cu), and
 # kw_fill_buf on its own gives each of lo .. lo + count - 1 once, in an

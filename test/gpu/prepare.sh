@@ -135,10 +135,10 @@ sh test/gpu/import-prepare.sh
 # divides by 0 on cases no condition keeps) and three kernels of offsets
 # of test/fills/offsets.cu and the strides of test/sizes/strides.cu, the
 # kernels of test/sizes/branches.cu and test/sizes/sharedfit.cu, the
-# scatters of test/fills/scatter.cu and the texture objects of
-# test/textures/textures.cu (but the two kwrap refuses), each with its
-# mutants and its own
-# code as the candidate (the reference must pass as itself)
+# scatters of test/fills/scatter.cu, the texture objects of
+# test/textures/textures.cu (but the two kwrap refuses) and the row
+# pitches of test/sizes/pitch.cu, each with its mutants and its own code
+# as the candidate (the reference must pass as itself)
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/gpu/judge/bigshared.cu \
 	    test/gpu/judge/staleshared.cu test/gpu/judge/partition.cu \
@@ -150,7 +150,8 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    test/sizes/vector.cu test/sizes/dispatch.cu \
 	    test/fills/offsets.cu test/sizes/strides.cu \
 	    test/sizes/branches.cu test/sizes/sharedfit.cu \
-	    test/fills/scatter.cu test/textures/textures.cu 2> /dev/null |
+	    test/fills/scatter.cu test/textures/textures.cu \
+	    test/sizes/pitch.cu 2> /dev/null |
 	    ./kslice 2> /dev/null | ./kwrap -q --mutants 40 |
 	    jq -c 'select(.scan.name != "loop_assert_over" and
 	    .scan.name != "vec_mixed_kernel" and

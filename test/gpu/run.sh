@@ -518,6 +518,10 @@ if [ -f "$g/judge.ndjson" ]; then
 	# helper's, layered) and passes its handle
 	verified test/textures/textures.cu "over a texture the harness made" \
 	    row_sum rotate lookup sample_volume edges layer_mean
+	# row pitches (test/sizes/pitch.cu): at least the row's width in
+	# every case, so no two rows meet
+	verified test/sizes/pitch.cu "its rows apart" \
+	    pitched_scale pitched_read row_major
 	# dropped barriers that order nothing (test/equiv/barrier.cu): the
 	# marked ones survive, no kill contradicts them; the reference
 	# passes as its own candidate

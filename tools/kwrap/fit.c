@@ -30,6 +30,8 @@ struct fit {
 	int *lay;			/* a stride: its buffer's count + 1,
 					   else 0 (strides.c) */
 	int *rank;			/* its parameter's index */
+	struct toks *pitch;		/* each parameter's row width, when
+					   it is a row pitch (strides.c) */
 	int nk, ck;
 	long long cap_elems, cap_bytes;
 	int one_block;
@@ -78,6 +80,29 @@ fit_layout(struct fit *f)
 	}
 }
 
+/* Each row pitch raised to its row's width where the sizes make the row
+ * wider (strides.c): rows that overlap would race. */
+static void
+fit_pitch(struct fit *f)
+{
+	long long v;
+	int i;
+
+	for (i = 0; i < f->nk; i++) {
+		if (f->prm[i] == NULL || f->pitch[f->rank[i]].n == 0)
+			continue;
+		consts_clear(f->bind);
+		{
+			int j;
+			for (j = 0; j < f->nk; j++)
+				const_set(f->bind, f->key[j], f->val[j]);
+		}
+		if (eval_bound(&f->pitch[f->rank[i]], f->c, f->bind, &v) > 0 &&
+		    v > f->val[i])
+			f->val[i] = v;
+	}
+}
+
 /* Whether the current values fit, the strides of a layout set from the
  * others first: FIT_BIG when a buffer or the grid is over its limit (or
  * one_block and the grid is more than one block), or FIT_ZERO when a grid
@@ -89,6 +114,7 @@ fit_check(struct fit *f, int one_block)
 	int n, r, zero = 0, big = 0;
 
 	fit_layout(f);
+	fit_pitch(f);
 	for (n = 0; n < f->ne; n++) {
 		if ((r = fit_eval(f, n, &v)) < 0)
 			big = 1;
@@ -309,6 +335,11 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	f->c = c;
 	f->e = k_calloc(json_array_size(params) + 7, sizeof(*f->e));
 	f->esz = k_calloc(json_array_size(params) + 1, sizeof(*f->esz));
+	f->pitch = k_calloc(k != NULL && k->np > 0 ? (size_t)k->np : 1,
+	    sizeof(*f->pitch));
+	for (n = 0; k != NULL && n < k->np; n++)
+		if (k->p[n].pitch[0] != '\0')
+			tokenize(k->p[n].pitch, &f->pitch[n]);
 	counted = k_calloc(json_array_size(params) + 1, sizeof(*counted));
 	json_array_foreach(params, i, prm) {
 		json_t *cnt = json_object_get(prm, "count");
@@ -427,6 +458,9 @@ fit_cases(json_t *spec, const struct consts *c, const struct kern *k)
 	free(f->sized);
 	free(f->e);
 	free(f->esz);
+	for (n = 0; k != NULL && n < k->np; n++)
+		toks_free(&f->pitch[n]);
+	free(f->pitch);
 	consts_free(f->bind);
 	free(f->bind);
 	free(f);

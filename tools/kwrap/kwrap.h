@@ -169,6 +169,8 @@ struct param {
 	int layout;		/* a scalar: a stride of buffer layout - 1's
 				   layout (strides.c), or 0 */
 	int accessor;		/* a tensor accessor's rank (accessor.c) */
+	char pitch[MAX_EXPR];	/* a scalar: a row pitch, at least this
+				   row width in every case (strides.c) */
 	int tex;		/* a texture object: TEX_* (texture.c) */
 	const struct k_dtype *tex_dt;	/* its element type, */
 	int tex_ch, tex_norm;	/* channels, normalized coordinates */

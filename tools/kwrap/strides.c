@@ -122,6 +122,83 @@ is_layout(struct kern *k, int b)
 	return ok;
 }
 
+/*
+ * A row pitch: out[y * pitch + x] with x bounded by a width of its own
+ * (x < w, or the launch's threads) and pitch a size that only
+ * multiplies.  Cases that give pitch less than the width make rows
+ * overlap: two threads store to one element and the outputs differ from
+ * run to run.  The count of such a buffer, y's bound times pitch plus
+ * x's, is linear in pitch: its terms without pitch are the row's width,
+ * and every case keeps pitch at least that (fit.c), as an allocation
+ * with a pitch does; the elements past a row's end are not the kernel's
+ * to write, so a pure output becomes an inout.  Sets p->pitch to that
+ * width when buffer b, written by the kernel with a derived count, has
+ * one for p.
+ */
+static void
+row_pitch(struct kern *k, struct param *p, const struct param *b)
+{
+	struct toks t;
+	struct k_buf w = { 0 };
+	size_t i, s;
+	int depth = 0, with = 0, other = 0, bad = 0;
+
+	memset(&t, 0, sizeof(t));
+	tokenize(b->count, &t);
+	/* each top-level term: with p as a factor, or without p */
+	for (s = 0, i = 0; i <= t.n && !bad; i++) {
+		int end = i == t.n || (depth == 0 && i > s &&
+		    (is(&t, i, "+") || is(&t, i, "-")));
+		if (i < t.n && (is(&t, i, "(") || is(&t, i, "[")))
+			depth++;
+		else if (i < t.n && (is(&t, i, ")") || is(&t, i, "]")))
+			depth--;
+		if (!end)
+			continue;
+		{
+			size_t j, a;
+			int has = 0;
+			a = s + (is(&t, s, "+") || is(&t, s, "-"));
+			for (j = s; j < i; j++)
+				if (is(&t, j, p->name)) {
+					/* p, R * p or p * R with R one name or
+					 * number: p's rows counted by R alone,
+					 * in elements as the width is */
+					has = 1;
+					if (!(i == a + 1 || (i == a + 3 &&
+					    is(&t, a + 1, "*") &&
+					    (j == a || j == a + 2))))
+						bad = 1;
+				}
+			if (has)
+				with = 1;
+			else {
+				if (w.n == 0 && is(&t, s, "+"))
+					join_buf(&t, s + 1, i, &w);
+				else
+					join_buf(&t, s, i, &w);
+				other = 1;
+			}
+		}
+		s = i;
+	}
+	/* a width that names a parameter: x's bound, not a constant */
+	if (!bad && with && other && w.n < MAX_EXPR) {
+		struct toks q;
+		memset(&q, 0, sizeof(q));
+		tokenize(k_buf_str(&w), &q);
+		for (i = 0; i < q.n; i++)
+			if (param_index(k, q.v[i]) >= 0 &&
+			    strcmp(q.v[i], p->name) != 0)
+				break;
+		if (i < q.n)
+			copy(p->pitch, sizeof(p->pitch), k_buf_str(&w));
+		toks_free(&q);
+	}
+	k_buf_free(&w);
+	toks_free(&t);
+}
+
 void
 find_strides(struct kern *k)
 {
@@ -145,6 +222,27 @@ find_strides(struct kern *k)
 		/* the text walked only for a scalar some count names */
 		if (b < k->np && stride_like(&k->all, p->name))
 			p->layout = b + 1;
+	}
+	/* one stride alone: a row pitch of the buffers written */
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		if (p->layout == 0 || is_layout(k, p->layout - 1))
+			continue;
+		for (b = 0; b < k->np && p->pitch[0] == '\0'; b++)
+			if (k->p[b].ptr && k->p[b].count_state == 2 &&
+			    k->p[b].written && names(k->p[b].count,
+			    p->name)) {
+				row_pitch(k, p, &k->p[b]);
+				/* what lies past a row's end is not the
+				 * kernel's to write */
+				if (p->pitch[0] != '\0' &&
+				    k->p[b].role == R_OUT && !k->p[b].zeroed) {
+					k->p[b].role = R_INOUT;
+					guess(k, "%s: rows %s apart, the elements "
+					    "past each row's end kept, as inout",
+					    k->p[b].name, p->name);
+				}
+			}
 	}
 	for (b = 0; b < k->np; b++) {
 		if (!k->p[b].ptr)
