@@ -6,7 +6,7 @@
 # used as indices, indices kept in on-chip arrays (test/onchip/); every
 # harness compiled with nvcc.  Helpers that take a pointer and
 # template-argument constexprs: test/sizes/helpers.cu; row pitches:
-# test/sizes/pitch.cu.
+# test/sizes/pitch.cu; remainders by a multiple: test/sizes/modulo.cu.
 . "$(dirname "$0")/lib.sh"
 
 if ! have_tool kwrap; then
@@ -451,6 +451,24 @@ is "$(pspec pitched_read '[([.cases[] | .scalars | select(.pitch < .w)] | length
 is "$(pspec row_major '[.params[0].role, .params[0].count, .cases[0].scalars.n]')" \
     '["out","m * n",300]' "near miss: a row as wide as its pitch (row-major) is left alone"
 builds "$T_TMP/pi.ndjson"
+
+# remainders by a multiple (test/sizes/modulo.cu, saved as
+# test/sizes/modulo.ndjson): (16 * b + lane / 4) % padded with padded a
+# multiple of 16 is at most padded - 9, and with the 8 rows a store adds
+# the rows end at padded - 1; a tile's start b / groups * 16 is a multiple
+# of 16 too; a lane offset of up to 31 (near miss) keeps padded - 1
+run "$KWRAP" < test/sizes/modulo.ndjson
+is "$T_STATUS" 0 "modulo: exit status 0"
+cp "$T_TMP/out" "$T_TMP/mo.ndjson"
+mspec() { spec_of "$T_TMP/mo.ndjson" test/sizes/modulo.cu "$@"; }
+is "$(mspec tile_rows '.params[0].count')" \
+    '"K * splits * N + 15 * splits * N - N + 4"' \
+    "(16 * b + lane / 4) % padded + 8: the last row is padded - 1 of the last split"
+is "$(mspec group_rows '.params[0].count')" '"K * N + 14 * N + 4"' \
+    "(b / groups * 16) % padded + lane / 4 + 8: a quotient times 16 is a multiple of 16"
+is "$(mspec wide_lanes '.params[0].count')" '"K * N + 14 * N + 2"' \
+    "near miss: a lane offset of up to 31 leaves x % padded at padded - 1"
+builds "$T_TMP/mo.ndjson"
 
 # the distinct fill's harness code compiles (test/fills/scatter.cu), and
 # kw_fill_buf on its own gives each of lo .. lo + count - 1 once, in an

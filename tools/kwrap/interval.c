@@ -1224,6 +1224,65 @@ x_unary(struct ex *x, struct iv *r)
 	x_postfix(x, r);
 }
 
+/*
+ * x % m where m is a multiple of c and x = c * Q + e, Q's terms each a
+ * multiple of c and e from 0 to R < c: the remainder is c * (Q mod m / c)
+ * + e, at most m - c + R, which x % m < m does not say.  (16 * b + t /
+ * 4) % Kp with Kp = 16 * ((K + 15) / 16) is at most Kp - 9, and the rows
+ * a store adds to it (up to 8) stay below Kp.  [a, e) is x, [ma, me) m,
+ * r (0 or more) x % m so far.
+ */
+static void
+mod_tail(struct fn *f, size_t a, size_t e, size_t ma, size_t me,
+    const struct iv *m, struct iv *r)
+{
+	const struct toks *t = f->t;
+	struct atoms *at = f->k->at;
+	struct poly k, h;
+	long long c = expr_multiple(f, ma, me), lo = 0, hi = 0, v, w, tm;
+	size_t i, s;
+	int sign = 1;
+
+	if (c <= 1)
+		return;
+	while (e > a + 1 && is(t, a, "(") && skip_group(t, a) == e) {
+		a++;
+		e--;
+	}
+	/* each term: a multiple of c, or bounded by constants */
+	for (i = s = a; i <= e; ) {
+		if (i < e && (is(t, i, "(") || is(t, i, "["))) {
+			i = skip_group(t, i);
+			continue;
+		}
+		if (i == e || ((is(t, i, "+") || is(t, i, "-")) && i > s &&
+		    !unary_at(t, i))) {
+			struct iv tv;
+			if (i <= s)
+				return;
+			tm = expr_multiple(f, s, i);
+			if (tm == 0 || tm % c != 0) {
+				eval_at(f, s, i, &tv);
+				if (!p_isconst(&tv.lo, &v) || !p_isconst(&tv.hi,
+				    &w))
+					return;
+				lo += sign > 0 ? v : -w;
+				hi += sign > 0 ? w : -v;
+			}
+			if (i == e)
+				break;
+			sign = is(t, i, "+") ? 1 : -1;
+			s = i + 1;
+		}
+		i++;
+	}
+	if (lo < 0 || hi >= c)
+		return;
+	p_const(&k, c - hi);
+	p_add(&h, &m->hi, &k, -1);
+	p_meet_hi(at, &r->hi, &h, &r->hi);
+}
+
 static void
 x_mul(struct ex *x, struct iv *r)
 {
@@ -1232,12 +1291,14 @@ x_mul(struct ex *x, struct iv *r)
 	struct iv b;
 	struct poly one, z;
 	long long c;
+	size_t s0 = x->i;
 
 	x_unary(x, r);
 	p_const(&one, 1);
 	p_const(&z, 0);
 	while (x->i < x->end && (is(t, x->i, "*") || is(t, x->i, "/") ||
 	    is(t, x->i, "%"))) {
+		size_t at_op = x->i;
 		char op = *t->v[x->i++];
 		x_unary(x, &b);
 		if (op == '*')
@@ -1278,6 +1339,8 @@ x_mul(struct ex *x, struct iv *r)
 			if (iv_nonneg(at, r)) {
 				p_meet_hi(at, &r->hi, &h, &r->hi);
 				p_const(&r->lo, 0);
+				mod_tail(x->f, s0, at_op, at_op + 1, x->i, &b,
+				    r);
 			} else {
 				r->hi = h;
 				p_add(&r->lo, &z, &h, -1);

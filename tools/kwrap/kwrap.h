@@ -666,6 +666,10 @@ bound_dtype(struct kern *k, const char *name);
 /* multiple.c */
 long long
 var_multiple(struct fn *f, const char *name, int d, int depth);
+/* What tokens [a, b) of f, an integer expression, are a multiple of: 0
+ * for zero, 1 when nothing better is known. */
+long long
+expr_multiple(struct fn *f, size_t a, size_t b);
 /* The ends of the arguments of the call whose ( is at open, in memory
  * the caller frees; *n of them. */
 size_t *

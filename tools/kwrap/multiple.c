@@ -48,7 +48,7 @@ static long long
 mult_range(struct fn *f, size_t a, size_t b, int depth)
 {
 	const struct toks *t = f->t;
-	size_t i, cut, parts[32];
+	size_t i, cut, parts[32], div = 0;
 	int np = 0, add = 0, mul = 0, shl = 0;
 	long long m, v;
 
@@ -90,7 +90,12 @@ mult_range(struct fn *f, size_t a, size_t b, int depth)
 				parts[np++] = i;
 		} else if (strcmp(s, "*") == 0 && i > a && !unary_at(t, i))
 			mul = 1;
-		else if (strcmp(s, "<<") == 0) {
+		else if (strcmp(s, "/") == 0 && i > a) {
+			/* a / b * 16: the quotient times what follows it
+			 * (a sum's parts are taken one by one) */
+			mul = 1;
+			div = i;
+		} else if (strcmp(s, "<<") == 0) {
 			shl = 1;
 			cut = i;
 		} else if (loose_op(s))
@@ -119,8 +124,19 @@ mult_range(struct fn *f, size_t a, size_t b, int depth)
 	}
 	if (mul) {
 		size_t s = a;
+		/* after the last division: its divisor, then the factors
+		 * that multiply the quotient (none: 1) */
+		if (div > 0) {
+			for (s = div + 1; s < b && !(is(t, s, "*") &&
+			    !unary_at(t, s)); )
+				s = is(t, s, "(") || is(t, s, "[") ?
+				    skip_group(t, s) : s + 1;
+			if (s >= b)
+				return 1;
+			s++;
+		}
 		m = 1;
-		for (i = a; i <= b; ) {
+		for (i = s; i <= b; ) {
 			if (i < b && (is(t, i, "(") || is(t, i, "["))) {
 				i = skip_group(t, i);
 				continue;
@@ -150,6 +166,12 @@ mult_range(struct fn *f, size_t a, size_t b, int depth)
 			return mult_range(f, i + 2, b - 1, depth + 1);
 	}
 	return 1;
+}
+
+long long
+expr_multiple(struct fn *f, size_t a, size_t b)
+{
+	return mult_range(f, a, b, 0);
 }
 
 /* What variable name of declaration d is a multiple of, whatever path
