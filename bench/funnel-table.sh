@@ -21,10 +21,10 @@ row() {
 	[$ok[] | select(.build.harness.ok == true)] as $h |
 	[$v[] | .verify.verified | select(. != null)] as $ver |
 	($ver | map(select(.reason == null or ([.reason] | inside(
-	    ["nondeterministic", "reads-unwritten", "memcheck", "no-outputs",
-	     "unwritten", "degenerate", "oracle"])))) | length) as $gold |
+	    ["nondeterministic", "reads-unwritten", "clock", "memcheck",
+	     "no-outputs", "unwritten", "degenerate", "oracle"])))) | length) as $gold |
 	($ver | map(select(.reason == "nondeterministic" or
-	    .reason == "reads-unwritten")) | length) as $nd |
+	    .reason == "reads-unwritten" or .reason == "clock")) | length) as $nd |
 	($ver | map(select(.reason == "memcheck")) | length) as $mc |
 	($ver | map(select(.reason == "no-outputs")) | length) as $no |
 	($ver | map(select(.reason == "unwritten")) | length) as $uw |

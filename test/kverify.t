@@ -438,6 +438,41 @@ verify vnoout noout "" --no-time
 is "$(v '[.verified.value, .verified.reason, .deterministic] | map(tostring) | join(" | ")')" \
     "false | no-outputs | true" \
     "a harness without an output buffer observes nothing: not a verified task"
+# a kernel that reads a clock: its outputs can follow the time it ran,
+# however two runs agreed (the fake's are deterministic)
+# clockrec ID CODE: a verdict on a record whose slice's code is CODE
+clockrec() {
+	rec "$1" ref "" | jq -c --arg code "$2" '.slice = {code: $code}' \
+	    > "$T_TMP/in"
+	run "$KV" --no-time < "$T_TMP/in"
+	jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+}
+clockrec vclock '__global__ void k(long long *t)
+{
+	t[0] = clock64 ();
+}'
+is "$(v '[.verified.value, .verified.reason, .verified.detail, .deterministic] | map(tostring) | join(" | ")')" \
+    "false | clock | the kernel calls clock64(): its outputs can follow when and how fast it ran | true" \
+    "a kernel that calls clock64(): not a verified task, deterministic as its two runs were"
+clockrec vtimer '__global__ void k(unsigned long long *t)
+{
+	unsigned long long v;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+	t[0] = v;
+}'
+is "$(v '[.verified.reason, .verified.detail] | join(" | ")')" \
+    "clock | the kernel reads %globaltimer in inline PTX: its outputs can follow when and how fast it ran" \
+    "a kernel that reads %globaltimer in inline PTX: the same"
+clockrec vnoclock '// clock() in a comment, clock64() /* too */
+__global__ void k(clock_t *t, S s)
+{
+	t[0] = s.clock() + p->clock64(); /* clock64() */
+	const char *m = "clock()";
+}'
+is "$(v '[.verified.value, .verified.reason] | map(tostring) | join(" | ")')" \
+    "true | null" \
+    "near miss: clock_t, members named clock, comments and strings: a verified task"
+
 verify vlooks looks "" --no-time
 is "$(v '[.verified.value, .deterministic, (.golden[0].outputs | map(.unwritten) | join(","))] | map(tostring) | join(" | ")')" \
     "true | true | 0,0" \

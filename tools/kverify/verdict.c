@@ -2,11 +2,13 @@
  * The verdict on a record's golden outputs: verify.verified says whether
  * the record is a verified task, and if not the first check it failed, in
  * the order the funnel counts them: a golden at all, deterministic or
- * different between runs only within a tolerance band, clean
+ * different between runs only within a tolerance band, no clock read
+ * (a kernel that reads one can pass the repeat by chance), clean
  * under compute-sanitizer memcheck on case 0, every output element
  * written, no output degenerate in every case, the CPU reference (where
  * there is one) not disagreeing.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +36,80 @@ last_error(json_t *rec, const char **code)
 	if (strncmp(m, id, l) == 0 && strncmp(m + l, ": ", 2) == 0)
 		m += l + 2;
 	return m;
+}
+
+/*
+ * Whether the slice's code reads a clock: a call of clock() or clock64()
+ * (__clock64 too), or %clock, %clock64 or %globaltimer named in inline
+ * PTX; comments are skipped.  Such a kernel's outputs can follow when and
+ * how fast it ran (an elapsed count, a spin until a time), whatever two
+ * runs of the golden showed; what it read goes into why.
+ */
+static int
+reads_clock(json_t *rec, char *why, size_t len)
+{
+	const char *s = k_get_str(json_object_get(rec, "slice"), "code"), *p;
+	static const char *const regs[] = { "%clock64", "%clock",
+	    "%globaltimer", NULL };
+	int i;
+
+	for (p = s; p != NULL && *p != '\0'; ) {
+		if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			p = e != NULL ? e + 2 : p + strlen(p);
+			continue;
+		}
+		if (*p == '"') {
+			/* a string: inline PTX's registers */
+			const char *e = p + 1;
+			while (*e != '\0' && *e != '"' && *e != '\n')
+				e += *e == '\\' && e[1] != '\0' ? 2 : 1;
+			for (i = 0; regs[i] != NULL; i++) {
+				const char *r = p;
+				size_t l = strlen(regs[i]);
+				while ((r = strstr(r, regs[i])) != NULL && r < e) {
+					if (!isalnum((unsigned char)r[l]) &&
+					    r[l] != '_') {
+						snprintf(why, len, "the kernel "
+						    "reads %s in inline PTX: its "
+						    "outputs can follow when and "
+						    "how fast it ran", regs[i]);
+						return 1;
+					}
+					r += l;
+				}
+			}
+			p = *e == '"' ? e + 1 : e;
+			continue;
+		}
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *e = p, *q;
+			size_t l;
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			l = (size_t)(e - p);
+			for (q = e; *q == ' ' || *q == '\t' || *q == '\n'; q++)
+				;
+			if (*q == '(' && ((l == 5 && strncmp(p, "clock", 5) ==
+			    0) || (l == 7 && strncmp(p, "clock64", 7) == 0) ||
+			    (l == 9 && strncmp(p, "__clock64", 9) == 0)) &&
+			    (p == s || (p[-1] != '.' && p[-1] != '>' &&
+			    p[-1] != ':'))) {
+				snprintf(why, len, "the kernel calls %.*s(): its "
+				    "outputs can follow when and how fast it "
+				    "ran", (int)l, p);
+				return 1;
+			}
+			p = e;
+			continue;
+		}
+		p++;
+	}
+	return 0;
 }
 
 /* Whether memcheck ran clean; else why not, in why. */
@@ -262,6 +338,8 @@ verdict(struct ctx *c, int ncases)
 	} else if (!json_is_true(json_object_get(c->v, "deterministic")) &&
 	    !banded(c->v, why, sizeof(why)))
 		reason = "nondeterministic";
+	else if (reads_clock(c->rec, why, sizeof(why)))
+		reason = "clock";
 	else if (opt.memcheck && !memcheck_clean(c->v, why, sizeof(why)))
 		reason = "memcheck";
 	else if (!has_outputs(c->v, why, sizeof(why)))
