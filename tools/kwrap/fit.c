@@ -39,17 +39,24 @@ struct fit {
 
 enum { FIT_OK = 0, FIT_BIG = 1, FIT_ZERO = 2 };	/* bits */
 
-/* Evaluate expression n for the current values: 1 and *v, 0 when it
+/* Evaluate expression e for the current values: 1 and *v, 0 when it
  * names what is not known, -1 when it overflows. */
 static int
-fit_eval(struct fit *f, int n, long long *v)
+fit_eval_toks(struct fit *f, const struct toks *e, long long *v)
 {
 	int i;
 
 	consts_clear(f->bind);
 	for (i = 0; i < f->nk; i++)
 		const_set(f->bind, f->key[i], f->val[i]);
-	return eval_bound(&f->e[n], f->c, f->bind, v);
+	return eval_bound(e, f->c, f->bind, v);
+}
+
+/* The same for expression n of the case (a count, the launch). */
+static int
+fit_eval(struct fit *f, int n, long long *v)
+{
+	return fit_eval_toks(f, &f->e[n], v);
 }
 
 /*
@@ -91,13 +98,7 @@ fit_pitch(struct fit *f)
 	for (i = 0; i < f->nk; i++) {
 		if (f->prm[i] == NULL || f->pitch[f->rank[i]].n == 0)
 			continue;
-		consts_clear(f->bind);
-		{
-			int j;
-			for (j = 0; j < f->nk; j++)
-				const_set(f->bind, f->key[j], f->val[j]);
-		}
-		if (eval_bound(&f->pitch[f->rank[i]], f->c, f->bind, &v) > 0 &&
+		if (fit_eval_toks(f, &f->pitch[f->rank[i]], &v) > 0 &&
 		    v > f->val[i])
 			f->val[i] = v;
 	}

@@ -540,6 +540,35 @@ split_top(const struct toks *t, size_t a, size_t b, const char *sep,
 	return n;
 }
 
+int
+sum_terms(const struct toks *t, size_t a, size_t b, size_t *s, size_t *e,
+    int *sg, int max)
+{
+	size_t i, st = a;
+	int n = 0, sign = 1;
+
+	for (i = a; i <= b; ) {
+		if (i < b && (is(t, i, "(") || is(t, i, "["))) {
+			i = skip_group(t, i);
+			continue;
+		}
+		if (i == b || ((is(t, i, "+") || is(t, i, "-")) && i > st &&
+		    !unary_at(t, i))) {
+			if (i <= st || n == max)
+				return -1;
+			s[n] = st;
+			e[n] = i;
+			sg[n++] = sign;
+			if (i == b)
+				break;
+			sign = is(t, i, "+") ? 1 : -1;
+			st = i + 1;
+		}
+		i++;
+	}
+	return n;
+}
+
 /* Guards of condition [a, b): its conjuncts hold from their end to e;
  * its negation (each disjunct failed) over [ns, ne). */
 static void

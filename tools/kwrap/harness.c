@@ -270,12 +270,7 @@ texture_fields(struct k_buf *b, json_t *tex)
 	size_t d;
 	int kd;
 
-	if (!json_is_object(tex) || kind == NULL)
-		return;
-	for (kd = 1; tex_kinds[kd] != NULL && strcmp(tex_kinds[kd], kind) !=
-	    0; kd++)
-		;
-	if (tex_kinds[kd] == NULL)
+	if (!json_is_object(tex) || (kd = tex_kind(kind)) == TEX_NONE)
 		return;
 	k_buf_printf(b, ";\n\tkw_b[kw_nb].tex = %d; kw_b[kw_nb].tex_ch = "
 	    "%lld; kw_b[kw_nb].tex_norm = %d", kd, (long long)k_get_int(tex,

@@ -1232,6 +1232,8 @@ x_unary(struct ex *x, struct iv *r)
  * a store adds to it (up to 8) stay below Kp.  [a, e) is x, [ma, me) m,
  * r (0 or more) x % m so far.
  */
+#define MOD_TERMS 64	/* terms of a dividend mod_tail reads */
+
 static void
 mod_tail(struct fn *f, size_t a, size_t e, size_t ma, size_t me,
     const struct iv *m, struct iv *r)
@@ -1239,9 +1241,10 @@ mod_tail(struct fn *f, size_t a, size_t e, size_t ma, size_t me,
 	const struct toks *t = f->t;
 	struct atoms *at = f->k->at;
 	struct poly k, h;
+	struct iv tv;
 	long long c = expr_multiple(f, ma, me), lo = 0, hi = 0, v, w, tm;
-	size_t i, s;
-	int sign = 1;
+	size_t s[MOD_TERMS], en[MOD_TERMS];
+	int sg[MOD_TERMS], n, j;
 
 	if (c <= 1)
 		return;
@@ -1250,31 +1253,17 @@ mod_tail(struct fn *f, size_t a, size_t e, size_t ma, size_t me,
 		e--;
 	}
 	/* each term: a multiple of c, or bounded by constants */
-	for (i = s = a; i <= e; ) {
-		if (i < e && (is(t, i, "(") || is(t, i, "["))) {
-			i = skip_group(t, i);
+	if ((n = sum_terms(t, a, e, s, en, sg, MOD_TERMS)) < 0)
+		return;
+	for (j = 0; j < n; j++) {
+		tm = expr_multiple(f, s[j], en[j]);
+		if (tm != 0 && tm % c == 0)
 			continue;
-		}
-		if (i == e || ((is(t, i, "+") || is(t, i, "-")) && i > s &&
-		    !unary_at(t, i))) {
-			struct iv tv;
-			if (i <= s)
-				return;
-			tm = expr_multiple(f, s, i);
-			if (tm == 0 || tm % c != 0) {
-				eval_at(f, s, i, &tv);
-				if (!p_isconst(&tv.lo, &v) || !p_isconst(&tv.hi,
-				    &w))
-					return;
-				lo += sign > 0 ? v : -w;
-				hi += sign > 0 ? w : -v;
-			}
-			if (i == e)
-				break;
-			sign = is(t, i, "+") ? 1 : -1;
-			s = i + 1;
-		}
-		i++;
+		eval_at(f, s[j], en[j], &tv);
+		if (!p_isconst(&tv.lo, &v) || !p_isconst(&tv.hi, &w))
+			return;
+		lo += sg[j] > 0 ? v : -w;
+		hi += sg[j] > 0 ? w : -v;
 	}
 	if (lo < 0 || hi >= c)
 		return;

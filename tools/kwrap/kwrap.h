@@ -636,6 +636,13 @@ int_var(const struct fn *f, const char *name);
 int
 split_top(const struct toks *t, size_t a, size_t b, const char *sep,
     size_t *ends, int max, int *mixed);
+/* The top-level terms of the sum [a, b) (a + or - that is not unary
+ * parts them): each term's tokens [s[i], e[i]) without its sign, the
+ * sign (1 or -1) in sg[i]; how many, or -1 for more than max or for an
+ * empty term. */
+int
+sum_terms(const struct toks *t, size_t a, size_t b, size_t *s, size_t *e,
+    int *sg, int max);
 int
 decl_of(const struct fn *f, const char *name, size_t pos);
 struct fn *
@@ -741,6 +748,9 @@ texture_params(struct kern *k);
 /* TEX_* by name ("linear", "2d", ...; NULL ends) and extents of each */
 extern const char *const tex_kinds[];
 extern const int tex_dims[];
+/* TEX_* of a kind's name, TEX_NONE for none */
+int
+tex_kind(const char *name);
 /* 1 and the element type into elem when a struct member's type is a
  * pointer (const float *, void * __restrict__) */
 int

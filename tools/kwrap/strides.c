@@ -135,52 +135,43 @@ is_layout(struct kern *k, int b)
  * width when buffer b, written by the kernel with a derived count, has
  * one for p.
  */
+#define PITCH_TERMS 64	/* terms of a count row_pitch reads */
+
 static void
 row_pitch(struct kern *k, struct param *p, const struct param *b)
 {
 	struct toks t;
 	struct k_buf w = { 0 };
-	size_t i, s;
-	int depth = 0, with = 0, other = 0, bad = 0;
+	size_t i, j, s[PITCH_TERMS], e[PITCH_TERMS];
+	int sg[PITCH_TERMS], n, m, with = 0, other = 0, bad = 0;
 
 	memset(&t, 0, sizeof(t));
 	tokenize(b->count, &t);
-	/* each top-level term: with p as a factor, or without p */
-	for (s = 0, i = 0; i <= t.n && !bad; i++) {
-		int end = i == t.n || (depth == 0 && i > s &&
-		    (is(&t, i, "+") || is(&t, i, "-")));
-		if (i < t.n && (is(&t, i, "(") || is(&t, i, "[")))
-			depth++;
-		else if (i < t.n && (is(&t, i, ")") || is(&t, i, "]")))
-			depth--;
-		if (!end)
-			continue;
-		{
-			size_t j, a;
-			int has = 0;
-			a = s + (is(&t, s, "+") || is(&t, s, "-"));
-			for (j = s; j < i; j++)
-				if (is(&t, j, p->name)) {
-					/* p, R * p or p * R with R one name or
-					 * number: p's rows counted by R alone,
-					 * in elements as the width is */
-					has = 1;
-					if (!(i == a + 1 || (i == a + 3 &&
-					    is(&t, a + 1, "*") &&
-					    (j == a || j == a + 2))))
-						bad = 1;
-				}
-			if (has)
-				with = 1;
-			else {
-				if (w.n == 0 && is(&t, s, "+"))
-					join_buf(&t, s + 1, i, &w);
-				else
-					join_buf(&t, s, i, &w);
-				other = 1;
+	/* each term: with p as a factor, or without p */
+	n = sum_terms(&t, 0, t.n, s, e, sg, PITCH_TERMS);
+	for (m = 0; m < n && !bad; m++) {
+		int has = 0;
+		for (j = s[m]; j < e[m]; j++)
+			if (is(&t, j, p->name)) {
+				/* p, R * p or p * R with R one name or
+				 * number: p's rows counted by R alone, in
+				 * elements as the width is */
+				has = 1;
+				if (!(e[m] == s[m] + 1 || (e[m] == s[m] + 3 &&
+				    is(&t, s[m] + 1, "*") && (j == s[m] ||
+				    j == s[m] + 2))))
+					bad = 1;
 			}
+		if (has)
+			with = 1;
+		else {
+			if (w.n > 0)
+				k_buf_add(&w, sg[m] < 0 ? " - " : " + ");
+			else if (sg[m] < 0)
+				k_buf_add(&w, "- ");
+			join_buf(&t, s[m], e[m], &w);
+			other = 1;
 		}
-		s = i;
 	}
 	/* a width that names a parameter: x's bound, not a constant */
 	if (!bad && with && other && w.n < MAX_EXPR) {

@@ -201,10 +201,7 @@ texture_ok(struct vctx *v, json_t *p, const char *what, size_t i)
 	size_t j, n;
 	int kd;
 
-	for (kd = 1; tex_kinds[kd] != NULL && (kind == NULL ||
-	    strcmp(tex_kinds[kd], kind) != 0); kd++)
-		;
-	if (!json_is_object(t) || tex_kinds[kd] == NULL)
+	if (!json_is_object(t) || (kd = tex_kind(kind)) == TEX_NONE)
 		return bad(v, "%s[%zu].texture.kind: not linear, 1d, 2d, 3d, "
 		    "1d_layered or 2d_layered", what, i);
 	if (strcmp(what, "params") != 0 || role == NULL ||

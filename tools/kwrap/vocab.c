@@ -16,6 +16,17 @@ const char *const tex_kinds[] = { "", "linear", "1d", "2d", "3d",
 	"1d_layered", "2d_layered", NULL };
 const int tex_dims[] = { 0, 1, 1, 2, 3, 2, 3 };
 
+int
+tex_kind(const char *name)
+{
+	int k;
+
+	for (k = 1; name != NULL && tex_kinds[k] != NULL; k++)
+		if (strcmp(tex_kinds[k], name) == 0)
+			return k;
+	return TEX_NONE;
+}
+
 const struct vocab roles[] = {		/* in the order of enum role */
 	{ "in", "KW_IN" }, { "out", "KW_OUT" }, { "inout", "KW_INOUT" },
 	{ "scalar", NULL }, { NULL, NULL }
