@@ -6,7 +6,7 @@
 # counts and a void * member's element type from the kernel's accesses
 # through p.x, followed through aliases and a traits class's member types,
 # test/byvalue/traits.cu), their addresses put into the struct the
-# harness passes, a void * member nothing names a null pointer
+# harness passes, a void * member the kernel never reaches a null pointer
 # (test/byvalue/shared.cu); a
 # std::pair of two scalars is a struct of its members first and second; a
 # type kwrap cannot build (a void * never cast, a class template instance)
@@ -21,8 +21,9 @@ KWRAP=$(tool kwrap)
 
 run "$KWRAP" < test/byvalue/kslice.ndjson
 is "$T_STATUS" 1 "byvalue: exit status 1 (records with errors)"
-is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 14 "every line in is a line out"
+is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 16 "every line in is a line out"
 cp "$T_TMP/out" "$T_TMP/b.ndjson"
+cp "$T_TMP/out" "$T_TMP/b0.ndjson"
 # rec(KERNEL, JQ): a jq expression on KERNEL's record
 rec() {
 	jq -c --arg id "test/byvalue/byvalue.cu::$1" \
@@ -116,7 +117,7 @@ is "$(jq -c 'select(.id == "test/byvalue/traits.cu::traits_cast_kernel<io_traits
     "void * members cast to a type named through a traits class (Traits::io::elem, the instance's class): its element type (double)"
 
 # a struct two kernels share (test/byvalue/shared.cu): a void * member
-# the slice never names is a null pointer, no buffer
+# the kernel never reaches is a null pointer, no buffer
 recs() {
 	jq -c --arg id "test/byvalue/shared.cu::$1" \
 	    "select(.id == \$id) | $2" "$T_TMP/b.ndjson"
@@ -130,6 +131,12 @@ is "$(recs shared_store_kernel '[(.errors // [] | length), [.wrap.spec.params[] 
 like "$(recs shared_sum_kernel '.wrap.harness.code' | jq -r .)" \
     'struct kw_struct_p \{ void \* in; void \* out; void \* sums; int32_t n; \} p;' \
     "the harness lays the null member out as a pointer, which its memset leaves 0"
+is "$(recs pair_sum_kernel '[(.errors // [] | length), (.wrap.spec.params[0].fields | map([.name, .use])), [.wrap.spec.params[] | select(.member) | .member]]')" \
+    '[0,[["in","buffer"],["y","null"],["sums","buffer"],["n","size"]],["p.in","p.sums"]]' \
+    "a void * member y the kernel never reaches, though it names a float2's .y: a null pointer, a harness"
+like "$(jq -r 'select(.id == "test/byvalue/shared.cu::pair_helper_kernel") | [.errors[]?.message] | join(";")' "$T_TMP/b0.ndjson")" \
+    'parameter p \(pair_sum_params\) is passed by value and kwrap cannot build it: its member y \(void \*\) points to elements of a type kwrap cannot tell' \
+    "the struct handed whole to a helper whose code names a .y: the member may be reached, still a bad spec"
 
 # the harnesses built compile as harness.build says
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -138,12 +145,13 @@ mkdir -p "$T_TMP/h"
 for k in plain_struct_kernel enum_kernel pointer_member_kernel \
     'template_cast_kernel<double>' vector_value_kernel pair_seed_kernel \
     pair_mixed_kernel 'traits_cast_kernel<io_traits_f64>' shared_sum_kernel \
-    void_member_kernel; do
+    pair_sum_kernel void_member_kernel; do
 	if [ ! -x "$NVCC" ]; then
 		skip "nvcc: $k harness builds" "nvcc is not installed"
 		continue
 	fi
 	case $k in
+	pair_sum_*) recs "$k" '.wrap.harness.code' ;;
 	pair_*) recp "$k" '.wrap.harness.code' ;;
 	traits_*) jq -c --arg id "test/byvalue/traits.cu::$k" \
 	    'select(.id == $id) | .wrap.harness.code' "$T_TMP/b.ndjson" ;;

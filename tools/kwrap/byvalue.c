@@ -434,6 +434,32 @@ member_named(struct kern *k, const char *member)
 	return 0;
 }
 
+/*
+ * Whether the kernel's body can reach member of struct parameter p: it
+ * names buffer name (what its p.member became), or it uses p whole (p
+ * not followed by a member: passed to a helper, its address taken) and
+ * some member access of the slice names member.  A kernel that only
+ * reads p's members one by one reaches no other: a .y elsewhere (a
+ * float2's) is not p's.
+ */
+static int
+member_reached(struct kern *k, const struct param *p, const char *member,
+    const char *name)
+{
+	const struct toks *t = &k->t;
+	size_t j;
+	int whole = 0;
+
+	for (j = k->body + 1; j < t->n; j++) {
+		if (is(t, j, name))
+			return 1;
+		if (is(t, j, p->name) && !is(t, j - 1, ".") &&
+		    !is(t, j - 1, "->") && !is(t, j + 1, "."))
+			whole = 1;
+	}
+	return whole && member_named(k, member);
+}
+
 /* A void * member's element type from the kernel's casts of it, name
  * being the member's token once rewritten: ((const T *)name)[i],
  * reinterpret_cast<const T *>(name), static_cast<T *>(name). */
@@ -591,12 +617,13 @@ byvalue_members(struct kern *k)
 				guess(k, "%s: element type %s from the kernel's "
 				    "cast of %s", q->name, q->type, q->member);
 			}
-			if (q->dt == NULL && !member_named(k, fd->name)) {
+			if (q->dt == NULL && !member_reached(k, p, fd->name,
+			    name)) {
 				/* a struct shared by several kernels: this one
 				 * never touches the member, which gets no
 				 * buffer and stays a null pointer */
-				guess(k, "%s.%s: a void * the slice never "
-				    "names, passed as a null pointer", p->name,
+				guess(k, "%s.%s: a void * the kernel never "
+				    "reaches, passed as a null pointer", p->name,
 				    fd->name);
 				k->np--;
 				fd->buf = -1;

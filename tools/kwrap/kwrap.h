@@ -126,7 +126,7 @@ struct field {
 				   this expression (an accessor's stride) */
 	int fixed;		/* a size every case gives this value */
 	int least;		/* a size every case gives at least this */
-	int null;		/* a void * member the slice never names:
+	int null;		/* a void * member the kernel never reaches:
 				   passed as a null pointer, no buffer */
 	char vec[64];		/* a component of this vector member (p.v.x
 				   is the field v_x), or empty */
