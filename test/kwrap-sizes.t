@@ -295,8 +295,8 @@ is "$(gspec rows_of_warps '[.launch.grid[0], .launch.block[0], [.params[] | .cou
 is "$(gspec rows_in_helper '[.launch.grid[0], (.confidence.guesses | map(select(test("^grid"))))]')" \
     '["1",["grid: one block (a block index is used only in functions the kernel calls, whose range kwrap does not widen)"]]' \
     "a block index read only in a helper the kernel calls: one block, and the guess says so (not that no block index is used)"
-is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["1048576"]' \
-    "near miss: base += 1 after the guard: the store at base + k is not bounded by it"
+is "$(gspec moved_base '[.params[] | select(.name == "y") | .count]')" '["n + 256"]' \
+    "near miss: base += 1 after the guard: the store at base + k is not bounded by the guard's expression (n), only by base's own bound plus the step and k's (n + 256)"
 
 # launches under the launcher's conditions (test/sizes/dispatch.cu,
 # saved as test/sizes/dispatch.ndjson)
@@ -362,6 +362,9 @@ is "$(vspec vec_tile_kernel '[.params[1].count, ([.cases[] | .scalars.width % 4]
 is "$(vspec vec_async_kernel '[.params[1].count, ([.cases[] | .scalars.width % 4] | max)]')" \
     '["15 * width + 16",0]' \
     "__pipeline_memcpy_async(&tile[...], &in[width * y + col], sizeof(float4)): the copy's 16 bytes read, width a multiple of 4"
+is "$(vspec 'vec_alias_kernel<half_io>' '[[.params[] | select(.role != "scalar") | [.name, .dtype, .count]], .confidence.counts]')" \
+    '[[["out","float16","2 * (rows * n - n + (2 * n - 1) / 2 + 1)"],["in","float16","2 * rows * n"]],"high"]' \
+    "void * buffers cast to a traits class's types (IOType = Traits::Type, a __half; IOType2 a __half2): halves, 2 * rows * n of each"
 builds "$T_TMP/v.ndjson"
 
 # dynamic shared memory reached only through a class and a device
@@ -377,7 +380,8 @@ builds "$T_TMP/f.ndjson"
 # strides passed as integers (test/sizes/strides.cu, saved as
 # test/sizes/strides.ndjson): every case lays the rows out so that no
 # two index tuples meet (innermost 1, each stride the span inside it);
-# a step whose product is compared keeps the cases' own values
+# a step whose product is compared keeps the cases' own values; offsets
+# stepped on between two calls (off += E) are the first plus E
 "$KWRAP" < test/sizes/strides.ndjson > "$T_TMP/st.ndjson" 2> /dev/null
 stcase() { spec_of "$T_TMP/st.ndjson" test/sizes/strides.cu "$@"; }
 is "$(stcase rotate_rows '[.cases[] | .scalars | select(.stride_d == 1 and .stride_h == .d and .stride_r == .h * .d and .o_stride_d == 1 and .o_stride_h == .d and .o_stride_r == .h * .d)] | length')" \
@@ -389,6 +393,12 @@ is "$(stcase rotate_rows '.cases[0].scalars | [.rows, .h, .d]')" '[285,60,60]' \
     "the typical case's sizes fitted to the budget with the strides the layout gives"
 is "$(stcase strided_pick '[.cases[] | .scalars.step] | unique')" '[1,32,64,67,256]' \
     "a step whose product is compared (x = i * step - 1; x < width) is no stride of a layout"
+is "$(stcase rotate_halves '[.confidence.counts, (.params[] | select(.name == "dst") | .role)]')" \
+    '["high","inout"]' \
+    "offsets stepped on between two calls of a helper (o_off += d / 2 * o_stride_d): the accesses bounded, a layout"
+is "$(stcase rotate_halves '[.cases[] | .scalars | select(.o_stride_d == 1 and .o_stride_h >= .d and .o_stride_r >= .h * .o_stride_h and .stride_d == 1 and .stride_h >= .d and .stride_r >= .h * .stride_h)] | length')" \
+    "$(stcase rotate_halves '.cases | length')" \
+    "the second half's offset is the first's plus the step: rows and heads apart in every case, no two stores meet"
 builds "$T_TMP/st.ndjson"
 
 # pointers set in branches and namesakes in sibling scopes

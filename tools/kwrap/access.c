@@ -103,10 +103,9 @@ acc_add(struct fn *f, struct acc *a, const struct iv *r, size_t pos)
 		acc_unknown(a, f, pos);
 }
 
-/* Elements of the buffer one pointee of type [a, b) spans, for a buffer
- * of esz-byte elements; 0 when it does not span whole elements. */
-static long long
-cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
+/* The size in bytes of scalar or vector type name, or 0. */
+static int
+type_size(const char *name)
 {
 	static const struct { const char *name; int size; } vec[] = {
 		{ "char", 1 }, { "uchar", 1 }, { "short", 2 }, { "ushort", 2 },
@@ -115,12 +114,35 @@ cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
 		{ "double", 8 }, { "half", 2 }, { "__half", 2 },
 		{ "__nv_bfloat16", 2 }, { NULL, 0 }
 	};
+	const struct k_dtype *dt;
+	size_t l = strlen(name);
+	int i;
+
+	if ((dt = k_dtype_c(name)) != NULL)
+		return dt->size;
+	if (strcmp(name, "half2") == 0 || strcmp(name, "__half2") == 0 ||
+	    strcmp(name, "__nv_bfloat162") == 0)
+		return 4;
+	if (l > 1 && isdigit((unsigned char)name[l - 1]))
+		for (i = 0; vec[i].name != NULL; i++)
+			if (strlen(vec[i].name) == l - 1 &&
+			    strncmp(vec[i].name, name, l - 1) == 0)
+				return vec[i].size * (name[l - 1] - '0');
+	return 0;
+}
+
+/* Elements of the buffer one pointee of type [a, b) spans, for a buffer
+ * of esz-byte elements; 0 when it does not span whole elements.  A type
+ * named through aliases (using IOType = typename Traits::Type) is
+ * followed to what it stands for (resolve_type). */
+static long long
+cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
+{
 	json_t *inst = json_object_get(json_object_get(k->rec, "slice"),
 	    "instance");
-	char name[128] = "";
-	const struct k_dtype *dt;
+	char name[128] = "", to[128];
 	size_t j;
-	int size = 0, i;
+	int size;
 
 	for (j = a; j < b; j++) {
 		const char *s = t->v[j];
@@ -132,19 +154,9 @@ cast_lanes(struct kern *k, const struct toks *t, size_t a, size_t b, int esz)
 		append_word(name, sizeof(name), json_is_string(bnd) ?
 		    json_string_value(bnd) : s);
 	}
-	if ((dt = k_dtype_c(name)) != NULL)
-		size = dt->size;
-	else {
-		size_t l = strlen(name);
-		if (l > 1 && isdigit((unsigned char)name[l - 1]))
-			for (i = 0; vec[i].name != NULL; i++)
-				if (strlen(vec[i].name) == l - 1 &&
-				    strncmp(vec[i].name, name, l - 1) == 0)
-					size = vec[i].size * (name[l - 1] - '0');
-		if (strcmp(name, "half2") == 0 || strcmp(name, "__half2") == 0 ||
-		    strcmp(name, "__nv_bfloat162") == 0)
-			size = 4;
-	}
+	if ((size = type_size(name)) == 0 && name[0] != '\0' &&
+	    resolve_type(k, name, to, sizeof(to), 0))
+		size = type_size(to);
 	if (size == 0 || esz <= 0 || size % esz != 0)
 		return 0;
 	return size / esz;

@@ -633,6 +633,36 @@ byvalue_members(struct kern *k)
 	}
 }
 
+/*
+ * A void * parameter the kernel casts to a pointer of a known type
+ * (reinterpret_cast<const T *>(x)[i], ((T *)x)[i], T spelled through
+ * aliases or a traits class) holds elements of that type, as a struct's
+ * void * member does: its count is then in those elements, not in bytes
+ * of a buffer of unknown elements.  The first such cast decides.
+ */
+void
+byvalue_void_params(struct kern *k)
+{
+	const struct k_dtype *dt;
+	char type[sizeof(k->p[0].type)];
+	int i, lanes;
+
+	for (i = 0; i < k->np; i++) {
+		struct param *p = &k->p[i];
+		if (!p->ptr || p->dt != NULL || p->member_of >= 0 ||
+		    strcmp(p->type, "void") != 0)
+			continue;
+		if ((dt = cast_type(k, k->body, p->name, type, sizeof(type),
+		    &lanes)) == NULL)
+			continue;
+		copy(p->type, sizeof(p->type), type);
+		p->dt = dt;
+		p->lanes = lanes;
+		guess(k, "%s: element type %s from the kernel's cast of it",
+		    p->name, type);
+	}
+}
+
 json_t *
 byvalue_field_json(struct kern *k, const struct field *f)
 {

@@ -49,6 +49,7 @@ infer_at(json_t *rec, int data_lo, const struct kern *from)
 		k->body = 0;
 	accessor_text(k);
 	byvalue_members(k);
+	byvalue_void_params(k);
 	/* the kernel's own constants once its template arguments are
 	 * known: constexpr int W = 1 << LOG2; set last, they win over
 	 * namesakes elsewhere in the slice */

@@ -375,7 +375,9 @@ var_hull(struct fn *f, const char *name, int d, struct iv *r)
 /* The assignment x = E that alone reaches pos, or -1: the last one
  * before pos, a statement of its own in a block that holds pos, with no
  * assignment of x after pos in a loop around pos that does not hold it
- * (whose next trip would bring that value back). */
+ * (whose next trip would bring that value back).  A step x += E, x -= E,
+ * x++ or x-- qualifies as well: its value is then the one that reaches
+ * the step, moved by E (var_value). */
 static int
 sole_def(struct fn *f, const char *name, int d, size_t pos)
 {
@@ -392,8 +394,10 @@ sole_def(struct fn *f, const char *name, int d, size_t pos)
 		if (last < 0 || as->pos > f->as[last].pos)
 			last = j;
 	}
-	if (last < 0 || f->as[last].kind != A_EQ)
-		return -1;
+	if (last < 0 || (f->as[last].kind != A_EQ &&
+	    f->as[last].kind != A_INC && f->as[last].kind != A_DEC) ||
+	    (f->as[last].kind != A_EQ && in_for_header(f, f->as[last].pos)))
+		return -1;	/* a loop's step runs after its body */
 	pa = f->as[last].pos;
 	for (st = pa; st > f->a && (is_ident(t->v[st - 1]) ||
 	    is(t, st - 1, "*") || is(t, st - 1, "&") || is(t, st - 1, "::")) &&
@@ -594,7 +598,18 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 	size_t after = 0;
 	int i, d = decl_of(f, name, pos), j, met = 0;
 
-	if ((j = sole_def(f, name, d, pos)) >= 0) {
+	if ((j = sole_def(f, name, d, pos)) >= 0 && f->as[j].kind != A_EQ) {
+		/* x += E in straight-line code (an offset moved on between
+		 * two calls): what reaches the step, plus E */
+		struct iv step;
+		if (f->as[j].b > f->as[j].a)
+			eval_at(f, f->as[j].a, f->as[j].b, &step);
+		else
+			iv_const(&step, 1);
+		var_value(f, name, f->as[j].pos, r);
+		iv_add(r, r, &step, f->as[j].kind == A_INC ? 1 : -1);
+		after = f->as[j].b > f->as[j].a ? f->as[j].b : f->as[j].pos + 1;
+	} else if (j >= 0) {
 		eval_at(f, f->as[j].a, f->as[j].b, r);
 		after = f->as[j].b;
 	} else

@@ -761,6 +761,9 @@ byvalue_ptr_member(const char *type, char *elem, size_t cap);
  * parameter. */
 void
 byvalue_members(struct kern *k);
+/* A void * parameter's element type from the kernel's casts of it. */
+void
+byvalue_void_params(struct kern *k);
 /* 1 when by-value p's type is a CUDA vector type (float2, int4, ...):
  * p becomes a struct of its components x, y, z, w */
 int
