@@ -457,9 +457,11 @@ if [ -f "$g/judge.ndjson" ]; then
 	# vector stores guarded at their start (test/sizes/vector.cu): the
 	# count rounded up to the width leaves no element unwritten
 	# (and rows of float4 read through a const pointer or copied
-	# asynchronously: the row stride a multiple of 4)
+	# asynchronously: the row stride a multiple of 4; halves and pairs
+	# of them named through a traits class's aliases)
 	for k in vec_index_kernel vec_offset_kernel vec_stride_kernel \
-	    "vec_bytes_kernel<__half>" vec_tile_kernel vec_async_kernel; do
+	    "vec_bytes_kernel<__half>" vec_tile_kernel vec_async_kernel \
+	    "vec_alias_kernel<half_io>"; do
 		m="test/sizes/vector.cu::$k"
 		has "$J" "$m" '"verified":{"value":true'
 		ok $? "$k: a verified task, every element of its count written"
@@ -496,7 +498,7 @@ if [ -f "$g/judge.ndjson" ]; then
 	# strides passed as integers (test/sizes/strides.cu): laid out so
 	# that no two elements meet, the output a view whose gaps stay
 	verified test/sizes/strides.cu "its strides laid out" \
-	    rotate_rows strided_pick
+	    rotate_rows strided_pick rotate_halves
 	# pointers set in branches, namesakes in sibling scopes, constructors
 	# picked by their class's specialization, grids split by a product,
 	# locals set once from the instance (test/sizes/branches.cu): every

@@ -128,7 +128,8 @@ __global__ void vec_alias_kernel(void *out, const void *in, int n, int rows)
 			int off = r * 2 * n + c;
 			IOType2 v = *reinterpret_cast<const IOType2 *>(
 			    &reinterpret_cast<const IOType *>(in)[off]);
-			reinterpret_cast<IOType2 *>(out)[off / 2] = v;
+			reinterpret_cast<IOType2 *>(out)[off / 2] =
+			    __hadd2(v, v);
 		}
 	}
 }
