@@ -103,31 +103,18 @@ acc_add(struct fn *f, struct acc *a, const struct iv *r, size_t pos)
 		acc_unknown(a, f, pos);
 }
 
-/* The size in bytes of scalar or vector type name, or 0. */
+/* The size in bytes of scalar or vector type name (vector_dtype's
+ * float4, __half2, ...), or 0. */
 static int
 type_size(const char *name)
 {
-	static const struct { const char *name; int size; } vec[] = {
-		{ "char", 1 }, { "uchar", 1 }, { "short", 2 }, { "ushort", 2 },
-		{ "int", 4 }, { "uint", 4 }, { "float", 4 }, { "long", 8 },
-		{ "ulong", 8 }, { "longlong", 8 }, { "ulonglong", 8 },
-		{ "double", 8 }, { "half", 2 }, { "__half", 2 },
-		{ "__nv_bfloat16", 2 }, { NULL, 0 }
-	};
 	const struct k_dtype *dt;
-	size_t l = strlen(name);
-	int i;
+	int lanes;
 
 	if ((dt = k_dtype_c(name)) != NULL)
 		return dt->size;
-	if (strcmp(name, "half2") == 0 || strcmp(name, "__half2") == 0 ||
-	    strcmp(name, "__nv_bfloat162") == 0)
-		return 4;
-	if (l > 1 && isdigit((unsigned char)name[l - 1]))
-		for (i = 0; vec[i].name != NULL; i++)
-			if (strlen(vec[i].name) == l - 1 &&
-			    strncmp(vec[i].name, name, l - 1) == 0)
-				return vec[i].size * (name[l - 1] - '0');
+	if ((dt = vector_dtype(name, &lanes)) != NULL)
+		return dt->size * lanes;
 	return 0;
 }
 

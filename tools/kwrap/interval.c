@@ -217,6 +217,16 @@ bisect_value(struct fn *f, const struct asg *as, struct iv *r)
 	return 1;
 }
 
+/* What step as (x += E, x -= E, x++, x--) moves x by: E, or 1. */
+static void
+step_by(struct fn *f, const struct asg *as, struct iv *v)
+{
+	if (as->b > as->a)
+		eval_at(f, as->a, as->b, v);
+	else
+		iv_const(v, 1);
+}
+
 /* The hull of what is assigned to name (declared at d) into r; in fin
  * (*nfin of them) the hull of the values with both sides bounded. */
 static void
@@ -269,10 +279,7 @@ hull_pass(struct fn *f, const char *name, int d, struct iv *r,
 			continue;
 		if (as->kind == A_INC || as->kind == A_DEC) {
 			int up = as->kind == A_INC;
-			if (as->b > as->a)
-				eval_at(f, as->a, as->b, &v);
-			else
-				iv_const(&v, 1);
+			step_by(f, as, &v);
 			if (!iv_nonneg(at, &v))
 				iv_top(r);
 			else if (up && as->cb > as->ca) {
@@ -394,10 +401,12 @@ sole_def(struct fn *f, const char *name, int d, size_t pos)
 		if (last < 0 || as->pos > f->as[last].pos)
 			last = j;
 	}
-	if (last < 0 || (f->as[last].kind != A_EQ &&
-	    f->as[last].kind != A_INC && f->as[last].kind != A_DEC) ||
-	    (f->as[last].kind != A_EQ && in_for_header(f, f->as[last].pos)))
-		return -1;	/* a loop's step runs after its body */
+	if (last < 0)
+		return -1;
+	/* a step in a loop's header runs after the body it precedes */
+	if (f->as[last].kind != A_EQ && ((f->as[last].kind != A_INC &&
+	    f->as[last].kind != A_DEC) || in_for_header(f, f->as[last].pos)))
+		return -1;
 	pa = f->as[last].pos;
 	for (st = pa; st > f->a && (is_ident(t->v[st - 1]) ||
 	    is(t, st - 1, "*") || is(t, st - 1, "&") || is(t, st - 1, "::")) &&
@@ -602,10 +611,7 @@ var_value(struct fn *f, const char *name, size_t pos, struct iv *r)
 		/* x += E in straight-line code (an offset moved on between
 		 * two calls): what reaches the step, plus E */
 		struct iv step;
-		if (f->as[j].b > f->as[j].a)
-			eval_at(f, f->as[j].a, f->as[j].b, &step);
-		else
-			iv_const(&step, 1);
+		step_by(f, &f->as[j], &step);
 		var_value(f, name, f->as[j].pos, r);
 		iv_add(r, r, &step, f->as[j].kind == A_INC ? 1 : -1);
 		after = f->as[j].b > f->as[j].a ? f->as[j].b : f->as[j].pos + 1;
