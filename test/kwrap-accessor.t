@@ -2,7 +2,7 @@
 # Parameters passed by value that kwrap lays out (test/accessor/accessor.cu,
 # saved as test/accessor/kslice.ndjson): PyTorch's packed tensor accessors
 # become a struct of a data buffer, N sizes (scalars of the cases, one
-# value for every accessor's) and N strides the harness derives from the
+# value a dimension for every accessor's) and N strides the harness derives from the
 # sizes, with the accessor's bytes (data_, sizes_[N], strides_[N], the
 # index type's size); a CUDA vector type a struct of its components;
 # typedefs of an enum and of a scalar their types; pointer members
@@ -33,8 +33,10 @@ is "$(rec scale_rows_kernel '[.wrap.spec.params[] | select(.member) | [.name, .m
     "its data a buffer: in from reads x[r][c], out from writes y[r][c], the product of the sizes"
 is "$(rec scale_rows_kernel '.wrap.spec.launch.grid[0]')" '"(x.size0 + 255) / 256"' \
     "the launch covers the rows: x.size(0) is a size"
-is "$(rec scale_rows_kernel '[.wrap.spec.cases[] | [.scalars["x.size0"], .scalars["x.size1"], .scalars["y.size0"], .scalars["y.size1"]] | unique | length] | unique')" \
-    '[1]' "every case gives every accessor size one value"
+is "$(rec scale_rows_kernel '[.wrap.spec.cases[] | .scalars | [.["x.size0"] == .["y.size0"], .["x.size1"] == .["y.size1"]]] | flatten | unique')" \
+    '[true]' "every case gives the accessors' sizes one value a dimension"
+is "$(rec scale_rows_kernel '[.wrap.spec.cases[] | .scalars | select(.["x.size0"] != .["x.size1"]) | .["x.size0"], .["x.size1"]]')" \
+    '[67,5]' "the dimensions differ in one case (non_multiple), so that size(0) read for size(1) shows"
 is "$(rec scale_rows_kernel '[.wrap.spec.cases[0].scalars | keys[] | select(test("stride"))] | length')" \
     '0' "the cases bind no stride"
 # PackedTensorAccessor64<float, 2> with p[i][0..2]; rank 1 out

@@ -316,6 +316,22 @@ else
 	skip "kbuild and the mutants" "kbuild or nvcc missing"
 fi
 
+# --- sizes that differ in some case (test/mutate/decompose.cu): one index
+# over B * C * L taken apart by C and L; a case where C and L differ and
+# nthreads passes C * L, so b leaves 0 and "b * C" made "b / C" (m6)
+# reads another element there (make test-gpu: killed)
+"$(tool kscan)" test/mutate/decompose.cu 2> /dev/null |
+    "$(tool kslice)" 2> /dev/null | "$KW" --mutants 100 > "$T_TMP/dec" 2> /dev/null
+is "$(jq -c '[.wrap.spec.cases[] | .scalars |
+    select(.C != .L and .nthreads >= 2 * .C * .L) | [.nthreads, .C, .L]]' \
+    "$T_TMP/dec")" '[[773,67,5]]' \
+    "non_multiple gives C and L values of their own, their product below nthreads: b reaches 2"
+is "$(jq -r '.wrap.mutants.list[] | select(.id == "m6") |
+    "\(.diff | split("\n")[2] | ltrimstr("+") | gsub("^\\s+"; "")) | \(.equivalent)"' \
+    "$T_TMP/dec")" \
+    'out[index] = in[(b / C + c) * L + l] * 2.0f + (float)c; | null' \
+    "m6 is b's term made a quotient, not marked equivalent"
+
 if python3 -c 'import jsonschema' 2> /dev/null; then
 	cat "$T_TMP/modes.wrap" "$T_TMP/blocksum.wrap" "$T_TMP/guard.wrap" \
 	    "$T_TMP/order" "$T_TMP/order.surv" "$T_TMP/bnd" "$T_TMP/ties" "$T_TMP/sg" \

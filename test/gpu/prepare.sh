@@ -145,7 +145,8 @@ if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	    test/mutate/blocksum.cu \
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
 	    test/mutate/boundary.cu test/mutate/ties.cu \
-	    test/mutate/sizeguard.cu test/equiv/guards.cu \
+	    test/mutate/sizeguard.cu test/mutate/decompose.cu \
+	    test/equiv/guards.cu \
 	    test/equiv/dead.cu test/equiv/barrier.cu \
 	    test/sizes/vector.cu test/sizes/dispatch.cu \
 	    test/fills/offsets.cu test/sizes/strides.cu \

@@ -386,6 +386,17 @@ if [ -f "$g/judge.ndjson" ]; then
 	    "pick_rows: the reference passes as its own candidate"
 	has "$J" "$m" '"id":"m1",[^}]*"status":"killed","by":"memcheck"'
 	ok $? "pick_rows: m <= 0 made m < 0 dies under memcheck on the size_edge case"
+	# sizes that differ in some case (test/mutate/decompose.cu): b =
+	# index / L / C leaves 0 in non_multiple, so b's term made a
+	# quotient (m6) reads another element there
+	m=test/mutate/decompose.cu::batch_decompose
+	echo "# $m: verified=$(line "$J" "$m" | grep -o '"verified":{"value":[a-z]*' | cut -d: -f3)" \
+	    "tried=$(val "$J" "$m" tried) killed=$(val "$J" "$m" killed)" \
+	    "survivors=$(line "$J" "$m" | grep -o '"survivors":\[[^]]*\]' | grep -o '"id":"m[0-9]*"' | cut -d'"' -f4 | tr '\n' ' ')"
+	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "batch_decompose: the reference passes as its own candidate"
+	has "$J" "$m" '"id":"m6",[^}]*"status":"killed"'
+	ok $? "batch_decompose: b * C made b / C dies (b reaches 2 in non_multiple)"
 	# kwrap's proofs of equivalence under the spec (test/equiv/guards.cu):
 	# the mutants it marked run and survive every case; a kill would
 	# contradict a proof

@@ -223,9 +223,23 @@ launch_literal(struct kern *k, int pi)
 	}
 }
 
+/*
+ * The value of a size parameter in case c.  The main size (the one the
+ * grid's x names) covers the launch; the others take one value a case,
+ * but in non_multiple each takes its own, by ord: its rank among them,
+ * or for an accessor's size its dimension, so that tensors passed
+ * together still agree dimension by dimension.  A size read where
+ * another belongs (an accessor's size(0) for its size(1), a row length
+ * for a column count) then reads another number there, and a quotient
+ * that takes the main index apart ("b = index / C / L") leaves 0, since
+ * the first two sizes' product is below the main size's value.  The
+ * first stays above a warp and off its multiples, as all of them did.
+ */
 static long long
-size_value(const struct kern *k, int main, int c, int nsize, int blockgrid)
+size_value(const struct kern *k, int main, int c, int nsize, int blockgrid,
+    int ord)
 {
+	static const long long odd[] = { 67, 5, 7, 11, 13, 3 };
 	long long b = k->block[0];
 
 	if (nsize == 1 && !blockgrid) {
@@ -247,6 +261,8 @@ size_value(const struct kern *k, int main, int c, int nsize, int blockgrid)
 		return c < 6 ? m[c] : m[0];
 	} else {
 		static const long long s[] = { 64, 1, 64, 32, 67, 256 };
+		if (c == 4)
+			return odd[ord % 6];
 		return c < 6 ? s[c] : s[0];
 	}
 }
@@ -358,7 +374,7 @@ static json_t *
 build_cases(struct kern *k)
 {
 	json_t *cases = json_array();
-	int c, i, f, nsize = 0, mainp = -1, mainf = -1, nth, blockgrid;
+	int c, i, f, nsize = 0, mainp = -1, mainf = -1, nth, blockgrid, ord;
 	int has_signed = 0, has_float = 0;
 
 	/* the main size: the first one the grid's x expression names */
@@ -415,9 +431,11 @@ build_cases(struct kern *k)
 		sc = json_object();
 		fills = json_object();
 		nth = 0;
+		ord = 0;	/* the rank of a size other than the main one */
 		for (i = 0; i < k->np; i++) {
 			struct param *p = &k->p[i];
 			char key[160];
+			int m;
 			if (p->ptr || p->tex) {
 				if (p->role != R_OUT && c >= 6)
 					json_object_set_new(fills, p->name,
@@ -431,12 +449,14 @@ build_cases(struct kern *k)
 						continue;	/* a buffer, derived */
 					bprintf(key, sizeof(key), "%s.%s",
 					    p->name, p->f[f].name);
+					m = i == mainp && f == mainf;
 					json_object_set_new(sc, key,
 					    p->f[f].fixed > 0 ?
 					    json_integer(p->f[f].fixed) :
 					    p->f[f].size_use ?
-					    json_integer(size_value(k, i == mainp &&
-					    f == mainf, c, nsize, 0)) :
+					    json_integer(size_value(k, m, c, nsize,
+					    0, m ? 0 : p->accessor ?
+					    atoi(p->f[f].name + 4) : ord++)) :
 					    value_json(k, p->f[f].name,
 					    p->f[f].type, p->f[f].dt,
 					    enum_open(&k->all, p->f[f].type) != 0,
@@ -450,9 +470,10 @@ build_cases(struct kern *k)
 				nth++;
 				continue;
 			}
+			m = i == mainp;
 			json_object_set_new(sc, p->name, p->size_use ?
-			    json_integer(size_value(k, i == mainp, c, nsize,
-			    blockgrid && i == mainp)) :
+			    json_integer(size_value(k, m, c, nsize,
+			    blockgrid && m, m ? 0 : ord++)) :
 			    value_json(k, p->name, p->type, p->dt, p->is_enum,
 			    nth++, (c == 6 || c == 7) && !p->is_enum &&
 			    keeps_positive(k, p) ? 0 : c));
