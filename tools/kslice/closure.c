@@ -536,6 +536,57 @@ balance_ifs(struct fileinfo *fi, unsigned *pa, unsigned *pb)
 }
 
 /*
+ * A member template of a class template defined outside its class has
+ * two template headers,
+ *
+ *	template <int N, typename T>
+ *	template <typename U>
+ *	vec<N, T>::vec(const vec<N, U> &o) { ... }
+ *
+ * and its extent starts at the last, its own: the class's parameters,
+ * which the definition names, would be left behind.  The offset where
+ * the headers just before a start (only white space between them), else
+ * a.
+ */
+static unsigned
+outer_templates(const struct fileinfo *fi, unsigned a)
+{
+	const char *s = fi->text;
+	size_t i, j;
+	int depth;
+
+	if (s == NULL || a > fi->size)
+		return a;
+	for (;;) {
+		i = a;
+		while (i > 0 && isspace((unsigned char)s[i - 1]))
+			i--;
+		if (i == 0 || s[i - 1] != '>')
+			return a;
+		/* back to the '<' that opens the list */
+		depth = 0;
+		for (j = i; j > 0; j--) {
+			if (s[j - 1] == '>')
+				depth++;
+			else if (s[j - 1] == '<' && --depth == 0)
+				break;
+			else if (s[j - 1] == ';' || s[j - 1] == '{' ||
+			    s[j - 1] == '}')
+				return a;
+		}
+		if (j == 0)
+			return a;
+		j--;
+		while (j > 0 && isspace((unsigned char)s[j - 1]))
+			j--;
+		if (j < 8 || strncmp(s + j - 8, "template", 8) != 0 ||
+		    (j > 8 && is_ident_char(s[j - 9])))
+			return a;
+		a = (unsigned)(j - 8);
+	}
+}
+
+/*
  * A declaration under a one-line linkage specification, extern "C" T x;:
  * its extent starts after the specification, and the text without it is
  * a definition where the source has a declaration (a second one where the
@@ -590,6 +641,7 @@ add_decl_at(struct closure *cl, CXCursor c)
 	b = extent_end(p, fi, r);
 	if (b < a)
 		b = a;
+	a = outer_templates(fi, a);
 	a = linkage_start(fi, a);
 	balance_ifs(fi, &a, &b);
 	if (find_item(cl, fi, a) != NULL)
