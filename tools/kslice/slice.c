@@ -70,7 +70,12 @@ static const struct {
 	{ "is_same_v", 1, { "<type_traits>", NULL, NULL } },
 	{ "conditional_t", 1, { "<type_traits>", NULL, NULL } },
 	{ "enable_if_t", 1, { "<type_traits>", NULL, NULL } },
+	/* the parse's CUDA wrapper includes <cuda.h>, nvcc does not: a
+	 * block that tests the version ("#if !defined(CUDA_VERSION)
+	 * #include <cuda.h>") skipped its include in the parse */
+	{ "CUDA_VERSION", 0, { "<cuda.h>", NULL, NULL } },
 };
+#define CUDA_H (NSTD - 1)	/* the one for CUDA alone */
 #define NSTD (sizeof(std_names) / sizeof(std_names[0]))
 
 /* Mark in used[] the std_names that text [a, b) names. */
@@ -118,10 +123,12 @@ std_used(const char *s, unsigned a, unsigned b, unsigned char *used)
  * uint64_t, std::tuple or std::numeric_limits and no include it keeps
  * declares them, the unit had them through a header the slice does not
  * keep (a PyTorch header, a project header, the parser's own wrappers);
- * nvcc's <stdlib.h> declares int64_t but not uint64_t.
+ * nvcc's <stdlib.h> declares int64_t but not uint64_t.  The text a
+ * macro takes counts as much as a declaration's.  cuda selects whether
+ * the toolkit's own headers may come too.
  */
 static void
-std_includes(struct closure *cl, struct k_strv *inc)
+std_includes(struct closure *cl, struct k_strv *inc, int cuda)
 {
 	unsigned char used[NSTD];
 	size_t i, n;
@@ -130,12 +137,12 @@ std_includes(struct closure *cl, struct k_strv *inc)
 
 	memset(used, 0, sizeof(used));
 	for (i = 0; i < cl->n; i++)
-		if (cl->v[i].kind == I_DECL && cl->v[i].fi->text != NULL &&
+		if (cl->v[i].kind != I_STUB && cl->v[i].fi->text != NULL &&
 		    cl->v[i].fi->cls == F_PROJECT)
 			std_used(cl->v[i].fi->text, cl->v[i].a, cl->v[i].b,
 			    used);
 	for (n = 0; n < NSTD; n++) {
-		if (!used[n])
+		if (!used[n] || (n == CUDA_H && !cuda))
 			continue;
 		have = 0;
 		for (h = 0; h < 3 && std_names[n].hdr[h] != NULL; h++)
@@ -257,7 +264,7 @@ slice_kernel(struct slicer *s, json_t *scan, char **why)
 				    p->files[f]->sysinc.v[i]))
 					k_strv_push(&s->includes,
 					    p->files[f]->sysinc.v[i]);
-	std_includes(cl, &s->includes);
+	std_includes(cl, &s->includes, strcmp(dialect, "cuda") == 0);
 
 	/* the kernel stays first in the array: sort the rest */
 	if (cl->n > 2)
