@@ -279,6 +279,26 @@ is "$(jq -c '[.errors[].code, (.wrap | type)]' "$T_TMP/out")" '["too-long","null
 grep -q 'an expression is longer than 511 bytes' "$T_TMP/err"
 ok $? "too long: said on stderr"
 
+# a slice longer than 65536 tokens (a header-only library inlined into
+# it) is read whole: the kernel gets its harness
+seq -f '__device__ inline float unused_%g(float x, float y) { return x * y + 1.0f; }' \
+    1 4000 > "$T_TMP/pad.cu"
+head -n 1 examples/kslice.ndjson | jq -c --rawfile pad "$T_TMP/pad.cu" \
+    '.slice.code = $pad + .slice.code' > "$T_TMP/many.ndjson"
+run "$KWRAP" < "$T_TMP/many.ndjson"
+is "$T_STATUS:$(jq -c '[(.errors // [] | length), (.wrap.harness.code | type)]' "$T_TMP/out")" \
+    '0:[0,"string"]' "a slice of 80000 tokens: a harness, no error"
+# past 1048576 tokens (14 times the 80000 above) the error says so, not
+# that an expression is long
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do cat "$T_TMP/pad.cu"; done > "$T_TMP/pad14.cu"
+head -n 1 examples/kslice.ndjson | jq -c --rawfile pad "$T_TMP/pad14.cu" \
+    '.slice.code = $pad + .slice.code' > "$T_TMP/toomany.ndjson"
+run "$KWRAP" < "$T_TMP/toomany.ndjson"
+is "$T_STATUS:$(jq -c '[.errors[].code, (.wrap | type)]' "$T_TMP/out")" \
+    '1:["too-long","null"]' "a slice past the token limit: too-long, no spec"
+grep -q 'the slice has more than 1048576 tokens' "$T_TMP/err"
+ok $? "and the message names the tokens"
+
 # no fixed number of parameters: a kernel with 70 keeps every one
 params=$(seq -f '{"name":"s%g","type":"int"},' 1 69 | tr -d '\n')
 printf '{"id":"wide","scan":{"name":"k","params":[%s{"name":"p","type":"float *","pointer_depth":1,"pointee_type":"float"}],"text":"__global__ void k() { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < s69) p[i] = s1; }"},"slice":{"code":""}}\n' \

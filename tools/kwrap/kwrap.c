@@ -53,6 +53,7 @@ process(json_t *rec, void *ctx)
 	if (opt.user != NULL && id != NULL)
 		user = json_object_get(opt.user, id);
 	(void)text_cuts(1);
+	(void)token_cuts(1);
 	k = kern_infer(rec);
 	spec = spec_of(k, user);
 	if (user == NULL) {
@@ -86,8 +87,13 @@ process(json_t *rec, void *ctx)
 		k_fail(rec, STAGE, "bad-spec", "%s: %s", k_id_text(rec), why);
 	if (text_cuts(1) > 0) {
 		/* a cut expression would be a wrong one: no wrap at all */
-		k_fail(rec, STAGE, "too-long", "%s: an expression is longer "
-		    "than %d bytes", k_id_text(rec), MAX_EXPR - 1);
+		if (token_cuts(1) > 0)
+			k_fail(rec, STAGE, "too-long", "%s: the slice has more "
+			    "than %d tokens", k_id_text(rec), MAX_TOKENS);
+		else
+			k_fail(rec, STAGE, "too-long", "%s: an expression is "
+			    "longer than %d bytes", k_id_text(rec),
+			    MAX_EXPR - 1);
 		json_decref(wrap);
 	} else {
 		if (opt.mutants > 0 && k_get_str(slice, "code") != NULL) {

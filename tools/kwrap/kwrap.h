@@ -57,7 +57,7 @@
 #include "k_record.h"
 
 #define STAGE "kwrap"
-#define MAX_TOKENS 65536	/* tokens of one kernel's analysed text */
+#define MAX_TOKENS (1 << 20)	/* tokens of one kernel's analysed text */
 #define MAX_EXPR 512		/* longest size or launch expression */
 #define DEFAULT_BLOCK 256
 #define NONFINITE_RATE 0.25	/* a nonfinite fill's default share of
@@ -386,6 +386,8 @@ append_word(char *dst, size_t cap, const char *src);
 /* How many texts did not fit their buffer since the last reset. */
 int
 text_cuts(int reset);
+int
+token_cuts(int reset);
 void
 join_buf(const struct toks *t, size_t a, size_t b, struct k_buf *sb);
 void

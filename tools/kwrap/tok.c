@@ -12,6 +12,7 @@
  * thread, reset per record.
  */
 static _Thread_local int cuts;
+static _Thread_local int over;	/* tokens past MAX_TOKENS */
 
 int
 text_cuts(int reset)
@@ -20,6 +21,17 @@ text_cuts(int reset)
 
 	if (reset)
 		cuts = 0;
+	return n;
+}
+
+/* Tokens dropped at MAX_TOKENS since the last reset (some of text_cuts'). */
+int
+token_cuts(int reset)
+{
+	int n = over;
+
+	if (reset)
+		over = 0;
 	return n;
 }
 
@@ -72,6 +84,7 @@ tok_push(struct toks *t, const char *s, size_t len)
 {
 	if (t->n >= MAX_TOKENS) {
 		cuts++;
+		over++;
 		return;
 	}
 	if (t->n == t->cap) {
