@@ -40,42 +40,42 @@ slicer_free(struct slicer *s)
 
 /* Standard headers a slice may need of its own: a name (after "std::"
  * where std is set, else bare) and the headers that declare it, the
- * first of which is the one to include. */
+ * first of which is the one to include; cuda: for CUDA slices alone. */
 static const struct {
 	const char *name;
 	int std;
 	const char *hdr[3];
+	int cuda;
 } std_names[] = {
-	{ "int8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "uint8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "int16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "uint16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "int32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "uint32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "int64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "uint64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "intptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "uintptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" } },
-	{ "tuple", 1, { "<tuple>", NULL, NULL } },
-	{ "make_tuple", 1, { "<tuple>", NULL, NULL } },
-	{ "tie", 1, { "<tuple>", NULL, NULL } },
-	{ "get", 1, { "<tuple>", "<utility>", "<array>" } },
-	{ "pair", 1, { "<utility>", "<tuple>", NULL } },
-	{ "make_pair", 1, { "<utility>", "<tuple>", NULL } },
-	{ "array", 1, { "<array>", NULL, NULL } },
-	{ "numeric_limits", 1, { "<limits>", NULL, NULL } },
-	{ "is_same", 1, { "<type_traits>", NULL, NULL } },
-	{ "conditional", 1, { "<type_traits>", NULL, NULL } },
-	{ "enable_if", 1, { "<type_traits>", NULL, NULL } },
-	{ "is_same_v", 1, { "<type_traits>", NULL, NULL } },
-	{ "conditional_t", 1, { "<type_traits>", NULL, NULL } },
-	{ "enable_if_t", 1, { "<type_traits>", NULL, NULL } },
+	{ "int8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "uint8_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "int16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "uint16_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "int32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "uint32_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "int64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "uint64_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "intptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "uintptr_t", 0, { "<cstdint>", "<stdint.h>", "<inttypes.h>" }, 0 },
+	{ "tuple", 1, { "<tuple>", NULL, NULL }, 0 },
+	{ "make_tuple", 1, { "<tuple>", NULL, NULL }, 0 },
+	{ "tie", 1, { "<tuple>", NULL, NULL }, 0 },
+	{ "get", 1, { "<tuple>", "<utility>", "<array>" }, 0 },
+	{ "pair", 1, { "<utility>", "<tuple>", NULL }, 0 },
+	{ "make_pair", 1, { "<utility>", "<tuple>", NULL }, 0 },
+	{ "array", 1, { "<array>", NULL, NULL }, 0 },
+	{ "numeric_limits", 1, { "<limits>", NULL, NULL }, 0 },
+	{ "is_same", 1, { "<type_traits>", NULL, NULL }, 0 },
+	{ "conditional", 1, { "<type_traits>", NULL, NULL }, 0 },
+	{ "enable_if", 1, { "<type_traits>", NULL, NULL }, 0 },
+	{ "is_same_v", 1, { "<type_traits>", NULL, NULL }, 0 },
+	{ "conditional_t", 1, { "<type_traits>", NULL, NULL }, 0 },
+	{ "enable_if_t", 1, { "<type_traits>", NULL, NULL }, 0 },
 	/* the parse's CUDA wrapper includes <cuda.h>, nvcc does not: a
 	 * block that tests the version ("#if !defined(CUDA_VERSION)
 	 * #include <cuda.h>") skipped its include in the parse */
-	{ "CUDA_VERSION", 0, { "<cuda.h>", NULL, NULL } },
+	{ "CUDA_VERSION", 0, { "<cuda.h>", NULL, NULL }, 1 },
 };
-#define CUDA_H (NSTD - 1)	/* the one for CUDA alone */
 #define NSTD (sizeof(std_names) / sizeof(std_names[0]))
 
 /* Mark in used[] the std_names that text [a, b) names. */
@@ -142,7 +142,7 @@ std_includes(struct closure *cl, struct k_strv *inc, int cuda)
 			std_used(cl->v[i].fi->text, cl->v[i].a, cl->v[i].b,
 			    used);
 	for (n = 0; n < NSTD; n++) {
-		if (!used[n] || (n == CUDA_H && !cuda))
+		if (!used[n] || (std_names[n].cuda && !cuda))
 			continue;
 		have = 0;
 		for (h = 0; h < 3 && std_names[n].hdr[h] != NULL; h++)
