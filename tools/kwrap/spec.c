@@ -260,7 +260,8 @@ size_value(const struct kern *k, int main, int c, int nsize, int blockgrid,
 			return blockgrid ? 7 : 3 * b + 5;
 		return c < 6 ? m[c] : m[0];
 	} else {
-		static const long long s[] = { 64, 1, 64, 32, 67, 256 };
+		/* non_multiple (4): odd[], by rank */
+		static const long long s[] = { 64, 1, 64, 32, 0, 256 };
 		if (c == 4)
 			return odd[ord % 6];
 		return c < 6 ? s[c] : s[0];
