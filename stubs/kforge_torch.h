@@ -65,6 +65,8 @@ struct Half {
 	__host__ __device__ Half(float f) : x(__float2half(f)) {}
 	__host__ __device__ Half(__half h) : x(h) {}
 	__host__ __device__ operator float() const { return __half2float(x); }
+	/* the toolkit's own type, as c10's Half gives it under CUDA */
+	__host__ __device__ operator __half() const { return x; }
 };
 struct BFloat16 {
 	__nv_bfloat16 x;
@@ -75,6 +77,7 @@ struct BFloat16 {
 	{
 		return __bfloat162float(x);
 	}
+	__host__ __device__ operator __nv_bfloat16() const { return x; }
 };
 template <typename T>
 struct complex {
@@ -115,6 +118,98 @@ template <> struct OpMathType<Half> { using type = float; };
 template <> struct OpMathType<BFloat16> { using type = float; };
 template <typename T>
 using opmath_type = typename OpMathType<T>::type;
+
+/* ATen/NumericUtils.h: the limits of a scalar type, callable in device
+ * code (bounds are the infinities where the type has them) */
+template <typename T>
+struct numeric_limits {
+	static __host__ __device__ T lowest()
+	{
+		return std::numeric_limits<T>::lowest();
+	}
+	static __host__ __device__ T max()
+	{
+		return std::numeric_limits<T>::max();
+	}
+	static __host__ __device__ T lower_bound()
+	{
+		return std::numeric_limits<T>::has_infinity ?
+		    -std::numeric_limits<T>::infinity() :
+		    std::numeric_limits<T>::lowest();
+	}
+	static __host__ __device__ T upper_bound()
+	{
+		return std::numeric_limits<T>::has_infinity ?
+		    std::numeric_limits<T>::infinity() :
+		    std::numeric_limits<T>::max();
+	}
+};
+template <>
+struct numeric_limits<Half> {
+	static __host__ __device__ Half lowest() { return Half(-65504.0f); }
+	static __host__ __device__ Half max() { return Half(65504.0f); }
+	static __host__ __device__ Half lower_bound() { return Half(-INFINITY); }
+	static __host__ __device__ Half upper_bound() { return Half(INFINITY); }
+};
+template <>
+struct numeric_limits<BFloat16> {
+	static __host__ __device__ BFloat16 lowest()
+	{
+		return BFloat16(-3.38953139e38f);
+	}
+	static __host__ __device__ BFloat16 max()
+	{
+		return BFloat16(3.38953139e38f);
+	}
+	static __host__ __device__ BFloat16 lower_bound()
+	{
+		return BFloat16(-INFINITY);
+	}
+	static __host__ __device__ BFloat16 upper_bound()
+	{
+		return BFloat16(INFINITY);
+	}
+};
+
+/* ATen/cuda/detail/PhiloxCudaStateRaw.cuh and ATen/cuda/PhiloxUtils.cuh:
+ * the seed and offset of a random kernel's Philox generator, passed by
+ * value; captured in a CUDA graph, both are read through pointers */
+struct PhiloxCudaState {
+	PhiloxCudaState() = default;
+	__host__ __device__ PhiloxCudaState(uint64_t seed, uint64_t offset)
+	{
+		seed_.val = seed;
+		offset_.val = offset;
+	}
+	__host__ __device__ PhiloxCudaState(int64_t *seed, int64_t *offset,
+	    uint32_t intragraph)
+	{
+		seed_.ptr = seed;
+		offset_.ptr = offset;
+		offset_intragraph_ = intragraph;
+		captured_ = true;
+	}
+	union Payload {
+		uint64_t val;
+		int64_t *ptr;
+	};
+	Payload seed_{};
+	Payload offset_{};
+	uint32_t offset_intragraph_ = 0;
+	bool captured_ = false;
+};
+namespace cuda {
+namespace philox {
+static inline __host__ __device__ std::tuple<uint64_t, uint64_t>
+unpack(PhiloxCudaState s)
+{
+	if (s.captured_)
+		return std::tuple<uint64_t, uint64_t>((uint64_t)*s.seed_.ptr,
+		    (uint64_t)(*s.offset_.ptr + s.offset_intragraph_));
+	return std::tuple<uint64_t, uint64_t>(s.seed_.val, s.offset_.val);
+}
+}
+}
 
 /* ATen/core/TensorAccessor.h: the accessors kernels take by value */
 template <typename T>

@@ -222,6 +222,27 @@ is "$(jq -c 'select(.scan.name == "kb")' "$T_TMP/out" | (cd "$D" && "$(tool ksli
     "bind.cu::kb<4, 2, (Mode)1>:0 bind.cu::kb<4, 2, (Mode)0>:0 " \
     "kslice takes the bound values, the enumeration's included, as given: nothing guessed"
 
+# --- a launcher's template template parameter (an epilogue policy) bound
+# by a call as the call spells the class template; a launcher's type
+# parameter: the types its calls give it in call_types, the argument as
+# spelled (types follow kslice --types)
+cat > "$D/policy.cu" <<'CU'
+template <typename T> struct Twice { __device__ T operator()(T v) const { return 2 * v; } };
+template <typename T, template <typename> class Op>
+__global__ void kp(T *x) { x[threadIdx.x] = Op<T>()(x[threadIdx.x]); }
+template <typename T, template <typename> class Op>
+void launch_policy(T *x) { kp<T, Op><<<1, 32>>>(x); }
+void run_policy(float *x, double *y)
+{
+	launch_policy<float, Twice>(x);
+	launch_policy<double, Twice>(y);
+}
+CU
+run "$KSCAN" --root "$D" "$D/policy.cu"
+is "$(jq -c 'select(.scan.name == "kp") | [.scan.launches[] | [.template_args, .call_types]]' "$T_TMP/out")" \
+    '[[["T","Twice"],[["float","double"],null]]]' \
+    "a template template argument bound from the calls; the calls' types in call_types"
+
 # --- launch values resolved to the launcher's parameters (test/bounds/launch.cu)
 run "$KSCAN" test/bounds/launch.cu
 is "$(jq -sc '[.[].scan.launches[].resolved | [.grid, .block, .shared_mem]]' "$T_TMP/out")" \

@@ -235,6 +235,36 @@ printf '__global__ void plain_kernel(float *y) { y[threadIdx.x] = 1; }\n' \
 is "$(jq -r '[.scan.name, (.slice.flags | join(" "))] | join(": ")' "$T_TMP/out" | sort | tr '\n' ';')" \
     "plain_kernel: ;twice_kernel: -D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_BFLOAT16_CONVERSIONS__ -D__CUDA_NO_HALF2_OPERATORS__ --expt-relaxed-constexpr -std=c++17;" \
     "slice.flags: PyTorch's defaults where the torch headers are included, none elsewhere"
+# a unit of kernels and launchers that includes no torch header, beside
+# the extension's binding file that does: built as part of the extension,
+# with its defaults (a constexpr host function called in device code
+# needs --expt-relaxed-constexpr)
+mkdir -p "$T_TMP/ext"
+printf '#include <torch/extension.h>\nvoid bind_clamp();\n' > "$T_TMP/ext/binding.cpp"
+cat > "$T_TMP/ext/clamp.cu" <<'CU'
+#include <algorithm>
+__global__ void clamp_kernel(float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = std::max(0.0f, y[i]);
+}
+void clamp(float *y, int n) { clamp_kernel<<<(n + 127) / 128, 128>>>(y, n); }
+CU
+(cd "$T_TMP/ext" && "$(tool kscan)" -q clamp.cu 2> /dev/null) > "$T_TMP/escan.ndjson"
+(cd "$T_TMP/ext" && "$KSLICE" -q) < "$T_TMP/escan.ndjson" > "$T_TMP/out"
+is "$(jq -r '.slice.flags | join(" ")' "$T_TMP/out")" \
+    "-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_BFLOAT16_CONVERSIONS__ -D__CUDA_NO_HALF2_OPERATORS__ --expt-relaxed-constexpr -std=c++17" \
+    "slice.flags: PyTorch's defaults for a unit beside a C++ source that includes torch"
+if command -v nvcc > /dev/null 2>&1; then
+	"$(tool kbuild)" -q --check < "$T_TMP/out" > "$T_TMP/ebuild.ndjson" 2> /dev/null
+	is "$(jq -r '.build.reference.ok' "$T_TMP/ebuild.ndjson")" "true" \
+	    "the unit beside the binding file compiles with its slice.flags"
+else
+	skip "the unit beside the binding file compiles with its slice.flags" "nvcc is not installed"
+fi
+rm "$T_TMP/ext/binding.cpp"
+(cd "$T_TMP/ext" && "$KSLICE" -q) < "$T_TMP/escan.ndjson" > "$T_TMP/out"
+is "$(jq -r '.slice.flags | join(" ")' "$T_TMP/out")" "" \
+    "slice.flags: none for the same unit alone"
 jq -c 'select(.scan.name == "twice_kernel") | .scan.build_flags = ["-DFROM_BUILD", "-I/x", "--expt-extended-lambda"]' \
     "$T_TMP/tscan.ndjson" > "$T_TMP/tscan2.ndjson"
 (cd "$T_TMP/torch" && "$KSLICE" -q) < "$T_TMP/tscan2.ndjson" > "$T_TMP/out"

@@ -72,25 +72,98 @@ root_flags(json_t *scan)
 
 #define MAX_BINDINGS 16	/* a launcher's calls that bind its launches */
 
-/* A call's template arguments under its template's USR, once each. */
+/* v appended to list unless an equal array is there or the bound is met. */
+static void
+add_distinct(json_t *list, json_t *v)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e)
+		if (json_equal(e, v))
+			return;
+	if (json_array_size(list) < MAX_BINDINGS)
+		json_array_append(list, v);
+}
+
+/* Whether array a holds anything but nulls. */
+static int
+any_set(json_t *a)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v)
+		if (!json_is_null(v))
+			return 1;
+	return 0;
+}
+
+/* A call's template arguments under its template's USR, once each
+ * ({"args": [...], "types": [...]}, the types apart: kslice's fallback). */
 static void
 note_binding(json_t *calls, json_t *c)
 {
 	const char *usr = k_get_str(c, "usr");
-	json_t *args = json_object_get(c, "args"), *list, *e;
-	size_t i;
+	json_t *args = json_object_get(c, "args");
+	json_t *types = json_object_get(c, "types"), *entry;
 
 	if (usr == NULL || !json_is_array(args))
 		return;
-	if ((list = json_object_get(calls, usr)) == NULL) {
-		list = json_array();
-		json_object_set_new(calls, usr, list);
+	if ((entry = json_object_get(calls, usr)) == NULL) {
+		entry = json_pack("{s:[],s:[]}", "args", "types");
+		json_object_set_new(calls, usr, entry);
 	}
-	json_array_foreach(list, i, e)
-		if (json_equal(e, args))
-			return;
-	if (json_array_size(list) < MAX_BINDINGS)
-		json_array_append(list, args);
+	if (any_set(args))
+		add_distinct(json_object_get(entry, "args"), args);
+	if (json_is_array(types) && any_set(types))
+		add_distinct(json_object_get(entry, "types"), types);
+}
+
+/*
+ * launches[].call_types: where a template argument of launch l is one of
+ * its launcher's type parameters (T in k<T, 4> inside template <typename
+ * T> void launch()), the types the calls of the launcher give it, in
+ * order, once each; null for the other arguments; none when no argument
+ * has any.
+ */
+static void
+call_types(json_t *l, json_t *names, json_t *typelists)
+{
+	json_t *out = json_array(), *a, *nm, *tl;
+	size_t j, m, t;
+	int any = 0;
+
+	json_array_foreach(json_object_get(l, "template_args"), j, a) {
+		json_t *seen = json_array();
+		json_array_foreach(names, m, nm)
+			if (json_is_string(a) && strcmp(json_string_value(a),
+			    json_string_value(nm)) == 0)
+				break;
+		json_array_foreach(typelists, t, tl) {
+			json_t *ty = json_array_get(tl, m);
+			size_t k;
+			json_t *e;
+			int dup = 0;
+			if (m == json_array_size(names) || !json_is_string(ty))
+				continue;
+			json_array_foreach(seen, k, e)
+				dup |= json_equal(e, ty);
+			if (!dup)
+				json_array_append(seen, ty);
+		}
+		if (json_array_size(seen) > 0) {
+			json_array_append_new(out, seen);
+			any = 1;
+		} else {
+			json_decref(seen);
+			json_array_append_new(out, json_null());
+		}
+	}
+	if (any)
+		json_object_set_new(l, "call_types", out);
+	else
+		json_decref(out);
 }
 
 /* s with each identifier that names a parameter in names replaced by the
@@ -156,10 +229,14 @@ bind_launchers(json_t *launches, json_t *calls)
 	size_t i, k;
 
 	json_array_foreach(launches, i, l) {
-		json_t *list = json_object_get(calls, k_get_str(l, "_fusr") ?
+		json_t *entry = json_object_get(calls, k_get_str(l, "_fusr") ?
 		    k_get_str(l, "_fusr") : "");
+		json_t *list = json_object_get(entry, "args");
 		json_t *names = json_object_get(l, "_fparams");
 		int any = 0;
+
+		if (entry != NULL && names != NULL)
+			call_types(l, names, json_object_get(entry, "types"));
 		json_array_foreach(list, k, b) {
 			json_t *c = json_deep_copy(l), *ta = json_array(), *a;
 			size_t m;

@@ -702,20 +702,64 @@ spec_args(CXCursor kernel)
 }
 
 /*
+ * Template argument i of the call as its text spells it, where that is a
+ * name (SumEpilogue, ops::Max): a template template argument, which the
+ * C API gives no accessor for.  NULL when the call is written by a macro
+ * or spells it otherwise.
+ */
+static char *
+spelled_template_arg(struct ctx *x, CXCursor call, CXCursor ref, int i)
+{
+	CXSourceRange r = clang_getCursorExtent(call);
+	struct fileinfo *fi, *fe;
+	unsigned line, a, b;
+	char *name, *text, *out = NULL;
+	const char *s;
+	json_t *args;
+
+	fi = where(x, clang_getRangeStart(r), &line, &a);
+	fe = where(x, clang_getRangeEnd(r), &line, &b);
+	if (fi == NULL || fi != fe || fi->text == NULL || a >= b ||
+	    b > fi->size)
+		return NULL;
+	text = k_strndup(fi->text + a, b - a);
+	name = k_take(clang_getCursorSpelling(ref));
+	args = template_args_of(text, name);
+	s = json_string_value(json_array_get(args, (size_t)i));
+	if (s != NULL && (isalpha((unsigned char)s[0]) || s[0] == '_' ||
+	    s[0] == ':')) {
+		const char *p = s;
+		while (isalnum((unsigned char)*p) || *p == '_' || *p == ':')
+			p++;
+		if (*p == '\0')
+			out = k_strdup(s);
+	}
+	json_decref(args);
+	free(name);
+	free(text);
+	return out;
+}
+
+/*
  * A call of a function template's specialization with its template
  * arguments known (launch_impl<4, Type::A>(...) in a plain function, or
  * the explicit instantiation it resolves to): kept among the unit's
  * launches as {"_call": {usr, args}} (emit.c takes them out), so that
  * the launches in that template can be bound.  Integral arguments are
  * spelled as their value, cast to an enumeration's type where the
- * parameter has one; type arguments are left out (null): a task's element
- * types are kslice --types' choice.
+ * parameter has one; a template template argument (an epilogue, a
+ * reduction policy) as the call spells its name; type arguments are left
+ * out (null): a task's element types are kslice --types' choice.  The
+ * types the call gives (canonical spellings, "types", null for the other
+ * arguments) go with them: kslice falls back on them for a kernel that
+ * does not build with --types (one written for half precision only).
  */
 void
 note_call(struct ctx *x, CXCursor call)
 {
 	CXCursor ref = clang_getCursorReferenced(call), tmpl;
-	json_t *args, *o;
+	json_t *args, *types, *o;
+	char *name;
 	int i, n;
 
 	if (clang_Cursor_isNull(ref) ||
@@ -726,29 +770,49 @@ note_call(struct ctx *x, CXCursor call)
 	    (n = clang_Cursor_getNumTemplateArguments(ref)) <= 0 || n > 16)
 		return;
 	args = json_array();
+	types = json_array();
 	for (i = 0; i < n; i++) {
 		enum CXTemplateArgumentKind k =
 		    clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i);
 		char buf[128];
+		json_array_append_new(types, json_null());
 		if (k == CXTemplateArgumentKind_Type) {
-			/* types follow kslice --types, not the calls */
+			/* types follow kslice --types, not the calls; the
+			 * call's own is kept for a kernel that does not
+			 * build with those */
+			char *ts = k_take(clang_getTypeSpelling(
+			    clang_getCanonicalType(
+			    clang_Cursor_getTemplateArgumentType(ref,
+			    (unsigned)i))));
 			json_array_append_new(args, json_null());
+			if (ts[0] != '\0' && strpbrk(ts, "()<>[]*&") == NULL)
+				json_array_set_new(types, (size_t)i,
+				    json_string(ts));
+			free(ts);
 		} else if (k == CXTemplateArgumentKind_Integral) {
 			integral_arg(ref, tmpl, i, buf, sizeof(buf));
 			json_array_append_new(args, json_string(buf));
+		} else if (k == CXTemplateArgumentKind_Template &&
+		    (name = spelled_template_arg(x, call, ref, i)) != NULL) {
+			json_array_append_new(args, json_string(name));
+			free(name);
 		} else {
 			json_decref(args);
+			json_decref(types);
 			return;
 		}
 	}
-	for (i = 0; i < n && json_is_null(json_array_get(args, (size_t)i)); i++)
+	for (i = 0; i < n && json_is_null(json_array_get(args, (size_t)i)) &&
+	    json_is_null(json_array_get(types, (size_t)i)); i++)
 		;
 	if (i == n) {
 		json_decref(args);
+		json_decref(types);
 		return;
 	}
 	o = json_object();
-	json_object_set_new(o, "_call", json_pack("{s:o,s:o}", "usr",
-	    k_take_json(clang_getCursorUSR(tmpl)), "args", args));
+	json_object_set_new(o, "_call", json_pack("{s:o,s:o,s:o}", "usr",
+	    k_take_json(clang_getCursorUSR(tmpl)), "args", args, "types",
+	    types));
 	json_array_append_new(x->u->launches, o);
 }

@@ -314,7 +314,8 @@ free_named(struct parsed *p)
 }
 
 /* Argument spelling s, when it names (or ends in the name of) a class,
- * union, enumeration or type alias at namespace scope in a project file:
+ * union, enumeration, type alias or class template (the argument of a
+ * template template parameter) at namespace scope in a project file:
  * its declaration comes with the slice, and out gets {s: true}. */
 static void
 class_named(struct closure *cl, const char *s, json_t *out)
@@ -344,6 +345,8 @@ class_named(struct closure *cl, const char *s, json_t *out)
 		case CXCursor_EnumDecl:
 		case CXCursor_TypedefDecl:
 		case CXCursor_TypeAliasDecl:
+		case CXCursor_ClassTemplate:	/* a template template argument */
+		case CXCursor_TypeAliasTemplateDecl:
 			add_decl(cl, p->named[m].c);
 			found = 1;
 			break;

@@ -26,6 +26,7 @@
 #include "k_exit.h"
 #include "k_mem.h"
 #include "k_flags.h"
+#include "k_fs.h"
 #include "k_msg.h"
 #include "k_parse.h"
 #include "k_pcache.h"
@@ -237,6 +238,7 @@ json_t *instances(json_t *scan, json_t *explicit, json_t *resolved,
     size_t *all);
 /* the guessed parameters of one instance */
 json_t *instance_guesses(json_t *scan, json_t *guessed, json_t *inst);
+json_t *call_type_instance(json_t *scan, json_t *inst, size_t k);
 json_t *resolved_launches(struct parsed *p, struct closure *cl,
     json_t *scan);
 json_t *spec_bound(struct parsed *p, struct closure *cl, json_t *scan);

@@ -2,6 +2,8 @@
  * kslice: the per-record function: a kernel record in, one slice record
  * per instantiation out.
  */
+#include <dirent.h>
+
 #include "kslice.h"
 
 
@@ -416,12 +418,83 @@ torch_header(const struct fileinfo *fi)
 	return 0;
 }
 
+/* Whether text includes a PyTorch header (#include <torch/...>, "ATen/..."). */
+static int
+includes_torch(const char *text)
+{
+	static const char *const dirs[] = { "torch/", "ATen/", "c10/", "THC/",
+	    NULL };
+	const char *p = text, *q;
+	int i;
+
+	while ((p = strstr(p, "#include")) != NULL) {
+		for (q = p + 8; *q == ' ' || *q == '\t'; q++)
+			;
+		p = q;
+		if (*q != '<' && *q != '"')
+			continue;
+		for (i = 0; dirs[i] != NULL; i++)
+			if (strncmp(q + 1, dirs[i], strlen(dirs[i])) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether a C++ source beside the unit (.cpp, .cc or .cxx of its
+ * directory) includes a PyTorch header: the unit is then one source of a
+ * PyTorch extension (setuptools' CUDAExtension builds every .cu of it
+ * with the same defaults) whose binding file includes torch while the
+ * unit, kernels and launchers alone, includes none.  A .cu that includes
+ * torch beside one that does not says nothing of the other's build.
+ * Remembered for the last directory asked.
+ */
+static int
+torch_sibling(const char *tu)
+{
+	static char *last;
+	static int answer;
+	const char *slash = strrchr(tu, '/');
+	struct dirent *e;
+	char *dir;
+	DIR *d;
+
+	dir = k_asprintf("%s/%.*s", opt.root, slash != NULL ?
+	    (int)(slash - tu) : 0, tu);
+	if (last != NULL && strcmp(dir, last) == 0) {
+		free(dir);
+		return answer;
+	}
+	free(last);
+	last = dir;
+	answer = 0;
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (!answer && (e = readdir(d)) != NULL) {
+		const char *dot = strrchr(e->d_name, '.');
+		char *path, *text;
+		if (dot == NULL || (strcmp(dot, ".cpp") != 0 &&
+		    strcmp(dot, ".cc") != 0 && strcmp(dot, ".cxx") != 0))
+			continue;
+		path = k_asprintf("%s/%s", dir, e->d_name);
+		text = k_file_head(path, 1 << 16, NULL, NULL);
+		free(path);
+		if (text == NULL)
+			continue;
+		answer = includes_torch(text);
+		free(text);
+	}
+	closedir(d);
+	return answer;
+}
+
 /*
  * slice.flags, the flags the project builds the kernel with: those of its
  * compile command when kscan read one (scan.build_flags), else PyTorch's
  * extension defaults when its translation unit includes the torch headers
  * (every extension is built with them; an #include of one counts whether
- * a stub answers it or not), else none.
+ * a stub answers it or not) or a source beside it does (torch_sibling),
+ * else none.
  */
 static json_t *
 slice_flags(const struct parsed *p, json_t *scan)
@@ -441,6 +514,9 @@ slice_flags(const struct parsed *p, json_t *scan)
 	for (i = 0; p != NULL && i < p->nfiles; i++)
 		if (torch_header(p->files[i]))
 			return k_torch_flags();
+	if (k_get_str(scan, "tu")[0] != '\0' &&
+	    torch_sibling(k_get_str(scan, "tu")))
+		return k_torch_flags();
 	return json_array();
 }
 
@@ -772,8 +848,8 @@ divisor_of(const char *text, const char *name)
  * same for every guessed parameter, and the first that parses is kept.
  */
 static json_t *
-instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
-    size_t ninst)
+value_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
+    size_t ninst, int quiet)
 {
 	const char *alt[] = { NULL, "32", "4", "128", "256", "16", "8", "64",
 	    NULL };
@@ -798,7 +874,7 @@ instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 			}
 	}
 	if (!any)
-		return slice_record(rec, scan, s, inst, ninst, 0);
+		return slice_record(rec, scan, s, inst, ninst, quiet);
 	if (div > 1) {
 		snprintf(first, sizeof(first), "%ld", div);
 		alt[0] = first;
@@ -825,8 +901,36 @@ instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		if (o != NULL)
 			return o;
 	}
-	return slice_record(rec, scan, s, inst, ninst, 0);
+	return slice_record(rec, scan, s, inst, ninst, quiet);
 }
+
+/*
+ * An instance whose slice does not parse where its type parameters come
+ * from --types, while its launcher's calls give them other types
+ * (call_type_instance): those are tried in turn, and the first that
+ * parses is kept.
+ */
+static json_t *
+instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
+    size_t ninst)
+{
+	json_t *o, *alt;
+	size_t k;
+
+	if ((alt = call_type_instance(scan, inst, 0)) == NULL)
+		return value_record(rec, scan, s, inst, ninst, 0);
+	json_decref(alt);
+	if ((o = value_record(rec, scan, s, inst, ninst, 1)) != NULL)
+		return o;
+	for (k = 0; (alt = call_type_instance(scan, inst, k)) != NULL; k++) {
+		o = value_record(rec, scan, s, alt, ninst, 1);
+		json_decref(alt);
+		if (o != NULL)
+			return o;
+	}
+	return value_record(rec, scan, s, inst, ninst, 0);
+}
+
 
 json_t *
 process(json_t *rec, void *ctx)

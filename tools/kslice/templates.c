@@ -320,6 +320,59 @@ binding_launches(json_t *scan, json_t *explicit, json_t *resolved,
 	return json_incref(launches != NULL ? launches : json_null());
 }
 
+#define MAX_CALL_TYPES 4	/* a launcher's call types tried a kernel */
+
+/*
+ * Instance inst with each type parameter bound, where a launch spells it
+ * as its launcher's own (k<T, 4> in template <typename T> void launch())
+ * and the launcher's calls give that a concrete type (kscan's
+ * launches[].call_types), to the k-th of those types (the last, where
+ * fewer); NULL when k is past every list or nothing would change.  A
+ * kernel written for half precision only (__habs on its element type)
+ * does not build with --types' float: its launcher's callers say which
+ * types it does.
+ */
+json_t *
+call_type_instance(json_t *scan, json_t *inst, size_t k)
+{
+	json_t *tps = json_object_get(scan, "template_params"), *out, *l;
+	size_t i, li;
+	int changed = 0, within = 0;
+
+	if (k >= MAX_CALL_TYPES)
+		return NULL;
+	out = json_deep_copy(inst);
+	for (i = 0; i < json_array_size(tps); i++) {
+		json_t *tp = json_array_get(tps, i);
+		const char *name = k_get_str(tp, "name"), *pick = NULL;
+		if (strcmp(k_get_str(tp, "kind"), "type") != 0)
+			continue;
+		json_array_foreach(json_object_get(scan, "launches"), li, l) {
+			json_t *ts = json_array_get(json_object_get(l,
+			    "call_types"), i);
+			size_t n = json_array_size(ts);
+			const char *t;
+			if (n == 0 || pick != NULL)
+				continue;
+			within |= k < n;
+			t = json_string_value(json_array_get(ts, k < n ? k :
+			    n - 1));
+			if (t != NULL && concrete_arg(t))
+				pick = t;
+		}
+		if (pick != NULL && strcmp(k_get_str(out, name) != NULL ?
+		    k_get_str(out, name) : "", pick) != 0) {
+			json_object_set_new(out, name, json_string(pick));
+			changed = 1;
+		}
+	}
+	if (!changed || !within) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
 /* The guessed parameters of instance inst: those of guessed but the
  * ones it holds at the value a launch's resolved.template_args gave
  * (guessed in another instance, one of a type not float). */
