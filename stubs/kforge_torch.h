@@ -364,6 +364,48 @@ using at::RestrictPtrTraits;
 using at::TensorAccessor;
 }
 
+/* c10's intrusive pointers and ATen's Tensor, host side: a project's
+ * classes that hold tensors (torch custom classes, beside the device
+ * structs made from them) come into a slice with those structs.  Their
+ * functions are declared only: a slice's device code never calls them. */
+namespace c10 {
+struct intrusive_ptr_target {
+	virtual ~intrusive_ptr_target() = default;
+};
+template <typename T>
+class intrusive_ptr {
+public:
+	intrusive_ptr() = default;
+	T *get() const { return p_; }
+	T *operator->() const { return p_; }
+	T &operator*() const { return *p_; }
+	explicit operator bool() const { return p_ != nullptr; }
+private:
+	T *p_ = nullptr;
+};
+template <typename T, typename... A>
+intrusive_ptr<T> make_intrusive(A &&...);
+}
+namespace at {
+class Tensor {
+public:
+	int64_t size(int64_t) const;
+	int64_t stride(int64_t) const;
+	int64_t numel() const;
+	int64_t dim() const;
+	bool defined() const;
+	bool is_cuda() const;
+	bool is_contiguous() const;
+	Tensor contiguous() const;
+	template <typename T> T *data_ptr() const;
+	void *data_ptr() const;
+};
+}
+namespace torch {
+using at::Tensor;
+using CustomClassHolder = c10::intrusive_ptr_target;
+}
+
 /* THC/THCAtomics.cuh: atomicAdd on half-precision values */
 static inline __device__ void gpuAtomicAdd(float *p, float v) { atomicAdd(p, v); }
 static inline __device__ void gpuAtomicAdd(double *p, double v) { atomicAdd(p, v); }
