@@ -194,6 +194,8 @@ static const char *torch_stubs[] = {
 	"ATen/cuda/CUDAEvent.h", "ATen/AccumulateType.h", "ATen/OpMathType.h",
 	"ATen/cuda/detail/IndexUtils.cuh", "ATen/native/cuda/KernelUtils.cuh",
 	"ATen/cuda/detail/KernelUtils.h", "ATen/Dispatch.h",
+	"ATen/cuda/CUDAGeneratorImpl.h", "ATen/cuda/CUDAGraphsUtils.cuh",
+	"ATen/cuda/PhiloxUtils.cuh",
 	"c10/cuda/CUDAGuard.h", "c10/cuda/CUDAStream.h", "c10/macros/Macros.h",
 	"c10/util/Half.h", "c10/util/BFloat16.h", "THC/THC.h",
 	"THC/THCAtomics.cuh", "THC/THCDeviceUtils.cuh", "torch/extension.h",

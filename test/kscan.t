@@ -243,6 +243,22 @@ is "$(jq -c 'select(.scan.name == "kp") | [.scan.launches[] | [.template_args, .
     '[[["T","Twice"],[["float","double"],null]]]' \
     "a template template argument bound from the calls; the calls' types in call_types"
 
+# --- launches through a function-pointer variable: one per kernel it is
+# set from, in its declaration or an assignment, each with its kernel
+# text and template arguments
+run "$KSCAN" --root test/kslice/alone test/kslice/alone/kernel_pointer.cu
+is "$(jq -c '[.scan.name, [.scan.launches[] | [.kernel, (.template_args | join(","))]]]' "$T_TMP/out" | tr '\n' ' ')" \
+    '["tiled_kernel",[["tiled_kernel<float, 2, true>","float,2,true"],["tiled_kernel<float, 4, true>","float,4,true"],["tiled_kernel<float, 1, false>","float,1,false"]]] ["fill_kernel",[["fill_kernel<double>","double"]]] ' \
+    "launches through a function-pointer variable: one per kernel it is set from"
+
+# --- a launch argument that names a local type alias of its launcher,
+# built from the launcher's type and value parameters: the aliased type
+# as written (its comment left out), both kinds bound from each call
+run "$KSCAN" --root test/kslice/alone test/kslice/alone/traits_alias.cu
+is "$(jq -c '[.scan.launches[] | .template_args[0]]' "$T_TMP/out")" \
+    '["Traits<float, float, 768, 4>","Traits<double, float, 1024, 4>"]' \
+    "a launcher's local alias: expanded, its type and value parameters bound from the calls"
+
 # --- launch values resolved to the launcher's parameters (test/bounds/launch.cu)
 run "$KSCAN" test/bounds/launch.cu
 is "$(jq -sc '[.[].scan.launches[].resolved | [.grid, .block, .shared_mem]]' "$T_TMP/out")" \

@@ -329,12 +329,22 @@ void checkSameGPU(CheckedFrom, const TensorArg &, const TensorArg &);
 void checkSameType(CheckedFrom, const TensorArg &, const TensorArg &);
 void checkContiguous(CheckedFrom, const TensorArg &);
 void checkAllContiguous(CheckedFrom, std::initializer_list<TensorArg>);
+/* a random kernel's Philox seed and offset, passed to it by value
+ * (ATen/cuda/CUDAGeneratorImpl.h, ATen/cuda/PhiloxUtils.cuh) */
+struct PhiloxCudaState {
+	PhiloxCudaState();
+	PhiloxCudaState(uint64_t, uint64_t);
+};
+struct CUDAGeneratorImpl;
 namespace cuda {
 using c10::cuda::CUDAGuard;
 using c10::cuda::getCurrentCUDAStream;
 using c10::cuda::OptionalCUDAGuard;
-struct CUDAGeneratorImpl;
+using at::CUDAGeneratorImpl;
 cudaDeviceProp *getCurrentDeviceProperties();
+namespace philox {
+__host__ __device__ std::tuple<uint64_t, uint64_t> unpack(PhiloxCudaState);
+}
 }
 }
 namespace torch {

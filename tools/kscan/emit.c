@@ -100,7 +100,9 @@ any_set(json_t *a)
 }
 
 /* A call's template arguments under its template's USR, once each
- * ({"args": [...], "types": [...]}, the types apart: kslice's fallback). */
+ * ({"args": [...], "types": [...], "full": [...]}: the values, the types
+ * apart (kslice's fallback), and both together for a type a launch
+ * names inside a larger argument). */
 static void
 note_binding(json_t *calls, json_t *c)
 {
@@ -111,13 +113,21 @@ note_binding(json_t *calls, json_t *c)
 	if (usr == NULL || !json_is_array(args))
 		return;
 	if ((entry = json_object_get(calls, usr)) == NULL) {
-		entry = json_pack("{s:[],s:[]}", "args", "types");
+		entry = json_pack("{s:[],s:[],s:[]}", "args", "types", "full");
 		json_object_set_new(calls, usr, entry);
 	}
 	if (any_set(args))
 		add_distinct(json_object_get(entry, "args"), args);
-	if (json_is_array(types) && any_set(types))
+	if (json_is_array(types) && any_set(types)) {
+		json_t *full = json_deep_copy(args), *ty;
+		size_t i;
 		add_distinct(json_object_get(entry, "types"), types);
+		json_array_foreach(types, i, ty)
+			if (json_is_string(ty))
+				json_array_set(full, i, ty);
+		add_distinct(json_object_get(entry, "full"), full);
+		json_decref(full);
+	}
 }
 
 /*
@@ -222,6 +232,59 @@ bind_text(const char *s, json_t *names, json_t *vals)
  * template_args (its kernel text stays as spelled); the others stay as
  * they are.  Returns the new array (launches is consumed).
  */
+/* Whether s is, whole, one of the launcher's type parameters. */
+static int
+is_type_param(json_t *l, json_t *names, const char *s)
+{
+	json_t *nm;
+	size_t j;
+
+	json_array_foreach(names, j, nm)
+		if (strcmp(s, json_string_value(nm)) == 0)
+			return json_is_true(json_array_get(json_object_get(l,
+			    "_ftypes"), j));
+	return 0;
+}
+
+/*
+ * The launch's template arguments with each that names a local type alias
+ * of the launcher (_aliases) replaced by the aliased type as written;
+ * *nested set when a launcher type parameter is named inside a larger
+ * argument (traits<T, N>, not T alone): the calls then bind it as they
+ * bind a value, since --types chooses only a kernel's own type
+ * parameters.
+ */
+static json_t *
+expanded_args(json_t *l, json_t *names, int *nested)
+{
+	json_t *al = json_object_get(l, "_aliases"), *out = json_array(), *a;
+	json_t *types = json_object_get(l, "_ftypes"), *nm;
+	size_t m, j;
+
+	*nested = 0;
+	json_array_foreach(json_object_get(l, "template_args"), m, a) {
+		json_t *x = json_object_get(al, json_string_value(a));
+		const char *s = json_string_value(x != NULL ? x : a);
+		json_array_append_new(out, json_string(s));
+		json_array_foreach(names, j, nm) {
+			char *t;
+			json_t *one;
+			if (!json_is_true(json_array_get(types, j)) ||
+			    strcmp(s, json_string_value(nm)) == 0)
+				continue;
+			one = json_array();
+			for (size_t q = 0; q < json_array_size(names); q++)
+				json_array_append_new(one, q == j ?
+				    json_string("@") : json_null());
+			t = bind_text(s, names, one);
+			*nested |= t != NULL;
+			free(t);
+			json_decref(one);
+		}
+	}
+	return out;
+}
+
 static json_t *
 bind_launchers(json_t *launches, json_t *calls)
 {
@@ -231,21 +294,24 @@ bind_launchers(json_t *launches, json_t *calls)
 	json_array_foreach(launches, i, l) {
 		json_t *entry = json_object_get(calls, k_get_str(l, "_fusr") ?
 		    k_get_str(l, "_fusr") : "");
-		json_t *list = json_object_get(entry, "args");
 		json_t *names = json_object_get(l, "_fparams");
-		int any = 0;
+		json_t *list, *targs;
+		int any = 0, nested;
 
 		if (entry != NULL && names != NULL)
 			call_types(l, names, json_object_get(entry, "types"));
+		targs = expanded_args(l, names, &nested);
+		list = json_object_get(entry, nested ? "full" : "args");
 		json_array_foreach(list, k, b) {
 			json_t *c = json_deep_copy(l), *ta = json_array(), *a;
 			size_t m;
 			int hit = 0;
 			char key[PATH_MAX + 64];
-			json_array_foreach(json_object_get(l, "template_args"),
-			    m, a) {
-				char *t = bind_text(json_string_value(a),
-				    names, b);
+			json_array_foreach(targs, m, a) {
+				/* a kernel's own type parameter: --types */
+				char *t = nested && is_type_param(l, names,
+				    json_string_value(a)) ? NULL :
+				    bind_text(json_string_value(a), names, b);
 				hit |= t != NULL;
 				json_array_append_new(ta, json_string(t != NULL ?
 				    t : json_string_value(a)));
@@ -265,6 +331,7 @@ bind_launchers(json_t *launches, json_t *calls)
 		}
 		if (!any)
 			json_array_append(out, l);
+		json_decref(targs);
 	}
 	json_decref(launches);
 	return out;
@@ -354,6 +421,8 @@ emit(void)
 				json_object_del(c, "_key");
 				json_object_del(c, "_fusr");
 				json_object_del(c, "_fparams");
+				json_object_del(c, "_ftypes");
+				json_object_del(c, "_aliases");
 				json_array_append_new(json_object_get(s,
 				    "launches"), c);
 			}

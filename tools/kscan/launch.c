@@ -330,10 +330,132 @@ via_text(struct ctx *x, CXCursor v, struct fileinfo *fi, json_t *l)
 	free_tokens(t, n);
 }
 
+/* The launch's kernel text: expression e as written (a variable: its
+ * initializer), in the launch's file, a leading & dropped. */
+static void
+over_text(struct ctx *x, CXCursor e, struct fileinfo *fi, json_t *l)
+{
+	struct fileinfo *ef;
+	struct tok *t;
+	unsigned n, i = 0;
+
+	t = tokens(x, clang_getCursorExtent(e), &n, &ef);
+	if (clang_getCursorKind(e) == CXCursor_VarDecl) {
+		/* its initializer: "auto k = &kernel<T, 256>" */
+		while (i < n && strcmp(t[i].s, "=") != 0)
+			i++;
+		i++;
+	}
+	if (i < n && strcmp(t[i].s, "&") == 0)
+		i++;
+	if (ef == fi && ef != NULL && ef->project && i < n)
+		json_object_set_new(l, "kernel", folded_json(fi, t[i].a,
+		    t[n - 1].b));
+	free_tokens(t, n);
+}
+
+static void launch_one(struct ctx *x, CXCursor call, CXCursor ref,
+    CXCursor over);
+
+#define MAX_SETTINGS 16	/* kernels one function-pointer variable holds */
+
+/* The kernels a function-pointer variable is set from in a function: its
+ * initializer and each assignment "v = &k<...>;", with the expression
+ * that names each. */
+struct settings {
+	CXCursor var;
+	CXCursor kernel[MAX_SETTINGS], expr[MAX_SETTINGS];
+	unsigned n;
+};
+
+static void
+add_setting(struct settings *st, CXCursor e)
+{
+	CXCursor k = kernel_in(e);
+	unsigned i;
+
+	if (clang_Cursor_isNull(k) || st->n == MAX_SETTINGS)
+		return;
+	for (i = 0; i < st->n; i++)
+		if (clang_equalCursors(st->kernel[i], k))
+			return;
+	st->kernel[st->n] = k;
+	st->expr[st->n++] = e;
+}
+
+struct assign_walk {
+	struct settings *st;
+	CXCursor lhs, rhs;
+	int nchild;
+};
+
+static enum CXChildVisitResult
+two_children(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct assign_walk *w = data;
+
+	(void)parent;
+	if (w->nchild == 0)
+		w->lhs = c;
+	else if (w->nchild == 1)
+		w->rhs = c;
+	w->nchild++;
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult
+find_settings(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct settings *st = data;
+	struct assign_walk w;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
+	    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
+		memset(&w, 0, sizeof(w));
+		clang_visitChildren(c, two_children, &w);
+		if (w.nchild == 2 && clang_equalCursors(var_in(w.lhs),
+		    st->var))
+			add_setting(st, w.rhs);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/*
+ * A launch site: a chevron call of a kernel, a hipLaunchKernelGGL,
+ * cudaLaunchKernel or cudaLaunchKernelEx call, or a chevron call through a
+ * function-pointer variable of the launcher ("kernel<<<g, b>>>(...)"
+ * after "kernel = &k<T, 4>;" in each branch of a switch): one launch per
+ * kernel the variable is set from, its kernel text the setting's.
+ */
 void
 check_launch(struct ctx *x, CXCursor call)
 {
-	CXCursor ref = clang_getCursorReferenced(call), kernel, tmpl;
+	CXCursor ref = clang_getCursorReferenced(call);
+	struct settings st;
+	unsigned i;
+
+	if (x->in_func && !clang_Cursor_isNull(ref) &&
+	    clang_getCursorKind(ref) == CXCursor_VarDecl) {
+		memset(&st, 0, sizeof(st));
+		st.var = ref;
+		add_setting(&st, ref);	/* its initializer */
+		clang_visitChildren(x->func, find_settings, &st);
+		for (i = 0; i < st.n; i++)
+			launch_one(x, call, st.kernel[i], st.expr[i]);
+		if (st.n > 0)
+			return;
+	}
+	launch_one(x, call, ref, clang_getNullCursor());
+}
+
+/* One launch of call, whose callee is ref; over (not null): an
+ * expression whose text names the kernel in place of the call's own (a
+ * function-pointer variable's setting). */
+static void
+launch_one(struct ctx *x, CXCursor call, CXCursor ref, CXCursor over)
+{
+	CXCursor kernel, tmpl;
 	struct findref fr;
 	struct fileinfo *fi;
 	struct tok *t;
@@ -436,6 +558,8 @@ check_launch(struct ctx *x, CXCursor call)
 		}
 		json_object_set_new(l, "kernel",
 		    folded_json(fi, t[0].a, t[chev - 1].b));
+		if (!clang_Cursor_isNull(over))
+			over_text(x, over, fi, l);
 		close = matching(t, chev, n);
 		cfg = split_args(fi, t, chev + 1, close);
 		nc = split_ranges(t, chev + 1, close, cs, ce, 3);
@@ -578,36 +702,114 @@ is_tparam(CXCursor c)
 static enum CXChildVisitResult
 tparam_name(CXCursor c, CXCursor parent, CXClientData data)
 {
+	json_t *names = json_array_get(data, 0), *types = json_array_get(data,
+	    1);
+
 	(void)parent;
-	if (is_tparam(c))
-		json_array_append_new(data, k_take_json(
+	if (is_tparam(c)) {
+		json_array_append_new(names, k_take_json(
 		    clang_getCursorSpelling(c)));
+		json_array_append_new(types, json_boolean(clang_getCursorKind(c)
+		    == CXCursor_TemplateTypeParameter));
+	}
+	return CXChildVisit_Continue;
+}
+
+/* The launcher's local type aliases that a launch's template arguments
+ * name, by name: the aliased type as written (using traits_t =
+ * traits<T, N>; gives "traits<T, N>"). */
+struct aliases {
+	struct ctx *x;
+	json_t *want;		/* the launch's template_args */
+	json_t *out;
+};
+
+static enum CXChildVisitResult
+alias_text(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct aliases *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct fileinfo *fi;
+	struct tok *t;
+	unsigned n, i;
+	json_t *a;
+	size_t j;
+	char *name;
+
+	(void)parent;
+	if (k != CXCursor_TypeAliasDecl)
+		return CXChildVisit_Recurse;
+	name = k_take(clang_getCursorSpelling(c));
+	json_array_foreach(w->want, j, a)
+		if (json_is_string(a) && strcmp(json_string_value(a),
+		    name) == 0)
+			break;
+	if (j < json_array_size(w->want)) {
+		struct k_buf b = { 0 };
+		t = tokens(w->x, clang_getCursorExtent(c), &n, &fi);
+		for (i = 0; i < n && strcmp(t[i].s, "=") != 0; i++)
+			;
+		/* its tokens (no comment), a space only between two words
+		 * and after a comma */
+		for (i++; i < n && strcmp(t[i].s, ";") != 0; i++) {
+			if (strncmp(t[i].s, "//", 2) == 0 ||
+			    strncmp(t[i].s, "/*", 2) == 0)
+				continue;
+			if (b.n > 0 && (b.s[b.n - 1] == ',' ||
+			    ((isalnum((unsigned char)b.s[b.n - 1]) ||
+			    b.s[b.n - 1] == '_') &&
+			    (isalnum((unsigned char)t[i].s[0]) ||
+			    t[i].s[0] == '_'))))
+				k_buf_add(&b, " ");
+			k_buf_add(&b, t[i].s);
+		}
+		if (fi != NULL && fi->project && b.n > 0)
+			json_object_set_new(w->out, name,
+			    json_string(k_buf_str(&b)));
+		k_buf_free(&b);
+		free_tokens(t, n);
+	}
+	free(name);
 	return CXChildVisit_Continue;
 }
 
 /*
  * A launch in a function template (the launcher's own template
  * parameters in its template arguments, numBits in k<numBits, 4>): the
- * launcher and its parameters, so that emit.c can bind them from the
- * calls that name the launcher's arguments (launch<4>(...)).
+ * launcher, its parameters (and which are types), and the local type
+ * aliases the launch's template arguments name, so that emit.c can bind
+ * them from the calls that name the launcher's arguments
+ * (launch<4>(...)).
  */
 void
 launcher_params(struct ctx *x, json_t *l)
 {
-	json_t *names;
+	json_t *names, *pair;
+	struct aliases al;
 
 	if (!x->in_func ||
 	    clang_getCursorKind(x->func) != CXCursor_FunctionTemplate)
 		return;
-	names = json_array();
-	clang_visitChildren(x->func, tparam_name, names);
+	pair = json_pack("[[],[]]");
+	clang_visitChildren(x->func, tparam_name, pair);
+	names = json_array_get(pair, 0);
 	if (json_array_size(names) == 0) {
-		json_decref(names);
+		json_decref(pair);
 		return;
 	}
 	json_object_set_new(l, "_fusr", k_take_json(clang_getCursorUSR(
 	    x->func)));
-	json_object_set_new(l, "_fparams", names);
+	json_object_set(l, "_fparams", names);
+	json_object_set(l, "_ftypes", json_array_get(pair, 1));
+	json_decref(pair);
+	al.x = x;
+	al.want = json_object_get(l, "template_args");
+	al.out = json_object();
+	clang_visitChildren(x->func, alias_text, &al);
+	if (json_object_size(al.out) > 0)
+		json_object_set_new(l, "_aliases", al.out);
+	else
+		json_decref(al.out);
 }
 
 struct nth_param {

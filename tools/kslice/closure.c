@@ -386,6 +386,20 @@ collect_member(CXCursor c, CXCursor parent, CXClientData data)
 	p->members[p->nmembers].tmpl = clang_getCanonicalCursor(cls);
 	p->members[p->nmembers].c = c;
 	p->nmembers++;
+	/* a member of a specialization of a class template
+	 * (template <> template <class T> R Get<0>::of(const T &)) comes
+	 * with the template, whose uses name the specialization */
+	up = clang_getSpecializedCursorTemplate(cls);
+	if (!clang_Cursor_isNull(up)) {
+		if (p->nmembers == p->capmembers) {
+			p->capmembers *= 2;
+			p->members = k_realloc(p->members, p->capmembers *
+			    sizeof(*p->members));
+		}
+		p->members[p->nmembers].tmpl = clang_getCanonicalCursor(up);
+		p->members[p->nmembers].c = c;
+		p->nmembers++;
+	}
 	return CXChildVisit_Continue;
 }
 

@@ -322,8 +322,9 @@ class_named(struct closure *cl, const char *s, json_t *out)
 {
 	struct parsed *p = cl->p;
 	const char *last, *q;
+	char *name;
 	size_t m;
-	int found = 0;
+	int found = 0, targs;
 
 	if (s == NULL || json_object_get(out, s) != NULL)
 		return;
@@ -333,11 +334,19 @@ class_named(struct closure *cl, const char *s, json_t *out)
 			q++;
 		} else if (!is_ident_char(*q))
 			break;
-	if (*q != '\0' || *last == '\0' || isdigit((unsigned char)*last))
+	/* a class template's specialization, its arguments bound from the
+	 * launcher's calls (traits<float, 768, 4>): the template comes */
+	targs = *q == '<' && s[strlen(s) - 1] == '>';
+	if ((*q != '\0' && !targs) || *last == '\0' ||
+	    isdigit((unsigned char)*last))
 		return;
+	name = k_strndup(last, (size_t)(q - last));
 	index_names(p);
-	for (m = named_first(p, last); m < p->nnamed &&
-	    strcmp(p->named[m].name, last) == 0; m++) {
+	for (m = named_first(p, name); m < p->nnamed &&
+	    strcmp(p->named[m].name, name) == 0; m++) {
+		if (targs && clang_getCursorKind(p->named[m].c) !=
+		    CXCursor_ClassTemplate)
+			continue;
 		switch (clang_getCursorKind(p->named[m].c)) {
 		case CXCursor_StructDecl:
 		case CXCursor_ClassDecl:
@@ -354,6 +363,7 @@ class_named(struct closure *cl, const char *s, json_t *out)
 			break;
 		}
 	}
+	free(name);
 	if (found)
 		json_object_set_new(out, s, json_true());
 }

@@ -1,8 +1,12 @@
 // kslice: a PyTorch extension's dropout kernel, which takes its random
 // generator's seed and offset as an at::PhiloxCudaState by value and
-// unpacks them with at::cuda::philox::unpack: the stub must define both.
+// unpacks them with at::cuda::philox::unpack: the stub must define both,
+// and answer the headers that declare them.
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/cuda/CUDAGeneratorImpl.h>
+#include <ATen/cuda/CUDAGraphsUtils.cuh>
+#include <ATen/cuda/PhiloxUtils.cuh>
 #include <curand_kernel.h>
 
 __global__ void

@@ -1,0 +1,3 @@
+/* kforge stub for <ATen/cuda/PhiloxUtils.cuh>: see kforge_torch.h */
+#pragma once
+#include "kforge_torch.h"
