@@ -92,6 +92,11 @@ is "$("$(tool kscan)" test/mutate/step.cu 2> /dev/null | "$(tool kslice)" 2> /de
     [.name, .scalars.step, .scalars.group, .scalars.scale, .scalars.bias]]')" \
     '[["zeros",3,4,5,0],["negatives",3,4,5,-6]]' \
     "a loop's step and a divisor keep their typical values where zeros and negatives would hang or divide by 0"
+is "$("$(tool kscan)" test/mutate/negdims.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" 2> /dev/null | jq -c '[.wrap.spec.cases[] | select(.name == "negatives") |
+    [.scalars.H, .scalars.W, .scalars.K, .scalars.sigma]]')" \
+    '[[4,5,6,-2.5]]' \
+    "dimensions that bound a loop through a local or divide as a product stay positive in negatives"
 run "$KW" --switch-cases 0 < "$T_TMP/modes.slice"
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("switch"))] | length' "$T_TMP/out")" \
     0 "--switch-cases 0: none added"

@@ -268,21 +268,78 @@ size_value(const struct kern *k, int main, int c, int nsize, int blockgrid,
 	}
 }
 
+/* Whether name is among tokens [a, b). */
+static int
+names_in(const struct toks *t, size_t a, size_t b, const char *name)
+{
+	for (; a < b && a < t->n; a++)
+		if (strcmp(t->v[a], name) == 0 && (a == 0 ||
+		    !is(t, a - 1, ".")))
+			return 1;
+	return 0;
+}
+
+/* Whether the bound of a for loop's condition (the side of < or <= after
+ * the index) names p, itself or through a local whose definition names
+ * it ("t_i < num_pixels" with "num_pixels = H * W * K"). */
+static int
+bounds_a_loop(const struct kern *k, const struct param *p)
+{
+	static const char *const stop[] = { ";", "&&", "||", NULL };
+	const struct toks *t = &k->t;
+	size_t i, j, e;
+	struct var *v;
+
+	for (i = k->body; i + 1 < t->n; i++) {
+		if (!is(t, i, "for") || !is(t, i + 1, "("))
+			continue;
+		for (j = i + 2; j < t->n && !is(t, j, ";") && !is(t, j, ")");
+		    j++)
+			;	/* past the initialization */
+		for (j++; j < t->n && !is(t, j, ";") && !is(t, j, ")"); j++) {
+			if (!is(t, j, "<") && !is(t, j, "<="))
+				continue;
+			e = expr_end(t, j + 1, stop);
+			if (names_in(t, j + 1, e, p->name))
+				return 1;
+			for (; j + 1 < e; j++)
+				if (is_ident(t->v[j + 1]) &&
+				    (v = var_get((struct kern *)k,
+				    t->v[j + 1])) != NULL && v->b > v->a &&
+				    names_in(t, v->a, v->b, p->name))
+					return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Whether scalar name must stay positive in every case: it steps a loop
  * of the kernel ("iy += scale_factor)": zero never ends the loop, a
  * negative step runs it until the index wraps, and the reference hangs
  * in the zeros and negatives cases), or, an integer, it divides ("c /
- * group_size", "i % n", "/ (float)group_size"): zero or a negative value
- * makes an index out of nothing.  Such a scalar keeps its typical value in those cases.
+ * group_size", "i % n", "/ (float)group_size", "t / (W * K)"): zero or a
+ * negative value makes an index out of nothing.  Such a scalar keeps its
+ * typical value in those cases.  In the negatives case (neg), so does an
+ * integer that bounds a loop ("t < H * W * K", through a local or not):
+ * two negative factors make a positive count of negative indices, read
+ * and written outside every buffer (zero runs the loop no times, a case
+ * of its own).
  */
 static int
-keeps_positive(const struct kern *k, const struct param *p)
+keeps_positive(const struct kern *k, const struct param *p, int neg)
 {
 	const struct toks *t = &k->t;
 	size_t i;
 
+	if (neg && p->dt != NULL && !p->dt->is_float && bounds_a_loop(k, p))
+		return 1;
 	for (i = k->body; i + 1 < t->n; i++) {
+		/* a divisor in parentheses: "t / (W * K)" */
+		if (p->dt != NULL && !p->dt->is_float && (is(t, i, "/") ||
+		    is(t, i, "%")) && is(t, i + 1, "(") &&
+		    names_in(t, i + 2, skip_group(t, i + 1), p->name))
+			return 1;
 		if (!is(t, i + 1, p->name))
 			continue;
 		if ((is(t, i, "+=") || is(t, i, "-=")) && is(t, i + 2, ")"))
@@ -477,7 +534,7 @@ build_cases(struct kern *k)
 			    blockgrid && m, m ? 0 : ord++)) :
 			    value_json(k, p->name, p->type, p->dt, p->is_enum,
 			    nth++, (c == 6 || c == 7) && !p->is_enum &&
-			    keeps_positive(k, p) ? 0 : c));
+			    keeps_positive(k, p, c == 7) ? 0 : c));
 		}
 		cs = json_pack("{s:s,s:I,s:o}", "name", case_names[c], "seed",
 		    (json_int_t)(0x6b770000 + c), "scalars", sc);
