@@ -8,7 +8,9 @@
 # test/byvalue/traits.cu), their addresses put into the struct the
 # harness passes, a void * member the kernel never reaches a null pointer
 # (test/byvalue/shared.cu); a
-# std::pair of two scalars is a struct of its members first and second; a
+# std::pair of two scalars is a struct of its members first and second;
+# a constructor, member functions and static members take no room
+# (test/byvalue/ctor.cu); a
 # type kwrap cannot build (a void * never cast, a class template instance)
 # is a bad-spec error naming the parameter, its type and why, with no
 # harness that would pass the kernel a value of the wrong size.
@@ -35,6 +37,14 @@ is "$(rec plain_struct_kernel '[(.wrap.harness.code != null), (.errors // [] | l
     "a struct of plain scalars: its fields laid out, a harness"
 is "$(rec enum_kernel '[(.wrap.harness.code != null), (.errors // [] | length), (.wrap.spec.params[1].dtype)]')" \
     '[true,0,"int32"]' "an enum: an int, a harness"
+
+# a struct with a constructor (an initializer list, braced members), a
+# member function and a static constant: laid out by its data members
+is "$("$(tool kscan)" test/byvalue/ctor.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KWRAP" 2> /dev/null | jq -c '[(.wrap.harness.code != null), (.errors // [] | length),
+    (.wrap.spec.params[0] | [.size, [.fields[] | [.name, .offset]]])]')" \
+    '[true,0,[24,[["n",0],["scale",4],["x",8],["y",16]]]]' \
+    "a struct's constructor, member function and static member take no room: a harness"
 
 # bad(KERNEL, PATTERN, WHAT): KERNEL's record is a kwrap bad-spec error
 # matching PATTERN, and has no harness

@@ -36,6 +36,11 @@ member_why(struct kern *k, size_t open, char *out, size_t cap)
 	long long dummy;
 
 	for (j = open + 1; j + 1 < e;) {
+		size_t past = member_skip(t, j, e - 1);
+		if (past > 0) {
+			j = past;	/* a function, a static: no room */
+			continue;
+		}
 		s = j;
 		while (j + 1 < e && !is(t, j, ";"))
 			j++;

@@ -457,6 +457,8 @@ struct var *
 var_get(struct kern *k, const char *name);
 int
 param_index(const struct kern *k, const char *name);
+size_t
+member_skip(const struct toks *t, size_t s, size_t e);
 void
 paren(const char *s, char *out, size_t cap);
 void

@@ -403,6 +403,55 @@ add_member(struct kern *k, struct param *p, const char *type,
 	return 1;
 }
 
+/*
+ * Where the member of a struct that starts at token s (of the body
+ * whose } is at e) ends, past it, when it takes no room in a
+ * value of the struct: a constructor, destructor or non-virtual member
+ * function, declared or defined (with its initializer list and body), a
+ * static member, an access label.  0 for a data member and for a virtual
+ * function, whose table pointer the layout would need.
+ */
+size_t
+member_skip(const struct toks *t, size_t s, size_t e)
+{
+	size_t j;
+	int init;
+
+	if ((is(t, s, "public") || is(t, s, "private") ||
+	    is(t, s, "protected")) && is(t, s + 1, ":"))
+		return s + 2;
+	if (is(t, s, "static") || is(t, s, "using") || is(t, s, "typedef")) {
+		for (j = s; j < e && !is(t, j, ";"); j++)
+			if (is(t, j, "{"))
+				j = skip_group(t, j) - 1;
+		return j < e ? j + 1 : 0;
+	}
+	for (j = s; j < e && !is(t, j, ";") && !is(t, j, "("); j++)
+		if (is(t, j, "virtual") || is(t, j, "{"))
+			return 0;
+	if (j >= e || !is(t, j, "(") || is(t, j + 1, "*") || j == s)
+		return 0;	/* data, or a pointer to a function */
+	j = skip_group(t, j);	/* past the parameters */
+	/* qualifiers, an initializer list (its members' braces, a{0},
+	 * too), = default: up to the body or the ; that ends a
+	 * declaration */
+	for (init = 0; j < e && !is(t, j, ";"); ) {
+		if (is(t, j, "{") && !(init && is_ident(t->v[j - 1])))
+			break;
+		init |= is(t, j, ":");
+		if (is(t, j, "(") || is(t, j, "{"))
+			j = skip_group(t, j);
+		else
+			j++;
+	}
+	if (j >= e)
+		return 0;
+	if (is(t, j, ";"))
+		return j + 1;
+	j = skip_group(t, j);
+	return is(t, j, ";") ? j + 1 : j;
+}
+
 /* Fields of a struct passed by value, from its definition in the slice:
  * plain members of known scalar types and pointers only; a declaration
  * of several (uint16_t *a, *b;) gives each its base type and stars. */
@@ -410,7 +459,7 @@ static int
 parse_struct(struct kern *k, struct param *p)
 {
 	struct toks *t = &k->all;
-	size_t i, j, e;
+	size_t i, j, e, past;
 	int off = 0, align = 1;
 
 	for (i = 0; i + 2 < t->n; i++)
@@ -423,6 +472,10 @@ parse_struct(struct kern *k, struct param *p)
 	for (j = i + 3; j + 1 < e;) {
 		size_t s = j, c, a, base;
 		char type[64] = "", decl[96];
+		if ((past = member_skip(t, j, e - 1)) > 0) {
+			j = past;
+			continue;
+		}
 		while (j < e && !is(t, j, ";"))
 			j++;
 		if (j - s < 2 || !is_ident(t->v[j - 1]))
