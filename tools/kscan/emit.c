@@ -152,15 +152,8 @@ call_types(json_t *l, json_t *names, json_t *typelists)
 				break;
 		json_array_foreach(typelists, t, tl) {
 			json_t *ty = json_array_get(tl, m);
-			size_t k;
-			json_t *e;
-			int dup = 0;
-			if (m == json_array_size(names) || !json_is_string(ty))
-				continue;
-			json_array_foreach(seen, k, e)
-				dup |= json_equal(e, ty);
-			if (!dup)
-				json_array_append(seen, ty);
+			if (m < json_array_size(names) && json_is_string(ty))
+				add_distinct(seen, ty);
 		}
 		if (json_array_size(seen) > 0) {
 			json_array_append_new(out, seen);
@@ -224,14 +217,6 @@ bind_text(const char *s, json_t *names, json_t *vals)
 	}
 }
 
-/*
- * A launch whose template arguments name its launcher's own template
- * parameters (k<numBits, 4> in template <int numBits> void launch())
- * becomes one launch per call that gives the launcher its arguments
- * (launch<8>(...), from any unit), those parameters replaced in its
- * template_args (its kernel text stays as spelled); the others stay as
- * they are.  Returns the new array (launches is consumed).
- */
 /* Whether s is, whole, one of the launcher's type parameters. */
 static int
 is_type_param(json_t *l, json_t *names, const char *s)
@@ -258,33 +243,37 @@ static json_t *
 expanded_args(json_t *l, json_t *names, int *nested)
 {
 	json_t *al = json_object_get(l, "_aliases"), *out = json_array(), *a;
-	json_t *types = json_object_get(l, "_ftypes"), *nm;
-	size_t m, j;
+	json_t *types = json_object_get(l, "_ftypes"), *marks = json_array();
+	size_t m;
 
+	/* a mark for each type parameter: bind_text finds them as words */
+	for (m = 0; m < json_array_size(names); m++)
+		json_array_append_new(marks, json_is_true(json_array_get(types,
+		    m)) ? json_string("@") : json_null());
 	*nested = 0;
 	json_array_foreach(json_object_get(l, "template_args"), m, a) {
 		json_t *x = json_object_get(al, json_string_value(a));
 		const char *s = json_string_value(x != NULL ? x : a);
+		char *t;
 		json_array_append_new(out, json_string(s));
-		json_array_foreach(names, j, nm) {
-			char *t;
-			json_t *one;
-			if (!json_is_true(json_array_get(types, j)) ||
-			    strcmp(s, json_string_value(nm)) == 0)
-				continue;
-			one = json_array();
-			for (size_t q = 0; q < json_array_size(names); q++)
-				json_array_append_new(one, q == j ?
-				    json_string("@") : json_null());
-			t = bind_text(s, names, one);
-			*nested |= t != NULL;
-			free(t);
-			json_decref(one);
-		}
+		if (is_type_param(l, names, s))
+			continue;	/* T alone: --types */
+		t = bind_text(s, names, marks);
+		*nested |= t != NULL;
+		free(t);
 	}
+	json_decref(marks);
 	return out;
 }
 
+/*
+ * A launch whose template arguments name its launcher's own template
+ * parameters (k<numBits, 4> in template <int numBits> void launch())
+ * becomes one launch per call that gives the launcher its arguments
+ * (launch<8>(...), from any unit), those parameters replaced in its
+ * template_args (its kernel text stays as spelled); the others stay as
+ * they are.  Returns the new array (launches is consumed).
+ */
 static json_t *
 bind_launchers(json_t *launches, json_t *calls)
 {

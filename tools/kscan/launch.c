@@ -384,7 +384,6 @@ add_setting(struct settings *st, CXCursor e)
 }
 
 struct assign_walk {
-	struct settings *st;
 	CXCursor lhs, rhs;
 	int nchild;
 };

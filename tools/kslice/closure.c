@@ -335,6 +335,20 @@ has_device_attr(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Continue;
 }
 
+/* Member c defined outside class cls, kept under cls. */
+static void
+push_member(struct parsed *p, CXCursor cls, CXCursor c)
+{
+	if (p->nmembers == p->capmembers) {
+		p->capmembers = p->capmembers ? p->capmembers * 2 : 16;
+		p->members = k_realloc(p->members, p->capmembers *
+		    sizeof(*p->members));
+	}
+	p->members[p->nmembers].tmpl = clang_getCanonicalCursor(cls);
+	p->members[p->nmembers].c = c;
+	p->nmembers++;
+}
+
 /* A project member function defined outside its class
  * (template <class K> __device__ void Table<K>::view::insert(K k) {...}),
  * that device code can call. */
@@ -378,28 +392,13 @@ collect_member(CXCursor c, CXCursor parent, CXClientData data)
 		    pk == CXCursor_UnexposedDecl || clang_isInvalid(pk))
 			break;
 	}
-	if (p->nmembers == p->capmembers) {
-		p->capmembers = p->capmembers ? p->capmembers * 2 : 16;
-		p->members = k_realloc(p->members, p->capmembers *
-		    sizeof(*p->members));
-	}
-	p->members[p->nmembers].tmpl = clang_getCanonicalCursor(cls);
-	p->members[p->nmembers].c = c;
-	p->nmembers++;
+	push_member(p, cls, c);
 	/* a member of a specialization of a class template
 	 * (template <> template <class T> R Get<0>::of(const T &)) comes
 	 * with the template, whose uses name the specialization */
 	up = clang_getSpecializedCursorTemplate(cls);
-	if (!clang_Cursor_isNull(up)) {
-		if (p->nmembers == p->capmembers) {
-			p->capmembers *= 2;
-			p->members = k_realloc(p->members, p->capmembers *
-			    sizeof(*p->members));
-		}
-		p->members[p->nmembers].tmpl = clang_getCanonicalCursor(up);
-		p->members[p->nmembers].c = c;
-		p->nmembers++;
-	}
+	if (!clang_Cursor_isNull(up))
+		push_member(p, up, c);
 	return CXChildVisit_Continue;
 }
 

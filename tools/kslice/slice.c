@@ -394,12 +394,14 @@ instantiation(struct slicer *s, json_t *scan, json_t *inst, int *ok)
 	return b.s;
 }
 
+/* PyTorch's include directories, as an #include names them. */
+static const char *const torch_dirs[] = { "torch/", "ATen/", "c10/", "THC/",
+    NULL };
+
 /* A PyTorch header: the stand-in's, or the real one's directories. */
 static int
 torch_header(const struct fileinfo *fi)
 {
-	static const char *const dirs[] = { "torch/", "ATen/", "c10/",
-	    "THC/", NULL };
 	static const char *const real[] = { "/torch/csrc/", "/ATen/", "/c10/",
 	    "/THC/", "/torch/extension.h", NULL };
 	int i;
@@ -407,8 +409,9 @@ torch_header(const struct fileinfo *fi)
 	if (fi->cls == F_STUB && fi->stubname != NULL) {
 		if (strcmp(fi->stubname, "kforge_torch.h") == 0)
 			return 1;
-		for (i = 0; dirs[i] != NULL; i++)
-			if (strncmp(fi->stubname, dirs[i], strlen(dirs[i])) == 0)
+		for (i = 0; torch_dirs[i] != NULL; i++)
+			if (strncmp(fi->stubname, torch_dirs[i],
+			    strlen(torch_dirs[i])) == 0)
 				return 1;
 		return 0;
 	}
@@ -422,8 +425,6 @@ torch_header(const struct fileinfo *fi)
 static int
 includes_torch(const char *text)
 {
-	static const char *const dirs[] = { "torch/", "ATen/", "c10/", "THC/",
-	    NULL };
 	const char *p = text, *q;
 	int i;
 
@@ -433,8 +434,9 @@ includes_torch(const char *text)
 		p = q;
 		if (*q != '<' && *q != '"')
 			continue;
-		for (i = 0; dirs[i] != NULL; i++)
-			if (strncmp(q + 1, dirs[i], strlen(dirs[i])) == 0)
+		for (i = 0; torch_dirs[i] != NULL; i++)
+			if (strncmp(q + 1, torch_dirs[i],
+			    strlen(torch_dirs[i])) == 0)
 				return 1;
 	}
 	return 0;
@@ -914,15 +916,16 @@ static json_t *
 instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
     size_t ninst)
 {
-	json_t *o, *alt;
-	size_t k;
+	json_t *o, *alt = call_type_instance(scan, inst, 0);
+	size_t k = 0;
 
-	if ((alt = call_type_instance(scan, inst, 0)) == NULL)
+	if (alt == NULL)
 		return value_record(rec, scan, s, inst, ninst, 0);
-	json_decref(alt);
-	if ((o = value_record(rec, scan, s, inst, ninst, 1)) != NULL)
+	if ((o = value_record(rec, scan, s, inst, ninst, 1)) != NULL) {
+		json_decref(alt);
 		return o;
-	for (k = 0; (alt = call_type_instance(scan, inst, k)) != NULL; k++) {
+	}
+	for (; alt != NULL; alt = call_type_instance(scan, inst, ++k)) {
 		o = value_record(rec, scan, s, alt, ninst, 1);
 		json_decref(alt);
 		if (o != NULL)
@@ -930,7 +933,6 @@ instance_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	}
 	return value_record(rec, scan, s, inst, ninst, 0);
 }
-
 
 json_t *
 process(json_t *rec, void *ctx)

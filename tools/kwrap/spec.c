@@ -330,22 +330,23 @@ static int
 keeps_positive(const struct kern *k, const struct param *p, int neg)
 {
 	const struct toks *t = &k->t;
+	int integer = p->dt != NULL && !p->dt->is_float;
 	size_t i;
 
-	if (neg && p->dt != NULL && !p->dt->is_float && bounds_a_loop(k, p))
+	if (neg && integer && bounds_a_loop(k, p))
 		return 1;
 	for (i = k->body; i + 1 < t->n; i++) {
 		/* a divisor in parentheses: "t / (W * K)" */
-		if (p->dt != NULL && !p->dt->is_float && (is(t, i, "/") ||
-		    is(t, i, "%")) && is(t, i + 1, "(") &&
+		if (integer && (is(t, i, "/") || is(t, i, "%")) &&
+		    is(t, i + 1, "(") &&
 		    names_in(t, i + 2, skip_group(t, i + 1), p->name))
 			return 1;
 		if (!is(t, i + 1, p->name))
 			continue;
 		if ((is(t, i, "+=") || is(t, i, "-=")) && is(t, i + 2, ")"))
 			return 1;
-		if (p->dt != NULL && !p->dt->is_float && (is(t, i, "/") ||
-		    is(t, i, "%") || is(t, i, "/=") || is(t, i, "%=")))
+		if (integer && (is(t, i, "/") || is(t, i, "%") ||
+		    is(t, i, "/=") || is(t, i, "%=")))
 			return 1;
 		/* a divisor through a cast: "/ (float)group_size" */
 		if (is(t, i, ")") && i >= k->body + 3 && is(t, i - 2, "(") &&
