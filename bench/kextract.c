@@ -103,6 +103,7 @@ main(int argc, char *argv[])
 		conf.device = 0;
 		conf.torch = 1;
 		conf.cuda_path = NULL;
+		conf.warnings = 0;
 		k_build_args(&args, &conf, &flags, NULL);
 		e = clang_parseTranslationUnit2(idx, argv[i],
 		    (const char *const *)args.v, (int)args.n, NULL, 0,

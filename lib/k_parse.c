@@ -127,9 +127,34 @@ k_cx_error_text(enum CXErrorCode e)
  * stale declaration with fewer parameters, are refused by nvcc too); a
  * member template of a dependent class called without the `template`
  * keyword (A<T>::f<N>(...)), which nvcc's front end takes as the
- * template it names and clang, after this error, does too.
+ * template it names and clang, after this error, does too; a constexpr
+ * variable initialized from a static member named through a reference
+ * (constexpr float k = 1.f / ref.SCALE): before C++23's P2280 clang
+ * refuses the reference as not a constant expression, nvcc reads the
+ * static member; a function declared __host__ __device__ and defined with
+ * no execution space (glm's members), which nvcc reads as the declared
+ * one and clang as a host overload of it.
  * Matched by clang's wording: libclang gives no diagnostic IDs.
  */
+/* Whether a note of d starts with pre and holds mid. */
+static int
+has_note(CXDiagnostic d, const char *pre, const char *mid)
+{
+	CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+	unsigned i, n = notes != NULL ? clang_getNumDiagnosticsInSet(notes) : 0;
+	int hit = 0;
+
+	for (i = 0; i < n && !hit; i++) {
+		CXDiagnostic c = clang_getDiagnosticInSet(notes, i);
+		char *cm = k_take(clang_getDiagnosticSpelling(c));
+		hit = strncmp(cm, pre, strlen(pre)) == 0 &&
+		    strstr(cm + strlen(pre), mid) != NULL;
+		free(cm);
+		clang_disposeDiagnostic(c);
+	}
+	return hit;
+}
+
 int
 k_nvcc_accepts(CXDiagnostic d)
 {
@@ -149,6 +174,15 @@ k_nvcc_accepts(CXDiagnostic d)
 	else if (strncmp(m, "missing 'template' keyword prior to dependent "
 	    "template name ", 60) == 0)
 		r = 1;
+	else if (strncmp(m, "__host__ function '", 19) == 0 &&
+	    strstr(m, "' cannot overload __host__ __device__ function '") !=
+	    NULL)
+		r = 1;
+	else if (strncmp(m, "constexpr variable '", 20) == 0 &&
+	    strstr(m, "' must be initialized by a constant expression") !=
+	    NULL)
+		r = has_note(d, "initializer of '", "' is not a constant "
+		    "expression");
 	else if (strncmp(m, "no matching function for call to ", 33) == 0) {
 		notes = clang_getChildDiagnostics(d);
 		n = notes != NULL ? clang_getNumDiagnosticsInSet(notes) : 0;
@@ -578,7 +612,8 @@ k_build_args(struct k_strv *a, const struct k_parse_conf *c,
 		k_strv_push(a, path);
 	}
 	k_strv_push(a, "-Wno-unknown-cuda-version");
-	k_strv_push(a, "-w");
+	if (!c->warnings)
+		k_strv_push(a, "-w");
 	k_strv_push(a, "-ferror-limit=0");
 	for (i = 0; first != NULL && i < first->n; i++)
 		k_strv_push(a, first->v[i]);

@@ -84,6 +84,7 @@ struct k_parse_conf {
 	int device;		/* device side, else host side */
 	int torch;		/* the torch stand-in, searched last */
 	const char *cuda_path;	/* NULL: the one k_find_cuda found */
+	int warnings;		/* clang's default warnings, else none (-w) */
 };
 
 /* Parser arguments for c, then the flags of first and second (either may

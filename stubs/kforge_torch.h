@@ -397,6 +397,9 @@ public:
 	bool is_cuda() const;
 	bool is_contiguous() const;
 	Tensor contiguous() const;
+	Tensor cpu() const;
+	Tensor cuda() const;
+	Tensor clone() const;
 	template <typename T> T *data_ptr() const;
 	void *data_ptr() const;
 };
@@ -428,6 +431,11 @@ static inline __device__ void fastAtomicAdd(T *p, int64_t index, int64_t,
 #define C10_LAUNCH_BOUNDS_1(max_threads) __launch_bounds__((max_threads))
 #define C10_WARP_SIZE 32
 #define TORCH_CHECK(cond, ...) assert(cond)
+#define TORCH_CHECK_INDEX(cond, ...) assert(cond)
+#define TORCH_CHECK_VALUE(cond, ...) assert(cond)
+#define TORCH_CHECK_TYPE(cond, ...) assert(cond)
+#define TORCH_CHECK_NOT_IMPLEMENTED(cond, ...) assert(cond)
+#define TORCH_INTERNAL_ASSERT(cond, ...) assert(cond)
 #define AT_ASSERTM(cond, ...) assert(cond)
 #define CUDA_KERNEL_ASSERT(cond) assert(cond)
 

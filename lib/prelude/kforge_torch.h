@@ -352,6 +352,10 @@ using namespace at;
 }
 
 #define TORCH_CHECK(cond, ...) ((void)(cond))
+#define TORCH_CHECK_INDEX(cond, ...) ((void)(cond))
+#define TORCH_CHECK_VALUE(cond, ...) ((void)(cond))
+#define TORCH_CHECK_TYPE(cond, ...) ((void)(cond))
+#define TORCH_CHECK_NOT_IMPLEMENTED(cond, ...) ((void)(cond))
 #define TORCH_INTERNAL_ASSERT(cond, ...) ((void)(cond))
 #define AT_ASSERTM(cond, ...) ((void)(cond))
 #define AT_ASSERT(cond, ...) ((void)(cond))

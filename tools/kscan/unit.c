@@ -68,6 +68,7 @@ build_args(struct k_strv *a, const char *dialect, int device,
 	c.device = device;
 	c.torch = 1;
 	c.cuda_path = NULL;
+	c.warnings = 0;
 	k_build_args(a, &c, &opt.flags, &u->flags);
 }
 

@@ -335,6 +335,50 @@ has_device_attr(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Continue;
 }
 
+struct declared {
+	const char *name;
+	int nargs;
+	int device;
+};
+
+static enum CXChildVisitResult
+device_decl(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct declared *u = data;
+	char *name;
+
+	(void)parent;
+	name = k_take(clang_getCursorSpelling(c));
+	if (strcmp(name, u->name) == 0 &&
+	    clang_Cursor_getNumArguments(c) == u->nargs)
+		clang_visitChildren(c, has_device_attr, &u->device);
+	free(name);
+	return u->device ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/*
+ * Whether class cls declares the member that c defines outside it (the
+ * same name and number of parameters) as device code: nvcc gives a
+ * definition that leaves out the execution space its declaration's
+ * (glm's GLM_FUNC_DECL in the class, nothing on the definition), where
+ * clang sees a host function beside the declared one, with a USR of its
+ * own.
+ */
+static int
+declared_device(CXCursor cls, CXCursor c)
+{
+	struct declared u;
+	char *name = k_take(clang_getCursorSpelling(c));
+
+	u.name = name;
+	u.nargs = clang_Cursor_getNumArguments(c);
+	u.device = 0;
+	if (name[0] != '\0')
+		clang_visitChildren(cls, device_decl, &u);
+	free(name);
+	return u.device;
+}
+
 /* Member c defined outside class cls, kept under cls. */
 static void
 push_member(struct parsed *p, CXCursor cls, CXCursor c)
@@ -381,7 +425,7 @@ collect_member(CXCursor c, CXCursor parent, CXClientData data)
 	if (fi == NULL || fi->cls != F_PROJECT)
 		return CXChildVisit_Continue;
 	clang_visitChildren(c, has_device_attr, &device);
-	if (!device)
+	if (!device && !declared_device(cls, c))
 		return CXChildVisit_Continue;
 	/* the class at namespace scope that holds it */
 	for (up = clang_getCursorSemanticParent(cls); ; cls = up,

@@ -192,8 +192,10 @@ int is_ident_char(int c);
 char *subst_idents(const char *s, json_t *map);
 
 /* parse.c */
+#define BA_STUBS	1	/* the stub directories on the path */
+#define BA_WARN		2	/* clang's default warnings, not -w */
 void build_args(struct k_strv *a, const char *dialect, int device,
-    const struct k_strv *extra, int with_stubs);
+    const struct k_strv *extra, unsigned how);
 struct fileinfo *where(struct parsed *p, CXSourceLocation loc, unsigned *line,
     unsigned *off);
 unsigned count_errors(CXTranslationUnit tu, char **first, unsigned want);
@@ -273,7 +275,7 @@ void analyse_fn(struct pointers *pt, CXCursor fn);
 
 /* prune.c */
 unsigned check_slice(struct k_buf *code, const char *dialect, char **msg,
-    json_t *dropped);
+    json_t *dropped, int *newer);
 unsigned check_flags(const struct k_buf *code, const char *dialect,
     json_t *flags);
 

@@ -7,13 +7,13 @@
 
 /* Parser arguments: the toolkit and the prelude, never the torch stand-in
  * (what a slice takes from PyTorch must come from stubs/, which nvcc reads
- * too);
- * the stub directories first, so that they stand in for the headers they
- * are named after, project copies included; then extra (may be NULL), the
- * unit's own flags, already absolute. */
+ * too); with BA_STUBS in how, the stub directories first, so that they
+ * stand in for the headers they are named after, project copies
+ * included; then extra (may be NULL), the unit's own flags, already
+ * absolute.  Warnings are off (-w) unless how has BA_WARN. */
 void
 build_args(struct k_strv *a, const char *dialect, int device,
-    const struct k_strv *extra, int with_stubs)
+    const struct k_strv *extra, unsigned how)
 {
 	struct k_parse_conf c;
 	struct k_strv inc = { 0 };
@@ -23,7 +23,8 @@ build_args(struct k_strv *a, const char *dialect, int device,
 	c.device = device;
 	c.torch = 0;
 	c.cuda_path = NULL;
-	for (i = 0; with_stubs && i < opt.stubdirs.n; i++) {
+	c.warnings = (how & BA_WARN) != 0;
+	for (i = 0; (how & BA_STUBS) && i < opt.stubdirs.n; i++) {
 		k_strv_push(&inc, "-I");
 		k_strv_push(&inc, opt.stubdirs.v[i]);
 	}
@@ -389,7 +390,7 @@ get_parsed(const char *tu, json_t *flags, const char *dialect, int device,
 	p = k_calloc(1, sizeof(*p));
 	p->key = key;
 	abs_flags(flags, &extra);
-	build_args(&args, dialect, device, &extra, 1);
+	build_args(&args, dialect, device, &extra, BA_STUBS);
 	e = k_parse_pch(opt.idx, &opt.pch, path, NULL, 0, &args, &p->tu,
 	    NULL);
 	k_strv_free(&args);

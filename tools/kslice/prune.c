@@ -189,12 +189,48 @@ drop_unused(CXTranslationUnit tu, const char *path, struct k_buf *code,
 	return cut;
 }
 
+/*
+ * Whether clang, parsing tu as C++17, took code of path's that a newer
+ * standard gives (a requires clause, a dependent type named without
+ * typename, a designated initializer): its -Wc++20-... warnings there.
+ * clang takes much of C++20 in C++17 as an extension; nvcc does not.
+ */
+static int
+uses_newer(CXTranslationUnit tu, const char *path)
+{
+	unsigned i, n = clang_getNumDiagnostics(tu);
+	int hit = 0;
+
+	for (i = 0; i < n && !hit; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXString name = clang_getDiagnosticOption(d, NULL);
+		const char *o = clang_getCString(name);
+		CXFile f;
+
+		if (clang_getDiagnosticSeverity(d) == CXDiagnostic_Warning &&
+		    o != NULL && (strncmp(o, "-Wc++20-", 8) == 0 ||
+		    strncmp(o, "-Wc++2a-", 8) == 0)) {
+			clang_getExpansionLocation(clang_getDiagnosticLocation(
+			    d), &f, NULL, NULL, NULL);
+			if (f != NULL) {
+				char *fn = k_take(clang_getFileName(f));
+				hit = strcmp(fn, path) == 0;
+				free(fn);
+			}
+		}
+		clang_disposeString(name);
+		clang_disposeDiagnostic(d);
+	}
+	return hit;
+}
+
 /* Parse the slice; drop the #defines nothing uses and parse again, until
- * nothing changes.  Returns the errors of the last parse. */
-/* Errors of a prelude-based parse of the slice text; *msg the first few. */
+ * nothing changes.  Returns the errors of the last parse, *msg the first
+ * few, and *newer whether the slice uses a newer standard than the C++17 it
+ * is parsed as (see uses_newer). */
 unsigned
 check_slice(struct k_buf *code, const char *dialect, char **msg,
-    json_t *dropped)
+    json_t *dropped, int *newer)
 {
 	struct k_strv args = { 0 }, nvcc = { 0 };
 	CXTranslationUnit tu = NULL;
@@ -203,10 +239,11 @@ check_slice(struct k_buf *code, const char *dialect, char **msg,
 	unsigned errors;
 	int e, round;
 
+	*newer = 0;
 	/* as nvcc reads it: code that chooses its branch by __NVCC__ */
 	if (!hip)
 		k_strv_push(&nvcc, "-D__NVCC__");
-	build_args(&args, dialect, 0, &nvcc, 0);
+	build_args(&args, dialect, 0, &nvcc, BA_WARN);
 	k_strv_free(&nvcc);
 	for (round = 0;; round++) {
 		e = k_parse_pch(opt.idx, &opt.pch, path, code->s, code->n,
@@ -228,6 +265,7 @@ check_slice(struct k_buf *code, const char *dialect, char **msg,
 	}
 	k_strv_free(&args);
 	errors = count_errors(tu, msg, MAX_DIAG);
+	*newer = uses_newer(tu, path);
 	clang_disposeTranslationUnit(tu);
 	return errors;
 }

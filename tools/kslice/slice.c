@@ -556,32 +556,49 @@ undo_half_defaults(const struct slicer *s, json_t *scan,
 }
 
 /*
- * PyTorch's defaults ask for C++17; code that uses C++20 (requires
- * clauses, concepts) comes from a project that builds with a newer
- * standard.  Where no compile command says which and the slice does not
- * parse as C++17 but does as C++20, slice.flags asks for C++20: 1 then.
+ * The defaults (PyTorch's -std=c++17, or kbuild's when there are none)
+ * are a guess; code that uses C++20 comes from a project that builds with
+ * a newer standard.  Where no compile command says which, slice.flags asks
+ * for C++20 when the check parse saw the slice use it (newer: clang's
+ * -Wc++20-... warnings, code clang takes in C++17 and nvcc does not), or
+ * when the slice does not parse as C++17 (errors) but does as C++20 and
+ * names a requires clause or a concept.  Returns 1 when it asks for C++20
+ * and the slice parses so (the errors are gone), else 0.
  */
 static int
 newer_std(const struct slicer *s, json_t *scan, const struct k_buf *code,
-    const char *dialect, json_t *flags)
+    const char *dialect, json_t *flags, unsigned errors, int newer)
 {
 	json_t *v;
 	size_t i;
+	int clean, had;
 
 	if (json_is_array(json_object_get(scan, "build_flags")) ||
-	    s->own == NULL || (strstr(s->own, "requires") == NULL &&
-	    strstr(s->own, "concept") == NULL))
+	    s->own == NULL)
+		return 0;
+	if (!newer && (errors == 0 || (strstr(s->own, "requires") == NULL &&
+	    strstr(s->own, "concept") == NULL)))
 		return 0;
 	json_array_foreach(flags, i, v)
-		if (strcmp(json_string_value(v), "-std=c++17") == 0)
+		if (strncmp(json_string_value(v), "-std=", 5) == 0)
 			break;
-	if (i == json_array_size(flags))
-		return 0;
-	json_array_set_new(flags, i, json_string("-std=c++20"));
-	if (check_flags(code, dialect[0] != '\0' ? dialect : "cuda",
-	    flags) == 0)
-		return 1;
-	json_array_set_new(flags, i, json_string("-std=c++17"));
+	if (i < json_array_size(flags) &&
+	    strcmp(json_string_value(json_array_get(flags, i)),
+	    "-std=c++17") != 0)
+		return 0;	/* a standard someone chose */
+	had = i < json_array_size(flags);
+	if (had)
+		json_array_set_new(flags, i, json_string("-std=c++20"));
+	else
+		json_array_append_new(flags, json_string("-std=c++20"));
+	clean = check_flags(code, dialect[0] != '\0' ? dialect : "cuda",
+	    flags) == 0;
+	if (clean || newer)
+		return clean;
+	if (had)
+		json_array_set_new(flags, i, json_string("-std=c++17"));
+	else
+		json_array_remove(flags, i);
 	return 0;
 }
 
@@ -598,6 +615,7 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	char *msg = NULL, *targs = NULL;
 	size_t lines = 0, i;
 	unsigned errors;
+	int newer = 0;
 	json_t *dropped = json_array(), *flags;
 
 	k_buf_add(&code, s->body);
@@ -623,13 +641,14 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 		msg = k_strdup("slice longer than 16 MiB");
 	} else
 		errors = check_slice(&code, dialect[0] != '\0' ? dialect :
-		    "cuda", &msg, dropped);
+		    "cuda", &msg, dropped, &newer);
 	for (i = 0; i < code.n; i++)
 		if (code.s[i] == '\n')
 			lines++;
 	flags = slice_flags(s->p, scan);
 	json_array_extend(flags, s->features);
-	if (errors > 0 && newer_std(s, scan, &code, dialect, flags)) {
+	if (newer_std(s, scan, &code, dialect, flags, errors, newer) &&
+	    errors > 0) {
 		errors = 0;
 		free(msg);
 		msg = NULL;
