@@ -10,8 +10,12 @@
 # tasks and the operators of the survivors.  Needs no jq: awk reads the
 # kreport JSON lines.
 #
-#	sh bench/mutation-gpu.sh [-b seconds] [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT...
+#	sh bench/mutation-gpu.sh [-b seconds] [-d seconds] [-g gpus] [-j jobs] [-r rounds] [-t seconds] OUT...
 #
+# -g: the OUTs at once, spread over this many GPUs of the host (OUT i on
+# GPU i mod gpus, CUDA_VISIBLE_DEVICES; each OUT's own log in
+# OUT/mutation.log, printed at the end), -j jobs each; without it, one
+# OUT after another on every GPU the host shows.
 # -r: rounds of survivor cases: the tasks with surviving mutants are
 # wrapped again with kwrap --survivor-cases 4 (cases aimed at the
 # survivors' lines), built and verified; a task's new record replaces the
@@ -34,19 +38,21 @@ tmo=5
 deadline=
 bbound=
 rounds=0
-while getopts b:d:j:r:t: o; do
+gpus=
+while getopts b:d:g:j:r:t: o; do
 	case $o in
 	b) bbound=$OPTARG ;;
+	g) gpus=$OPTARG ;;
 	d) deadline=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	*) echo "usage: bench/mutation-gpu.sh [-b seconds] [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2
+	*) echo "usage: bench/mutation-gpu.sh [-b seconds] [-d seconds] [-g gpus] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: bench/mutation-gpu.sh [-b seconds] [-d seconds] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/mutation-gpu.sh [-b seconds] [-d seconds] [-g gpus] [-j jobs] [-r rounds] [-t seconds] OUT..." >&2; exit 2; }
 if [ -d "$bin/lib" ]; then
 	LD_LIBRARY_PATH=$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
@@ -57,6 +63,21 @@ arch=sm_${arch:-90}
 echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null | head -n 1), $arch"
 echo "# $(nproc) CPUs, $jobs jobs, --mutant-timeout $tmo"
 md=$(cd "$(dirname "$1")" && pwd)/mutation.md
+if [ -n "$gpus" ]; then
+	i=0
+	for out in "$@"; do
+		# shellcheck disable=SC2086
+		CUDA_VISIBLE_DEVICES=$((i % gpus)) sh "$0" ${bbound:+-b "$bbound"} \
+		    ${deadline:+-d "$deadline"} -j "$jobs" -r "$rounds" -t "$tmo" \
+		    "$out" > "$out/mutation.log" 2>&1 &
+		i=$((i + 1))
+	done
+	wait
+	for out in "$@"; do
+		grep "^# $(basename "$out")[: ]" "$out/mutation.log" || true
+	done
+	set --		# each wrote its rows: the tables follow
+fi
 
 # verify IN OUT DIR: kbuild and kverify, -j processes sharing the GPU
 verify() {

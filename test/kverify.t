@@ -37,7 +37,8 @@ HKEY=$(entry harness fake)
 # compute-sanitizer's stand-in, found through $CUDA_PATH: runs the
 # harness and reports one memcheck error for a module holding "memerr"
 # (or "memnm", on case 2 only), none otherwise; racecheck reports one
-# hazard for a module holding "racy"
+# hazard for a module holding "racy", one or two of warning severity for
+# "warn1" or "warn2"
 mkdir -p "$T_TMP/cuda/bin"
 cat > "$T_TMP/cuda/bin/compute-sanitizer" <<'EOF'
 #!/bin/sh
@@ -57,6 +58,12 @@ if [ "$tool" = racecheck ]; then
 		echo "========= Error: Race reported between Write access at 0x20 in fake(float *)"
 		echo "=========     and Read access at 0x30 in fake(float *) [16 hazards]"
 		echo "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
+	elif grep -q warn2 "$2" 2> /dev/null; then
+		echo "========= Warning: Race reported between Write access at 0x24 in fake(float *)"
+		echo "========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)"
+	elif grep -q warn1 "$2" 2> /dev/null; then
+		echo "========= Warning: Race reported between Write access at 0x24 in fake(float *)"
+		echo "========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)"
 	else
 		# as compute-sanitizer 2025: no ERROR SUMMARY from racecheck
 		echo "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
@@ -719,6 +726,17 @@ is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status)"] | join(" ")' "$T
 run "$KV" --no-time --no-memcheck --mutant-timeout 1 < "$T_TMP/inr"
 is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status)"] | join(" ")' "$T_TMP/out")" \
     "r1:survived r2:survived" "--no-memcheck: no sanitizer kills"
+# hazards of warning severity count too, beyond the reference's own
+{ mut r1 "good warn1"; mut r2 "good warn2"; } |
+    jq -cs '{built: 2, stillborn: 0, equivalent: 0, list: .}' > "$T_TMP/bmw"
+rec mrace3 "ref warn1" | jq -c --slurpfile bm "$T_TMP/bmw" '.build.mutants = $bm[0]' > "$T_TMP/inw"
+run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/inw"
+is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status):\(.by // "-"):\(.racecheck // "-")"] | join(" | ")' "$T_TMP/out")" \
+    "r1:survived:-:- | r2:killed:racecheck:Warning: Race reported between Write access at 0x24 in fake(float *)" \
+    "racecheck kills a mutant with more hazards of warning severity than the reference, not one with as many"
+run "$KV" --no-time --sanitize --no-mutants < "$T_TMP/inw"
+is "$(jq -c '.verify.sanitize.racecheck | [.errors, .warnings]' "$T_TMP/out")" "[0,1]" \
+    "--sanitize: racecheck's errors and warnings apart"
 # kwrap's proofs of equivalence under the spec: a survivor with one is
 # left out of the denominator; a killed one contradicts its proof
 jq -c '.wrap.mutants.list |= map(if .id == "m4" or .id == "m1" then

@@ -170,15 +170,29 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 	return e > 0;
 }
 
+/* racecheck's hazards of warning severity in o (0 without the count). */
+static long
+rc_warnings(json_t *o)
+{
+	json_t *w = json_object_get(o, "warnings");
+
+	return json_is_integer(w) ? (long)json_integer_value(w) : 0;
+}
+
 /*
  * Whether racecheck kills mutant m: shared-memory hazards on case 0
- * where the reference has none (*ref_rc: -1 until checked, once per
- * record; the verdict's own racecheck is used where --sanitize ran it).
+ * beyond the reference's, where the reference has no hazard of error
+ * severity (*ref_rc: -1 until checked, once per record, then -2 when the
+ * reference races or did not run clean, else its hazards of warning
+ * severity; the verdict's own racecheck is used where --sanitize ran it).
  * A barrier dropped between a shared store and the loads of other
  * threads (drop-syncthreads), or a bound moved so that threads read
  * what others are still writing, often leaves the outputs right on a
  * given GPU and launch: the schedule happened to order them.  racecheck
- * sees the unordered accesses whatever the schedule did.
+ * sees the unordered accesses whatever the schedule did; a hazard it
+ * rates a warning (the value written was already there, say) is one
+ * all the same, so a mutant with more hazards of either severity than
+ * the reference is killed.
  */
 static int
 racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
@@ -186,29 +200,47 @@ racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 {
 	char dir[PATH_MAX + 64];
 	json_t *o;
-	long e;
+	long e, w;
 
 	if (opt.sanitizer == NULL || !opt.memcheck)
 		return 0;
-	if (*ref_rc < 0) {
+	if (*ref_rc == -1) {
+		struct unit ref;
+		int runnable;
 		o = json_object_get(json_object_get(c->v, "sanitize"),
 		    "racecheck");
-		*ref_rc = o != NULL ? mc_errors(o) == 0 :
-		    ref_clean(c, h, "racecheck", 0);
+		if (o != NULL)
+			json_incref(o);
+		else if (unit_of(json_object_get(c->rec, "build"),
+		    "reference", &ref, &runnable) && runnable &&
+		    ref.symbol != NULL) {
+			dir_for(c, "reference-racecheck", 0, dir, sizeof(dir));
+			o = sanitize_case(c->w, "racecheck", h->path, ref.path,
+			    ref.symbol, dir, 0);
+		}
+		*ref_rc = o != NULL && mc_errors(o) == 0 &&
+		    json_is_integer(json_object_get(o, "exit")) &&
+		    json_integer_value(json_object_get(o, "exit")) == 0 ?
+		    (int)rc_warnings(o) : -2;
+		json_decref(o);
 	}
-	if (*ref_rc != 1)
+	if (*ref_rc < 0)
 		return 0;
 	dir_for(c, "mutant-racecheck", 0, dir, sizeof(dir));
 	o = sanitize_case(c->w, "racecheck", h->path, m->path, m->symbol, dir,
 	    0);
-	if ((e = mc_errors(o)) > 0) {
+	e = mc_errors(o);
+	w = rc_warnings(o);
+	if (e > 0 || (e == 0 && w > *ref_rc)) {
 		json_t *msg = json_array_get(json_object_get(o, "messages"), 0);
 		if (json_is_string(msg))
 			json_object_set(one, "racecheck", msg);
 		json_object_set_new(one, "case", json_integer(0));
+		json_decref(o);
+		return 1;
 	}
 	json_decref(o);
-	return e > 0;
+	return 0;
 }
 
 /* Why the record's proofs of equivalence do not cover its runs, or

@@ -39,7 +39,7 @@ sanitize_case(const struct worker *w, const char *tool, const char *harness,
 	json_t *o = json_object(), *msgs = json_array();
 	unsigned char *text;
 	size_t len;
-	long errors = -1;
+	long errors = -1, warnings = -1;
 
 	if (run_harness(w, harness, module, symbol, dir, kcase, 0, tool,
 	    opt.timeout * 10, &r) != 0) {
@@ -58,10 +58,15 @@ sanitize_case(const struct worker *w, const char *tool, const char *harness,
 				continue;
 			/* "ERROR SUMMARY: 3 errors"; racecheck prints
 			 * none but "RACECHECK SUMMARY: 2 hazards displayed
-			 * (1 error, 1 warning)", whose errors count */
+			 * (1 error, 1 warning)", whose errors count, its
+			 * warnings kept apart */
 			if ((p = strstr(line, "RACECHECK SUMMARY: ")) !=
 			    NULL && (p = strstr(p, "(")) != NULL) {
 				count_at(p + 1, &errors);
+				if ((p = strstr(p, ", ")) != NULL) {
+					warnings = 0;
+					count_at(p + 2, &warnings);
+				}
 				continue;
 			}
 			if ((p = strstr(line, "ERROR SUMMARY: ")) != NULL) {
@@ -82,6 +87,8 @@ sanitize_case(const struct worker *w, const char *tool, const char *harness,
 	}
 	json_object_set_new(o, "errors", errors >= 0 ?
 	    json_integer(errors) : json_null());
+	if (warnings >= 0)
+		json_object_set_new(o, "warnings", json_integer(warnings));
 	json_object_set_new(o, "messages", msgs);
 	json_object_set_new(o, "exit", r.p.exited ? json_integer(r.p.status) :
 	    json_null());
