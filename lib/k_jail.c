@@ -217,9 +217,20 @@ k_jail_run(char *const argv[], const struct k_jail *j,
 	char **v;
 	int rc, err;
 
-	if (k_jail_kind(j->why) == NULL)
-		return k_run_limited(argv, j->scratch, out_path, timeout_s,
-		    &j->lim, r);
+	if (k_jail_kind(j->why) == NULL) {
+		/* a compiler's temporary files in the scratch directory, as
+		 * in the jail (hipcc leaves directories in /tmp) */
+		struct k_limits lim = j->lim;
+		char *abs = j->scratch[0] == '/' ? NULL :
+		    realpath(j->scratch, NULL);
+		lim.tmpdir = abs != NULL ? abs : j->scratch;
+		rc = k_run_limited(argv, j->scratch, out_path, timeout_s,
+		    &lim, r);
+		err = errno;
+		free(abs);
+		errno = err;
+		return rc;
+	}
 	v = k_jail_argv(argv, j);
 	rc = k_run_limited(v, j->scratch, out_path, timeout_s, &j->lim, r);
 	err = errno;

@@ -166,6 +166,38 @@ set_limits(const struct k_limits *lim)
 	setrlimit(RLIMIT_CORE, &rl);
 }
 
+/* The child's environment where lim names its TMPDIR (the caller's
+ * with that one changed; NULL-ended, made before the fork), else NULL:
+ * the caller's as it is.  Free with free_env. */
+static char **
+child_env(const struct k_limits *lim)
+{
+	extern char **environ;
+	char **e;
+	size_t i, n = 0;
+
+	if (lim == NULL || lim->tmpdir == NULL)
+		return NULL;
+	while (environ != NULL && environ[n] != NULL)
+		n++;
+	e = k_calloc(n + 2, sizeof(*e));
+	for (i = 0, n = 0; environ != NULL && environ[i] != NULL; i++)
+		if (strncmp(environ[i], "TMPDIR=", 7) != 0)
+			e[n++] = k_strdup(environ[i]);
+	e[n] = k_asprintf("TMPDIR=%s", lim->tmpdir);
+	return e;
+}
+
+static void
+free_env(char **e)
+{
+	size_t i;
+
+	for (i = 0; e != NULL && e[i] != NULL; i++)
+		free(e[i]);
+	free(e);
+}
+
 int
 k_run_limited(char *const argv[], const char *cwd, const char *out_path,
     double timeout_s, const struct k_limits *lim, struct k_proc *r)
@@ -176,6 +208,7 @@ k_run_limited(char *const argv[], const char *cwd, const char *out_path,
 	int st, fd, in, p[2], open_pipe = 1, err, slot;
 	double t0 = k_now();
 	int nap = 2;		/* ms between looks at the child */
+	char **envp;
 
 	memset(r, 0, sizeof(*r));
 	memset(&c, 0, sizeof(c));
@@ -195,6 +228,7 @@ k_run_limited(char *const argv[], const char *cwd, const char *out_path,
 	}
 	c.fd = fd;
 	c.ring = malloc(K_RUN_LOG_TAIL);
+	envp = child_env(lim);
 	pid = fork();
 	if (pid < 0) {
 		err = errno;
@@ -203,6 +237,7 @@ k_run_limited(char *const argv[], const char *cwd, const char *out_path,
 		close(p[0]);
 		close(p[1]);
 		free(c.ring);
+		free_env(envp);
 		errno = err;
 		return -1;
 	}
@@ -214,9 +249,13 @@ k_run_limited(char *const argv[], const char *cwd, const char *out_path,
 			_exit(126);
 		if (dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
 			_exit(126);
-		execv(argv[0], argv);
+		if (envp != NULL)
+			execve(argv[0], argv, envp);
+		else
+			execv(argv[0], argv);
 		_exit(127);
 	}
+	free_env(envp);
 	setpgid(pid, pid);
 	slot = k_child_track(pid);
 	close(in);

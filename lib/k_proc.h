@@ -43,6 +43,7 @@ int k_run(char *const argv[], const char *cwd, const char *out_path,
 struct k_limits {
 	long mem_mb;
 	long fsize_mb;
+	const char *tmpdir;	/* the child's TMPDIR; NULL: as the caller's */
 };
 
 /* k_run with lim set in the child before it starts (NULL: none). */

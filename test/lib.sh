@@ -28,8 +28,12 @@ TZ=UTC
 export LC_ALL TZ
 unset KFORGE_MAX_LINE KFORGE_WORK
 
-rm -rf "$T_TMP"
-mkdir -p "$T_TMP" || exit 255
+rm -rf "$T_TMP" "$T_TMP.tmp"
+mkdir -p "$T_TMP" "$T_TMP.tmp" || exit 255
+# what the tests' own compilers leave in $TMPDIR (hipcc leaves
+# directories), beside T_TMP and gone with it
+TMPDIR=$T_TMP.tmp
+export TMPDIR
 
 t_end() {
 	t_rc=$?
@@ -44,6 +48,7 @@ t_end() {
 	else
 		rm -rf "$T_TMP"
 	fi
+	rm -rf "$T_TMP.tmp"
 	if [ -z "$T_PLANNED" ] && [ "$T_DONE" != 1 ]; then
 		# no plan line follows, so prove reports this file as failed
 		diag "$T_NAME.t stopped after $T_N tests, before" \
