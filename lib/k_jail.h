@@ -11,7 +11,7 @@
  *
  * KFORGE_BWRAP names the bwrap program ("none": no sandbox).  Where there
  * is none, or it cannot make namespaces here, the work runs with the limits
- * only, after one warning a run.
+ * only, after one warning a run, its TMPDIR still the scratch directory.
  */
 #ifndef K_JAIL_H
 #define K_JAIL_H
