@@ -171,6 +171,16 @@ verify far ref far --no-time
 is "$(v '[.pass_exe, (.candidate.cases[0].outputs[0] | .mismatches, .first_mismatch)] | @tsv')" \
     "$(printf 'false\t1\t7')" "wrong value: mismatch count and first index"
 is "$(v '.candidate.cases[0].outputs[0].max_abs_err > 0.009')" true "max absolute error"
+is "$(v '[.runs[] | select(.mode == "recheck") | .role] | join(" ")')" reference \
+    "a candidate whose values alone differ: the reference runs once more"
+# a reference whose later runs do not reproduce its golden (the golden's
+# two runs agreed): the candidate's miss is the golden's, not judged
+verify drift drift far --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | length), .candidate.unjudged[0], .candidate.cases[0].outputs[0].match, .candidate.cases[0].pass] | map(tostring) | join(" ")')" \
+    "null 0 y null true" \
+    "the reference, run again, misses as the candidate does: not judged, no reason against the candidate"
+like "$(v '.candidate.cases[0].outputs[0].note')" "does not reproduce the golden" \
+    "and the output says why"
 verify intoff ref intoff --no-time --atol 10 --rtol 10
 is "$(v '[.pass_exe, .candidate.cases[0].outputs[1].mismatches, .candidate.cases[0].outputs[0].match] | @tsv')" \
     "$(printf 'false\t1\ttrue')" "integers compare exactly whatever the tolerance"
@@ -794,8 +804,8 @@ is "$(v '.stages | [(keys_unsorted | join(",")), (map(.seconds >= 0 and .gpu_wai
 cand "$T_TMP/gold1" far > "$T_TMP/in"
 reverify --no-time
 is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(",")), ([.runs[].role] | unique | join(","))] | map(tostring) | join(" ")')" \
-    "true false mismatch candidate" \
-    "a new candidate against the kept golden: only the candidate runs, and a wrong one fails"
+    "true false mismatch candidate,reference" \
+    "a new candidate against the kept golden: the candidate runs (the reference once more, its values differing), and a wrong one fails"
 is "$(jq -r -n '[input.verify, input.verify] | [.[0].verified.value, .[0].cases, .[0].deterministic, (.[0].golden | length), .[0].golden_key == .[1].golden_key] | map(tostring) | join(" ")' "$T_TMP/out" "$T_TMP/gold1")" \
     "true 3 true 3 true" "the golden, its verdict and its key are kept"
 cand "$T_TMP/gold1" good > "$T_TMP/in"
