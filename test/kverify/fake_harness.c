@@ -145,6 +145,27 @@ serve(void)
 	return 0;
 }
 
+/* A counter next to module: the runs before this one (this one counted). */
+static int
+bump(const char *module)
+{
+	char cp[4200];
+	int cnt = 0;
+	FILE *fp;
+
+	snprintf(cp, sizeof(cp), "%s.n", module);
+	if ((fp = fopen(cp, "r")) != NULL) {
+		if (fscanf(fp, "%d", &cnt) != 1)
+			cnt = 0;
+		fclose(fp);
+	}
+	if ((fp = fopen(cp, "w")) != NULL) {
+		fprintf(fp, "%d\n", cnt + 1);
+		fclose(fp);
+	}
+	return cnt;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -380,37 +401,12 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	else if (strcmp(mode, "drift") == 0) {
 		/* the golden's runs agree (check and repeat, three cases
 		 * each, memcheck's case 0); from the eighth case run on,
-		 * y[7] is off as "far"'s (a counter next to the module) */
-		char cp[4200];
-		int cnt = 0;
-		snprintf(cp, sizeof(cp), "%s.n", argv[1]);
-		if ((fp = fopen(cp, "r")) != NULL) {
-			if (fscanf(fp, "%d", &cnt) != 1)
-				cnt = 0;
-			fclose(fp);
-		}
-		if ((fp = fopen(cp, "w")) != NULL) {
-			fprintf(fp, "%d\n", cnt + 1);
-			fclose(fp);
-		}
-		if (cnt >= 7)
+		 * y[7] is off as "far"'s */
+		if (bump(argv[1]) >= 7)
 			y[7] += 0.01f;
-	} else if (strcmp(mode, "nondet") == 0) {
-		/* another value at every run: a counter next to the module */
-		char cp[4200];
-		int cnt = 0;
-		snprintf(cp, sizeof(cp), "%s.n", argv[1]);
-		if ((fp = fopen(cp, "r")) != NULL) {
-			if (fscanf(fp, "%d", &cnt) != 1)
-				cnt = 0;
-			fclose(fp);
-		}
-		if ((fp = fopen(cp, "w")) != NULL) {
-			fprintf(fp, "%d\n", cnt + 1);
-			fclose(fp);
-		}
-		y[0] = 1000.0f * (float)(cnt + 1);
-	}
+	} else if (strcmp(mode, "nondet") == 0)
+		/* another value at every run */
+		y[0] = 1000.0f * (float)(bump(argv[1]) + 1);
 	else if (strcmp(mode, "fast") == 0)
 		tms = 0.01;
 	else if (strcmp(mode, "good") == 0)
