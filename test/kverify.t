@@ -201,6 +201,18 @@ is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | @tsv')" \
 verify modify ref modify --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | @tsv')" \
     "$(printf 'false\tmodified-inputs')" "a candidate that changes its inputs fails"
+# a reference that writes into its input on case 2 alone: that case is
+# left out, and the reference passes as its own candidate
+verify modify2 modify2 modify2 --no-time
+is "$(v '[.pass_exe, (.left_out | map("\(.case) \(.fault) \(.message)") | join(","))] | @tsv')" \
+    "$(printf 'true\t2 modifies-inputs input x: the reference wrote into it')" \
+    "a case on which the reference writes into an input is left out; the reference passes as itself"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "a record with a case left out for writing into an input validates against schemas/"
+verify modify0 modify modify --no-time
+is "$(v '[.pass_exe, (.left_out | length), (.candidate.reasons | join(","))] | map(tostring) | @tsv')" \
+    "$(printf 'false\t0\tmodified-inputs')" \
+    "one that writes into an input on case 0 keeps its cases, and fails as itself"
 verify flaky ref flaky --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | @tsv')" \
     "$(printf 'false\ttimed-outputs-differ')" \

@@ -519,7 +519,9 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	fnv(y, sizeof(y), cy);
 	fnv(k, sizeof(k), ck);
 	memcpy(cx2, cx, sizeof(cx));
-	if (strcmp(mode, "modify") == 0)
+	/* modify: writes into its input x; modify2: on case 2 alone */
+	if (strcmp(mode, "modify") == 0 ||
+	    (strcmp(mode, "modify2") == 0 && kcase == 2))
 		cx2[0] = cx2[0] == '0' ? '1' : '0';
 	put(dir, "y.bin", y, sizeof(y));
 	if (nk == 0)
