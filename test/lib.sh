@@ -28,11 +28,14 @@ TZ=UTC
 export LC_ALL TZ
 unset KFORGE_MAX_LINE KFORGE_WORK
 
-rm -rf "$T_TMP" "$T_TMP.tmp"
-mkdir -p "$T_TMP" "$T_TMP.tmp" || exit 255
+rm -rf "$T_TMP"
+mkdir -p "$T_TMP" || exit 255
 # what the tests' own compilers leave in $TMPDIR (hipcc leaves
-# directories), beside T_TMP and gone with it
-TMPDIR=$T_TMP.tmp
+# directories) in a directory of this file's, gone with T_TMP; outside
+# the source tree, as a user's TMPDIR is (test/travel.t moves trees
+# there)
+T_SYSTMP=$(mktemp -d "${TMPDIR:-/tmp}/kforge-$T_NAME.XXXXXX") || exit 255
+TMPDIR=$T_SYSTMP
 export TMPDIR
 
 t_end() {
@@ -48,7 +51,7 @@ t_end() {
 	else
 		rm -rf "$T_TMP"
 	fi
-	rm -rf "$T_TMP.tmp"
+	rm -rf "$T_SYSTMP"
 	if [ -z "$T_PLANNED" ] && [ "$T_DONE" != 1 ]; then
 		# no plan line follows, so prove reports this file as failed
 		diag "$T_NAME.t stopped after $T_N tests, before" \
