@@ -745,6 +745,8 @@ rec mrace2 "ref racy" | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[
 run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/inr"
 is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status)"] | join(" ")' "$T_TMP/out")" \
     "r1:survived r2:survived" "a reference that races itself: racecheck kills nothing"
+is "$(jq -c '.verify.mutation.racecheck_reference' "$T_TMP/out")" '{"errors":1,"warnings":0}' \
+    "and the record says why: the reference's own hazard"
 run "$KV" --no-time --no-memcheck --mutant-timeout 1 < "$T_TMP/inr"
 is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status)"] | join(" ")' "$T_TMP/out")" \
     "r1:survived r2:survived" "--no-memcheck: no sanitizer kills"
@@ -756,6 +758,8 @@ run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/inw"
 is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status):\(.by // "-"):\(.racecheck // "-")"] | join(" | ")' "$T_TMP/out")" \
     "r1:survived:-:- | r2:killed:racecheck:Warning: Race reported between Write access at 0x24 in fake(float *)" \
     "racecheck kills a mutant with more hazards of warning severity than the reference, not one with as many"
+is "$(jq -c '.verify.mutation.racecheck_reference' "$T_TMP/out")" '{"errors":0,"warnings":1}' \
+    "the reference's racecheck, which the survivors are measured against, is in the record"
 run "$KV" --no-time --sanitize --no-mutants < "$T_TMP/inw"
 is "$(jq -c '.verify.sanitize.racecheck | [.errors, .warnings]' "$T_TMP/out")" "[0,1]" \
     "--sanitize: racecheck's errors and warnings apart"

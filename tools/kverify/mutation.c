@@ -196,7 +196,7 @@ rc_warnings(json_t *o)
  */
 static int
 racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
-    int *ref_rc, json_t *one)
+    int *ref_rc, json_t *one, json_t *mv)
 {
 	char dir[PATH_MAX + 64];
 	json_t *o;
@@ -222,6 +222,11 @@ racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 		    json_is_integer(json_object_get(o, "exit")) &&
 		    json_integer_value(json_object_get(o, "exit")) == 0 ?
 		    (int)rc_warnings(o) : -2;
+		/* what the survivors' racecheck is measured against */
+		json_object_set_new(mv, "racecheck_reference", o == NULL ?
+		    json_null() : json_pack("{s:O,s:I}", "errors",
+		    json_object_get(o, "errors"), "warnings",
+		    (json_int_t)rc_warnings(o)));
 		json_decref(o);
 	}
 	if (*ref_rc < 0)
@@ -350,7 +355,8 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 		run_free(&batch);
 		if (why == NULL && memcheck_kills(c, h, &u, ref_mc, one))
 			why = "memcheck";
-		if (why == NULL && racecheck_kills(c, h, &u, &ref_rc, one))
+		if (why == NULL && racecheck_kills(c, h, &u, &ref_rc, one,
+		    mv))
 			why = "racecheck";
 		json_decref(wrapper);
 		proof = nov == NULL ? json_object_get(lm, "equivalent") : NULL;
