@@ -7,12 +7,21 @@
 #	sh bench/funnel-table.sh OUT...
 set -eu
 
+# label OUT: the corpus counts.json names, and the OUT directory's own
+# name after it where that differs (two layouts of one corpus, such as
+# gsplat and gsplat-glm, stay apart)
+label() {
+	l=$(jq -r .corpus "$1/counts.json")
+	b=$(basename "$1")
+	if [ "$b" = "$l" ]; then echo "$l"; else echo "$l ($b)"; fi
+}
+
 # row OUT: one line of the table
 row() {
 	o=$1
 	v=$o/kverify.ndjson
 	[ -s "$v" ] || v=/dev/null
-	jq -n -r --slurpfile c "$o/counts.json" \
+	jq -n -r --slurpfile c "$o/counts.json" --arg lbl "$(label "$o")" \
 	    --slurpfile b "$o/kbuild.ndjson" --slurpfile v "$v" '
 	$c[0] as $c |
 	def pct(a; b): if b > 0 then "\(a * 100 / b | floor)%" else "-" end;
@@ -31,7 +40,7 @@ row() {
 	($ver | map(select(.reason == "degenerate")) | length) as $dg |
 	($ver | map(select(.value)) | length) as $yes |
 	($c.specs // {}) as $s |
-	"| \($c.corpus) | \($c.kernels) | \($c.sampled) | \($c.slices) " +
+	"| \($lbl) | \($c.kernels) | \($c.sampled) | \($c.slices) " +
 	"| \($ok | length) (\(pct($ok | length; $c.slices))) " +
 	"| \($h | length) " +
 	"| \($s.high // 0)/\($s.medium // 0)/\($s.low // 0) " +
@@ -48,7 +57,7 @@ causes() {
 	for o in "$@"; do
 		v=$o/kverify.ndjson
 		[ -s "$v" ] || v=$o/kbuild.ndjson
-		jq -r --arg corpus "$(jq -r .corpus "$o/counts.json")" '
+		jq -r --arg corpus "$(label "$o")" '
 		def norm: gsub("\"[^\"]*\""; "\"…\"") | gsub("'"'"'[^'"'"']*'"'"'"; "'"'"'…'"'"'")
 		    | gsub("[0-9]+"; "N") | .[0:100];
 		def err($st): [(.errors // [])[] | select(.stage == $st)][0];
@@ -120,10 +129,10 @@ echo
 printf 'Verified tasks with cases left out (the reference failed on them; verify.left_out):'
 for o in "$@"; do
 	[ -s "$o/kverify.ndjson" ] || continue
-	jq -s -r --slurpfile c "$o/counts.json" '
+	jq -s -r --arg lbl "$(label "$o")" '
 	    [.[] | select(.verify.verified.value == true)] as $y |
 	    [$y[] | select((.verify.left_out // []) | length > 0)] as $l |
-	    " \($c[0].corpus) \($l | length) of \($y | length)" +
+	    " \($lbl) \($l | length) of \($y | length)" +
 	    " (\([$l[] | .verify.left_out[] | .name // "?"] | group_by(.) |
 	    map("\(.[0]) \(length)") | join(", ")));"' "$o/kverify.ndjson" |
 	    tr -d '\n'
@@ -132,7 +141,7 @@ echo
 # where the records carried their reference as the candidate (funnel-gpu.sh -s)
 self=$(for o in "$@"; do
 	[ -s "$o/kverify.ndjson" ] || continue
-	jq -s -r --slurpfile c "$o/counts.json" '
+	jq -s -r --arg lbl "$(label "$o")" '
 	    [.[] | select(.candidate != null and (.verify.golden // []) != [])] as $g |
 	    [$g[] | select(.verify.pass_exe == true)] as $p |
 	    [$g[] | select(.verify.pass_exe == null and
@@ -141,7 +150,7 @@ self=$(for o in "$@"; do
 	    .verify.candidate.unjudged == null) |
 	    (.verify.candidate.reasons // ["?"]) | join(",")] as $why |
 	    if ($g | length) > 0 then
-	    " \($c[0].corpus) \($p | length) of \($g | length)" +
+	    " \($lbl) \($p | length) of \($g | length)" +
 	    " (\([$g[] | select(.verify.deterministic == false)] | length) nondeterministic" +
 	    "\(if ($u | length) > 0 then "; not judged on an output no band covers: \($u | length)" else "" end)" +
 	    "\(if ($why | length) > 0 then "; failing: " + ($why | group_by(.) |
