@@ -21,7 +21,10 @@ mkdir -p "$T_TMP/bin"
 cat > "$T_TMP/bin/nvcc" <<EOF2
 #!/bin/sh
 echo "\$*" >> "$T_TMP/calls"
-case " \$* " in *" -o "*) echo "\${TMPDIR:-unset} \$(pwd -P)" >> "$T_TMP/tmpdirs" ;; esac
+case " \$* " in *" -o "*)
+	if [ "\$(cd "\${TMPDIR:-/nonexistent}" 2> /dev/null && pwd -P)" = "\$(pwd -P)" ]
+	then echo same; else echo "TMPDIR \${TMPDIR:-unset}"; fi >> "$T_TMP/tmpdirs" ;;
+esac
 exec "$REAL_NVCC" "\$@"
 EOF2
 chmod +x "$T_TMP/bin/nvcc"
@@ -34,8 +37,7 @@ strip_times() {
 NVCC=$T_TMP/bin/nvcc run "$KBUILD" -j 2 --arch sm_90 < examples/kslice.ndjson
 is "$T_STATUS" 0 "examples: exit 0"
 cp "$T_TMP/out" "$T_TMP/cold"
-is "$(awk '{ d = $1; "cd " d " && pwd -P" | getline d; print (d == $2) }' \
-    "$T_TMP/tmpdirs" | sort -u)" 1 \
+is "$(sort -u "$T_TMP/tmpdirs")" same \
     "without the sandbox too, each compile's TMPDIR is its scratch directory (hipcc leaves directories in /tmp)"
 is "$(wc -l < "$T_TMP/cold" | tr -d ' ')" "$(wc -l < examples/kslice.ndjson | tr -d ' ')" \
     "lines in equal lines out"
