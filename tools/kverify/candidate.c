@@ -45,7 +45,7 @@ timed_in_band(const struct run *g, const struct run *r)
 struct miss {
 	int k;
 	const struct buf *want;
-	json_t *o, *cc;
+	json_t *o;
 };
 
 /*
@@ -117,7 +117,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 	struct run batch;
 	struct miss *ms = NULL;
 	json_t *v;
-	int k, pass = 1, hard = 0;
+	int k, pass = 1, hard = 0, marked;
 	size_t i, j, nms = 0;
 
 	json_object_set_new(c->v, "candidate", cv);
@@ -166,12 +166,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 		}
 		/* inputs: the same as the reference saw, and untouched */
 		for (j = 0; j < r.nin; j++) {
-			json_t *ie = json_array_get(json_object_get(r.manifest,
-			    "inputs"), j);
-			const char *after = k_get_str(ie, "checksum_after");
-			int is_out = out_named(&r, r.in[j].name) != NULL;
-			if (!is_out && (after == NULL ||
-			    strcmp(after, r.in[j].checksum) != 0)) {
+			if (input_written(&r, j) != 0) {
 				add_reason(reasons, "modified-inputs");
 				json_object_set_new(cc, "pass", json_false());
 				pass = 0;
@@ -236,8 +231,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 			ms = k_realloc(ms, (nms + 1) * sizeof(*ms));
 			ms[nms].k = k;
 			ms[nms].want = want;
-			ms[nms].o = o;
-			ms[nms++].cc = cc;
+			ms[nms++].o = o;
 			if (all_bytes(got->data, got->len, SENTINEL) &&
 			    !all_bytes(want->data, want->len, SENTINEL))
 				add_reason(reasons, "sentinel-left");
@@ -250,13 +244,12 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 	}
 	run_free(&batch);
 	/* values that differ, and nothing else: is it the golden? */
-	if (!pass && !hard && nms > 0 && recheck(c, h, ncases, ms, nms) > 0) {
+	if (!pass && !hard && nms > 0 &&
+	    (marked = recheck(c, h, ncases, ms, nms)) > 0) {
 		for (i = 0; i < nms; i++)
 			if (ms[i].o == NULL)
 				add_reason(unjudged, ms[i].want->name);
-		for (i = 0; i < nms && ms[i].o == NULL; i++)
-			;
-		if (i == nms) {
+		if ((size_t)marked == nms) {
 			/* every miss is the golden's: no reason left */
 			json_array_clear(reasons);
 			json_array_foreach(cases, i, v)

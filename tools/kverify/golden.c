@@ -477,6 +477,20 @@ drop_unreproducible(struct ctx *c, const struct unit *h,
 	return det;
 }
 
+/* The cases with a reason in whys (nbad of them) left out with fault,
+ * unless there are none, the first case kept is one, or half of the cases
+ * or more would then be left out; frees whys. */
+static void
+leave_out_listed(struct ctx *c, int ncases, char (*whys)[512], int nbad,
+    const char *fault)
+{
+	if (nbad > 0 && whys[first_case(ncases)][0] == '\0' &&
+	    2 * (case_skip_count() + nbad) < ncases &&
+	    skip_listed(whys, ncases) == 0)
+		record_left_out(c, ncases, whys, fault);
+	free(whys);
+}
+
 /*
  * Cases on which the reference leaves elements of a pure output unwritten
  * while the first case writes every one: those cases, when fewer than
@@ -493,7 +507,7 @@ drop_unwritten(struct ctx *c, int ncases)
 {
 	json_t *gj = json_object_get(c->v, "golden"), *g, *o;
 	char (*whys)[512] = k_calloc((size_t)ncases + 1, sizeof(*whys));
-	int k, nbad = 0, first = first_case(ncases);
+	int k, nbad = 0;
 	size_t i;
 
 	for (k = 0; k < ncases; k++) {
@@ -510,14 +524,7 @@ drop_unwritten(struct ctx *c, int ncases)
 				break;
 			}
 	}
-	if (nbad == 0 || whys[first][0] != '\0' ||
-	    2 * (case_skip_count() + nbad) >= ncases) {
-		free(whys);
-		return;
-	}
-	if (skip_listed(whys, ncases) == 0)
-		record_left_out(c, ncases, whys, "unwritten");
-	free(whys);
+	leave_out_listed(c, ncases, whys, nbad, "unwritten");
 }
 
 /*
@@ -537,35 +544,22 @@ static void
 drop_input_writes(struct ctx *c, const struct run *gold, int ncases)
 {
 	char (*whys)[512] = k_calloc((size_t)ncases + 1, sizeof(*whys));
-	int k, nbad = 0, first = first_case(ncases);
+	int k, nbad = 0;
 	size_t j;
 
 	for (k = 0; k < ncases; k++) {
 		if (case_skipped(k))
 			continue;
-		for (j = 0; j < gold[k].nin; j++) {
-			const char *after = k_get_str(json_array_get(
-			    json_object_get(gold[k].manifest, "inputs"), j),
-			    "checksum_after");
-			if (out_named(&gold[k], gold[k].in[j].name) == NULL &&
-			    after != NULL &&
-			    strcmp(after, gold[k].in[j].checksum) != 0) {
+		for (j = 0; j < gold[k].nin; j++)
+			if (input_written(&gold[k], j) == 1) {
 				snprintf(whys[k], sizeof(whys[k]), "input %s: "
 				    "the reference wrote into it",
 				    gold[k].in[j].name);
 				nbad++;
 				break;
 			}
-		}
 	}
-	if (nbad == 0 || whys[first][0] != '\0' ||
-	    2 * (case_skip_count() + nbad) >= ncases) {
-		free(whys);
-		return;
-	}
-	if (skip_listed(whys, ncases) == 0)
-		record_left_out(c, ncases, whys, "modifies-inputs");
-	free(whys);
+	leave_out_listed(c, ncases, whys, nbad, "modifies-inputs");
 }
 
 /* Every case of the reference in a process of its own, its run directory

@@ -198,6 +198,7 @@ int case_skipped(int k);
 void case_skip_keep(int n);
 int case_skip_count(void);
 struct buf *out_named(const struct run *r, const char *name);
+int input_written(const struct run *r, size_t j);
 int pure_output(const struct run *r, size_t i);
 void log_run(json_t *runs, const char *role, int kcase, const char *mode,
     const struct run *r);

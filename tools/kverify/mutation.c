@@ -53,13 +53,9 @@ killed_by(const struct run *g, const struct run *r)
 			return "mismatch";
 	}
 	/* an input-only buffer the mutant wrote to, as a candidate's */
-	for (i = 0; i < r->nin; i++) {
-		const char *after = k_get_str(json_array_get(json_object_get(
-		    r->manifest, "inputs"), i), "checksum_after");
-		if (out_named(r, r->in[i].name) == NULL && after != NULL &&
-		    strcmp(after, r->in[i].checksum) != 0)
+	for (i = 0; i < r->nin; i++)
+		if (input_written(r, i) == 1)
 			return "modified-inputs";
-	}
 	if (r->timed_match == 0 && !timed_in_band(g, r))
 		return "timed";
 	return NULL;
@@ -93,24 +89,40 @@ case_named(json_t *rec, const char *name)
 	return -1;
 }
 
-/* Whether the reference runs case k clean under the sanitizer tool: it
- * exits 0 and the tool counts no error. */
-static int
-ref_clean(struct ctx *c, const struct unit *h, const char *tool, int k)
+/* The reference's run of case k under the sanitizer tool (its findings,
+ * sanitize_case's), or NULL when the reference cannot be run. */
+static json_t *
+ref_sanitize(struct ctx *c, const struct unit *h, const char *tool, int k)
 {
 	char dir[PATH_MAX + 64], what[64];
 	struct unit ref;
-	int runnable, clean;
-	json_t *o;
+	int runnable;
 
 	if (!unit_of(json_object_get(c->rec, "build"), "reference", &ref,
 	    &runnable) || !runnable || ref.symbol == NULL)
-		return 0;
+		return NULL;
 	snprintf(what, sizeof(what), "reference-%s", tool);
 	dir_for(c, what, k, dir, sizeof(dir));
-	o = sanitize_case(c->w, tool, h->path, ref.path, ref.symbol, dir, k);
-	clean = mc_errors(o) == 0 && json_is_integer(json_object_get(o,
-	    "exit")) && json_integer_value(json_object_get(o, "exit")) == 0;
+	return sanitize_case(c->w, tool, h->path, ref.path, ref.symbol, dir, k);
+}
+
+/* Whether a sanitizer's run o was clean: it exited 0 and the tool counts
+ * no error. */
+static int
+ran_clean(json_t *o)
+{
+	return o != NULL && mc_errors(o) == 0 && json_is_integer(
+	    json_object_get(o, "exit")) && json_integer_value(
+	    json_object_get(o, "exit")) == 0;
+}
+
+/* Whether the reference runs case k clean under the sanitizer tool. */
+static int
+ref_clean(struct ctx *c, const struct unit *h, const char *tool, int k)
+{
+	json_t *o = ref_sanitize(c, h, tool, k);
+	int clean = ran_clean(o);
+
 	json_decref(o);
 	return clean;
 }
@@ -205,23 +217,13 @@ racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 	if (opt.sanitizer == NULL || !opt.memcheck)
 		return 0;
 	if (*ref_rc == -1) {
-		struct unit ref;
-		int runnable;
 		o = json_object_get(json_object_get(c->v, "sanitize"),
 		    "racecheck");
 		if (o != NULL)
 			json_incref(o);
-		else if (unit_of(json_object_get(c->rec, "build"),
-		    "reference", &ref, &runnable) && runnable &&
-		    ref.symbol != NULL) {
-			dir_for(c, "reference-racecheck", 0, dir, sizeof(dir));
-			o = sanitize_case(c->w, "racecheck", h->path, ref.path,
-			    ref.symbol, dir, 0);
-		}
-		*ref_rc = o != NULL && mc_errors(o) == 0 &&
-		    json_is_integer(json_object_get(o, "exit")) &&
-		    json_integer_value(json_object_get(o, "exit")) == 0 ?
-		    (int)rc_warnings(o) : -2;
+		else
+			o = ref_sanitize(c, h, "racecheck", 0);
+		*ref_rc = ran_clean(o) ? (int)rc_warnings(o) : -2;
 		/* what the survivors' racecheck is measured against */
 		json_object_set_new(mv, "racecheck_reference", o == NULL ?
 		    json_null() : json_pack("{s:O,s:I}", "errors",

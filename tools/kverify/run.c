@@ -606,6 +606,23 @@ out_named(const struct run *r, const char *name)
 	return NULL;
 }
 
+/* Whether run r wrote into input j, a buffer that is an input only: 1
+ * its checksum after the run is not the one before, 0 it is the same or
+ * the buffer is an output too, -1 the manifest gives none after. */
+int
+input_written(const struct run *r, size_t j)
+{
+	const char *after;
+
+	if (out_named(r, r->in[j].name) != NULL)
+		return 0;
+	after = k_get_str(json_array_get(json_object_get(r->manifest,
+	    "inputs"), j), "checksum_after");
+	if (after == NULL)
+		return -1;
+	return strcmp(after, r->in[j].checksum) != 0;
+}
+
 /* {role, case, mode, exit, signal, timed_out, seconds} for verify.runs */
 void
 log_run(json_t *runs, const char *role, int kcase, const char *mode,
