@@ -114,6 +114,25 @@ k_cx_error_text(enum CXErrorCode e)
 	return "unknown libclang error";
 }
 
+/* Whether a note of d starts with pre and holds mid. */
+static int
+has_note(CXDiagnostic d, const char *pre, const char *mid)
+{
+	CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+	unsigned i, n = notes != NULL ? clang_getNumDiagnosticsInSet(notes) : 0;
+	int hit = 0;
+
+	for (i = 0; i < n && !hit; i++) {
+		CXDiagnostic c = clang_getDiagnosticInSet(notes, i);
+		char *cm = k_take(clang_getDiagnosticSpelling(c));
+		hit = strncmp(cm, pre, strlen(pre)) == 0 &&
+		    strstr(cm + strlen(pre), mid) != NULL;
+		free(cm);
+		clang_disposeDiagnostic(c);
+	}
+	return hit;
+}
+
 /*
  * Where clang 19's CUDA is stricter than nvcc, on code that nvcc compiles:
  * a __shared__ variable whose type's constructor or destructor is not
@@ -136,32 +155,11 @@ k_cx_error_text(enum CXErrorCode e)
  * one and clang as a host overload of it.
  * Matched by clang's wording: libclang gives no diagnostic IDs.
  */
-/* Whether a note of d starts with pre and holds mid. */
-static int
-has_note(CXDiagnostic d, const char *pre, const char *mid)
-{
-	CXDiagnosticSet notes = clang_getChildDiagnostics(d);
-	unsigned i, n = notes != NULL ? clang_getNumDiagnosticsInSet(notes) : 0;
-	int hit = 0;
-
-	for (i = 0; i < n && !hit; i++) {
-		CXDiagnostic c = clang_getDiagnosticInSet(notes, i);
-		char *cm = k_take(clang_getDiagnosticSpelling(c));
-		hit = strncmp(cm, pre, strlen(pre)) == 0 &&
-		    strstr(cm + strlen(pre), mid) != NULL;
-		free(cm);
-		clang_disposeDiagnostic(c);
-	}
-	return hit;
-}
-
 int
 k_nvcc_accepts(CXDiagnostic d)
 {
 	static const char rdc[] =
 	    "call to __global__ function from __global__ function";
-	CXDiagnosticSet notes;
-	unsigned i, n, refused = 0;
 	char *m;
 	int r = 0;
 
@@ -183,20 +181,8 @@ k_nvcc_accepts(CXDiagnostic d)
 	    NULL)
 		r = has_note(d, "initializer of '", "' is not a constant "
 		    "expression");
-	else if (strncmp(m, "no matching function for call to ", 33) == 0) {
-		notes = clang_getChildDiagnostics(d);
-		n = notes != NULL ? clang_getNumDiagnosticsInSet(notes) : 0;
-		for (i = 0; i < n; i++) {
-			CXDiagnostic c = clang_getDiagnosticInSet(notes, i);
-			char *cm = k_take(clang_getDiagnosticSpelling(c));
-			if (strncmp(cm, "candidate", 9) == 0 &&
-			    strstr(cm, rdc) != NULL)
-				refused++;
-			free(cm);
-			clang_disposeDiagnostic(c);
-		}
-		r = refused > 0;
-	}
+	else if (strncmp(m, "no matching function for call to ", 33) == 0)
+		r = has_note(d, "candidate", rdc);
 	free(m);
 	return r;
 }

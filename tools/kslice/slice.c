@@ -591,6 +591,8 @@ newer_std(const struct slicer *s, json_t *scan, const struct k_buf *code,
 		json_array_set_new(flags, i, json_string("-std=c++20"));
 	else
 		json_array_append_new(flags, json_string("-std=c++20"));
+	if (errors == 0)
+		return 0;	/* newer: C++20, and no error to clear */
 	clean = check_flags(code, dialect[0] != '\0' ? dialect : "cuda",
 	    flags) == 0;
 	if (clean || newer)
