@@ -125,12 +125,13 @@ is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("boundary"))] | len
 "$(tool kscan)" test/mutate/sizeguard.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null \
     > "$T_TMP/sg.slice"
 "$KW" < "$T_TMP/sg.slice" > "$T_TMP/sg" 2> /dev/null
-edges() {	# the size_edge cases of kernel $1: name and scalars
-	jq -r --arg k "$1" 'select(.scan.name == $k) | .wrap.spec.cases[] |
-	    select(.name | startswith("size_edge")) |
+added() {	# the cases named $1... of kernel $2 in $3: name and scalars
+	jq -r --arg p "$1" --arg k "$2" 'select(.scan.name == $k) |
+	    .wrap.spec.cases[] | select(.name | startswith($p)) |
 	    "\(.name) \(.scalars | to_entries | map("\(.key)=\(.value)") |
-	    join(","))"' "$2"
+	    join(","))"' "$3"
 }
+edges() { added size_edge "$@"; }
 is "$(edges pick_rows "$T_TMP/sg")" "size_edge b=300,n=64,m=0" \
     "if (m <= 0) return; first, picks sized by b * m: a case with m = 0, the rest as case 0"
 is "$(edges pair_rows "$T_TMP/sg")" \
@@ -147,6 +148,27 @@ is "$(edges pair_rows "$T_TMP/sg1")" "size_edge b=285,n=0,m=60" \
     "--switch-cases 1: the first size only"
 is "$(jq -r 'select(.scan.name == "pick_rows") | .wrap.spec.cases[0].scalars.m' "$T_TMP/sg")" \
     64 "case 0 keeps its size"
+
+# --- loop-entry cases: a loop no case runs gets a case that runs it
+"$(tool kscan)" test/mutate/loopentry.cu 2> /dev/null |
+    "$(tool kslice)" 2> /dev/null > "$T_TMP/le.slice"
+"$KW" < "$T_TMP/le.slice" > "$T_TMP/le" 2> /dev/null
+entries() { added loop_entry "$@"; }
+is "$(entries pipelined "$T_TMP/le")" "loop_entry m=129,split=2" \
+    "a pipelined main loop (k < tiles - 1, tiles from m and split): two sizes moved"
+is "$(entries segments "$T_TMP/le")" "loop_entry rows=300,cols=2049" \
+    "segments of 2048: cols one past a segment, rows as case 0"
+is "$(entries always "$T_TMP/le")" "" "near miss: a loop every case runs: no case"
+is "$(entries strided "$T_TMP/le")" "" \
+    "near miss: a loop from the thread's index cannot be told: no case"
+is "$(entries reassigned "$T_TMP/le")" "" \
+    "near miss: the bound's local is assigned again under a condition: no case"
+is "$(jq -r 'select(.scan.name == "segments") | .wrap.spec.cases |
+    map(select(.name != "loop_entry")) | map(.scalars.cols) |
+    map(select(. > 2048)) | length' "$T_TMP/le")" 0 \
+    "no other case of segments runs its main loop (what the case is for)"
+"$KW" --switch-cases 0 < "$T_TMP/le.slice" > "$T_TMP/le0" 2> /dev/null
+is "$(entries pipelined "$T_TMP/le0")" "" "--switch-cases 0: no loop-entry case"
 
 # The fills as the harness draws them (its own code, on the CPU), and
 # the conditions of test/mutate/boundary.cu and of their mutants

@@ -11,7 +11,7 @@
  * budget and the dynamic shared memory a block's limit, then raised until
  * every grid dimension is at least 1.
  */
-#define CAP_ELEMS (1LL << 20)		/* per buffer, every case but large */
+#define CAP_ELEMS KW_CASE_ELEMS	/* per buffer, every case but large */
 #define CAP_BYTES (64LL << 20)		/* all buffers of one case */
 #define LARGE_ELEMS (1LL << 24)
 #define LARGE_BYTES (512LL << 20)

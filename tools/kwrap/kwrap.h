@@ -57,6 +57,7 @@
 #include "k_record.h"
 
 #define STAGE "kwrap"
+#define KW_CASE_ELEMS (1LL << 20)	/* a buffer of a case but large */
 #define MAX_TOKENS (1 << 20)	/* tokens of one kernel's analysed text */
 #define MAX_EXPR 512		/* longest size or launch expression */
 #define DEFAULT_BLOCK 256
@@ -869,6 +870,20 @@ void kw_boundary_cases(const char *code, const char *kernel, json_t *spec,
  * an early-exit guard ("if (m <= 0) return;": m = 0), where they cannot
  * fail the reference (at most two, at most budget) */
 void kw_size_guard_cases(const char *code, const char *kernel, json_t *spec,
+    int budget);
+/* sizeguard.c: the last token of the statement that starts at token i
+ * of [i, b) (a block's closing brace), or b */
+size_t kw_stmt_end(const char *c, const struct mtoks *t, size_t i, size_t b);
+/* sizeguard.c: case cs's scalars as constants, over the slice's, into k */
+void kw_case_bind(struct consts *k, const struct consts *slice, json_t *cs);
+/* sizeguard.c: whether a case whose scalars are k can run: the launch at
+ * least 1 everywhere, every buffer at most KW_CASE_ELEMS elements and,
+ * where fires, every pure output empty */
+int kw_case_fits(json_t *spec, const struct consts *k, int fires);
+/* loopentry.c: a case that runs each loop of the kernel's body that no
+ * case runs, where the scalars decide its first trip (at most two, at
+ * most budget) */
+void kw_loop_entry_cases(const char *code, const char *kernel, json_t *spec,
     int budget);
 /* nonfinite.c: a case whose fill mixes NaN and Inf into each float input
  * whose data the kernel tests for finiteness (one case, within budget) */

@@ -83,9 +83,8 @@ whole(const char *c, const struct mtoks *t, size_t i, long long *v)
 	return errno == 0 && strspn(end, "uUlL") == strlen(end);
 }
 
-/* The end of the statement that starts at token i: its last token. */
-static size_t
-sg_stmt_end(const char *c, const struct mtoks *t, size_t i, size_t b)
+size_t
+kw_stmt_end(const char *c, const struct mtoks *t, size_t i, size_t b)
 {
 	for (; i < b; i++) {
 		if (tk(c, t, i, "(") || tk(c, t, i, "[") || tk(c, t, i, "{")) {
@@ -210,11 +209,8 @@ value(json_t *x, const struct consts *k, long long *v)
 	return json_is_string(x) && eval_str(json_string_value(x), k, v);
 }
 
-/* Whether case cs, with its scalars in k, can run without failing the
- * reference: the launch at least 1 everywhere, and, where the guard
- * fires, every pure output empty. */
-static int
-safe(json_t *spec, const struct consts *k, int fires)
+int
+kw_case_fits(json_t *spec, const struct consts *k, int fires)
 {
 	json_t *launch = json_object_get(spec, "launch"), *q;
 	const char *dims[] = { "grid", "block" };
@@ -237,7 +233,7 @@ safe(json_t *spec, const struct consts *k, int fires)
 		json_t *cnt = json_object_get(q, "count");
 		if (role == NULL || strcmp(role, "scalar") == 0)
 			continue;
-		if (!value(cnt, k, &v))
+		if (!value(cnt, k, &v) || v > KW_CASE_ELEMS)
 			return 0;
 		if (fires && strcmp(role, "out") == 0 && v > 0)
 			return 0;
@@ -245,9 +241,8 @@ safe(json_t *spec, const struct consts *k, int fires)
 	return 1;
 }
 
-/* The case's scalars as constants, over the slice's. */
-static void
-bind(struct consts *k, const struct consts *slice, json_t *cs)
+void
+kw_case_bind(struct consts *k, const struct consts *slice, json_t *cs)
 {
 	json_t *x;
 	const char *key;
@@ -295,7 +290,7 @@ kw_size_guard_cases(const char *code, const char *kernel, json_t *spec,
 		return;
 	/* the guards at the top of the body, while nothing else ran */
 	for (s = a; s < b; s = end + 1) {
-		end = sg_stmt_end(code, &t, s, b);
+		end = kw_stmt_end(code, &t, s, b);
 		if (end >= b)
 			break;
 		if (guard(code, &t, s, end, &cs, &ce)) {
@@ -325,13 +320,13 @@ kw_size_guard_cases(const char *code, const char *kernel, json_t *spec,
 		json_object_set_new(c1, "seed", json_integer(seed++));
 		json_object_set_new(json_object_get(c1, "scalars"), e[k].name,
 		    json_integer(e[k].v));
-		bind(&bound, &slice, c1);
+		kw_case_bind(&bound, &slice, c1);
 		/* the guards again, at the edge: does one fire (one that
 		 * reads a local or the thread's index cannot be told) */
 		for (s = a; s < b && ok && !fires; s = end + 1) {
 			long long f;
 			char *txt;
-			end = sg_stmt_end(code, &t, s, b);
+			end = kw_stmt_end(code, &t, s, b);
 			if (end >= b)
 				break;
 			if (!guard(code, &t, s, end, &cs, &ce)) {
@@ -345,7 +340,7 @@ kw_size_guard_cases(const char *code, const char *kernel, json_t *spec,
 			fires = ok && f != 0;
 			free(txt);
 		}
-		if (ok && (fires || e[k].v >= 1) && safe(spec, &bound,
+		if (ok && (fires || e[k].v >= 1) && kw_case_fits(spec, &bound,
 		    (int)fires)) {
 			json_array_append(cases, c1);
 			added++;

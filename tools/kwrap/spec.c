@@ -560,7 +560,7 @@ build_cases(struct kern *k)
  * Reads outside a texture are clamped, never a fault, so the extent
  * decides how much of the data the kernel sees, not whether it runs.
  */
-#define TEX_ELEMS (1LL << 20)	/* fit.c's CAP_ELEMS */
+#define TEX_ELEMS KW_CASE_ELEMS
 
 static void
 texture_extents(struct kern *k, json_t *spec)

@@ -1,0 +1,76 @@
+// kwrap: loop-entry cases (test/mutate.t).  A loop whose trip count the
+// sizes decide, and that no case runs, gets a case that runs it; near
+// misses that must not: a loop some case runs, a loop that starts at the
+// thread's index, a bound through a local assigned again.
+
+// a pipelined main loop: every tile but the last, then the last; small
+// sizes give one tile per split and the main loop never runs
+__global__ void pipelined(int m, int split, const float *a, float *out)
+{
+	int tiles = ((m + 63) / 64 + split - 1) / split;
+	float acc = 0.0f;
+	for (int k = 0; k < tiles - 1; ++k) {
+		acc += a[(k * split + blockIdx.x) * 64 + threadIdx.x];
+		__syncthreads();
+	}
+	for (int k = tiles - 1; k < tiles; ++k) {
+		int t = k * split + blockIdx.x;
+		if (t * 64 + (int)threadIdx.x < m)
+			acc += a[t * 64 + threadIdx.x];
+	}
+	out[blockIdx.x * 64 + threadIdx.x] = acc;
+}
+
+// one size moved: a row in segments of 2048, each but the last summed in
+// the main loop; the cases' rows are one segment or less
+__global__ void segments(int rows, int cols, const float *x, float *y)
+{
+	const int segs = (cols + 2047) / 2048;
+	const float *r = x + (size_t)blockIdx.x * cols;
+	float s = 0.0f;
+	for (int g = 0; g < segs - 1; g++)
+		s += r[g * 2048 + threadIdx.x];
+	int last = (segs - 1) * 2048 + threadIdx.x;
+	if (last < cols)
+		s += r[last];
+	y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+// near miss: every case runs the loop
+__global__ void always(int n, const float *x, float *y)
+{
+	int steps = n / 2 + 1;
+	float s = 0.0f;
+	for (int j = 0; j < steps; j++)
+		s += x[j % n];
+	y[threadIdx.x] = s;
+}
+
+// near miss: a loop that starts at the thread's index cannot be told
+__global__ void strided(int rows, int cols, const float *x, float *y)
+{
+	const int segs = (cols + 2047) / 2048;
+	for (int g = threadIdx.x; g < segs - 1; g += blockDim.x)
+		y[blockIdx.x * segs + g] = x[g];
+}
+
+// near miss: the bound is a local assigned again, under a condition
+__global__ void reassigned(int rows, int cols, const float *x, float *y)
+{
+	int segs = (cols + 2047) / 2048;
+	if (x[0] > 0.0f)
+		segs = 1;
+	float s = 0.0f;
+	for (int g = 0; g < segs - 1; g++)
+		s += x[g * 2048 + threadIdx.x];
+	y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+void launch(int m, int split, int n, const float *a, float *out, float *y)
+{
+	pipelined<<<split, 64>>>(m, split, a, out);
+	segments<<<m, 256>>>(m, n, a, y);
+	always<<<1, 32>>>(n, a, y);
+	strided<<<m, 256>>>(m, n, a, y);
+	reassigned<<<m, 256>>>(m, n, a, y);
+}
