@@ -37,8 +37,8 @@ HKEY=$(entry harness fake)
 # compute-sanitizer's stand-in, found through $CUDA_PATH: runs the
 # harness and reports one memcheck error for a module holding "memerr"
 # (or "memnm", on case 2 only), none otherwise; racecheck reports one
-# hazard for a module holding "racy", one or two of warning severity for
-# "warn1" or "warn2"
+# hazard for a module holding "racy" (or "raceloop", on case 2 only), one
+# or two of warning severity for "warn1" or "warn2"
 mkdir -p "$T_TMP/cuda/bin"
 cat > "$T_TMP/cuda/bin/compute-sanitizer" <<'EOF'
 #!/bin/sh
@@ -54,7 +54,9 @@ done
 "$@"
 rc=$?
 if [ "$tool" = racecheck ]; then
-	if grep -q racy "$2" 2> /dev/null; then
+	if grep -q racy "$2" 2> /dev/null || { grep -q raceloop "$2" \
+	    2> /dev/null && case " $* " in *" --case 2 "*) true ;;
+	    *) false ;; esac; }; then
 		echo "========= Error: Race reported between Write access at 0x20 in fake(float *)"
 		echo "=========     and Read access at 0x30 in fake(float *) [16 hazards]"
 		echo "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
@@ -741,6 +743,22 @@ is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-"):\(.racecheck //
     "racecheck kills a survivor with right outputs whose shared accesses race, and says why"
 is "$(grep -c -- '--tool racecheck' "$T_TMP/rsan")" 3 \
     "racecheck runs: the reference on case 0 once, then each survivor"
+# a barrier dropped inside a loop only kwrap's loop_entry case runs: the
+# race shows on that case alone
+{ mut r1 good; mut r2 "good raceloop"; } |
+    jq -cs '{built: 2, stillborn: 0, equivalent: 0, list: .}' > "$T_TMP/bml"
+rec mrace4 ref | jq -c --slurpfile bm "$T_TMP/bml" '.build.mutants = $bm[0] |
+    .wrap.spec.cases = [{name: "typical"}, {name: "smallest"}, {name: "loop_entry"}]' \
+    > "$T_TMP/inl"
+FAKE_SAN_LOG=$T_TMP/lsan run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/inl"
+is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status):\(.by // "-"):\(.case // "-")"] | join(" ")' "$T_TMP/out")" \
+    "r1:survived:-:- r2:killed:racecheck:2" \
+    "racecheck on the loop_entry case kills a barrier dropped in a loop case 0 never runs"
+is "$(grep -- '--tool racecheck' "$T_TMP/lsan" | grep -o -- '--case [0-9]' | tr '\n' ' ')" \
+    "--case 0 --case 0 --case 2 --case 2 --case 0 --case 2 " \
+    "racecheck runs: each survivor on case 0 and loop_entry, the reference on each once, first"
+is "$(grep -- '--tool memcheck' "$T_TMP/lsan" | grep -c -- '--case 2')" 3 \
+    "memcheck runs on the loop_entry case too: the reference once, each survivor"
 rec mrace2 "ref racy" | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[0]' > "$T_TMP/inr"
 run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/inr"
 is "$(jq -r '[.verify.mutation.mutants[] | "\(.id):\(.status)"] | join(" ")' "$T_TMP/out")" \

@@ -30,7 +30,8 @@
 
 #include "kverify.h"
 
-#define MC_CASES 4	/* cases a survivor runs under memcheck */
+#define MC_CASES 6	/* cases a survivor runs under memcheck */
+#define RC_CASES 3	/* and under racecheck */
 
 /* How case k of a mutant's batch differs from the golden: NULL when it
  * passes, else what killed it. */
@@ -132,9 +133,11 @@ ref_clean(struct ctx *c, const struct unit *h, const char *tool, int k)
  * clean under memcheck.  Case 0 first, which the verdict already ran the
  * reference clean on; then the case whose size is not a multiple of the
  * block ("non_multiple"), where a bound one too far reaches past a
- * buffer, and kwrap's size-guard cases ("size_edge", "size_edge_2"),
+ * buffer, kwrap's size-guard cases ("size_edge", "size_edge_2"),
  * where a size is the constant an early-exit guard compares it with and
- * a mutant of the guard writes into a buffer of 0 elements; each once
+ * a mutant of the guard writes into a buffer of 0 elements, and its
+ * loop-entry cases ("loop_entry", "loop_entry_2"), the only ones that run
+ * a loop whose bound a mutant may push past a buffer; each once
  * the reference is clean on it too (ref_ok[i]: -1 until checked, once
  * per record).  The large cases are left out: memcheck is slow there,
  * and they add no edge the small ones lack.  The case and the finding's
@@ -145,7 +148,7 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
     int ref_ok[MC_CASES], json_t *one)
 {
 	static const char *const named[MC_CASES - 1] = { "non_multiple",
-		"size_edge", "size_edge_2" };
+		"size_edge", "size_edge_2", "loop_entry", "loop_entry_2" };
 	char dir[PATH_MAX + 64];
 	int cases[MC_CASES], slot[MC_CASES], n = 1, i, k;
 	json_t *o;
@@ -192,61 +195,83 @@ rc_warnings(json_t *o)
 }
 
 /*
- * Whether racecheck kills mutant m: shared-memory hazards on case 0
- * beyond the reference's, where the reference has no hazard of error
- * severity (*ref_rc: -1 until checked, once per record, then -2 when the
- * reference races or did not run clean, else its hazards of warning
- * severity; the verdict's own racecheck is used where --sanitize ran it).
- * A barrier dropped between a shared store and the loads of other
- * threads (drop-syncthreads), or a bound moved so that threads read
- * what others are still writing, often leaves the outputs right on a
- * given GPU and launch: the schedule happened to order them.  racecheck
- * sees the unordered accesses whatever the schedule did; a hazard it
- * rates a warning (the value written was already there, say) is one
- * all the same, so a mutant with more hazards of either severity than
- * the reference is killed.
+ * Whether racecheck kills mutant m: shared-memory hazards beyond the
+ * reference's, on case 0 and then on kwrap's loop-entry cases
+ * ("loop_entry", "loop_entry_2": a barrier inside a loop that no other
+ * case runs is dropped there only), each where the reference has no
+ * hazard of error severity (ref_rc[i]: -1 until checked, once per
+ * record, then -2 when the reference races or did not run clean, else
+ * its hazards of warning severity; the verdict's own racecheck is case
+ * 0's where --sanitize ran it).  A barrier dropped between a shared
+ * store and the loads of other threads (drop-syncthreads), or a bound
+ * moved so that threads read what others are still writing, often
+ * leaves the outputs right on a given GPU and launch: the schedule
+ * happened to order them.  racecheck sees the unordered accesses
+ * whatever the schedule did; a hazard it rates a warning (the value
+ * written was already there, say) is one all the same, so a mutant with
+ * more hazards of either severity than the reference is killed.  The
+ * case and the hazard's first line go into one; case 0's reference run
+ * into mv's racecheck_reference.
  */
 static int
 racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
-    int *ref_rc, json_t *one, json_t *mv)
+    int ref_rc[RC_CASES], json_t *one, json_t *mv)
 {
+	static const char *const named[RC_CASES - 1] = { "loop_entry",
+		"loop_entry_2" };
 	char dir[PATH_MAX + 64];
+	int cases[RC_CASES], slot[RC_CASES], n = 1, i, k;
 	json_t *o;
 	long e, w;
 
 	if (opt.sanitizer == NULL || !opt.memcheck)
 		return 0;
-	if (*ref_rc == -1) {
-		o = json_object_get(json_object_get(c->v, "sanitize"),
-		    "racecheck");
-		if (o != NULL)
-			json_incref(o);
-		else
-			o = ref_sanitize(c, h, "racecheck", 0);
-		*ref_rc = ran_clean(o) ? (int)rc_warnings(o) : -2;
-		/* what the survivors' racecheck is measured against */
-		json_object_set_new(mv, "racecheck_reference", o == NULL ?
-		    json_null() : json_pack("{s:O,s:I}", "errors",
-		    json_object_get(o, "errors"), "warnings",
-		    (json_int_t)rc_warnings(o)));
+	cases[0] = 0;
+	slot[0] = 0;
+	for (i = 0; i < RC_CASES - 1; i++)
+		if ((k = case_named(c->rec, named[i])) > 0) {
+			slot[n] = i + 1;
+			cases[n++] = k;
+		}
+	for (i = 0; i < n; i++) {
+		int *ref = &ref_rc[slot[i]];
+		if (*ref == -1) {
+			o = cases[i] == 0 ? json_object_get(json_object_get(
+			    c->v, "sanitize"), "racecheck") : NULL;
+			if (o != NULL)
+				json_incref(o);
+			else
+				o = ref_sanitize(c, h, "racecheck", cases[i]);
+			*ref = ran_clean(o) ? (int)rc_warnings(o) : -2;
+			/* what the survivors' racecheck is measured
+			 * against */
+			if (cases[i] == 0)
+				json_object_set_new(mv, "racecheck_reference",
+				    o == NULL ? json_null() : json_pack(
+				    "{s:O,s:I}", "errors", json_object_get(o,
+				    "errors"), "warnings",
+				    (json_int_t)rc_warnings(o)));
+			json_decref(o);
+		}
+		if (*ref < 0)
+			continue;
+		dir_for(c, "mutant-racecheck", cases[i], dir, sizeof(dir));
+		o = sanitize_case(c->w, "racecheck", h->path, m->path,
+		    m->symbol, dir, cases[i]);
+		e = mc_errors(o);
+		w = rc_warnings(o);
+		if (e > 0 || (e == 0 && w > *ref)) {
+			json_t *msg = json_array_get(json_object_get(o,
+			    "messages"), 0);
+			if (json_is_string(msg))
+				json_object_set(one, "racecheck", msg);
+			json_object_set_new(one, "case",
+			    json_integer(cases[i]));
+			json_decref(o);
+			return 1;
+		}
 		json_decref(o);
 	}
-	if (*ref_rc < 0)
-		return 0;
-	dir_for(c, "mutant-racecheck", 0, dir, sizeof(dir));
-	o = sanitize_case(c->w, "racecheck", h->path, m->path, m->symbol, dir,
-	    0);
-	e = mc_errors(o);
-	w = rc_warnings(o);
-	if (e > 0 || (e == 0 && w > *ref_rc)) {
-		json_t *msg = json_array_get(json_object_get(o, "messages"), 0);
-		if (json_is_string(msg))
-			json_object_set(one, "racecheck", msg);
-		json_object_set_new(one, "case", json_integer(0));
-		json_decref(o);
-		return 1;
-	}
-	json_decref(o);
 	return 0;
 }
 
@@ -291,7 +316,8 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	    "mutants"), *e, *mv, *all, *surv, *by, *eqs;
 	long tried = 0, killed = 0, equiv = 0, still = 0, speq = 0, contra = 0;
 	const char *nov = proofs_void(c->rec);
-	int ref_mc[MC_CASES] = { -1, -1, -1, -1 }, ref_rc = -1;
+	int ref_mc[MC_CASES] = { -1, -1, -1, -1, -1, -1 };
+	int ref_rc[RC_CASES] = { -1, -1, -1 };
 	size_t i;
 	/* a case of a mutant gets four times what the reference took for
 	 * all of them, at least --mutant-timeout: a mutant out of time is
@@ -357,7 +383,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 		run_free(&batch);
 		if (why == NULL && memcheck_kills(c, h, &u, ref_mc, one))
 			why = "memcheck";
-		if (why == NULL && racecheck_kills(c, h, &u, &ref_rc, one,
+		if (why == NULL && racecheck_kills(c, h, &u, ref_rc, one,
 		    mv))
 			why = "racecheck";
 		json_decref(wrapper);
