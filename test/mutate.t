@@ -338,6 +338,17 @@ if have_tool kbuild && { command -v nvcc > /dev/null ||
 	    "the mutants of dead code (int dead = i * 7) are equivalent: the same module bytes"
 	like "$(jq -r '.build.mutants.list[1] | "\(.ok) \(.error)"' "$T_TMP/dead.built")" \
 	    '^false .*' "a mutant that does not compile is stillborn, with the compiler's error"
+	# nvcc names an anonymous namespace's table by a hash of the unit's
+	# text: every mutant's module differs from the reference's there
+	"$(tool kscan)" test/mutate/deadns.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | "$KW" --mutants 100 2> /dev/null |
+	    "$(tool kbuild)" -q --arch sm_90 > "$T_TMP/deadns.built"
+	is "$(jq -r '. as $r | [.build.mutants.built, .build.mutants.equivalent,
+	    (.wrap.mutants.list[] | .id as $id |
+	    select(any($r.build.mutants.list[]; .id == $id and .equivalent)) |
+	    "\(.line):\(.replacement)")] | join(" ")' "$T_TMP/deadns.built")" \
+	    "9 2 10:/ 10:8" \
+	    "with an internal entity in the unit, dead code's mutants are equivalent all the same (its names' unit hash set aside)"
 	unset KFORGE_WORK
 else
 	skip "kbuild and the mutants" "kbuild or nvcc missing"

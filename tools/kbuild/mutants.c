@@ -1,26 +1,79 @@
 /*
  * kbuild: the mutants kwrap listed (wrap.mutants), each the reference's
  * slice.code with one edit, built exactly as the reference is.  A mutant
- * whose module is byte-equal to the reference's compiles to the same
- * machine code: it is equivalent, proven so, and kverify never runs it.
+ * whose module is byte-equal to the reference's (but for the unit hashes
+ * in nvcc's names of internal entities) compiles to the same machine
+ * code: it is equivalent, proven so, and kverify never runs it.
  * One that does not compile is stillborn.  Neither counts in a score.
  */
+#include <ctype.h>
+
 #include "kbuild.h"
 
-/* The sha256 of a built unit's module file; -1 when there is none. */
+/*
+ * The hex digits of nvcc's names for a translation unit's internal
+ * entities, made 0: an anonymous namespace's "_GLOBAL__N__H1_9_kernel_cu_H2"
+ * and "_INTERNAL_H1_9_kernel_cu_H2" (H1 and H2 eight hex digits each; 9
+ * the length of the file's name as it follows) take H1 from a hash of
+ * the unit's text, so a slice whose headers hold such entities (CCCL's
+ * customization points, a namespace { __device__ ... } table) gives every
+ * mutant a module that differs from the reference's in those names
+ * alone.  The layout keeps its length.
+ */
+static void
+unname(char *b, size_t n)
+{
+	static const char *const pre[] = { "_INTERNAL_", "_GLOBAL__N__" };
+	size_t i, j, k, len;
+	int p;
+
+	for (i = 0; i < n; i++)
+		for (p = 0; p < 2; p++) {
+			size_t l = strlen(pre[p]);
+			if (n - i < l + 8 || memcmp(b + i, pre[p], l) != 0)
+				continue;
+			j = i + l;
+			for (k = 0; k < 8 && isxdigit((unsigned char)b[j + k]); k++)
+				;
+			if (k < 8 || j + 8 >= n || b[j + 8] != '_')
+				continue;
+			memset(b + j, '0', 8);
+			/* _LEN_NAME_H2 */
+			for (k = j + 9, len = 0; k < n && isdigit((unsigned char)
+			    b[k]) && len < 4096; k++)
+				len = len * 10 + (size_t)(b[k] - '0');
+			if (k == j + 9 || k >= n || b[k] != '_' || len > n - k ||
+			    n - k - len < 10 || b[k + 1 + len] != '_')
+				continue;
+			k += 2 + len;
+			for (j = 0; j < 8 && isxdigit((unsigned char)b[k + j]); j++)
+				;
+			if (j == 8)
+				memset(b + k, '0', 8);
+		}
+}
+
+/* The sha256 of a built unit's module file, its internal names' unit
+ * hashes made 0 (unname); -1 when there is none. */
 static int
 module_hash(json_t *res, char out[K_SHA256_HEX])
 {
 	const char *key = k_get_str(res, "artifact");
 	const char *file = k_get_str(res, "file");
-	char path[PATH_MAX + 200];
+	char path[PATH_MAX + 200], *b;
+	size_t n;
 
 	if (!json_is_true(json_object_get(res, "ok")) || key == NULL ||
 	    file == NULL || strlen(key) < 2 || strchr(file, '/') != NULL)
 		return -1;
 	snprintf(path, sizeof(path), "%s/build/%.2s/%s/%s", opt.work, key, key,
 	    file);
-	return k_sha256_file(path, out);
+	if ((b = k_file_read(path, (size_t)1 << 30, &n)) == NULL)
+		return -1;
+	unname(b, n);
+	k_sha256_hex(b, n, out);
+	free(b);
+	return 0;
 }
 
 /* The first error diagnostic of a failed build, else its log's start. */
