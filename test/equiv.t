@@ -145,6 +145,24 @@ is "$(jq -r 'select(.scan.name == "tail_count") | .wrap.mutants.list[] |
 run test/validate "$T_TMP/init"
 ok "$T_STATUS" "dead-init proofs validate against schemas/"
 
+# stores stored over before anything can read them (test/equiv/overwrite.cu)
+"$(tool kscan)" test/equiv/overwrite.cu 2> /dev/null |
+    "$(tool kslice)" 2> /dev/null | "$KW" --mutants 100 > "$T_TMP/ow" 2> /dev/null
+omarked() {	# the mutants of each kernel's first store: kernel op rule
+	jq -r '.scan.name as $k | .wrap.mutants.list[] |
+	    select(.diff | split("\n")[1] | test("= (5|0|1)\\.0f;$")) |
+	    "\($k) \(.op) \(.equivalent.rule // "-")"' "$T_TMP/ow" | tr '\n' ','
+}
+is "$(omarked)" \
+    "sum_slot drop-statement overwritten,sum_slot store-plus-one overwritten,dyn_slot drop-statement overwritten,dyn_slot store-plus-one overwritten,barrier_between drop-statement -,barrier_between store-plus-one -,helper_syncs drop-statement -,helper_syncs store-plus-one -,read_between drop-statement -,read_between store-plus-one -,other_index drop-statement -,other_index store-plus-one -,return_between drop-statement -,return_between store-plus-one -,reads_itself drop-statement -,reads_itself store-plus-one -," \
+    "overwritten: a zeroed slot set again after a loop, extern shared memory through a cast; not: a barrier or a synchronizing helper between, a read between, another index, a return between, a second store that reads the first"
+is "$(jq -r 'select(.scan.name == "sum_slot") | .wrap.mutants.list[] |
+    select(.equivalent.rule == "overwritten") | .equivalent.reason' "$T_TMP/ow" | head -n 1)" \
+    "sh[threadIdx.x] is stored again at line 12 before anything can read it (no barrier, jump or mention between), and its memory is reached by that name alone" \
+    "the proof says where the second store is"
+run test/validate "$T_TMP/ow"
+ok "$T_STATUS" "overwritten proofs validate against schemas/"
+
 # dropped barriers that order nothing (test/equiv/barrier.cu), and near
 # misses where a barrier orders a write before a read on the other side
 "$(tool kscan)" test/equiv/barrier.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |

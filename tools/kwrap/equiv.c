@@ -148,11 +148,11 @@ span_of(const struct eq *g, size_t k, size_t *sa, size_t *sb)
 /* ------------------------------------------------------------ cases */
 
 enum { R_NONE, R_SAME, R_IDENTITY, R_ASSERT, R_DEAD_CODE, R_DEAD_STORE,
-	R_BARRIER, R_DEAD_INIT };
+	R_BARRIER, R_DEAD_INIT, R_OVERWRITTEN };
 
 static const char *const rules[] = { NULL, "same-value", "identity",
 	"assert-holds", "dead-code", "dead-store", "barrier-orders-nothing",
-	"dead-init" };
+	"dead-init", "overwritten" };
 
 /* The token of g->t at offset off, or t.n. */
 static size_t
@@ -218,6 +218,11 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		}
 		g->nnames = 0;
 		g->reads = 0;
+		if (strcmp(op, "drop-syncthreads") != 0 && eq_overwritten(g,
+		    off, len, &why)) {
+			rule = R_OVERWRITTEN;
+			goto done;
+		}
 		if (strcmp(op, "store-plus-one") == 0) {
 			if (eq_dead_store(g, off, len, &why))
 				rule = R_DEAD_STORE;

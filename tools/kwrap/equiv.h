@@ -89,6 +89,16 @@ size_t eq_semi(const struct eq *g, size_t a, size_t b);
 /* equiv_dead.c: token k lies in what an "if" of the body runs, and its
  * condition [*ca, *cb) is 0 in every case. */
 int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
+/* equiv_dead.c: token j starts "x[...] = ...;" as a statement of its
+ * own, the "=" in *eq. */
+int eq_plain_store(const struct eq *g, size_t j, size_t *eq);
+/* equiv_dead.c: on-chip array x (a token naming it) is declared in the
+ * body and its memory reached by that name alone. */
+int eq_array_own(const struct eq *g, size_t x);
+/* equiv_overwrite.c: the edit at off, len lies in a store "x[i] = v;" to
+ * an on-chip array that the same thread stores to again at the same
+ * index before anything can read it; the reason into why. */
+int eq_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why);
 /* The edit at off, len is the right-hand side of a store into an on-chip
  * array that no live code reads, nor any other name reaches; the reason
  * appended to why. */

@@ -147,8 +147,8 @@ stmt_start(const struct eq *g, size_t i)
 
 /* Token j is the array of a plain store "x[...] = ...;" that is a
  * statement of its own (its value is not used); the "=" in *eq. */
-static int
-plain_store(const struct eq *g, size_t j, size_t *eq)
+int
+eq_plain_store(const struct eq *g, size_t j, size_t *eq)
 {
 	size_t q;
 
@@ -213,6 +213,45 @@ extern_shared(const struct eq *g, size_t i)
 	return eq_tk(g, i, "extern") && eq_tk(g, i + 1, "__shared__");
 }
 
+/* d declares "T *x = reinterpret_cast<T *>(y);" (or "(T *)y"), y an
+ * "extern __shared__ U y[]" of the body, named nowhere else, and no
+ * other extern __shared__ in the slice. */
+static int
+cast_of_extern(const struct eq *g, size_t d)
+{
+	size_t e, y = 0, i, s;
+
+	for (e = d + 2; e < g->b && !eq_tk(g, e, ";"); e++)
+		if (eq_tk(g, e, "(") || eq_tk(g, e, "[") || eq_tk(g, e, "<"))
+			e = eq_tk(g, e, "<") ? e : mt_close(g->code, &g->t, e);
+	if (e >= g->b)
+		return 0;
+	/* reinterpret_cast<...>(y) or (T *)y: y the last name, alone */
+	if (eq_tk(g, d + 2, "reinterpret_cast") && eq_tk(g, e - 1, ")") &&
+	    eq_tk(g, e - 3, "(") && g->t.v[e - 2].kind == M_ID)
+		y = e - 2;
+	else if (eq_tk(g, d + 2, "(") && eq_tk(g, e - 2, ")") &&
+	    g->t.v[e - 1].kind == M_ID && mt_close(g->code, &g->t, d + 2) ==
+	    e - 2)
+		y = e - 1;
+	if (y == 0)
+		return 0;
+	for (i = 0, s = 0; i < g->t.n; i++) {
+		if (extern_shared(g, i)) {
+			size_t n = i + 2;
+			while (n < g->t.n && g->t.v[n].kind == M_ID && !eq_tk(g,
+			    n + 1, "["))
+				n++;
+			if (i < g->a || i >= d || !eq_same_name(g, n, y) ||
+			    !eq_tk(g, n + 1, "[") || s != 0)
+				return 0;
+			s = n;
+		} else if (eq_same_name(g, i, y) && i != y && i != s)
+			return 0;
+	}
+	return s != 0;
+}
+
 /* The declaration of on-chip array x (its token in the body, d): its
  * memory reached by that name alone (see the top). */
 static int
@@ -238,6 +277,8 @@ own_memory(const struct eq *g, size_t d)
 	/* T *x = F<...>(); */
 	if (shared || !eq_tk(g, d - 1, "*") || !eq_tk(g, d + 1, "="))
 		return 0;
+	if (cast_of_extern(g, d))
+		return 1;
 	for (e = d + 2; e < g->b && !eq_tk(g, e, ";"); e++)
 		if (f == 0 && g->t.v[e].kind == M_ID && (eq_tk(g, e + 1, "(") ||
 		    eq_tk(g, e + 1, "<")))
@@ -273,7 +314,7 @@ eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 	for (x = k - 2; x > g->a; x--)
 		if (eq_tk(g, x, "[") && mt_close(g->code, &g->t, x) == k - 2)
 			break;
-	if (x <= g->a || !plain_store(g, --x, &eqt) || eqt != k - 1)
+	if (x <= g->a || !eq_plain_store(g, --x, &eqt) || eqt != k - 1)
 		return 0;
 	/* a macro that subscripts or assigns may read the array by a name
 	 * kwrap's tokens do not show */
@@ -292,7 +333,7 @@ eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 			d = j;
 			continue;
 		}
-		if (plain_store(g, j, &eqt))
+		if (eq_plain_store(g, j, &eqt))
 			continue;
 		if (eq_dead_at(g, j, &ca, &cb)) {
 			reads++;
@@ -307,4 +348,23 @@ eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 	    (int)g->t.v[x].len, g->code + g->t.v[x].off, reads, reads == 1 ?
 	    "" : "s");
 	return 1;
+}
+
+int
+eq_array_own(const struct eq *g, size_t x)
+{
+	size_t j;
+
+	for (j = g->a; j < g->b; j++) {
+		if (!eq_same_name(g, j, x) || eq_tk(g, j - 1, ".") ||
+		    eq_tk(g, j - 1, "->") || eq_tk(g, j - 1, "::"))
+			continue;
+		/* the first mention is its declaration, or x is not ours */
+		if ((eq_tk(g, j - 1, "*") && eq_tk(g, j + 1, "=") && j >= g->a +
+		    2 && g->t.v[j - 2].kind == M_ID) || (eq_tk(g, j + 1, "[") &&
+		    g->t.v[j - 1].kind == M_ID && !eq_tk(g, j - 1, "return")))
+			return own_memory(g, j);
+		return 0;
+	}
+	return 0;
 }
