@@ -11,14 +11,19 @@
 #include "kbuild.h"
 
 /*
- * The hex digits of nvcc's names for a translation unit's internal
- * entities, made 0: an anonymous namespace's "_GLOBAL__N__H1_9_kernel_cu_H2"
- * and "_INTERNAL_H1_9_kernel_cu_H2" (H1 and H2 eight hex digits each; 9
- * the length of the file's name as it follows) take H1 from a hash of
- * the unit's text, so a slice whose headers hold such entities (CCCL's
- * customization points, a namespace { __device__ ... } table) gives every
- * mutant a module that differs from the reference's in those names
- * alone.  The layout keeps its length.
+ * The digits of nvcc's names for a translation unit's internal
+ * entities, made 0: an anonymous namespace's
+ * "_GLOBAL__N__H1_9_kernel_cu_H2_N" and "_INTERNAL_H1_9_kernel_cu_H2_N"
+ * (H1 and H2 eight hex digits each, 9 the length of the file's name as
+ * it follows, N a number; the digits after H2 are zeroed to the next
+ * letter, the mangled length of the name that follows included) differ
+ * from one unit to another, H1 a hash of its text: a slice whose headers
+ * hold such entities (CCCL's customization points, a namespace {
+ * __device__ ... } table) gives every mutant a module that differs from
+ * the reference's in those names alone (nvcc 13.0 on an H200 host wrote
+ * "_INTERNAL_ed8fd31a_9_kernel_cu_3482f297_510" for the reference,
+ * "..._c62c8494_9_kernel_cu_823ba51e_675" for a mutant).  The layout
+ * keeps its length.
  */
 static void
 unname(char *b, size_t n)
@@ -48,8 +53,15 @@ unname(char *b, size_t n)
 			k += 2 + len;
 			for (j = 0; j < 8 && isxdigit((unsigned char)b[k + j]); j++)
 				;
-			if (j == 8)
-				memset(b + k, '0', 8);
+			if (j < 8)
+				continue;
+			memset(b + k, '0', 8);
+			/* a number of the unit's after it ("_510"), then the
+			 * next name's length: digits all */
+			if (k + 8 < n && b[k + 8] == '_')
+				for (k += 9; k < n && isdigit((unsigned char)b[k]);
+				    k++)
+					b[k] = '0';
 		}
 }
 
