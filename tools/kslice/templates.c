@@ -1276,6 +1276,209 @@ find_calls(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Recurse;
 }
 
+/*
+ * A kernel launched only from a member function of a class template
+ * (a launch "k<<<...>>>(make_view(this->data()), ...)" whose template
+ * arguments are deduced from the class's own types) is instantiated by
+ * the class's explicit instantiation definitions ("template class
+ * C<X>;"): where each template parameter of the kernel has the name of
+ * one of the class's type parameters, the class's arguments in those
+ * definitions are the kernel's, an instance each.
+ */
+struct classbind {
+	struct resolving *r;
+	CXCursor cls;		/* the class template, canonical */
+	int pos[16];		/* per kernel parameter: the class's */
+};
+
+static enum CXChildVisitResult
+find_class_insts(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct classbind *b = data;
+	struct resolving *r = b->r;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor t, decls[MAX_ARG_DECLS];
+	CXType ty;
+	CXToken *tok = NULL;
+	unsigned ntok = 0;
+	json_t *args;
+	size_t nd = 0, i, ntp = json_array_size(r->tps);
+	int expl = 0;
+	char *key;
+
+	(void)parent;
+	if (json_array_size(r->out) >= MAX_RESOLVED)
+		return CXChildVisit_Break;
+	if (k == CXCursor_Namespace)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_ClassDecl && k != CXCursor_StructDecl)
+		return CXChildVisit_Continue;
+	t = clang_getSpecializedCursorTemplate(c);
+	if (clang_Cursor_isNull(t) || !clang_equalCursors(
+	    clang_getCanonicalCursor(t), b->cls))
+		return CXChildVisit_Continue;
+	/* "template class C<...>;", not "template <> class C<...> {...}" */
+	clang_tokenize(r->p->tu, clang_getCursorExtent(c), &tok, &ntok);
+	if (ntok >= 2) {
+		char *a = k_take(clang_getTokenSpelling(r->p->tu, tok[0]));
+		char *d = k_take(clang_getTokenSpelling(r->p->tu, tok[1]));
+		expl = strcmp(a, "template") == 0 && (strcmp(d, "class") == 0 ||
+		    strcmp(d, "struct") == 0);
+		free(a);
+		free(d);
+	}
+	if (tok != NULL)
+		clang_disposeTokens(r->p->tu, tok, ntok);
+	if (!expl)
+		return CXChildVisit_Continue;
+	ty = clang_getCursorType(c);
+	args = json_array();
+	for (i = 0; i < ntp; i++) {
+		CXType at = clang_Type_getTemplateArgumentAsType(ty,
+		    (unsigned)b->pos[i]);
+		char *sp;
+		if (at.kind == CXType_Invalid || !type_decls(r->p, at, decls,
+		    &nd, 0))
+			break;
+		sp = k_take(clang_getTypeSpelling(clang_getCanonicalType(at)));
+		if (sp[0] == '\0' || strchr(sp, '(') != NULL) {
+			free(sp);
+			break;
+		}
+		json_array_append_new(args, json_string(sp));
+		free(sp);
+	}
+	key = i == ntp ? json_dumps(args, JSON_COMPACT) : NULL;
+	if (key != NULL && json_object_get(r->seen, key) == NULL) {
+		size_t o = json_array_size(r->out);
+		json_object_set_new(r->seen, key, json_true());
+		if (o == r->cap) {
+			r->cap = r->cap ? r->cap * 2 : 8;
+			r->decls = k_realloc(r->decls, r->cap *
+			    MAX_ARG_DECLS * sizeof(*r->decls));
+			r->ndecls = k_realloc(r->ndecls, r->cap *
+			    sizeof(*r->ndecls));
+		}
+		memcpy(r->decls + o * MAX_ARG_DECLS, decls,
+		    nd * sizeof(*decls));
+		r->ndecls[o] = nd;
+		json_array_append(r->out, args);
+	}
+	free(key);
+	json_decref(args);
+	return CXChildVisit_Continue;
+}
+
+struct findcls {
+	const char *qname;	/* the launcher's class, qualified */
+	CXCursor found;
+};
+
+static enum CXChildVisitResult
+find_class_template(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct findcls *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char *q;
+
+	(void)parent;
+	if (k == CXCursor_Namespace)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_ClassTemplate)
+		return CXChildVisit_Continue;
+	q = ns_chain(c);
+	{
+		char *n = k_take(clang_getCursorSpelling(c));
+		char *full = q[0] != '\0' ? k_asprintf("%s::%s", q, n) :
+		    k_strdup(n);
+		if (strcmp(full, f->qname) == 0 && clang_Cursor_isNull(
+		    f->found))
+			f->found = clang_getCanonicalCursor(c);
+		free(full);
+		free(n);
+	}
+	free(q);
+	return CXChildVisit_Continue;
+}
+
+/* The class template's parameters, in order: a type parameter's name,
+ * null for the others. */
+static enum CXChildVisitResult
+class_tparams(CXCursor c, CXCursor parent, CXClientData data)
+{
+	json_t *names = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k == CXCursor_TemplateTypeParameter)
+		json_array_append_new(names, k_take_json(
+		    clang_getCursorSpelling(c)));
+	else if (k == CXCursor_NonTypeTemplateParameter ||
+	    k == CXCursor_TemplateTemplateParameter)
+		json_array_append_new(names, json_null());
+	return CXChildVisit_Continue;
+}
+
+/* The launches' classes' explicit instantiations into r->out (see
+ * struct classbind). */
+static void
+class_instances(struct resolving *r, json_t *scan)
+{
+	json_t *l, *names = json_array(), *tp;
+	size_t i, j, ntp = json_array_size(r->tps);
+	struct classbind b;
+	struct findcls f;
+	char *cls = NULL;
+
+	if (ntp == 0 || ntp > 16)
+		goto done;
+	/* one launching class, every launch from a member of it */
+	json_array_foreach(json_object_get(scan, "launches"), i, l) {
+		const char *fn = k_get_str(l, "function"), *c;
+		char *here;
+		if (fn == NULL || (c = strrchr(fn, ':')) == NULL || c == fn ||
+		    c[-1] != ':')
+			goto done;
+		here = k_asprintf("%.*s", (int)(c - 1 - fn), fn);
+		if (cls != NULL && strcmp(cls, here) != 0) {
+			free(here);
+			goto done;
+		}
+		free(cls);
+		cls = here;
+	}
+	if (cls == NULL)
+		goto done;
+	f.qname = cls;
+	f.found = clang_getNullCursor();
+	clang_visitChildren(clang_getTranslationUnitCursor(r->p->tu),
+	    find_class_template, &f);
+	if (clang_Cursor_isNull(f.found))
+		goto done;
+	clang_visitChildren(f.found, class_tparams, names);
+	json_array_foreach(r->tps, i, tp) {
+		const char *n = k_get_str(tp, "name");
+		if (n == NULL || strcmp(k_get_str(tp, "kind") != NULL ?
+		    k_get_str(tp, "kind") : "", "type") != 0)
+			goto done;
+		for (j = 0; j < json_array_size(names); j++)
+			if (json_is_string(json_array_get(names, j)) &&
+			    strcmp(json_string_value(json_array_get(names, j)),
+			    n) == 0)
+				break;
+		if (j == json_array_size(names))
+			goto done;
+		b.pos[i] = (int)j;
+	}
+	b.r = r;
+	b.cls = f.found;
+	clang_visitChildren(clang_getTranslationUnitCursor(r->p->tu),
+	    find_class_insts, &b);
+done:
+	free(cls);
+	json_decref(names);
+}
+
 json_t *
 resolved_launches(struct parsed *p, struct closure *cl, json_t *scan)
 {
@@ -1295,6 +1498,8 @@ resolved_launches(struct parsed *p, struct closure *cl, json_t *scan)
 	r.seen = json_object();
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu),
 	    find_calls, &r);
+	if (json_array_size(r.out) == 0)
+		class_instances(&r, scan);
 	/* those of --types (at most MAX_EXPLICIT), else the first */
 	for (pass = 0; pass < 2 && n == 0; pass++)
 		json_array_foreach(r.out, i, a) {
