@@ -128,6 +128,48 @@ ref_clean(struct ctx *c, const struct unit *h, const char *tool, int k)
 	return clean;
 }
 
+/* Case 0, then the cases of named[0..nn) the spec has, into cases; each
+ * one's slot (0 for case 0, i + 1 for named[i]) into slot; how many. */
+static int
+named_cases(json_t *rec, const char *const *named, int nn, int *cases,
+    int *slot)
+{
+	int n = 1, i, k;
+
+	cases[0] = 0;
+	slot[0] = 0;
+	for (i = 0; i < nn; i++)
+		if ((k = case_named(rec, named[i])) > 0) {
+			slot[n] = i + 1;
+			cases[n++] = k;
+		}
+	return n;
+}
+
+/* Mutant m's run of case k under the sanitizer tool. */
+static json_t *
+mutant_sanitize(struct ctx *c, const struct unit *h, const struct unit *m,
+    const char *tool, int k)
+{
+	char dir[PATH_MAX + 64], what[64];
+
+	snprintf(what, sizeof(what), "mutant-%s", tool);
+	dir_for(c, what, k, dir, sizeof(dir));
+	return sanitize_case(c->w, tool, h->path, m->path, m->symbol, dir, k);
+}
+
+/* What killed the mutant into one: the tool's first finding of run o, on
+ * case k. */
+static void
+note_finding(json_t *one, const char *tool, json_t *o, int k)
+{
+	json_t *msg = json_array_get(json_object_get(o, "messages"), 0);
+
+	if (json_is_string(msg))
+		json_object_set(one, tool, msg);
+	json_object_set_new(one, "case", json_integer(k));
+}
+
 /*
  * Whether memcheck kills mutant m: errors on a case the reference ran
  * clean under memcheck.  Case 0 first, which the verdict already ran the
@@ -149,37 +191,22 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 {
 	static const char *const named[MC_CASES - 1] = { "non_multiple",
 		"size_edge", "size_edge_2", "loop_entry", "loop_entry_2" };
-	char dir[PATH_MAX + 64];
-	int cases[MC_CASES], slot[MC_CASES], n = 1, i, k;
+	int cases[MC_CASES], slot[MC_CASES], n, i;
 	json_t *o;
 	long e = 0;
 
 	if (opt.sanitizer == NULL || !opt.memcheck)
 		return 0;
-	cases[0] = 0;
-	slot[0] = 0;
-	for (i = 0; i < MC_CASES - 1; i++)
-		if ((k = case_named(c->rec, named[i])) > 0) {
-			slot[n] = i + 1;
-			cases[n++] = k;
-		}
+	n = named_cases(c->rec, named, MC_CASES - 1, cases, slot);
 	for (i = 0; i < n && e <= 0; i++) {
 		int *ok = &ref_ok[slot[i]];
 		if (cases[i] != 0 && *ok < 0)
 			*ok = ref_clean(c, h, "memcheck", cases[i]);
 		if (cases[i] != 0 && *ok != 1)
 			continue;
-		dir_for(c, "mutant-memcheck", cases[i], dir, sizeof(dir));
-		o = sanitize_case(c->w, "memcheck", h->path, m->path,
-		    m->symbol, dir, cases[i]);
-		if ((e = mc_errors(o)) > 0) {
-			json_t *msg = json_array_get(json_object_get(o,
-			    "messages"), 0);
-			if (json_is_string(msg))
-				json_object_set(one, "memcheck", msg);
-			json_object_set_new(one, "case",
-			    json_integer(cases[i]));
-		}
+		o = mutant_sanitize(c, h, m, "memcheck", cases[i]);
+		if ((e = mc_errors(o)) > 0)
+			note_finding(one, "memcheck", o, cases[i]);
 		json_decref(o);
 	}
 	return e > 0;
@@ -219,20 +246,13 @@ racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 {
 	static const char *const named[RC_CASES - 1] = { "loop_entry",
 		"loop_entry_2" };
-	char dir[PATH_MAX + 64];
-	int cases[RC_CASES], slot[RC_CASES], n = 1, i, k;
+	int cases[RC_CASES], slot[RC_CASES], n, i;
 	json_t *o;
 	long e, w;
 
 	if (opt.sanitizer == NULL || !opt.memcheck)
 		return 0;
-	cases[0] = 0;
-	slot[0] = 0;
-	for (i = 0; i < RC_CASES - 1; i++)
-		if ((k = case_named(c->rec, named[i])) > 0) {
-			slot[n] = i + 1;
-			cases[n++] = k;
-		}
+	n = named_cases(c->rec, named, RC_CASES - 1, cases, slot);
 	for (i = 0; i < n; i++) {
 		int *ref = &ref_rc[slot[i]];
 		if (*ref == -1) {
@@ -255,18 +275,11 @@ racecheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 		}
 		if (*ref < 0)
 			continue;
-		dir_for(c, "mutant-racecheck", cases[i], dir, sizeof(dir));
-		o = sanitize_case(c->w, "racecheck", h->path, m->path,
-		    m->symbol, dir, cases[i]);
+		o = mutant_sanitize(c, h, m, "racecheck", cases[i]);
 		e = mc_errors(o);
 		w = rc_warnings(o);
 		if (e > 0 || (e == 0 && w > *ref)) {
-			json_t *msg = json_array_get(json_object_get(o,
-			    "messages"), 0);
-			if (json_is_string(msg))
-				json_object_set(one, "racecheck", msg);
-			json_object_set_new(one, "case",
-			    json_integer(cases[i]));
+			note_finding(one, "racecheck", o, cases[i]);
 			json_decref(o);
 			return 1;
 		}
