@@ -1218,6 +1218,31 @@ bad:
 	return NULL;
 }
 
+/* One instance's arguments args (a key of r->seen) and the classes they
+ * bring, into r->out unless there already. */
+static void
+keep(struct resolving *r, json_t *args, CXCursor *decls, size_t nd)
+{
+	char *key = json_dumps(args, JSON_COMPACT);
+	size_t i = json_array_size(r->out);
+
+	if (key == NULL || json_object_get(r->seen, key) != NULL) {
+		free(key);
+		return;
+	}
+	json_object_set_new(r->seen, key, json_true());
+	free(key);
+	if (i == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 8;
+		r->decls = k_realloc(r->decls, r->cap * MAX_ARG_DECLS *
+		    sizeof(*r->decls));
+		r->ndecls = k_realloc(r->ndecls, r->cap * sizeof(*r->ndecls));
+	}
+	memcpy(r->decls + i * MAX_ARG_DECLS, decls, nd * sizeof(*decls));
+	r->ndecls[i] = nd;
+	json_array_append(r->out, args);
+}
+
 static enum CXChildVisitResult
 find_calls(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -1227,7 +1252,6 @@ find_calls(CXCursor c, CXCursor parent, CXClientData data)
 	CXCursor fn, t, decls[MAX_ARG_DECLS];
 	json_t *args;
 	size_t nd;
-	char *key;
 
 	(void)parent;
 	if (json_array_size(r->out) >= MAX_RESOLVED)
@@ -1255,23 +1279,7 @@ find_calls(CXCursor c, CXCursor parent, CXClientData data)
 		return CXChildVisit_Recurse;
 	if ((args = spec_args(r, fn, decls, &nd)) == NULL)
 		return CXChildVisit_Recurse;
-	key = json_dumps(args, JSON_COMPACT);
-	if (key != NULL && json_object_get(r->seen, key) == NULL) {
-		size_t i = json_array_size(r->out);
-		json_object_set_new(r->seen, key, json_true());
-		if (i == r->cap) {
-			r->cap = r->cap ? r->cap * 2 : 8;
-			r->decls = k_realloc(r->decls, r->cap *
-			    MAX_ARG_DECLS * sizeof(*r->decls));
-			r->ndecls = k_realloc(r->ndecls, r->cap *
-			    sizeof(*r->ndecls));
-		}
-		memcpy(r->decls + i * MAX_ARG_DECLS, decls,
-		    nd * sizeof(*decls));
-		r->ndecls[i] = nd;
-		json_array_append(r->out, args);
-	}
-	free(key);
+	keep(r, args, decls, nd);
 	json_decref(args);
 	return CXChildVisit_Recurse;
 }
@@ -1304,7 +1312,6 @@ find_class_insts(CXCursor c, CXCursor parent, CXClientData data)
 	json_t *args;
 	size_t nd = 0, i, ntp = json_array_size(r->tps);
 	int expl = 0;
-	char *key;
 
 	(void)parent;
 	if (json_array_size(r->out) >= MAX_RESOLVED)
@@ -1348,23 +1355,8 @@ find_class_insts(CXCursor c, CXCursor parent, CXClientData data)
 		json_array_append_new(args, json_string(sp));
 		free(sp);
 	}
-	key = i == ntp ? json_dumps(args, JSON_COMPACT) : NULL;
-	if (key != NULL && json_object_get(r->seen, key) == NULL) {
-		size_t o = json_array_size(r->out);
-		json_object_set_new(r->seen, key, json_true());
-		if (o == r->cap) {
-			r->cap = r->cap ? r->cap * 2 : 8;
-			r->decls = k_realloc(r->decls, r->cap *
-			    MAX_ARG_DECLS * sizeof(*r->decls));
-			r->ndecls = k_realloc(r->ndecls, r->cap *
-			    sizeof(*r->ndecls));
-		}
-		memcpy(r->decls + o * MAX_ARG_DECLS, decls,
-		    nd * sizeof(*decls));
-		r->ndecls[o] = nd;
-		json_array_append(r->out, args);
-	}
-	free(key);
+	if (i == ntp)
+		keep(r, args, decls, nd);
 	json_decref(args);
 	return CXChildVisit_Continue;
 }
