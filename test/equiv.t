@@ -154,8 +154,12 @@ omarked() {	# the mutants of each kernel's first store: kernel op rule
 	    "\($k) \(.op) \(.equivalent.rule // "-")"' "$T_TMP/ow" | tr '\n' ','
 }
 is "$(omarked)" \
-    "sum_slot drop-statement overwritten,sum_slot store-plus-one overwritten,dyn_slot drop-statement overwritten,dyn_slot store-plus-one overwritten,barrier_between drop-statement -,barrier_between store-plus-one -,helper_syncs drop-statement -,helper_syncs store-plus-one -,read_between drop-statement -,read_between store-plus-one -,other_index drop-statement -,other_index store-plus-one -,return_between drop-statement -,return_between store-plus-one -,reads_itself drop-statement -,reads_itself store-plus-one -," \
+    "sum_slot drop-statement overwritten,sum_slot store-plus-one overwritten,dyn_slot drop-statement overwritten,dyn_slot store-plus-one overwritten,barrier_between drop-statement -,barrier_between store-plus-one -,helper_syncs drop-statement -,helper_syncs store-plus-one -,read_between drop-statement -,read_between store-plus-one -,other_index drop-statement -,other_index store-plus-one -,return_between drop-statement -,return_between store-plus-one -,reads_itself drop-statement -,reads_itself store-plus-one -,loop_body drop-statement -,loop_body store-plus-one -," \
     "overwritten: a zeroed slot set again after a loop, extern shared memory through a cast; not: a barrier or a synchronizing helper between, a read between, another index, a return between, a second store that reads the first"
+is "$(jq -r 'select(.scan.name == "loop_body") | .wrap.mutants.list[] |
+    select(.diff | split("\n")[1] | test("\\+ 1\\.0f;$")) |
+    .equivalent.rule // "-"' "$T_TMP/ow" | sort -u)" "-" \
+    "near miss: a first store that is a while loop's body, whose condition reads it, is not overwritten"
 is "$(jq -r 'select(.scan.name == "sum_slot") | .wrap.mutants.list[] |
     select(.equivalent.rule == "overwritten") | .equivalent.reason' "$T_TMP/ow" | head -n 1)" \
     "sh[threadIdx.x] is stored again at line 12 before anything can read it (no barrier, jump or mention between), and its memory is reached by that name alone" \

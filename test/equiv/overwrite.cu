@@ -2,7 +2,8 @@
 // (test/equiv.t): a zeroed slot of shared memory set again after a loop,
 // one through a pointer to extern shared memory; and near misses: a
 // barrier between, a helper that synchronizes, a read between, another
-// index, a return between, the second store reading the first.
+// index, a return between, the second store reading the first, a first
+// store that is a loop's body.
 
 __device__ float twice(float v) { return 2.0f * v; }
 __device__ float synced(float v) { __syncthreads(); return v; }
@@ -105,6 +106,17 @@ __global__ void reads_itself(const float *x, float *out, int n)
 	out[threadIdx.x] = sh[threadIdx.x];
 }
 
+// near miss: the first store is a loop's body, its condition reads it
+__global__ void loop_body(const float *x, float *out, int n)
+{
+	__shared__ float sh[256];
+	sh[threadIdx.x] = 0.0f;
+	while (sh[threadIdx.x] < 5.0f)
+		sh[threadIdx.x] = sh[threadIdx.x] + 1.0f;
+	sh[threadIdx.x] = x[threadIdx.x % n];
+	out[threadIdx.x] = sh[threadIdx.x];
+}
+
 void launch(const float *x, float *out, int n)
 {
 	sum_slot<<<4, 256>>>(x, out, n);
@@ -115,4 +127,5 @@ void launch(const float *x, float *out, int n)
 	other_index<<<1, 256>>>(x, out, n);
 	return_between<<<1, 256>>>(x, out, n);
 	reads_itself<<<1, 256>>>(x, out, n);
+	loop_body<<<1, 256>>>(x, out, n);
 }

@@ -205,7 +205,10 @@ eq_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 			break;
 		return 0;	/* in the index: another element */
 	}
-	if (j >= g->b)
+	/* in a list of statements, not the body of an if or a loop (whose
+	 * condition may read the value stored) */
+	if (j >= g->b || !(j == g->a || eq_tk(g, j - 1, ";") || eq_tk(g, j - 1,
+	    "{") || eq_tk(g, j - 1, "}")))
 		return 0;
 	x = j;
 	q = mt_close(g->code, &g->t, j + 1);
