@@ -191,7 +191,7 @@ jumps(const struct eq *g, size_t a, size_t b)
 int
 eq_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 {
-	size_t j, x, q, eqt, semi, i, e, s2 = 0, q2, eq2, semi2;
+	size_t j, x, q, eqt = 0, semi = 0, i, e, s2 = 0, q2, eq2, semi2;
 
 	/* the store whose value or whole statement the edit is */
 	for (j = g->a; j < g->b; j++) {
