@@ -409,6 +409,9 @@ int
 relational(const struct toks *t, size_t i);
 int
 is_ident(const char *s);
+/* Whether word w (not empty) is an identifier in text. */
+int
+kw_names(const char *text, const char *w);
 size_t
 skip_group(const struct toks *t, size_t i);
 size_t

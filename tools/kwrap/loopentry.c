@@ -167,20 +167,6 @@ loop(const char *c, const struct mtoks *t, size_t s, size_t e,
 	return 1;
 }
 
-/* Whether identifier w appears in s. */
-static int
-names(const char *s, const char *w)
-{
-	size_t l = strlen(w);
-	const char *x;
-
-	for (x = s; (x = strstr(x, w)) != NULL; x += l)
-		if ((x == s || (!isalnum((unsigned char)x[-1]) && x[-1] != '_'))
-		    && !isalnum((unsigned char)x[l]) && x[l] != '_')
-			return 1;
-	return 0;
-}
-
 /* Whether the first trip of loop ev[l] runs under k (the case's scalars
  * over the slice's constants): 1 yes, 0 no, -1 cannot be told. */
 static int
@@ -196,13 +182,13 @@ enters(const struct event *ev, int l, const struct consts *k)
 	for (i = 0; i <= l; i++) {
 		const char *e = ev[i].kind == EV_KILL ? NULL : ev[i].expr;
 		int bad = 0;
-		for (j = 0; e != NULL && j < nu; j++)
-			bad |= unknown[j][0] != '\0' && names(e, unknown[j]);
-		for (j = 0; ev[i].kind == EV_LOOP && i == l && j < nu; j++)
-			bad |= unknown[j][0] != '\0' && names(ev[i].cond,
-			    unknown[j]);
 		if (ev[i].kind == EV_LOOP && i < l)
 			continue;
+		for (j = 0; e != NULL && j < nu; j++)
+			bad |= unknown[j][0] != '\0' && kw_names(e, unknown[j]);
+		for (j = 0; ev[i].kind == EV_LOOP && j < nu; j++)
+			bad |= unknown[j][0] != '\0' && kw_names(ev[i].cond,
+			    unknown[j]);
 		if (ev[i].kind == EV_DEF && !bad && eval_str(e, &w, &v)) {
 			for (j = 0; j < nu; j++)
 				if (strcmp(unknown[j], ev[i].name) == 0)
@@ -241,7 +227,7 @@ reads(const struct event *ev, int l, const char **texts, int *nt)
 		if (ev[i].kind != EV_DEF)
 			continue;
 		for (j = 0; j < *nt && !used; j++)
-			used = names(texts[j], ev[i].name);
+			used = kw_names(texts[j], ev[i].name);
 		if (used && *nt < MAX_EVENTS)
 			texts[(*nt)++] = ev[i].expr;
 	}
@@ -316,6 +302,28 @@ bound(struct consts *k, const struct consts *slice, json_t *base,
 		const_set(k, m[j].name, b);
 }
 
+/* Whether loop ev[l] runs with scalar i of m at a and j at b (-1: none),
+ * the case fitting, at a cost below *best: then the move is noted. */
+static void
+try_move(json_t *spec, const struct event *ev, int l, const struct mover *m,
+    const struct consts *slice, json_t *base, struct consts *k, int i,
+    long long a, int j, long long b, double *best, int *bi, long long *ba,
+    int *bj, long long *bb)
+{
+	double c = cost(m[i].v, a) + (j >= 0 ? cost(m[j].v, b) : 0);
+
+	if (c >= *best)
+		return;
+	bound(k, slice, base, m, i, a, j, b);
+	if (enters(ev, l, k) != 1 || !kw_case_fits(spec, k, 0))
+		return;
+	*best = c;
+	*bi = i;
+	*ba = a;
+	*bj = j;
+	*bb = b;
+}
+
 /* A move of one or two of the scalars m[0..nm) under which loop ev[l]
  * runs, the nearest case 0, into nc; 0 when none. */
 static int
@@ -324,52 +332,30 @@ search(json_t *spec, const struct event *ev, int l, struct mover *m, int nm,
 {
 	struct consts k = { 0 };
 	double best = HUGE_VAL;
-	int i, j, a, b, bi = -1, bj = -1;
+	int i, j, a, b, bi = -1, bj = -1, single;
 	long long ba = 0, bb = 0;
 
 	for (i = 0; i < nm; i++)
-		for (a = 0; a < m[i].n; a++) {
-			double c = cost(m[i].v, m[i].c[a]);
-			if (c >= best)
-				continue;
-			bound(&k, slice, base, m, i, m[i].c[a], -1, 0);
-			if (enters(ev, l, &k) == 1 && kw_case_fits(spec, &k,
-			    0)) {
-				best = c;
-				bi = i;
-				ba = m[i].c[a];
-			}
-		}
-	for (i = 0; i < nm && bi < 0; i++)
+		for (a = 0; a < m[i].n; a++)
+			try_move(spec, ev, l, m, slice, base, &k, i, m[i].c[a],
+			    -1, 0, &best, &bi, &ba, &bj, &bb);
+	single = bi >= 0;
+	for (i = 0; i < nm && !single; i++)
 		for (j = i + 1; j < nm; j++)
 			for (a = 0; a < m[i].n; a++)
-				for (b = 0; b < m[j].n; b++) {
-					double c = cost(m[i].v, m[i].c[a]) +
-					    cost(m[j].v, m[j].c[b]);
-					if (c >= best)
-						continue;
-					bound(&k, slice, base, m, i, m[i].c[a],
-					    j, m[j].c[b]);
-					if (enters(ev, l, &k) == 1 &&
-					    kw_case_fits(spec, &k, 0)) {
-						best = c;
-						bj = j;
-						ba = m[i].c[a];
-						bb = m[j].c[b];
-						bi = -2 - i;
-					}
-				}
+				for (b = 0; b < m[j].n; b++)
+					try_move(spec, ev, l, m, slice, base,
+					    &k, i, m[i].c[a], j, m[j].c[b],
+					    &best, &bi, &ba, &bj, &bb);
 	consts_free(&k);
-	if (bi == -1)
+	if (bi < 0)
 		return 0;
 	*nc = json_deep_copy(base);
-	if (bi <= -2) {
-		bi = -2 - bi;
-		json_object_set_new(json_object_get(*nc, "scalars"),
-		    m[bj].name, json_integer(bb));
-	}
 	json_object_set_new(json_object_get(*nc, "scalars"), m[bi].name,
 	    json_integer(ba));
+	if (bj >= 0)
+		json_object_set_new(json_object_get(*nc, "scalars"),
+		    m[bj].name, json_integer(bb));
 	return 1;
 }
 
@@ -393,7 +379,7 @@ movers(json_t *spec, json_t *base, const char **texts, int nt,
 		if (!json_is_integer(v) || n >= MAX_NAMES)
 			continue;
 		for (j = 0; j < nt && !used; j++)
-			used = names(texts[j], name);
+			used = kw_names(texts[j], name);
 		if (!used)
 			continue;
 		x = json_integer_value(v);

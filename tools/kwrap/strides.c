@@ -69,21 +69,6 @@ stride_like(const struct toks *t, const char *name)
 	return product;
 }
 
-/* Whether name is a whole identifier of expression s. */
-static int
-names(const char *s, const char *name)
-{
-	size_t l = strlen(name);
-	const char *p;
-
-	for (p = s; (p = strstr(p, name)) != NULL; p += l)
-		if ((p == s || !(isalnum((unsigned char)p[-1]) ||
-		    p[-1] == '_')) && !(isalnum((unsigned char)p[l]) ||
-		    p[l] == '_'))
-			return 1;
-	return 0;
-}
-
 /*
  * Whether the strides of buffer b (the scalars marked with its layout)
  * make a layout: two or more, and no term of its count multiplies two of
@@ -203,12 +188,12 @@ find_strides(struct kern *k)
 		    p->member_of >= 0)
 			continue;
 		for (d = 0; d < 3; d++)
-			launch |= names(k->grid[d], p->name);
-		if (launch || names(k->shared, p->name))
+			launch |= kw_names(k->grid[d], p->name);
+		if (launch || kw_names(k->shared, p->name))
 			continue;
 		for (b = 0; b < k->np; b++)
 			if (k->p[b].ptr && k->p[b].count_state == 2 &&
-			    names(k->p[b].count, p->name))
+			    kw_names(k->p[b].count, p->name))
 				break;
 		/* the text walked only for a scalar some count names */
 		if (b < k->np && stride_like(&k->all, p->name))
@@ -221,7 +206,7 @@ find_strides(struct kern *k)
 			continue;
 		for (b = 0; b < k->np && p->pitch[0] == '\0'; b++)
 			if (k->p[b].ptr && k->p[b].count_state == 2 &&
-			    k->p[b].written && names(k->p[b].count,
+			    k->p[b].written && kw_names(k->p[b].count,
 			    p->name)) {
 				row_pitch(k, p, &k->p[b]);
 				/* what lies past a row's end is not the

@@ -286,21 +286,6 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 	free(t.v);
 }
 
-/* Whether word w is an identifier in text (not part of a longer one). */
-static int
-names(const char *text, const char *w)
-{
-	size_t l = strlen(w);
-	const char *x;
-
-	for (x = text; (x = strstr(x, w)) != NULL; x += l)
-		if ((x == text || (!isalnum((unsigned char)x[-1]) &&
-		    x[-1] != '_')) && !isalnum((unsigned char)x[l]) &&
-		    x[l] != '_')
-			return 1;
-	return 0;
-}
-
 /*
  * Cases for a survivor whose line names no parameter ("best[i] = 0;",
  * "if (cnt >= 4) break;"): what it changes shows only under shapes and
@@ -455,7 +440,7 @@ kw_survivor_cases(json_t *rec, json_t *spec, int budget)
 			int step;
 			long long hit;
 			if (name == NULL || role == NULL || d == NULL ||
-			    !names(line, name))
+			    !kw_names(line, name))
 				continue;
 			/* a value where the line and the mutant's part */
 			if (strcmp(role, "scalar") == 0 && !d->is_float &&

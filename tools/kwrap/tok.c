@@ -266,6 +266,22 @@ relational(const struct toks *t, size_t i)
 	    is(t, i, ">=");
 }
 
+/* Whether word w (not empty) is an identifier in text, not part of a
+ * longer one. */
+int
+kw_names(const char *text, const char *w)
+{
+	size_t l = strlen(w);
+	const char *x;
+
+	for (x = text; (x = strstr(x, w)) != NULL; x += l)
+		if ((x == text || (!isalnum((unsigned char)x[-1]) &&
+		    x[-1] != '_')) && !isalnum((unsigned char)x[l]) &&
+		    x[l] != '_')
+			return 1;
+	return 0;
+}
+
 int
 is_ident(const char *s)
 {
