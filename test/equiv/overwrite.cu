@@ -6,7 +6,7 @@
 // store that is a loop's body.
 
 __device__ float twice(float v) { return 2.0f * v; }
-__device__ float synced(float v) { __syncthreads(); return v; }
+__device__ float staged(float v) { __syncthreads(); return v; }
 
 // the slot zeroed, then set to the thread's sum
 __global__ void sum_slot(const float *x, float *out, int n)
@@ -60,7 +60,7 @@ __global__ void helper_syncs(const float *x, float *out, int n)
 {
 	__shared__ float sh[256];
 	sh[threadIdx.x] = 5.0f;
-	float v = synced(x[threadIdx.x % n]);
+	float v = staged(x[threadIdx.x % n]);
 	sh[threadIdx.x] = v;
 	out[threadIdx.x] = sh[threadIdx.x];
 }

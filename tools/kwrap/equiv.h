@@ -89,6 +89,10 @@ size_t eq_semi(const struct eq *g, size_t a, size_t b);
 /* equiv_dead.c: token k lies in what an "if" of the body runs, and its
  * condition [*ca, *cb) is 0 in every case. */
 int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
+/* equiv_dead.c: the definitions of the name of token f outside the
+ * kernel, "struct F ... { ... }" and "F (...) ... { ... }", [s, e] pairs
+ * into sp (at most max); how many, -1 when one does not fit. */
+int eq_definitions(const struct eq *g, size_t f, size_t sp[][2], int max);
 /* equiv_dead.c: token j starts "x[...] = ...;" as a statement of its
  * own, the "=" in *eq. */
 int eq_plain_store(const struct eq *g, size_t j, size_t *eq);

@@ -164,8 +164,8 @@ eq_plain_store(const struct eq *g, size_t j, size_t *eq)
 /* The definitions of F in the code, [s, e] pairs into sp (at most max):
  * "struct F ... { ... }" and "F (...) { ... }"; how many, -1 when one
  * does not fit. */
-static int
-definitions(const struct eq *g, size_t f, size_t sp[][2], int max)
+int
+eq_definitions(const struct eq *g, size_t f, size_t sp[][2], int max)
 {
 	size_t i, j;
 	int n = 0;
@@ -222,8 +222,8 @@ cast_of_extern(const struct eq *g, size_t d)
 	size_t e, y = 0, i, s;
 
 	for (e = d + 2; e < g->b && !eq_tk(g, e, ";"); e++)
-		if (eq_tk(g, e, "(") || eq_tk(g, e, "[") || eq_tk(g, e, "<"))
-			e = eq_tk(g, e, "<") ? e : mt_close(g->code, &g->t, e);
+		if (eq_tk(g, e, "(") || eq_tk(g, e, "["))
+			e = mt_close(g->code, &g->t, e);
 	if (e >= g->b)
 		return 0;
 	/* reinterpret_cast<...>(y) or (T *)y: y the last name, alone */
@@ -250,6 +250,15 @@ cast_of_extern(const struct eq *g, size_t d)
 			return 0;
 	}
 	return s != 0;
+}
+
+/* Token j, naming an array, declares it: "T *x = ..." or "T x[...]". */
+static int
+array_decl(const struct eq *g, size_t j)
+{
+	return (eq_tk(g, j - 1, "*") && eq_tk(g, j + 1, "=") && j >= g->a + 2 &&
+	    g->t.v[j - 2].kind == M_ID) || (eq_tk(g, j + 1, "[") &&
+	    g->t.v[j - 1].kind == M_ID && !eq_tk(g, j - 1, "return"));
 }
 
 /* The declaration of on-chip array x (its token in the body, d): its
@@ -283,7 +292,7 @@ own_memory(const struct eq *g, size_t d)
 		if (f == 0 && g->t.v[e].kind == M_ID && (eq_tk(g, e + 1, "(") ||
 		    eq_tk(g, e + 1, "<")))
 			f = e;
-	if (f == 0 || (n = definitions(g, f, sp, 16)) <= 0)
+	if (f == 0 || (n = eq_definitions(g, f, sp, 16)) <= 0)
 		return 0;
 	for (i = 0; i < g->t.n; i++) {
 		if (extern_shared(g, i) && !inside(sp, n, i))
@@ -326,10 +335,7 @@ eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 		if (!eq_same_name(g, j, x) || j == x || eq_tk(g, j - 1, ".") ||
 		    eq_tk(g, j - 1, "->") || eq_tk(g, j - 1, "::"))
 			continue;
-		if (d == 0 && j < x && ((eq_tk(g, j - 1, "*") && eq_tk(g, j + 1,
-		    "=") && j >= g->a + 2 && g->t.v[j - 2].kind == M_ID) ||
-		    (eq_tk(g, j + 1, "[") && g->t.v[j - 1].kind == M_ID &&
-		    !eq_tk(g, j - 1, "return")))) {
+		if (d == 0 && j < x && array_decl(g, j)) {
 			d = j;
 			continue;
 		}
@@ -360,11 +366,7 @@ eq_array_own(const struct eq *g, size_t x)
 		    eq_tk(g, j - 1, "->") || eq_tk(g, j - 1, "::"))
 			continue;
 		/* the first mention is its declaration, or x is not ours */
-		if ((eq_tk(g, j - 1, "*") && eq_tk(g, j + 1, "=") && j >= g->a +
-		    2 && g->t.v[j - 2].kind == M_ID) || (eq_tk(g, j + 1, "[") &&
-		    g->t.v[j - 1].kind == M_ID && !eq_tk(g, j - 1, "return")))
-			return own_memory(g, j);
-		return 0;
+		return array_decl(g, j) && own_memory(g, j);
 	}
 	return 0;
 }

@@ -16,8 +16,9 @@
  * inside a loop of its own, no assignment to a name of the index, no
  * macro of the slice that may touch memory, and no call but to a cast,
  * to a function the slice does not define whose name is no method's and
- * holds no "sync", or to one the slice defines whose body passes the
- * same test (four levels down).  Another thread could read x[i] between
+ * holds no "sync", or to one the slice defines (every definition of the
+ * name, overloads and a class of that name included) whose body passes
+ * the same test (four levels down).  Another thread could read x[i] between
  * only after a barrier, and there is none; so the first store's value,
  * and v's evaluation (no effects, no call but those above), can reach
  * nothing.  The proof holds for every input, not only the spec's cases.
@@ -25,6 +26,7 @@
 #include "equiv.h"
 
 #define CALL_DEPTH 4
+#define MAX_DEFS 16	/* definitions of one name read */
 
 static int
 is_name(const struct eq *g, size_t i)
@@ -46,34 +48,12 @@ has_sync(const struct eq *g, size_t i)
 	    strcmp(w, "__threadfence") == 0 || strcmp(w, "__shared__") == 0;
 }
 
-/* The body [*s, *e] of a function the slice defines named as token f,
- * outside the kernel: "NAME (...) ... { ... }"; 0 when none. */
-static int
-body_of(const struct eq *g, size_t f, size_t *s, size_t *e)
-{
-	size_t i, j;
-
-	for (i = 0; i < g->t.n; i++) {
-		if (i == f || !eq_same_name(g, i, f) || (i >= g->a && i <
-		    g->b) || !eq_tk(g, i + 1, "("))
-			continue;
-		j = mt_close(g->code, &g->t, i + 1) + 1;
-		while (j < g->t.n && (eq_tk(g, j, "const") || is_name(g, j)))
-			j++;
-		if (eq_tk(g, j, "{")) {
-			*s = j;
-			*e = mt_close(g->code, &g->t, j);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* Whether [a, b) synchronizes or may: see the top. */
 static int
 may_sync(const struct eq *g, size_t a, size_t b, int depth)
 {
-	size_t i, s, e;
+	size_t i, s, sp[MAX_DEFS][2];
+	int n, d;
 
 	for (i = a; i < b; i++) {
 		if (has_sync(g, i) || (is_name(g, i) && eq_macro_hazard(g, i)))
@@ -82,10 +62,19 @@ may_sync(const struct eq *g, size_t a, size_t b, int depth)
 			continue;
 		if (eq_tk(g, i - 1, ".") || eq_tk(g, i - 1, "->"))
 			return 1;	/* a method: its object's */
-		if (!body_of(g, i, &s, &e))
-			continue;	/* a math function, a cast */
-		if (depth >= CALL_DEPTH || may_sync(g, s, e, depth + 1))
+		/* a math function or a cast has none: nothing to read */
+		if ((n = eq_definitions(g, i, sp, MAX_DEFS)) < 0)
 			return 1;
+		for (d = 0; d < n; d++) {
+			/* the body, from its brace */
+			for (s = sp[d][0]; s < sp[d][1] && !eq_tk(g, s, "{");
+			    s++)
+				if (eq_tk(g, s, "(") || eq_tk(g, s, "["))
+					s = mt_close(g->code, &g->t, s);
+			if (depth >= CALL_DEPTH || may_sync(g, s, sp[d][1],
+			    depth + 1))
+				return 1;
+		}
 	}
 	return 0;
 }
