@@ -56,6 +56,21 @@ ns_chain(CXCursor c)
 	return r;
 }
 
+char *
+qualified_name(CXCursor c)
+{
+	char *q = ns_chain(c), *n = k_take(clang_getCursorSpelling(c)), *r;
+
+	if (q[0] == '\0') {
+		free(q);
+		return n;
+	}
+	r = k_asprintf("%s::%s", q, n);
+	free(q);
+	free(n);
+	return r;
+}
+
 /* The namespace a declaration is written in: a member defined outside
  * its class stands in the namespace around the definition. */
 static char *
@@ -1009,7 +1024,7 @@ find_using(CXCursor c, CXCursor parent, CXClientData data)
 	enum CXCursorKind k = clang_getCursorKind(c);
 	struct fileinfo *fi, *nfi;
 	CXCursor ns;
-	char *qual, *name;
+	char *name;
 	size_t i, n;
 	int used = 0, mine = 0;
 
@@ -1042,20 +1057,12 @@ find_using(CXCursor c, CXCursor parent, CXClientData data)
 	else {
 		/* a project namespace: only when the slice declares
 		 * something in it */
-		qual = ns_chain(ns);
-		name = k_take(clang_getCursorSpelling(ns));
-		if (qual[0] != '\0') {
-			char *q;
-			q = k_asprintf("%s::%s", qual, name);
-			free(name);
-			name = q;
-		}
+		name = qualified_name(ns);
 		n = strlen(name);
 		for (i = 0; i < cl->n && !used; i++)
 			used = cl->v[i].kind == I_DECL &&
 			    strncmp(cl->v[i].ns, name, n) == 0 &&
 			    (cl->v[i].ns[n] == '\0' || cl->v[i].ns[n] == ':');
-		free(qual);
 		free(name);
 	}
 	if (used)

@@ -208,6 +208,8 @@ void free_cache(void);
 
 /* closure.c */
 char *ns_chain(CXCursor c);
+/* closure.c: c's name after its namespaces ("ns::inner::name"). */
+char *qualified_name(CXCursor c);
 struct item *new_item(struct closure *cl);
 unsigned extent_end(struct parsed *p, struct fileinfo *fi,
     CXSourceRange r);

@@ -1166,6 +1166,23 @@ type_decls(struct parsed *p, CXType t, CXCursor *v, size_t *n, int depth)
 	return 1;
 }
 
+/* Type argument t spelled for the slice (canonical), the project's
+ * classes it names into decls; NULL when it cannot be. */
+static char *
+type_arg(struct parsed *p, CXType t, CXCursor *decls, size_t *nd)
+{
+	char *s;
+
+	if (t.kind == CXType_Invalid || !type_decls(p, t, decls, nd, 0))
+		return NULL;
+	s = k_take(clang_getTypeSpelling(clang_getCanonicalType(t)));
+	if (s[0] == '\0' || strchr(s, '(') != NULL) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* The arguments of the specialization fn in template parameter order,
  * spelled for the slice; NULL when one cannot be. */
 static json_t *
@@ -1184,16 +1201,9 @@ spec_args(struct resolving *r, CXCursor fn, CXCursor *decls, size_t *nd)
 		char *s;
 
 		if (k == CXTemplateArgumentKind_Type) {
-			CXType t = clang_Cursor_getTemplateArgumentType(fn,
-			    (unsigned)i);
-			if (!type_decls(r->p, t, decls, nd, 0))
+			if ((s = type_arg(r->p, clang_Cursor_getTemplateArgumentType(
+			    fn, (unsigned)i), decls, nd)) == NULL)
 				goto bad;
-			s = k_take(clang_getTypeSpelling(
-			    clang_getCanonicalType(t)));
-			if (s[0] == '\0' || strchr(s, '(') != NULL) {
-				free(s);
-				goto bad;
-			}
 		} else if (k == CXTemplateArgumentKind_Integral) {
 			long long v = clang_Cursor_getTemplateArgumentValue(fn,
 			    (unsigned)i);
@@ -1341,17 +1351,10 @@ find_class_insts(CXCursor c, CXCursor parent, CXClientData data)
 	ty = clang_getCursorType(c);
 	args = json_array();
 	for (i = 0; i < ntp; i++) {
-		CXType at = clang_Type_getTemplateArgumentAsType(ty,
-		    (unsigned)b->pos[i]);
-		char *sp;
-		if (at.kind == CXType_Invalid || !type_decls(r->p, at, decls,
-		    &nd, 0))
+		char *sp = type_arg(r->p, clang_Type_getTemplateArgumentAsType(
+		    ty, (unsigned)b->pos[i]), decls, &nd);
+		if (sp == NULL)
 			break;
-		sp = k_take(clang_getTypeSpelling(clang_getCanonicalType(at)));
-		if (sp[0] == '\0' || strchr(sp, '(') != NULL) {
-			free(sp);
-			break;
-		}
 		json_array_append_new(args, json_string(sp));
 		free(sp);
 	}
@@ -1378,17 +1381,9 @@ find_class_template(CXCursor c, CXCursor parent, CXClientData data)
 		return CXChildVisit_Recurse;
 	if (k != CXCursor_ClassTemplate)
 		return CXChildVisit_Continue;
-	q = ns_chain(c);
-	{
-		char *n = k_take(clang_getCursorSpelling(c));
-		char *full = q[0] != '\0' ? k_asprintf("%s::%s", q, n) :
-		    k_strdup(n);
-		if (strcmp(full, f->qname) == 0 && clang_Cursor_isNull(
-		    f->found))
-			f->found = clang_getCanonicalCursor(c);
-		free(full);
-		free(n);
-	}
+	q = qualified_name(c);
+	if (strcmp(q, f->qname) == 0 && clang_Cursor_isNull(f->found))
+		f->found = clang_getCanonicalCursor(c);
 	free(q);
 	return CXChildVisit_Continue;
 }
@@ -1450,8 +1445,8 @@ class_instances(struct resolving *r, json_t *scan)
 	clang_visitChildren(f.found, class_tparams, names);
 	json_array_foreach(r->tps, i, tp) {
 		const char *n = k_get_str(tp, "name");
-		if (n == NULL || strcmp(k_get_str(tp, "kind") != NULL ?
-		    k_get_str(tp, "kind") : "", "type") != 0)
+		const char *kind = k_get_str(tp, "kind");
+		if (n == NULL || kind == NULL || strcmp(kind, "type") != 0)
 			goto done;
 		for (j = 0; j < json_array_size(names); j++)
 			if (json_is_string(json_array_get(names, j)) &&
