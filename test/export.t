@@ -84,10 +84,29 @@ like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0.5, 0.0001' \
 printf '%s\n' "$R" | jq -c '.verify.tolerance.outputs |= map(if .name == "out" then .unordered = true else . end)' \
     > "$T_TMP/unord.ndjson"
 run "$KREPORT" --export-dir "$T_TMP/uo" "$T_TMP/unord.ndjson"
-like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 1 \}' \
+like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 1, 0 \}' \
     "an unordered output is marked so in test.cu"
-like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0 \}' \
+like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0, 0 \}' \
     "the others are not"
+# a masked output (kverify: a few elements move between the reference's
+# runs): its map of unstable elements beside the golden, where it has one
+H5=$(jq -r '.[5]' "$T_TMP/hashes.json")
+printf '%s\n' "$R" | jq -c --arg m "$H5" '.verify.tolerance.outputs |= map(if .name == "out" then .masked = true | .unstable = 1 | .elements = 36 else . end) |
+    .verify.golden[1].outputs[0] += {unstable: 1, unstable_hash: $m, stable_spread: 0}' \
+    > "$T_TMP/masked.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/mk" "$T_TMP/masked.ndjson"
+M=$(jq -r .dir "$T_TMP/out")
+like "$(cat "$M/test.cu")" '\{ 1, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0, 1 \}' \
+    "a masked output is marked so in test.cu"
+is "$(cd "$M" && find expected -name '*.unstable.bin' | sort | tr '\n' ' ')" \
+    "expected/1/out.unstable.bin " "its map is copied where the golden has one (case 1), no other"
+is_file "$M/expected/1/out.unstable.bin" "$KFORGE_WORK/blobs/$(echo "$H5" | cut -c1-2)/$H5" \
+    "expected/1/out.unstable.bin is the map's blob"
+printf '%s\n' "$R" | jq -c '.verify.golden[1].outputs[0].unstable_hash = "../../x"' \
+    > "$T_TMP/mbad.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/mb" "$T_TMP/mbad.ndjson"
+is "$(jq -r .skipped "$T_TMP/out")" "a golden output's unstable_hash is not a SHA-256" \
+    "a map named by something else than a hash is refused"
 T=$T_TMP/$(jq -r 'select(.id == "examples/src/attention.cu::qk_scores_kernel<float>") | .dir' "$T_TMP/lines")
 like "$(cat "$T/test.cu")" 'return \(const void \*\)&qk_scores_kernel<float>; \}' \
     "a template instantiation is found by its symbol"
@@ -237,7 +256,7 @@ is "$(jq -r .skipped "$T_TMP/out")" "the golden outputs are not one per case, in
 # --- the exported tests build with plain nvcc, from their own folder
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$NVCC" ]; then
-	for d in "$X" "$F" "$O" "$L"; do
+	for d in "$X" "$F" "$O" "$L" "$M"; do
 		c=$(jq -r .build "$d/task.json")
 		(cd "$d" && eval "\"\$NVCC\"${c#nvcc}") > "$T_TMP/nvcc.log" 2>&1
 		ok $? "nvcc -o test test.cu: $(basename "$d")" || diag_file "$T_TMP/nvcc.log"

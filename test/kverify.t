@@ -176,13 +176,21 @@ is "$(v '.candidate.cases[0].outputs[0].max_abs_err > 0.009')" true "max absolut
 is "$(v '[.runs[] | select(.mode == "recheck") | .role] | join(" ")')" reference \
     "a candidate whose values alone differ: the reference runs once more"
 # a reference whose later runs do not reproduce its golden (the golden's
-# two runs agreed): the candidate's miss is the golden's, not judged
+# two runs agreed): the element the candidate missed is one the
+# reference moves too, and the rest of the output matched
 verify drift drift far --no-time
-is "$(v '[.pass_exe, (.candidate.reasons | length), .candidate.unjudged[0], .candidate.cases[0].outputs[0].match, .candidate.cases[0].pass] | map(tostring) | join(" ")')" \
-    "null 0 y null true" \
-    "the reference, run again, misses as the candidate does: not judged, no reason against the candidate"
-like "$(v '.candidate.cases[0].outputs[0].note')" "does not reproduce the golden" \
+is "$(v '[.pass_exe, (.candidate.reasons | length), .candidate.unjudged, .candidate.cases[0].outputs[0].match, .candidate.cases[0].outputs[0].not_compared, .candidate.cases[0].pass] | map(tostring) | join(" ")')" \
+    "true 0 null true 1 true" \
+    "the reference, run again, moves the one element the candidate missed: matched where the reference holds still"
+like "$(v '.candidate.cases[0].outputs[0].note')" "matched where the reference reproduces its golden: the 1 element it missed" \
     "and the output says why"
+# the drift counts runs of its module: from the first again
+k=$(entry reference drift)
+rm -f "$W/build/$(echo "$k" | cut -c1-2)/$k/module.cubin.n"
+verify drift2 drift far2 --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(",")), .candidate.cases[0].outputs[0].match, .candidate.cases[0].outputs[0].note] | map(tostring) | join(" | ")')" \
+    "false | mismatch | false | the reference, run again, moves 1 element of this output, not every one the candidate missed" \
+    "near miss: the candidate also misses y[2], which the reference reproduces: not matched"
 verify intoff ref intoff --no-time --atol 10 --rtol 10
 is "$(v '[.pass_exe, .candidate.cases[0].outputs[1].mismatches, .candidate.cases[0].outputs[0].match] | @tsv')" \
     "$(printf 'false\t1\ttrue')" "integers compare exactly whatever the tolerance"
@@ -327,7 +335,7 @@ verify nondet nondet "" --no-time
 is "$(v '.deterministic')" false "outputs differing between runs: nondeterministic"
 is "$(v '[.verified.reason, .tolerance.outputs[0].unbanded] | join(" ")')" \
     "nondeterministic too-large" \
-    "a spread far beyond rounding (y[0] another thousand at every run) is a race: no band"
+    "a spread far beyond rounding (y another thousand at every run) is a race: no band"
 
 # --- the tolerance band: the reference's own spread between runs
 verify jit jitter jitter --no-time
@@ -366,30 +374,65 @@ verify dettf ref jitter --no-time
 is "$(v '[.deterministic, .tolerance.outputs[0].atol, .pass_exe] | map(tostring) | join(" ")')" \
     "true 1e-05 false" \
     "a deterministic reference keeps the default band: 0.004 off in repetitions fails"
-verify jint jitint "" --no-time
-is "$(v '[.verified.reason, .tolerance.outputs[1].unbanded, .verified.detail] | map(tostring) | join(" | ")')" \
-    "nondeterministic | incomparable | output k differs between the reference's runs where no tolerance band applies (integer elements): in element 4 of case 0 it is 4 in one run and 5 in another" \
-    "an integer output that differs between runs: no band, not verified, and where it differed said"
-is "$(v '.tolerance.outputs[1].difference | [.kind, .case, .element, .golden, .other] | map(tostring) | join(" ")')" \
-    "integer 0 4 4 5" "verify.tolerance: the first element no band covers, in both runs"
-# a candidate on a golden with an output no band covers: that output is
-# not compared (a correct candidate would fail on it as often as not),
-# the others are, and the verdict is neither pass nor fail
-verify jintc jitint intoff --no-time
-is "$(v '[.pass_exe, .pass_perf, (.candidate.unjudged | join(",")), (.candidate.reasons | length), ([.candidate.cases[].outputs[] | select(.name == "k") | .match] | unique | map(tostring) | join(","))] | map(tostring) | join(" ")')" \
-    "null null k 0 null" \
-    "an output whose golden runs differ beyond any band: not compared, pass_exe null, candidate.unjudged names it"
+# an integer output one element of which moves between runs (k[4], a
+# race over which thread's value lands there): masked, judged on the
+# other elements
+verify jint jitint jitint --no-time
+is "$(v '[.deterministic, .verified.value, .pass_exe, (.tolerance.outputs[1] | .masked, .unstable, .elements, .unbanded, .difference)] | map(tostring) | join(" ")')" \
+    "false true true true 3 48 null null" \
+    "an integer output whose runs differ in one element a case: masked (3 of 48 elements), verified, passes as its own candidate"
+is "$(v '[.golden[].outputs[1] | "\(.unstable):\(.unstable_hash | length)"] | join(" ")')" \
+    "1:64 1:64 1:64" "golden: each case's count of unstable elements and the blob of their map"
 test/validate "$T_TMP/out" > /dev/null 2>&1
-ok $? "a record with an output not judged validates against schemas/"
+ok $? "a record with a masked output validates against schemas/"
+verify jintc jitint intoff --no-time
+is "$(v '[.pass_exe, (.candidate.unjudged // [] | length), (.candidate.reasons | length), ([.candidate.cases[].outputs[] | select(.name == "k") | "\(.match):\(.not_compared)"] | unique | join(","))] | map(tostring) | join(" ")')" \
+    "true 0 0 true:1" \
+    "a candidate that differs only in the masked element passes; the output says how many were not compared"
+verify jintc2 jitint intoff2 --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(",")), .candidate.cases[0].outputs[1].first_mismatch] | map(tostring) | join(" ")')" \
+    "false mismatch 2" \
+    "near miss: another element of the masked output, k[2], which every run of the reference holds, fails"
 verify jintt jitint inttimed --no-time
-is "$(v '[.pass_exe, (.candidate.reasons | length), (.candidate.unjudged | join(","))] | map(tostring) | join(" ")')" \
-    "null 0 k" \
-    "repetitions that differ only in the output no band covers are not judged on it either"
+is "$(v '[.pass_exe, (.candidate.reasons | length)] | map(tostring) | join(" ")')" \
+    "true 0" \
+    "timed repetitions that differ only in the masked element pass"
 verify inttd ref inttimed --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
     "false timed-outputs-differ" \
     "near miss: against a deterministic golden the same repetitions fail"
 verify jintf jitint far --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(",")), (.candidate.unjudged // [] | length)] | map(tostring) | join(" ")')" \
+    "false mismatch 0" \
+    "the other outputs still judge: y 0.01 off fails beside the masked k"
+# MASK_MAX: a race in half of an output's elements is masked, in more not
+verify jhalf inthalf inthalf --no-time
+is "$(v '[.verified.value, .pass_exe, .tolerance.outputs[1].masked, .tolerance.outputs[1].unstable] | map(tostring) | join(" ")')" \
+    "true true true 24" "8 of 16 elements unstable in each case: masked"
+verify jhalf9 inthalf9 "" --no-time
+is "$(v '[.verified.reason, .tolerance.outputs[1].masked, .tolerance.outputs[1].unbanded] | map(tostring) | join(" ")')" \
+    "nondeterministic null incomparable" "near miss: 9 of 16: more than half, not masked"
+# an integer output whose every element moves: no band, nothing to mask
+verify jwide intwide "" --no-time
+is "$(v '[.verified.reason, .tolerance.outputs[1].unbanded, .verified.detail] | map(tostring) | join(" | ")')" \
+    "nondeterministic | incomparable | output k differs between the reference's runs where no tolerance band applies (integer elements): in element 0 of case 0 it is 0 in one run and 1 in another" \
+    "an integer output that differs between runs everywhere: no band, not verified, and where it differed said"
+is "$(v '.tolerance.outputs[1].difference | [.kind, .case, .element, .golden, .other] | map(tostring) | join(" ")')" \
+    "integer 0 0 0 1" "verify.tolerance: the first element no band covers, in both runs"
+# a candidate on a golden with an output no band covers: that output is
+# not compared (a correct candidate would fail on it as often as not),
+# the others are, and the verdict is neither pass nor fail
+verify jwidec intwide intoff --no-time
+is "$(v '[.pass_exe, .pass_perf, (.candidate.unjudged | join(",")), (.candidate.reasons | length), ([.candidate.cases[].outputs[] | select(.name == "k") | .match] | unique | map(tostring) | join(","))] | map(tostring) | join(" ")')" \
+    "null null k 0 null" \
+    "an output whose golden runs differ beyond any band: not compared, pass_exe null, candidate.unjudged names it"
+test/validate "$T_TMP/out" > /dev/null 2>&1
+ok $? "a record with an output not judged validates against schemas/"
+verify jwidet intwide inttimed --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | length), (.candidate.unjudged | join(","))] | map(tostring) | join(" ")')" \
+    "null 0 k" \
+    "repetitions that differ only in the output no band covers are not judged on it either"
+verify jwidef intwide far --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(",")), (.candidate.unjudged | join(","))] | map(tostring) | join(" ")')" \
     "false mismatch k" \
     "the outputs a band covers still judge: y 0.01 off fails beside the unjudged k"
@@ -418,12 +461,15 @@ ok $? "a record with a nondeterministic case left out validates against schemas/
 is "$(v '[.runs[] | select(.mode == "confirm")] | length')" 1 \
     "the cases kept ran once more to confirm the golden"
 verify jclk clock ref --no-time
-is "$(v '[.deterministic, .verified.reason, (.left_out // [] | length)] | map(tostring) | join(" ")')" \
-    "false nondeterministic 0" \
-    "cases kept that agreed by chance (a clock) differ in the confirming run: nothing is left out, the golden is nondeterministic"
+is "$(v '[.deterministic, (.left_out // [] | length), .tolerance.outputs[1].masked, ([.golden[].outputs[1].unstable] | join(","))] | map(tostring) | join(" ")')" \
+    "false 0 true 1,1,1" \
+    "cases kept that agreed by chance (a clock) differ in the confirming run: nothing is left out, the element that moved in it is masked in every case"
 verify jrace race "" --no-time
-like "$(v '.verified.detail')" '^output y differs between the reference.s runs by 5, more than rounding' \
-    "a spread too large for rounding: not verified, and said"
+is "$(v '[.verified.value, .tolerance.outputs[0].masked, .tolerance.outputs[0].unstable] | map(tostring) | join(" ")')" \
+    "true true 3" "y[0] another value by 5 in the repeat: a spread too large for rounding in one element, masked"
+verify jnd nondet "" --no-time
+like "$(v '.verified.detail')" '^output y differs between the reference.s runs by [0-9]+, more than rounding' \
+    "a spread too large for rounding in every element: not verified, and said"
 verify jflaky ref flaky --no-time
 is "$(v '(.candidate.reasons | join(","))')" "timed-outputs-differ" \
     "repetitions that differ without a timed file (an older harness): byte equality, as before"
@@ -894,6 +940,23 @@ cand "$T_TMP/gold2" jitbig > "$T_TMP/in"
 reverify --no-time
 is "$(v '[.golden_reused, .pass_exe] | map(tostring) | join(" ")')" "true true" \
     "and the reference's own spread passes"
+# a masked output's map comes back from the blob store with the golden
+verify reusemk jitint jitint --no-time
+cp "$T_TMP/out" "$T_TMP/gold3"
+cand "$T_TMP/gold3" intoff > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe, .candidate.cases[0].outputs[1].not_compared] | map(tostring) | join(" ")')" \
+    "true true 1" "a kept masked golden: the masked element is still not compared"
+cand "$T_TMP/gold3" intoff2 > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "true false mismatch" "and the others are: k[2] off fails"
+h=$(jq -r '.verify.golden[0].outputs[1].unstable_hash' "$T_TMP/gold3")
+rm -f "$W/blobs/$(echo "$h" | cut -c1-2)/$h"
+cand "$T_TMP/gold3" intoff > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe, .tolerance.outputs[1].masked] | map(tostring) | join(" ")')" \
+    "false true true" "the map's blob missing: the golden is computed again, masked again"
 
 # --- records kverify cannot run pass through
 printf '%s\n' '{"id":"nb"}' 'not json' > "$T_TMP/in"

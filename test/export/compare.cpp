@@ -21,15 +21,21 @@ static void put(const char *path, const void *p, size_t n)
 }
 
 // expected and got as files of case 0, output o, then the comparison
-static void check_u(const char *what, int kind, int size, double atol, double rtol,
-    const void *want, size_t wn, const void *got, size_t gn, int unordered)
+static void check_m(const char *what, int kind, int size, double atol, double rtol,
+    const void *want, size_t wn, const void *got, size_t gn, int unordered, int masked)
 {
 	put("expected/0/o.bin", want, wn);
 	put("out/0/o.bin", got, gn);
-	kx_out o = { 0, "o", kind, size, atol, rtol, wn, unordered };
+	kx_out o = { 0, "o", kind, size, atol, rtol, wn, unordered, masked };
 	printf("%s: ", what);
 	fflush(stdout);
 	printf("%d\n", kx_compare(o, "typical"));
+}
+
+static void check_u(const char *what, int kind, int size, double atol, double rtol,
+    const void *want, size_t wn, const void *got, size_t gn, int unordered)
+{
+	check_m(what, kind, size, atol, rtol, want, wn, got, gn, unordered, 0);
 }
 
 static void check(const char *what, int kind, int size, double atol, double rtol,
@@ -69,8 +75,21 @@ int main(void)
 	check_u("int32 unordered another element", KX_BYTES, 4, 0, 0, k1, 12, k4, 12, 1);
 	check_u("f32 unordered permuted", KX_F32, 4, 1e-3, 0, p1, 12, p2, 12, 1);
 	check_u("f32 unordered off in atol", KX_F32, 4, 1e-3, 0, p1, 12, p3, 12, 1);
+	// masked: the elements the map marks are not compared, the others are
+	unsigned char m1[3] = { 0, 0, 1 }, m2[2] = { 0, 1 };
+	put("expected/0/o.unstable.bin", m1, 3);
+	check_m("int32 masked, off where masked", KX_BYTES, 4, 0, 0, k1, 12, k2, 12, 0, 1);
+	check_m("int32 masked, off where not", KX_BYTES, 4, 0, 0, k1, 12, k4, 12, 0, 1);
+	check_m("int32 map present, output not masked", KX_BYTES, 4, 0, 0, k1, 12, k2, 12, 0, 0);
+	float q1[3] = { 1, 2, 3 }, q2[3] = { 1, 2, INFINITY }, q3[3] = { 1, 2.5f, INFINITY };
+	check_m("f32 masked, an infinity where masked", KX_F32, 4, 1e-3, 0, q1, 12, q2, 12, 0, 1);
+	check_m("f32 masked, off where not", KX_F32, 4, 1e-3, 0, q1, 12, q3, 12, 0, 1);
+	put("expected/0/o.unstable.bin", m2, 2);
+	check_m("masked, a map of another length", KX_BYTES, 4, 0, 0, k1, 12, k2, 12, 0, 1);
+	unlink("expected/0/o.unstable.bin");
+	check_m("masked, no map for this case", KX_BYTES, 4, 0, 0, k1, 12, k2, 12, 0, 1);
 	unlink("expected/0/o.bin");
-	kx_out o = { 0, "o", KX_BYTES, 4, 0, 0, 12, 0 };
+	kx_out o = { 0, "o", KX_BYTES, 4, 0, 0, 12, 0, 0 };
 	printf("missing: %d\n", kx_compare(o, "typical"));
 	atexit(kx_stopped);
 	return 0;

@@ -364,11 +364,17 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 			y[i] += 1e-6f * fabsf(y[i]) + 1e-7f;
 	else if (strcmp(mode, "far") == 0)
 		y[7] += 0.01f;
+	else if (strcmp(mode, "far2") == 0) {
+		y[2] += 0.01f;
+		y[7] += 0.01f;
+	}
 	else if (strcmp(mode, "nan") == 0) {
 		y[2] = NAN;
 		y[3] = 1.0f;
 	} else if (strcmp(mode, "intoff") == 0)
 		k[4]++;
+	else if (strcmp(mode, "intoff2") == 0)
+		k[2]++;
 	else if (strcmp(mode, "sentinel") == 0)
 		memset(y, sentinel, sizeof(y));
 	else if (strcmp(mode, "readsout") == 0)
@@ -404,9 +410,12 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		 * y[7] is off as "far"'s */
 		if (bump(argv[1]) >= 7)
 			y[7] += 0.01f;
-	} else if (strcmp(mode, "nondet") == 0)
-		/* another value at every run */
-		y[0] = 1000.0f * (float)(bump(argv[1]) + 1);
+	} else if (strcmp(mode, "nondet") == 0) {
+		/* another value at every run, in every element */
+		float r = 1000.0f * (float)(bump(argv[1]) + 1);
+		for (i = 0; i < N; i++)
+			y[i] = r + (float)i;
+	}
 	else if (strcmp(mode, "fast") == 0)
 		tms = 0.01;
 	else if (strcmp(mode, "good") == 0)
@@ -456,6 +465,12 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		k[4]++;
 	else if (reps == 0 && kcase == 2 && strcmp(mode, "jitint2") == 0)
 		k[4]++;		/* case 2 only */
+	else if (reps == 0 && (strcmp(mode, "inthalf") == 0 ||
+	    strcmp(mode, "inthalf9") == 0 || strcmp(mode, "intwide") == 0))
+		/* a race in 8 of k's 16 elements (half), 9, or all */
+		for (i = 0; i < (mode[3] == 'w' ? N : mode[7] == '9' ? 9 : 8);
+		    i++)
+			k[i]++;
 	else if (reps == 0 && strcmp(mode, "clock") == 0 && (kcase == 2 ||
 	    sentinel == 0xA5))
 		/* a clock's reading: case 2 in the repeat, every case in a

@@ -4,7 +4,8 @@
  * test.cu (the record's own harness with its driver layer through the
  * runtime API, the kernel included, the comparison with the expected
  * outputs) that builds with plain nvcc, expected/CASE/NAME.bin (the golden
- * outputs from the work directory's blobs) and README.md.  One line per
+ * outputs from the work directory's blobs; NAME.unstable.bin beside a
+ * masked output, its elements not compared) and README.md.  One line per
  * input record on stdout says where its folder is or why it has none.
  */
 #include <sys/stat.h>
@@ -103,17 +104,18 @@ kind_of(const struct k_dtype *d)
 }
 
 /* verify.tolerance's band of output name, or the dtype's; *unordered:
- * compared as a multiset */
+ * compared as a multiset; *masked: compared where its map of unstable
+ * elements holds 0 */
 static void
 band(json_t *verify, const char *name, const struct k_dtype *d,
-    double *atol, double *rtol, int *unordered)
+    double *atol, double *rtol, int *unordered, int *masked)
 {
 	json_t *o;
 	size_t i;
 
 	*atol = d != NULL ? d->atol : 0;
 	*rtol = d != NULL ? d->rtol : 0;
-	*unordered = 0;
+	*unordered = *masked = 0;
 	json_array_foreach(json_object_get(json_object_get(verify,
 	    "tolerance"), "outputs"), i, o)
 		if (strcmp(k_get_str(o, "name") != NULL ? k_get_str(o, "name") :
@@ -126,6 +128,7 @@ band(json_t *verify, const char *name, const struct k_dtype *d,
 				    "rtol"));
 			*unordered = json_is_true(json_object_get(o,
 			    "unordered"));
+			*masked = json_is_true(json_object_get(o, "masked"));
 		}
 }
 
@@ -169,6 +172,16 @@ gold_check(struct gold *g)
 		    st.st_size != json_integer_value(bytes))
 			return "a golden output is not in the work directory's "
 			    "blobs (KFORGE_WORK)";
+		g->bytes += (size_t)st.st_size;
+		/* a masked output's map */
+		if ((h = k_get_str(o, "unstable_hash")) == NULL)
+			continue;
+		if (strlen(h) != 64 || strspn(h, "0123456789abcdef") != 64)
+			return "a golden output's unstable_hash is not a "
+			    "SHA-256";
+		if (stat(blob_path(h, path, sizeof(path)), &st) != 0)
+			return "a masked golden output's map is not in the "
+			    "work directory's blobs (KFORGE_WORK)";
 		g->bytes += (size_t)st.st_size;
 	}
 	return NULL;
@@ -517,16 +530,16 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 			    "type"));
 			double atol, rtol;
 			char a[40], r[40];
-			int unordered;
+			int unordered, masked;
 			band(verify, k_get_str(o, "name"), d, &atol, &rtol,
-			    &unordered);
+			    &unordered, &masked);
 			k_buf_printf(&b, "\t{ %lld, \"%s\", %d, %d, %s, %s, "
-			    "%lluULL, %d },\n", (long long)json_integer_value(
+			    "%lluULL, %d, %d },\n", (long long)json_integer_value(
 			    json_object_get(g, "case")), k_get_str(o, "name"),
 			    kind_of(d), d != NULL ? d->size : 1, c_double(atol,
 			    a, sizeof(a)), c_double(rtol, r, sizeof(r)),
 			    (unsigned long long)json_integer_value(
-			    json_object_get(o, "bytes")), unordered);
+			    json_object_get(o, "bytes")), unordered, masked);
 		}
 	}
 	k_buf_add(&b, "};\n\n");
@@ -759,6 +772,14 @@ export_files(struct info *in)
 			if (why == NULL)
 				why = copy_blob(k_get_str(o, "hash"), cd, fn);
 			free(fn);
+			/* a masked output's map of the elements not compared */
+			if (why == NULL && k_get_str(o, "unstable_hash") != NULL) {
+				fn = k_asprintf("%s.unstable.bin", k_get_str(o,
+				    "name"));
+				why = copy_blob(k_get_str(o, "unstable_hash"),
+				    cd, fn);
+				free(fn);
+			}
 		}
 		free(cd);
 		if (why != NULL) {

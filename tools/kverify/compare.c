@@ -88,14 +88,39 @@ same_multiset(const struct buf *want, const unsigned char *got, size_t len)
 	return c.mismatches == 0;
 }
 
+/* The number of elements of b (bytes for a type lib/k_dtype does not
+ * know). */
+size_t
+elements(const struct buf *b)
+{
+	const struct k_dtype *d = k_dtype_named(b->type);
+	size_t sz = d != NULL && d->size > 0 ? (size_t)d->size : 1;
+
+	return b->len / sz;
+}
+
 void
 compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c)
 {
+	compare_at(want, got, atol_o, rtol_o, c, NULL);
+}
+
+/*
+ * got against want, element by element, into c; with bad (one byte an
+ * element of want) each element that differs is set to 1 there.  A
+ * masked golden output (golden.c's tolerance()) is judged on its stable
+ * elements alone: those its unstable map leaves at 0.
+ */
+void
+compare_at(const struct buf *want, const struct buf *got, double atol_o,
+    double rtol_o, struct cmp *c, unsigned char *bad_at)
+{
 	const struct k_dtype *d = k_dtype_named(want->type);
-	size_t i, n, sz = d != NULL ? (size_t)d->size : 1;
+	size_t i, n, sz = d != NULL && d->size > 0 ? (size_t)d->size : 1;
 	double atol = atol_o >= 0 ? atol_o : d != NULL ? d->atol : 0;
 	double rtol = rtol_o >= 0 ? rtol_o : d != NULL ? d->rtol : 0;
+	const unsigned char *skip = want->masked ? want->unstable : NULL;
 
 	memset(c, 0, sizeof(*c));
 	c->first = -1;
@@ -108,6 +133,8 @@ compare(const struct buf *want, const struct buf *got, double atol_o,
 		const unsigned char *a = want->data + i * sz;
 		const unsigned char *b = got->data + i * sz;
 		int bad = 0;
+		if (skip != NULL && skip[i])
+			continue;
 		if (d == NULL || !d->is_float) {
 			bad = memcmp(a, b, sz) != 0;
 		} else {
@@ -134,6 +161,8 @@ compare(const struct buf *want, const struct buf *got, double atol_o,
 			if (c->first < 0)
 				c->first = (long long)i;
 			c->mismatches++;
+			if (bad_at != NULL)
+				bad_at[i] = 1;
 		}
 	}
 }

@@ -135,9 +135,24 @@ struct buf {
 	 * (unordered) */
 	int order;
 	int unordered;
+	/* golden buffers: one byte an element, 1 where another run of the
+	 * reference left the element outside the dtype's tolerance (NULL:
+	 * none seen), their count, whether some run could not be compared
+	 * element by element (another size), and the largest |difference|
+	 * of the elements that stayed within it */
+	unsigned char *unstable;
+	long long nunstable;
+	int nomask;
+	double stable_spread;
+	/* the output is judged on its stable elements alone (golden.c's
+	 * tolerance(): masked) */
+	int masked;
 };
 
 #define SPREAD_NONE (-1.0)
+#define MASK_MAX 0.5		/* an output whose runs differ on more than
+				 * this fraction of its elements in a case is
+				 * not judged on the rest */
 
 struct run {
 	struct k_proc p;
@@ -226,6 +241,9 @@ struct cmp {
 
 void compare(const struct buf *want, const struct buf *got, double atol_o,
     double rtol_o, struct cmp *c);
+void compare_at(const struct buf *want, const struct buf *got,
+    double atol_o, double rtol_o, struct cmp *c, unsigned char *bad);
+size_t elements(const struct buf *b);
 double spread(const struct buf *want, const unsigned char *got,
     size_t len, double *scale);
 int same_multiset(const struct buf *want, const unsigned char *got,

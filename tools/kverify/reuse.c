@@ -41,31 +41,41 @@ golden_key(json_t *rec, char hex[K_SHA256_HEX])
 	free(a);
 }
 
+/* The blob named hash, of len bytes, out of the store (*out, NULL on
+ * error); 0 when it is there, that long, and hashes to its name. */
+static int
+blob_read(const char *hash, size_t len, unsigned char **out)
+{
+	char path[PATH_MAX + 96], hex[K_SHA256_HEX];
+	size_t n;
+
+	*out = NULL;
+	if (hash == NULL || strlen(hash) != 64 ||
+	    strspn(hash, "0123456789abcdef") != 64)
+		return -1;
+	snprintf(path, sizeof(path), "%s/blobs/%.2s/%s", opt.work, hash, hash);
+	if ((*out = (unsigned char *)k_file_read(path, 1UL << 34, &n)) ==
+	    NULL)
+		return -1;
+	k_sha256_hex(*out, n, hex);
+	return n == len && strcmp(hex, hash) == 0 ? 0 : -1;
+}
+
 /* Output buffer o of a golden case entry, read back from the blob store;
  * 0 when its bytes are there and hash to its name. */
 static int
 load_output(json_t *o, struct buf *b)
 {
 	const char *name = k_get_str(o, "name"), *type = k_get_str(o, "type");
-	const char *hash = k_get_str(o, "hash");
-	char path[PATH_MAX + 96], hex[K_SHA256_HEX];
 	json_int_t bytes = k_get_int(o, "bytes", -1);
 
-	if (name == NULL || type == NULL || hash == NULL ||
-	    strlen(hash) != 64 || strspn(hash, "0123456789abcdef") != 64 ||
-	    bytes < 0)
+	if (name == NULL || type == NULL || bytes < 0)
 		return -1;
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	snprintf(b->type, sizeof(b->type), "%s", type);
 	b->count = k_get_int(o, "count", 0);
-	snprintf(path, sizeof(path), "%s/blobs/%.2s/%s", opt.work, hash, hash);
-	if ((b->data = (unsigned char *)k_file_read(path, 1UL << 34,
-	    &b->len)) == NULL)
-		return -1;
-	k_sha256_hex(b->data, b->len, hex);
-	if ((json_int_t)b->len != bytes || strcmp(hex, hash) != 0)
-		return -1;
-	return 0;
+	b->len = (size_t)bytes;
+	return blob_read(k_get_str(o, "hash"), (size_t)bytes, &b->data);
 }
 
 /* The band of output b in its case, as golden.c's tolerance() left it
@@ -78,6 +88,11 @@ band_of(struct buf *b, json_t *t, json_t *own)
 	double band = json_is_number(own) ? json_number_value(own) : 0;
 
 	b->unordered = json_is_true(json_object_get(t, "unordered"));
+	if (json_is_true(json_object_get(t, "masked"))) {
+		b->masked = 1;
+		b->spread = band;
+		return;
+	}
 	if (b->unordered) {
 		b->spread = 0;
 		return;
@@ -91,6 +106,27 @@ band_of(struct buf *b, json_t *t, json_t *own)
 	if (sp > 0 && rel * magnitude(b) > band)
 		band = rel * magnitude(b);
 	b->spread = band;
+}
+
+/* The unstable map of masked output b, from its golden case entry o
+ * (golden.c's mask()); 0 when it is there and right, or not needed. */
+static int
+load_mask(json_t *o, struct buf *b)
+{
+	size_t e, n = elements(b);
+
+	b->stable_spread = json_number_value(json_object_get(o,
+	    "stable_spread"));
+	b->spread = b->stable_spread;
+	b->nunstable = k_get_int(o, "unstable", 0);
+	if (b->nunstable == 0)
+		return 0;
+	if (blob_read(k_get_str(o, "unstable_hash"), n, &b->unstable) != 0)
+		return -1;
+	for (e = 0; e < n; e++)
+		if (b->unstable[e] > 1)
+			return -1;
+	return 0;
 }
 
 static json_t *
@@ -163,6 +199,8 @@ golden_reuse(struct ctx *c, struct run **gold_out)
 			r->nout = j + 1;
 			band_of(&r->out[j], tolerance_of(tol, r->out[j].name),
 			    json_object_get(o, "spread"));
+			if (r->out[j].masked && load_mask(o, &r->out[j]) != 0)
+				goto fail;
 		}
 		/* inputs by the harness's checksum: a candidate's run must
 		 * see the very inputs the reference saw */

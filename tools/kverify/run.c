@@ -22,6 +22,7 @@ run_free(struct run *r)
 	for (i = 0; i < r->nout; i++) {
 		free(r->out[i].data);
 		free(r->out[i].timed);
+		free(r->out[i].unstable);
 	}
 	for (i = 0; i < r->nin; i++)
 		free(r->in[i].data);

@@ -257,9 +257,10 @@ not_degenerate(json_t *v, int ncases, char *why, size_t len)
 /*
  * A reference whose outputs differ between runs is still a task when
  * every output that differed did so within a band (verify.tolerance):
- * rounding of a reordered float reduction; or only in the order of its
- * elements (unordered).  An integer output that differs otherwise, a NaN
- * that moves, or a spread too large for rounding is not.
+ * rounding of a reordered float reduction; only in the order of its
+ * elements (unordered); or on at most MASK_MAX of its elements, the
+ * others judged (masked).  An integer output that differs otherwise, a
+ * NaN that moves, or a spread too large for rounding is not.
  */
 static int
 banded(json_t *v, char *why, size_t len)
@@ -272,7 +273,8 @@ banded(json_t *v, char *why, size_t len)
 	    "outputs"), i, o) {
 		const char *u = k_get_str(o, "unbanded");
 		any |= json_is_true(json_object_get(o, "banded")) ||
-		    json_is_true(json_object_get(o, "unordered"));
+		    json_is_true(json_object_get(o, "unordered")) ||
+		    json_is_true(json_object_get(o, "masked"));
 		if (u == NULL)
 			continue;
 		if (strcmp(u, "too-large") == 0)
