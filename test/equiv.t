@@ -124,6 +124,32 @@ is "$(dmarked 'macro_sum<32>' | grep -c dead-store)" 0 \
 is "$(dmarked 'dyn_twice<32>' | grep -c dead-store)" 0 \
     "near miss: DynShared handed out twice, the second pointer reads the first's stores"
 
+# branches that never run for the instance (test/equiv/branches.cu): the
+# statement of an if constexpr whose condition is 0
+"$(tool kscan)" test/equiv/branches.cu 2> /dev/null |
+    "$(tool kslice)" 2> /dev/null > "$T_TMP/br.slice"
+"$KW" --mutants 100 < "$T_TMP/br.slice" > "$T_TMP/br" 2> /dev/null
+# kernel<instance> [file]: op line rule of each marked mutant, a comma after
+brmarked() {
+	jq -r --arg k "$1" 'select(.id | endswith("::" + $k)) |
+	    .wrap.mutants.list[] | select(.equivalent) |
+	    "\(.op) \(.line) \(.equivalent.rule)"' "${2:-$T_TMP/br}" | tr '\n' ,
+}
+is "$(brmarked 'sparse_scale<0>')" \
+    "drop-statement 11 dead-code,swap-arith 11 dead-code," \
+    "sparse_scale<0>: if constexpr (SPARSE) with SPARSE = 0: its block is dead code, its else runs"
+is "$(brmarked 'sparse_scale<1>')" "" \
+    "near miss sparse_scale<1>: the if constexpr's condition holds: nothing of its block is marked"
+is "$(for k in 'sparse_scale<0>'; do
+	jq -r --arg k "$k" 'select(.id | endswith("::" + $k)) |
+	    .wrap.mutants.list[] | .equivalent.reason // empty' "$T_TMP/br" |
+	    head -n 1
+done)" "$(printf '%s\n' \
+    'the edit lies in what if constexpr (SPARSE) runs, and the condition is 0 in every case')" \
+    "the reason names the if constexpr"
+run test/validate "$T_TMP/br"
+ok "$T_STATUS" "dead-code proofs of branches validate against schemas/"
+
 # initial values that no path reads (test/equiv/init.cu): the constant of
 # the initializer is marked dead-init; near misses are not
 "$(tool kscan)" test/equiv/init.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |

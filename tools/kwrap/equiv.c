@@ -13,10 +13,10 @@
  *			a + with - whose right operand is 0 and whose left is
  *			an integer kwrap bounds;
  *	assert-holds	a dropped assert whose condition holds;
- *	dead-code	the edit lies in what an "if" runs, its condition 0
- *			in every case (template value parameters at the
- *			instance's values: "if (blockSize >= 512)" in
- *			kernel<256>), in equiv_dead.c;
+ *	dead-code	the edit lies in what an "if" (or "if constexpr")
+ *			runs, its condition 0 in every case (template value
+ *			parameters at the instance's values: "if (blockSize
+ *			>= 512)" in kernel<256>), in equiv_dead.c;
  *	dead-store	a store-plus-one into an on-chip array that no live
  *			code reads, in equiv_dead.c;
  *	barrier-orders-nothing	a dropped __syncthreads() where no memory
@@ -172,9 +172,8 @@ slice_of(const char *s, size_t a, size_t b)
 	return k_asprintf("%.*s", (int)(b - a), s + a);
 }
 
-/* s with each run of white space one blank, for a reason's text. */
-static char *
-squeeze(const char *s)
+char *
+eq_squeeze(const char *s)
 {
 	char *r = k_strdup(s), *o = r;
 
@@ -206,13 +205,7 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 	g->reads = 0;
 	{
 		/* code that never runs; a store nothing reads */
-		size_t ca, cb;
-		if (eq_dead_at(g, k, &ca, &cb)) {
-			os = slice_of(g->code, g->t.v[ca].off, g->t.v[cb].off);
-			char *a = squeeze(os);
-			k_buf_printf(&why, "the edit lies in what if (%s) runs, "
-			    "and the condition is 0 in every case", a);
-			free(a);
+		if (eq_dead_at(g, k, &why)) {
 			rule = R_DEAD_CODE;
 			goto done;
 		}
@@ -259,7 +252,7 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		}
 		if (ci == json_array_size(cases)) {
 			rule = R_ASSERT;
-			char *a = squeeze(os);
+			char *a = eq_squeeze(os);
 			k_buf_printf(&why, "assert(%s) holds in every case",
 			    a);
 			free(a);
@@ -348,7 +341,7 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		}
 	}
 	if (rule == R_SAME) {
-		char *a = squeeze(os), *b = squeeze(ms);
+		char *a = eq_squeeze(os), *b = eq_squeeze(ms);
 		if (same0)
 			k_buf_printf(&why, "%s and %s are both %lld in every "
 			    "case", a, b, v0.lo);

@@ -72,6 +72,9 @@ static const struct val unknown = { 0, 0, 0, 0 };
 int eq_parse_text(struct eq *g, const char *s, size_t use_a, size_t use_b,
     long long site, const char *rep, int record, struct val *v,
     struct px *out);
+/* equiv.c: s with each run of white space one blank, for a reason's
+ * text (the caller frees it). */
+char *eq_squeeze(const char *s);
 /* Set g's case scalars and launch from case cs. */
 void eq_case_start(struct eq *g, json_t *cs);
 /* v is one value; v's truth (1, 0, or -1 when it may be either). */
@@ -86,9 +89,10 @@ int eq_same_name(const struct eq *g, size_t i, size_t j);
 /* equiv_dead.c: the ";" that ends the statement at a, groups skipped,
  * or b when none comes before it. */
 size_t eq_semi(const struct eq *g, size_t a, size_t b);
-/* equiv_dead.c: token k lies in what an "if" of the body runs, and its
- * condition [*ca, *cb) is 0 in every case. */
-int eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb);
+/* equiv_dead.c: token k lies in code of the body that runs in no case:
+ * what an "if" runs whose condition is 0 in every case; the reason
+ * appended to why (when not NULL). */
+int eq_dead_at(struct eq *g, size_t k, struct k_buf *why);
 /* equiv_dead.c: the definitions of the name of token f outside the
  * kernel, "struct F ... { ... }" and "F (...) ... { ... }", [s, e] pairs
  * into sp (at most max); how many, -1 when one does not fit. */

@@ -945,7 +945,7 @@ mentions(struct br *r, const struct side *sd, int s,
     const unsigned char *plain, const unsigned char *src)
 {
 	struct eq *g = r->g;
-	size_t j, e, ca, cb, i;
+	size_t j, e, i;
 	int k, o, subs, call, w;
 
 	for (k = 0; k < sd->n && !r->fail; k++)
@@ -966,7 +966,7 @@ mentions(struct br *r, const struct side *sd, int s,
 			}
 			if (src[j] || declares(g, j))
 				continue;
-			if (eq_dead_at(g, j, &ca, &cb)) {
+			if (eq_dead_at(g, j, NULL)) {
 				r->dead = 1;
 				continue;
 			}

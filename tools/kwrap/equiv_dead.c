@@ -3,11 +3,12 @@
  * nothing reads, under the spec's cases and the instance's template
  * arguments (equiv.c calls these; man kwrap, "Mutants").
  *
- *	dead-code	the edit lies in the statement an "if" runs when
- *			its condition holds, and the condition is 0 in
- *			every case: "if (blockSize >= 512) { ... }" in
- *			kernel<256>, whose template value parameters the
- *			evaluator holds at the instance's values;
+ *	dead-code	the edit lies in code that runs in no case, the
+ *			evaluator holding template value parameters at
+ *			the instance's values: the statement an "if" (or
+ *			"if constexpr") runs when its condition is 0 in
+ *			every case ("if (blockSize >= 512) { ... }" in
+ *			kernel<256>);
  *	dead-store	a store-plus-one ("x[i] = v" made "x[i] = (v) + 1")
  *			into an on-chip array of the kernel that nothing
  *			live reads: every other mention of the array is a
@@ -55,19 +56,62 @@ eq_same_name(const struct eq *g, size_t i, size_t j)
 	    g->t.v[i].len) == 0;
 }
 
-/* The last token of the statement an "if" header closing at c runs: a
- * block, or one simple statement (no nested control); 0 when neither. */
+/* The ")" that closes the header of the if, for, while or switch at s
+ * ("if constexpr (" too); 0 when s starts none of them. */
 static size_t
-then_end(const struct eq *g, size_t c)
+header_close(const struct eq *g, size_t s)
+{
+	size_t h = s + 1;
+
+	if (!eq_tk(g, s, "if") && !eq_tk(g, s, "for") &&
+	    !eq_tk(g, s, "while") && !eq_tk(g, s, "switch"))
+		return 0;
+	if (eq_tk(g, s, "if") && eq_tk(g, h, "constexpr"))
+		h++;
+	if (!eq_tk(g, h, "("))
+		return 0;
+	h = mt_close(g->code, &g->t, h);
+	return h < g->b ? h : 0;
+}
+
+/*
+ * The last token of the statement at s: a block, a simple statement (to
+ * its ";", groups skipped, with no brace, goto or label in it), or an
+ * if (with its else), for, while, do or switch over such statements; 0
+ * when it is none of these, or nests deeper than EQ_DEPTH.  An else goes
+ * with the nearest if, as in C, so "if (a) if (b) x; else y;" is one
+ * statement.
+ */
+static size_t
+statement_end(const struct eq *g, size_t s, int depth)
 {
 	static const char *const ctl[] = { "if", "for", "while", "do",
-		"switch", "else", "case", "goto", NULL };
-	size_t i;
+		"switch", "else", "case", "default", "goto", NULL };
+	size_t c, e, i;
 	int k;
 
-	if (eq_tk(g, c + 1, "{"))
-		return mt_close(g->code, &g->t, c + 1);
-	for (i = c + 1; i < g->b; i++) {
+	if (s >= g->b || depth > EQ_DEPTH)
+		return 0;
+	if (eq_tk(g, s, "{")) {
+		e = mt_close(g->code, &g->t, s);
+		return e < g->b ? e : 0;
+	}
+	if ((c = header_close(g, s)) != 0) {
+		if ((e = statement_end(g, c + 1, depth + 1)) == 0)
+			return 0;
+		if (eq_tk(g, s, "if") && eq_tk(g, e + 1, "else"))
+			e = statement_end(g, e + 2, depth + 1);
+		return e;
+	}
+	if (eq_tk(g, s, "do")) {
+		e = statement_end(g, s + 1, depth + 1);
+		if (e == 0 || !eq_tk(g, e + 1, "while") ||
+		    !eq_tk(g, e + 2, "("))
+			return 0;
+		c = mt_close(g->code, &g->t, e + 2);
+		return c + 1 < g->b && eq_tk(g, c + 1, ";") ? c + 1 : 0;
+	}
+	for (i = s; i < g->b; i++) {
 		for (k = 0; ctl[k] != NULL; k++)
 			if (eq_tk(g, i, ctl[k]))
 				return 0;
@@ -81,59 +125,127 @@ then_end(const struct eq *g, size_t c)
 	return 0;
 }
 
-/* Whether the condition [a, c) is 0 in every case. */
+/* A case or default label among tokens [a, b]: a switch around them
+ * could jump in past the condition that guards them. */
 static int
-always_false(struct eq *g, size_t a, size_t c)
+labelled(const struct eq *g, size_t a, size_t b)
+{
+	for (; a <= b && a < g->b; a++)
+		if (eq_tk(g, a, "case") || eq_tk(g, a, "default"))
+			return 1;
+	return 0;
+}
+
+/* What g has noted for a reason so far: the names the evaluations read,
+ * their values, what of the cases they read.  An attempt that proves
+ * nothing is taken back, so that it says nothing of the proof. */
+struct notes {
+	struct seen names[EQ_NAMES];
+	int nnames, reads;
+};
+
+static void
+notes_keep(const struct eq *g, struct notes *n)
+{
+	memcpy(n->names, g->names, sizeof(n->names));
+	n->nnames = g->nnames;
+	n->reads = g->reads;
+}
+
+static void
+notes_back(struct eq *g, const struct notes *n)
+{
+	memcpy(g->names, n->names, sizeof(n->names));
+	g->nnames = n->nnames;
+	g->reads = n->reads;
+}
+
+/* Whether the condition [a, c) has truth t (0 or 1) in every case. */
+static int
+always(struct eq *g, size_t a, size_t c, int t)
 {
 	json_t *cases = json_object_get(g->spec, "cases"), *cs;
+	struct notes kept;
+	int ok = 1;
 	char *txt;
 	size_t ci;
-	int ok = 1;
 
 	if (c <= a || json_array_size(cases) == 0)
 		return 0;
+	notes_keep(g, &kept);
 	txt = k_asprintf("%.*s", (int)(g->t.v[c].off - g->t.v[a].off),
 	    g->code + g->t.v[a].off);
 	json_array_foreach(cases, ci, cs) {
 		struct val v;
 		eq_case_start(g, cs);
 		if (!eq_parse_text(g, txt, g->t.v[a].off, g->t.v[c].off, -1,
-		    NULL, 1, &v, NULL) || eq_truth(v) != 0) {
+		    NULL, 1, &v, NULL) || eq_truth(v) != t) {
 			ok = 0;
 			break;
 		}
 	}
 	free(txt);
+	if (!ok)
+		notes_back(g, &kept);
 	return ok;
 }
 
-int
-eq_dead_at(struct eq *g, size_t k, size_t *ca, size_t *cb)
+/* Tokens [a, b) as a reason shows them, white space squeezed. */
+static void
+show(const struct eq *g, struct k_buf *why, size_t a, size_t b)
 {
-	size_t i, c, e;
+	char *s, *q;
+
+	if (why == NULL || b <= a)
+		return;
+	s = k_asprintf("%.*s", (int)(g->t.v[b - 1].off + g->t.v[b - 1].len -
+	    g->t.v[a].off), g->code + g->t.v[a].off);
+	q = eq_squeeze(s);
+	k_buf_add(why, q);
+	free(q);
+	free(s);
+}
+
+/*
+ * Token k lies in a branch of the if at i that runs in no case: the
+ * statement the if runs, its condition 0 in every case.  The condition
+ * itself is evaluated: an edit there is in no branch.
+ */
+static int
+dead_branch(struct eq *g, size_t i, size_t k, struct k_buf *why)
+{
+	size_t c, e, h = i + 1 + eq_tk(g, i + 1, "constexpr");
+	const char *cx = h > i + 1 ? " constexpr" : "";
+
+	if ((c = header_close(g, i)) == 0 || c >= k ||
+	    (e = statement_end(g, c + 1, 0)) == 0)
+		return 0;
+	if (k <= e) {
+		if (labelled(g, c + 1, e) || !always(g, h + 1, c, 0))
+			return 0;
+		if (why != NULL) {
+			k_buf_printf(why, "the edit lies in what if%s (", cx);
+			show(g, why, h + 1, c);
+			k_buf_add(why, ") runs, and the condition is 0 in "
+			    "every case");
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int
+eq_dead_at(struct eq *g, size_t k, struct k_buf *why)
+{
+	size_t i;
 
 	/* a jump into the branch would run it without the condition */
 	for (i = g->a; i < g->b; i++)
 		if (eq_tk(g, i, "goto") || eq_tk(g, i, "asm"))
 			return 0;
-	for (i = g->a; i + 1 < k; i++) {
-		size_t j;
-		if (!eq_tk(g, i, "if") || !eq_tk(g, i + 1, "("))
-			continue;
-		c = mt_close(g->code, &g->t, i + 1);
-		if (c >= k || (e = then_end(g, c)) == 0 || k > e)
-			continue;
-		for (j = c + 1; j < e; j++)
-			if (eq_tk(g, j, "case") || eq_tk(g, j, "default"))
-				break;
-		if (j < e)
-			continue;
-		if (always_false(g, i + 2, c)) {
-			*ca = i + 2;
-			*cb = c;
+	for (i = g->a; i + 1 < k; i++)
+		if (eq_tk(g, i, "if") && dead_branch(g, i, k, why))
 			return 1;
-		}
-	}
 	return 0;
 }
 
@@ -306,7 +418,7 @@ own_memory(const struct eq *g, size_t d)
 int
 eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 {
-	size_t k, j, x, eqt, semi, d = 0, ca, cb;
+	size_t k, j, x, eqt, semi, d = 0;
 	int reads = 0;
 
 	for (k = g->a; k < g->b && g->t.v[k].off != off; k++)
@@ -341,7 +453,7 @@ eq_dead_store(struct eq *g, size_t off, size_t len, struct k_buf *why)
 		}
 		if (eq_plain_store(g, j, &eqt))
 			continue;
-		if (eq_dead_at(g, j, &ca, &cb)) {
+		if (eq_dead_at(g, j, NULL)) {
 			reads++;
 			continue;
 		}
