@@ -124,8 +124,8 @@ is "$(dmarked 'macro_sum<32>' | grep -c dead-store)" 0 \
 is "$(dmarked 'dyn_twice<32>' | grep -c dead-store)" 0 \
     "near miss: DynShared handed out twice, the second pointer reads the first's stores"
 
-# branches that never run for the instance (test/equiv/branches.cu): the
-# statement of an if constexpr whose condition is 0
+# branches that never run for the instance (test/equiv/branches.cu): a
+# side of an if constexpr, the else of an if whose condition holds
 "$(tool kscan)" test/equiv/branches.cu 2> /dev/null |
     "$(tool kslice)" 2> /dev/null > "$T_TMP/br.slice"
 "$KW" --mutants 100 < "$T_TMP/br.slice" > "$T_TMP/br" 2> /dev/null
@@ -138,15 +138,24 @@ brmarked() {
 is "$(brmarked 'sparse_scale<0>')" \
     "drop-statement 11 dead-code,swap-arith 11 dead-code," \
     "sparse_scale<0>: if constexpr (SPARSE) with SPARSE = 0: its block is dead code, its else runs"
-is "$(brmarked 'sparse_scale<1>')" "" \
-    "near miss sparse_scale<1>: the if constexpr's condition holds: nothing of its block is marked"
-is "$(for k in 'sparse_scale<0>'; do
+is "$(brmarked 'sparse_scale<1>')" \
+    "drop-statement 13 dead-code,swap-arith 13 dead-code," \
+    "near miss sparse_scale<1>: the if constexpr's condition holds: nothing of its block is marked, its else is dead code"
+is "$(brmarked 'dequant<0>')" \
+    "swap-relational 14 dead-code,drop-statement 15 dead-code,swap-arith 15 dead-code,constant 15 dead-code,swap-relational 16 dead-code,constant 16 dead-code,drop-statement 17 dead-code,drop-statement 19 dead-code,swap-arith 19 dead-code,constant 19 dead-code," \
+    "dequant<General8bit>: the else of if (D == General8bit) is dead, the else-if's condition, the nested if and the last else with it; the if's own condition is not"
+is "$(brmarked 'dequant<2>')" \
+    "drop-statement 13 dead-code,swap-arith 13 dead-code,constant 13 dead-code,drop-statement 15 dead-code,swap-arith 15 dead-code,constant 15 dead-code,swap-relational 16 dead-code,constant 16 dead-code,drop-statement 17 dead-code," \
+    "near miss dequant<NF4>: the first if's condition is 0, so its else runs (the else-if's condition and the last else are not marked); the two then-branches are dead"
+is "$(for k in 'sparse_scale<0>' 'sparse_scale<1>' 'dequant<0>'; do
 	jq -r --arg k "$k" 'select(.id | endswith("::" + $k)) |
 	    .wrap.mutants.list[] | .equivalent.reason // empty' "$T_TMP/br" |
 	    head -n 1
 done)" "$(printf '%s\n' \
-    'the edit lies in what if constexpr (SPARSE) runs, and the condition is 0 in every case')" \
-    "the reason names the if constexpr"
+    'the edit lies in what if constexpr (SPARSE) runs, and the condition is 0 in every case' \
+    'the edit lies in the else branch of if constexpr (SPARSE), and the condition holds in every case' \
+    'the edit lies in the else branch of if (D == General8bit), and the condition holds in every case')" \
+    "the reason names the shape: the if's statement, or its else"
 run test/validate "$T_TMP/br"
 ok "$T_STATUS" "dead-code proofs of branches validate against schemas/"
 

@@ -8,7 +8,8 @@
  *			the instance's values: the statement an "if" (or
  *			"if constexpr") runs when its condition is 0 in
  *			every case ("if (blockSize >= 512) { ... }" in
- *			kernel<256>);
+ *			kernel<256>), the else of one whose condition is
+ *			nonzero in every case (an else-if chain with it);
  *	dead-store	a store-plus-one ("x[i] = v" made "x[i] = (v) + 1")
  *			into an on-chip array of the kernel that nothing
  *			live reads: every other mention of the array is a
@@ -208,13 +209,15 @@ show(const struct eq *g, struct k_buf *why, size_t a, size_t b)
 
 /*
  * Token k lies in a branch of the if at i that runs in no case: the
- * statement the if runs, its condition 0 in every case.  The condition
- * itself is evaluated: an edit there is in no branch.
+ * statement the if runs, its condition 0 in every case, or the else's,
+ * its condition nonzero in every case (an else-if chain is the else's
+ * statement: all of it).  The condition itself is evaluated: an edit
+ * there is in neither branch.
  */
 static int
 dead_branch(struct eq *g, size_t i, size_t k, struct k_buf *why)
 {
-	size_t c, e, h = i + 1 + eq_tk(g, i + 1, "constexpr");
+	size_t c, e, x, h = i + 1 + eq_tk(g, i + 1, "constexpr");
 	const char *cx = h > i + 1 ? " constexpr" : "";
 
 	if ((c = header_close(g, i)) == 0 || c >= k ||
@@ -231,7 +234,17 @@ dead_branch(struct eq *g, size_t i, size_t k, struct k_buf *why)
 		}
 		return 1;
 	}
-	return 0;
+	if (!eq_tk(g, e + 1, "else") || k <= e + 1 ||
+	    (x = statement_end(g, e + 2, 0)) == 0 || k > x ||
+	    labelled(g, e + 2, x) || !always(g, h + 1, c, 1))
+		return 0;
+	if (why != NULL) {
+		k_buf_printf(why, "the edit lies in the else branch of if%s (",
+		    cx);
+		show(g, why, h + 1, c);
+		k_buf_add(why, "), and the condition holds in every case");
+	}
+	return 1;
 }
 
 int
