@@ -125,7 +125,8 @@ is "$(dmarked 'dyn_twice<32>' | grep -c dead-store)" 0 \
     "near miss: DynShared handed out twice, the second pointer reads the first's stores"
 
 # branches that never run for the instance (test/equiv/branches.cu): a
-# side of an if constexpr, the else of an if whose condition holds
+# side of an if constexpr, the else of an if whose condition holds, the
+# sections of a switch that no case's value reaches
 "$(tool kscan)" test/equiv/branches.cu 2> /dev/null |
     "$(tool kslice)" 2> /dev/null > "$T_TMP/br.slice"
 "$KW" --mutants 100 < "$T_TMP/br.slice" > "$T_TMP/br" 2> /dev/null
@@ -147,15 +148,42 @@ is "$(brmarked 'dequant<0>')" \
 is "$(brmarked 'dequant<2>')" \
     "drop-statement 13 dead-code,swap-arith 13 dead-code,constant 13 dead-code,drop-statement 15 dead-code,swap-arith 15 dead-code,constant 15 dead-code,swap-relational 16 dead-code,constant 16 dead-code,drop-statement 17 dead-code," \
     "near miss dequant<NF4>: the first if's condition is 0, so its else runs (the else-if's condition and the last else are not marked); the two then-branches are dead"
-is "$(for k in 'sparse_scale<0>' 'sparse_scale<1>' 'dequant<0>'; do
+is "$(brmarked 'pick_mode<0>')" \
+    "drop-statement 17 dead-code,swap-arith 17 dead-code,constant 17 dead-code,drop-statement 19 dead-code,swap-arith 19 dead-code,constant 19 dead-code,drop-statement 22 dead-code,swap-arith 22 dead-code,constant 22 dead-code," \
+    "pick_mode<SCALE>: switch (M) enters at case SCALE, which breaks: SHIFT, LOWER and default are dead code"
+is "$(brmarked 'pick_mode<1>')" \
+    "drop-statement 14 dead-code,swap-arith 14 dead-code,constant 14 dead-code,drop-statement 22 dead-code,swap-arith 22 dead-code,constant 22 dead-code," \
+    "near miss pick_mode<SHIFT>: case LOWER is reached by falling through from SHIFT (not marked); SCALE and default are dead"
+is "$(brmarked 'pick_mode<7>')" \
+    "drop-statement 14 dead-code,swap-arith 14 dead-code,constant 14 dead-code,drop-statement 17 dead-code,swap-arith 17 dead-code,constant 17 dead-code,drop-statement 19 dead-code,swap-arith 19 dead-code,constant 19 dead-code," \
+    "near miss pick_mode<7>: 7 matches no label, so default runs (not marked); every case section is dead"
+is "$(brmarked run_mode)" "" \
+    "near miss run_mode: a switch on a runtime scalar, whose cases reach both labels: nothing marked"
+is "$(brmarked 'odd_label<0>')" "" \
+    "near miss odd_label<0>: a label kwrap cannot evaluate (case sizeof(float)): nothing of the switch is marked"
+is "$(for k in 'sparse_scale<0>' 'sparse_scale<1>' 'dequant<0>' 'pick_mode<1>'; do
 	jq -r --arg k "$k" 'select(.id | endswith("::" + $k)) |
 	    .wrap.mutants.list[] | .equivalent.reason // empty' "$T_TMP/br" |
 	    head -n 1
 done)" "$(printf '%s\n' \
     'the edit lies in what if constexpr (SPARSE) runs, and the condition is 0 in every case' \
     'the edit lies in the else branch of if constexpr (SPARSE), and the condition holds in every case' \
-    'the edit lies in the else branch of if (D == General8bit), and the condition holds in every case')" \
-    "the reason names the shape: the if's statement, or its else"
+    'the edit lies in the else branch of if (D == General8bit), and the condition holds in every case' \
+    'the edit lies under case SCALE: of switch (M), whose value is 1 in every case')" \
+    "the reason names the shape: the if's statement, its else, a switch's section"
+id=$(jq -r 'select(.scan.name == "run_mode") | .id' "$T_TMP/br.slice")
+printf '{"id":"%s","spec":{"cases":[{"name":"a","scalars":{"n":300,"mode":0}},{"name":"b","scalars":{"n":300,"mode":3}}]}}\n' \
+    "$id" > "$T_TMP/br.spec"
+"$KW" --mutants 100 --spec "$T_TMP/br.spec" < "$T_TMP/br.slice" \
+    > "$T_TMP/br.mode" 2> /dev/null
+is "$(brmarked run_mode "$T_TMP/br.mode")" \
+    "drop-statement 14 dead-code,swap-arith 14 dead-code,constant 14 dead-code," \
+    "run_mode with mode 0 or 3 by the spec: case 1 is reached by no case (case 0 breaks)"
+is "$(jq -r 'select(.scan.name == "run_mode") | .wrap.mutants.list[] |
+    .equivalent | select(.) | [.reason, (.reads | join(","))] | join(" | ")' \
+    "$T_TMP/br.mode" | sort -u)" \
+    "the edit lies under case 1: of switch (mode), whose value (0 to 3 over the cases) reaches no label that runs it (over the cases: mode in [0, 3]) | scalars" \
+    "a value that differs between cases: the reason gives its range and the proof reads the scalars"
 run test/validate "$T_TMP/br"
 ok "$T_STATUS" "dead-code proofs of branches validate against schemas/"
 

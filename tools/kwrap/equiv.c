@@ -16,8 +16,9 @@
  *	dead-code	the edit lies in what an "if" runs, its condition 0
  *			in every case (template value parameters at the
  *			instance's values: "if (blockSize >= 512)" in
- *			kernel<256>), or in the else of one whose condition
- *			holds in every case, in equiv_dead.c;
+ *			kernel<256>), in the else of one whose condition
+ *			holds in every case, or in a section of a switch
+ *			that no case reaches, in equiv_dead.c;
  *	dead-store	a store-plus-one into an on-chip array that no live
  *			code reads, in equiv_dead.c;
  *	barrier-orders-nothing	a dropped __syncthreads() where no memory

@@ -91,8 +91,8 @@ int eq_same_name(const struct eq *g, size_t i, size_t j);
 size_t eq_semi(const struct eq *g, size_t a, size_t b);
 /* equiv_dead.c: token k lies in code of the body that runs in no case:
  * what an "if" runs whose condition is 0 in every case, the else of one
- * whose condition holds in every case; the reason appended to why (when
- * not NULL). */
+ * whose condition holds in every case, a section of a switch that no
+ * case's value reaches; the reason appended to why (when not NULL). */
 int eq_dead_at(struct eq *g, size_t k, struct k_buf *why);
 /* equiv_dead.c: the definitions of the name of token f outside the
  * kernel, "struct F ... { ... }" and "F (...) ... { ... }", [s, e] pairs

@@ -9,7 +9,9 @@
  *			"if constexpr") runs when its condition is 0 in
  *			every case ("if (blockSize >= 512) { ... }" in
  *			kernel<256>), the else of one whose condition is
- *			nonzero in every case (an else-if chain with it);
+ *			nonzero in every case (an else-if chain with it),
+ *			a section of a switch that no case's value reaches
+ *			by its labels, by default or by falling through;
  *	dead-store	a store-plus-one ("x[i] = v" made "x[i] = (v) + 1")
  *			into an on-chip array of the kernel that nothing
  *			live reads: every other mention of the array is a
@@ -247,6 +249,181 @@ dead_branch(struct eq *g, size_t i, size_t k, struct k_buf *why)
 	return 1;
 }
 
+/*
+ * The next label at the top level of a switch's body from token j to e
+ * (the body's "}"): its "case" or "default" at *at, its ":" at *colon.
+ * 1 when there is one, 0 at the body's end, -1 when the body is not
+ * plain enough to follow: a label inside a block of its own (Duff's
+ * device), after a statement's header ("if (c) case 1:"), without a ":"
+ * of its own; a nested switch and its labels are skipped whole.
+ */
+static int
+next_label(const struct eq *g, size_t j, size_t e, size_t *at,
+    size_t *colon)
+{
+	size_t x;
+	int d = 0;
+
+	for (; j < e; j++) {
+		if (eq_tk(g, j, "(") || eq_tk(g, j, "[")) {
+			if ((j = mt_close(g->code, &g->t, j)) >= e)
+				return -1;
+		} else if (eq_tk(g, j, "switch")) {
+			if ((x = header_close(g, j)) == 0 || !eq_tk(g, x + 1,
+			    "{") || (j = mt_close(g->code, &g->t, x + 1)) >= e)
+				return -1;
+		} else if (eq_tk(g, j, "{"))
+			d++;
+		else if (eq_tk(g, j, "}"))
+			d--;
+		else if (eq_tk(g, j, "case") || eq_tk(g, j, "default")) {
+			if (d != 0 || !(eq_tk(g, j - 1, "{") ||
+			    eq_tk(g, j - 1, ";") || eq_tk(g, j - 1, "}") ||
+			    eq_tk(g, j - 1, ":")))
+				return -1;
+			for (x = j + 1; x < e && !eq_tk(g, x, ":"); x++)
+				if (eq_tk(g, x, "(") || eq_tk(g, x, "["))
+					x = mt_close(g->code, &g->t, x);
+				else if (eq_tk(g, x, "{") || eq_tk(g, x, "}") ||
+				    eq_tk(g, x, ";") || eq_tk(g, x, "?"))
+					return -1;
+			if (x >= e || (x == j + 1) != eq_tk(g, j, "default"))
+				return -1;
+			*at = j;
+			*colon = x;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether a switch's section, statements [a, b), may run on into the
+ * next: unless its last statement is a break, continue or return of its
+ * own (not under an if or a loop). */
+static int
+falls_through(const struct eq *g, size_t a, size_t b)
+{
+	size_t s, x, last = b;
+
+	for (s = a; s < b; s = x + 1) {
+		if ((x = statement_end(g, s, 0)) == 0 || x >= b)
+			return 1;
+		last = s;
+	}
+	return last == b || !(eq_tk(g, last, "break") || eq_tk(g, last,
+	    "continue") || eq_tk(g, last, "return"));
+}
+
+/* The value of tokens [a, b) in the current case, one number; 0 when it
+ * is not one. */
+static int
+one_value(struct eq *g, size_t a, size_t b, int record, struct val *v)
+{
+	char *txt;
+	int ok;
+
+	if (b <= a)
+		return 0;
+	txt = k_asprintf("%.*s", (int)(g->t.v[b].off - g->t.v[a].off),
+	    g->code + g->t.v[a].off);
+	ok = eq_parse_text(g, txt, g->t.v[a].off, g->t.v[b].off, -1, NULL,
+	    record, v, NULL) && eq_single(*v);
+	free(txt);
+	return ok;
+}
+
+struct label {
+	size_t at, colon;
+};
+
+/*
+ * Token k lies in a section of the switch at s that no case reaches.  In
+ * one case the switch's value enters at the label that equals it, else at
+ * default, else nowhere; from there it runs on while each section falls
+ * through (falls_through).  So k's section runs only where a case enters
+ * at its own labels or at a label before them whose sections all fall
+ * through to it.  The value and every label must be one number in each
+ * case, and every label of the body plain (next_label); else nothing is
+ * proven.  The labels' values compare as C does only where both are
+ * ints: one unsigned with a negative or huge other proves nothing.
+ */
+static int
+dead_section(struct eq *g, size_t s, size_t k, struct k_buf *why)
+{
+	json_t *cases = json_object_get(g->spec, "cases"), *cs;
+	struct label *lab = NULL;
+	struct notes kept;
+	int r, ok = 0;
+	size_t c, e, j, n = 0, sec, first, ci, m, at, colon;
+	long long lo = 0, hi = 0;
+
+	if (!eq_tk(g, s, "switch") || (c = header_close(g, s)) == 0 ||
+	    c >= k || !eq_tk(g, c + 1, "{") ||
+	    (e = mt_close(g->code, &g->t, c + 1)) >= g->b || k >= e)
+		return 0;
+	notes_keep(g, &kept);
+	for (j = c + 2; (r = next_label(g, j, e, &at, &colon)) > 0;
+	    j = colon + 1) {
+		lab = k_reallocarray(lab, n + 1, sizeof(*lab));
+		lab[n].at = at;
+		lab[n++].colon = colon;
+	}
+	/* k's section: after the last label whose ":" comes before k, and
+	 * not in the next label */
+	for (sec = n; sec > 0 && lab[sec - 1].colon >= k; sec--)
+		;
+	if (r < 0 || sec-- == 0 || (sec + 1 < n && lab[sec + 1].at <= k))
+		goto out;
+	for (first = sec; first > 0 && falls_through(g, lab[first - 1].colon +
+	    1, lab[first].at); first--)
+		;
+	json_array_foreach(cases, ci, cs) {
+		struct val v, l;
+		size_t entry = n, dflt = n;
+		eq_case_start(g, cs);
+		if (!one_value(g, s + 2, c, 1, &v))
+			goto out;
+		for (m = 0; m < n; m++) {
+			if (eq_tk(g, lab[m].at, "default")) {
+				dflt = m;
+				continue;
+			}
+			if (!one_value(g, lab[m].at + 1, lab[m].colon, 0, &l) ||
+			    (v.uns != l.uns && (v.lo < 0 || l.lo < 0 ||
+			    v.lo > INT_MAX || l.lo > INT_MAX)))
+				goto out;
+			if (l.lo == v.lo && entry == n)
+				entry = m;
+		}
+		if (entry == n)
+			entry = dflt;
+		if (entry >= first && entry <= sec)
+			goto out;
+		if (ci == 0 || v.lo < lo)
+			lo = v.lo;
+		if (ci == 0 || v.lo > hi)
+			hi = v.lo;
+	}
+	ok = json_array_size(cases) > 0;
+	if (ok && why != NULL) {
+		k_buf_add(why, "the edit lies under ");
+		show(g, why, lab[sec].at, lab[sec].colon);
+		k_buf_add(why, ": of switch (");
+		show(g, why, s + 2, c);
+		if (lo == hi)
+			k_buf_printf(why, "), whose value is %lld in every "
+			    "case", lo);
+		else
+			k_buf_printf(why, "), whose value (%lld to %lld over "
+			    "the cases) reaches no label that runs it", lo, hi);
+	}
+out:
+	if (!ok)
+		notes_back(g, &kept);
+	free(lab);
+	return ok;
+}
+
 int
 eq_dead_at(struct eq *g, size_t k, struct k_buf *why)
 {
@@ -257,7 +434,8 @@ eq_dead_at(struct eq *g, size_t k, struct k_buf *why)
 		if (eq_tk(g, i, "goto") || eq_tk(g, i, "asm"))
 			return 0;
 	for (i = g->a; i + 1 < k; i++)
-		if (eq_tk(g, i, "if") && dead_branch(g, i, k, why))
+		if ((eq_tk(g, i, "if") && dead_branch(g, i, k, why)) ||
+		    (eq_tk(g, i, "switch") && dead_section(g, i, k, why)))
 			return 1;
 	return 0;
 }
