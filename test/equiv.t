@@ -238,7 +238,7 @@ ok "$T_STATUS" "overwritten proofs validate against schemas/"
 bmarked() {
 	jq -r --arg k "$1" 'select(.id | endswith("::" + $k)) |
 	    .wrap.mutants.list[] | select(.op == "drop-syncthreads") |
-	    "\(.line) \(.equivalent.rule // "none")"' "$T_TMP/barrier"
+	    "\(.line) \(.equivalent.rule // "none")"' "${B:-$T_TMP/barrier}"
 }
 is "$(bmarked 'pick_far<64>')" "$(printf '%s\n' '14 barrier-orders-nothing' \
     '28 none' '34 none')" \
@@ -264,6 +264,15 @@ is "$(bmarked 'one_pass<64>' | tr '\n' ',')" "10 barrier-orders-nothing,13 none,
     "one_pass<64>: a loop from blockIdx.x * T to gridDim.x * T in steps of gridDim.x * T runs one pass: its first barrier has no earlier pass before it (and __ldg(&x[...]) declares nothing)"
 is "$(bmarked 'many_pass<64>' | awk '{ print $2 }' | sort -u)" none \
     "near miss many_pass<64>: up to n, a block runs more passes, and the first barrier orders the last pass's reads of buf before the next one's writes"
+# library calls that write what they are handed (test/equiv/barrier_lib.cu)
+"$(tool kscan)" test/equiv/barrier_lib.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" --mutants 100 > "$T_TMP/blib" 2> /dev/null
+is "$(B=$T_TMP/blib bmarked 'union_loads<64>' | awk '{ print $2 }' | sort -u)" none \
+    "near miss union_loads<64>: cub's loads are handed members of one __shared__ union (Load(tmp.a)), which they write: every barrier orders them"
+is "$(B=$T_TMP/blib bmarked paren_atomic)" "9 none" \
+    "near miss paren_atomic: atomicAdd(&(x[...])) writes x before the barrier, read after it"
+is "$(B=$T_TMP/blib bmarked 'own_loads<64>')" "15 barrier-orders-nothing" \
+    "own_loads<64>: a barrier at the kernel's end after a load into storage of its own orders nothing"
 is "$(jq -r 'select(.id | endswith("::tile_sum<32>")) | .wrap.mutants.list[] |
     select(.op == "drop-syncthreads") | .equivalent.rule' "$T_TMP/dead") $(jq -r 'select(.id | endswith("::tile_sum<64>")) | .wrap.mutants.list[] |
     select(.op == "drop-syncthreads") | .equivalent.rule // "none"' "$T_TMP/dead")" \

@@ -29,8 +29,10 @@
  * from anything else may point anywhere).  x[...] followed by an
  * assignment, ++ or -- is a write, otherwise a read; "p += n" moves a
  * pointer and touches nothing; any other use of a pointer's value (a
- * cast, an argument, &x[i]) may write through it, as may every argument
- * of a function the slice defines or a functor the kernel holds.  Code
+ * cast, an argument, &x[i] or &(x[i])) may write through it, as may a
+ * member handed whole to any call ("Load(tmp.a)": a reference parameter
+ * may bind it) and every argument of a function the slice defines or a
+ * functor the kernel holds.  Code
  * that never runs in any case (equiv_dead.c) touches nothing.  The
  * barrier orders nothing when no object is written on one side and
  * mentioned on the other.
@@ -739,15 +741,37 @@ assign_at(const struct eq *g, size_t i)
 	    "++") || eq_tk(g, i, "--"));
 }
 
+/* The chain of name j, ending before token e, has its address taken:
+ * "&x[i]", or "&(x[i])". */
+static int
+addr_of(const struct eq *g, size_t j, size_t e)
+{
+	return eq_tk(g, j - 1, "&") || (j >= 2 && eq_tk(g, j - 1, "(") &&
+	    eq_tk(g, j - 2, "&") && eq_tk(g, e, ")") &&
+	    mt_close(g->code, &g->t, j - 1) == e);
+}
+
+/* The chain of name j, ending before token e, is a whole argument of a
+ * call and names a member ("f(s.tmp)", "T(u.load).Load(...)"): a class
+ * object handed over, which a reference parameter may bind and write (a
+ * library's block load staging its values in the storage it is given). */
+static int
+member_arg(const struct eq *g, size_t j, size_t e)
+{
+	return in_call(g, j) && (eq_tk(g, j - 1, "(") || eq_tk(g, j - 1,
+	    ",")) && (eq_tk(g, e, ",") || eq_tk(g, e, ")")) && e >= 2 &&
+	    (eq_tk(g, e - 2, ".") || eq_tk(g, e - 2, "->"));
+}
+
 /* The value of pointer x flows at token j (not read through): bare, or
  * &x[...]. */
 static int
 address_use(const struct eq *g, size_t j)
 {
 	int subs, call;
+	size_t e = chain_end(g, j, &subs, &call);
 
-	(void)chain_end(g, j, &subs, &call);
-	return subs == 0 || eq_tk(g, j - 1, "&");
+	return subs == 0 || addr_of(g, j, e);
 }
 
 /* The locals of the body: plain ones (private to a thread) are noted so
@@ -984,9 +1008,10 @@ mentions(struct br *r, const struct side *sd, int s,
 			e = chain_end(g, j, &subs, &call);
 			w = assign_at(g, e) || eq_tk(g, j - 1, "++") ||
 			    eq_tk(g, j - 1, "--");
-			if (in_user_call(r, j) || (eq_tk(g, j - 1, "&") &&
+			if (in_user_call(r, j) || (addr_of(g, j, e) &&
 			    (subs > 0 || r->o[o].kind == O_SCALAR)) ||
-			    (subs == 0 && in_call(g, j))) {
+			    (subs == 0 && in_call(g, j)) ||
+			    member_arg(g, j, e)) {
 				/* handed to code that may write it */
 				touch(r, o, s, 0);
 				touch(r, o, s, 1);
