@@ -405,6 +405,12 @@ verify jintf jitint far --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(",")), (.candidate.unjudged // [] | length)] | map(tostring) | join(" ")')" \
     "false mismatch 0" \
     "the other outputs still judge: y 0.01 off fails beside the masked k"
+is "$(v '[.runs[] | select(.mode == "mask")] | length')" 2 \
+    "the mask held still over two more runs of the reference (runs mode mask)"
+verify jroam introam intoff --no-time
+is "$(v '[.verified.reason, .tolerance.outputs[1].masked, .tolerance.outputs[1].unbanded, ([.runs[] | select(.mode == "mask")] | length), .pass_exe] | map(tostring) | join(" ")')" \
+    "nondeterministic null incomparable 1 null" \
+    "near miss: a race that lands on another element at every run moves a new one in the first run more: not masked, not judged"
 # MASK_MAX: a race in half of an output's elements is masked, in more not
 verify jhalf inthalf inthalf --no-time
 is "$(v '[.verified.value, .pass_exe, .tolerance.outputs[1].masked, .tolerance.outputs[1].unstable] | map(tostring) | join(" ")')" \

@@ -465,6 +465,9 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		k[4]++;
 	else if (reps == 0 && kcase == 2 && strcmp(mode, "jitint2") == 0)
 		k[4]++;		/* case 2 only */
+	else if (reps == 0 && strcmp(mode, "introam") == 0)
+		/* a race that lands somewhere else at every run */
+		k[bump(argv[1]) % N]++;
 	else if (reps == 0 && (strcmp(mode, "inthalf") == 0 ||
 	    strcmp(mode, "inthalf9") == 0 || strcmp(mode, "intwide") == 0))
 		/* a race in 8 of k's 16 elements (half), 9, or all */

@@ -153,6 +153,8 @@ struct buf {
 #define MASK_MAX 0.5		/* an output whose runs differ on more than
 				 * this fraction of its elements in a case is
 				 * not judged on the rest */
+#define MASK_RUNS 2		/* runs more that must move no element a
+				 * mask does not hold */
 
 struct run {
 	struct k_proc p;
