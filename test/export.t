@@ -84,9 +84,9 @@ like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0.5, 0.0001' \
 printf '%s\n' "$R" | jq -c '.verify.tolerance.outputs |= map(if .name == "out" then .unordered = true else . end)' \
     > "$T_TMP/unord.ndjson"
 run "$KREPORT" --export-dir "$T_TMP/uo" "$T_TMP/unord.ndjson"
-like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 1, 0 \}' \
+like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 1, 0, 0\.5 \}' \
     "an unordered output is marked so in test.cu"
-like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0, 0 \}' \
+like "$(cat "$X/test.cu")" '\{ 3, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0, 0, 0\.5 \}' \
     "the others are not"
 # a masked output (kverify: a few elements move between the reference's
 # runs): its map of unstable elements beside the golden, where it has one
@@ -96,8 +96,14 @@ printf '%s\n' "$R" | jq -c --arg m "$H5" '.verify.tolerance.outputs |= map(if .n
     > "$T_TMP/masked.ndjson"
 run "$KREPORT" --export-dir "$T_TMP/mk" "$T_TMP/masked.ndjson"
 M=$(jq -r .dir "$T_TMP/out")
-like "$(cat "$M/test.cu")" '\{ 1, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0, 1 \}' \
+like "$(cat "$M/test.cu")" '\{ 1, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0, 1, 0\.5 \}' \
     "a masked output is marked so in test.cu"
+printf '%s\n' "$R" | jq -c --arg m "$H5" '.verify.tolerance.outputs |= map(if .name == "out" then .split = true | .unstable = 1 | .elements = 36 | .stable_atol = 0.001 else . end) |
+    .verify.golden[1].outputs[0] += {unstable: 1, unstable_hash: $m, stable_spread: 0}' \
+    > "$T_TMP/split.ndjson"
+run "$KREPORT" --export-dir "$T_TMP/sp" "$T_TMP/split.ndjson"
+like "$(cat "$(jq -r .dir "$T_TMP/out")/test.cu")" '\{ 1, "out", 1, 4, 0\.5, 0\.0001, [0-9]+ULL, 0, 2, 0\.001 \}' \
+    "a split output is marked so in test.cu, with its stable elements' band"
 is "$(cd "$M" && find expected -name '*.unstable.bin' | sort | tr '\n' ' ')" \
     "expected/1/out.unstable.bin " "its map is copied where the golden has one (case 1), no other"
 is_file "$M/expected/1/out.unstable.bin" "$KFORGE_WORK/blobs/$(echo "$H5" | cut -c1-2)/$H5" \

@@ -359,6 +359,20 @@ verify jitbig jitbig jitbig --no-time
 is "$(v '[.verified.value, .pass_exe, (.tolerance.outputs[0] | .spread > 1000, .relative < 1e-3, (.atol * 1e3 | round))] | map(tostring) | join(" ")')" \
     "true true true true 16" \
     "a case of values a million times larger: its spread sizes its own band, case 0 keeps 4 x 0.004"
+# a race on one element whose spread is small beside another case's
+# values: banded, but the elements that held still keep their own band
+verify rbig racebig racebig --no-time
+is "$(v '[.verified.value, .pass_exe, (.tolerance.outputs[0] | .banded, .split, .unstable, .atol, .stable_atol)] | map(tostring) | join(" ")')" \
+    "true true true true 3 20 1e-05" \
+    "y[0] 5 more in the repeat beside case 2's million: split, the band 20 for y[0], the default for the others"
+verify rbigoff racebig bigoff --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(",")), .candidate.cases[0].outputs[0].first_mismatch] | map(tostring) | join(" ")')" \
+    "false mismatch 3" \
+    "y[3] 10 off, inside the race's band of 20: fails, held to the default band where the reference held still"
+verify rjit racejit bigoff --no-time
+is "$(v '[.tolerance.outputs[0].split, .tolerance.outputs[0].banded, .pass_exe] | map(tostring) | join(" ")')" \
+    "null true true" \
+    "near miss: the other elements also round another way: not split, one band for all (y[3] 10 off passes inside it, as before)"
 verify jitbigf jitbig jitbigfar --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
     "false timed-outputs-differ,mismatch" \
@@ -946,6 +960,13 @@ cand "$T_TMP/gold2" jitbig > "$T_TMP/in"
 reverify --no-time
 is "$(v '[.golden_reused, .pass_exe] | map(tostring) | join(" ")')" "true true" \
     "and the reference's own spread passes"
+# a split output's map comes back too: its stable elements keep their band
+verify reusesp racebig racebig --no-time
+cp "$T_TMP/out" "$T_TMP/gold4"
+cand "$T_TMP/gold4" bigoff > "$T_TMP/in"
+reverify --no-time
+is "$(v '[.golden_reused, .pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
+    "true false mismatch" "a kept split golden: y[3] 10 off still fails"
 # a masked output's map comes back from the blob store with the golden
 verify reusemk jitint jitint --no-time
 cp "$T_TMP/out" "$T_TMP/gold3"

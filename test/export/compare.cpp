@@ -26,7 +26,7 @@ static void check_m(const char *what, int kind, int size, double atol, double rt
 {
 	put("expected/0/o.bin", want, wn);
 	put("out/0/o.bin", got, gn);
-	kx_out o = { 0, "o", kind, size, atol, rtol, wn, unordered, masked };
+	kx_out o = { 0, "o", kind, size, atol, rtol, wn, unordered, masked, 1e-3 };
 	printf("%s: ", what);
 	fflush(stdout);
 	printf("%d\n", kx_compare(o, "typical"));
@@ -84,12 +84,17 @@ int main(void)
 	float q1[3] = { 1, 2, 3 }, q2[3] = { 1, 2, INFINITY }, q3[3] = { 1, 2.5f, INFINITY };
 	check_m("f32 masked, an infinity where masked", KX_F32, 4, 1e-3, 0, q1, 12, q2, 12, 0, 1);
 	check_m("f32 masked, off where not", KX_F32, 4, 1e-3, 0, q1, 12, q3, 12, 0, 1);
+	// split: where the map holds 1 in atol (here 1), elsewhere in the
+	// stable elements' band (1e-3)
+	float r1[3] = { 1, 2, 3 }, r2[3] = { 1, 2, 3.5f }, r3[3] = { 1, 2.5f, 3 };
+	check_m("f32 split, in the band where unstable", KX_F32, 4, 1, 0, r1, 12, r2, 12, 0, 2);
+	check_m("f32 split, the same off where stable", KX_F32, 4, 1, 0, r1, 12, r3, 12, 0, 2);
 	put("expected/0/o.unstable.bin", m2, 2);
 	check_m("masked, a map of another length", KX_BYTES, 4, 0, 0, k1, 12, k2, 12, 0, 1);
 	unlink("expected/0/o.unstable.bin");
 	check_m("masked, no map for this case", KX_BYTES, 4, 0, 0, k1, 12, k2, 12, 0, 1);
 	unlink("expected/0/o.bin");
-	kx_out o = { 0, "o", KX_BYTES, 4, 0, 0, 12, 0, 0 };
+	kx_out o = { 0, "o", KX_BYTES, 4, 0, 0, 12, 0, 0, 0 };
 	printf("missing: %d\n", kx_compare(o, "typical"));
 	atexit(kx_stopped);
 	return 0;

@@ -128,7 +128,8 @@ sh test/gpu/hip-prepare.sh
 sh test/gpu/import-prepare.sh
 
 # nondeterministic references and the mutation score: a float atomicAdd
-# reduction and small kernels of test/mutate/ and test/equiv/ (but its
+# reduction, a race on one element (test/gpu/judge/tailwinner.cu) and
+# small kernels of test/mutate/ and test/equiv/ (but its
 # near miss loop_assert_over, whose own assert fires) and the vector
 # stores of test/sizes/vector.cu (but its near miss) and the launches
 # under conditions of test/sizes/dispatch.cu (but tap_gather_any, which
@@ -142,7 +143,7 @@ sh test/gpu/import-prepare.sh
 if [ -x ./kscan ] && [ -x ./kslice ] && [ -x ./kwrap ]; then
 	./kscan test/gpu/judge/binsum.cu test/gpu/judge/bigshared.cu \
 	    test/gpu/judge/staleshared.cu test/gpu/judge/partition.cu \
-	    test/mutate/blocksum.cu \
+	    test/gpu/judge/tailwinner.cu test/mutate/blocksum.cu \
 	    test/mutate/modes.cu test/mutate/guard.cu test/mutate/order.cu \
 	    test/mutate/boundary.cu test/mutate/ties.cu \
 	    test/mutate/sizeguard.cu test/mutate/decompose.cu \

@@ -465,6 +465,20 @@ if [ -f "$g/judge.ndjson" ]; then
 	ok $? "split_sign: a verified task"
 	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
 	    "split_sign: the reference passes as its own candidate"
+	# a race on one element (test/gpu/judge/tailwinner.cu): where the
+	# runs differ there, the output is split (the race is small beside
+	# the large_magnitude case's values: banded) or masked, the other
+	# elements judged in their own band, and the task is still verified;
+	# the reference passes as itself
+	m=test/gpu/judge/tailwinner.cu::tail_winner
+	echo "# $m: deterministic=$(val "$J" "$m" deterministic) $(line "$J" "$m" | grep -o '"\(masked\|split\)":true,"unstable":[0-9]*' | head -n 1)"
+	has "$J" "$m" '"verified":{"value":true'
+	ok $? "tail_winner: a race on one element is a verified task"
+	ok "$([ "$(val "$J" "$m" pass_exe)" = true ] && echo 0 || echo 1)" \
+	    "tail_winner: the reference passes as its own candidate"
+	ok "$([ "$(val "$J" "$m" deterministic)" = true ] ||
+	    has "$J" "$m" '"\(masked\|split\)":true' && echo 0 || echo 1)" \
+	    "tail_winner: where its runs differ, out is split or masked"
 	# vector stores guarded at their start (test/sizes/vector.cu): the
 	# count rounded up to the width leaves no element unwritten
 	# (and rows of float4 read through a const pointer or copied

@@ -450,6 +450,24 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 		if (mode[6] == 'f' && kcase == 0)
 			y[7] += 0.05f;
 	}
+	/* racebig: jitbig's magnitudes, y[0] 5 more in the repeat (a race
+	 * on one element, small beside case 2's values); bigoff: the same
+	 * magnitudes, y[3] 10 off */
+	/* racejit: racebig, and every other element rounded another way in
+	 * the repeat, within the dtype's tolerance */
+	if (strcmp(mode, "racebig") == 0 || strcmp(mode, "bigoff") == 0 ||
+	    strcmp(mode, "racejit") == 0) {
+		mag = kcase == 2 ? 1e6f : 1.0f;
+		for (i = 0; i < N; i++)
+			y[i] *= mag;
+		if (mode[0] == 'b')
+			y[3] += 10.0f;
+		else if (reps == 0) {
+			y[0] += 5.0f;
+			for (i = 1; mode[4] == 'j' && i < N; i++)
+				y[i] += 2e-6f * fabsf(y[i]) + 1e-6f;
+		}
+	}
 	if (strcmp(mode, "jitcrash") == 0)
 		snprintf(mode, sizeof(mode), "%s", "jitter");
 	if (reps > 0 && (strcmp(mode, "jitter") == 0 ||

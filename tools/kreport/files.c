@@ -104,11 +104,12 @@ kind_of(const struct k_dtype *d)
 }
 
 /* verify.tolerance's band of output name, or the dtype's; *unordered:
- * compared as a multiset; *masked: compared where its map of unstable
- * elements holds 0 */
+ * compared as a multiset; *masked: 1 compared where its map of unstable
+ * elements holds 0, 2 (split) compared there in *stable, elsewhere in
+ * *atol */
 static void
 band(json_t *verify, const char *name, const struct k_dtype *d,
-    double *atol, double *rtol, int *unordered, int *masked)
+    double *atol, double *rtol, int *unordered, int *masked, double *stable)
 {
 	json_t *o;
 	size_t i;
@@ -116,6 +117,7 @@ band(json_t *verify, const char *name, const struct k_dtype *d,
 	*atol = d != NULL ? d->atol : 0;
 	*rtol = d != NULL ? d->rtol : 0;
 	*unordered = *masked = 0;
+	*stable = *atol;
 	json_array_foreach(json_object_get(json_object_get(verify,
 	    "tolerance"), "outputs"), i, o)
 		if (strcmp(k_get_str(o, "name") != NULL ? k_get_str(o, "name") :
@@ -128,7 +130,11 @@ band(json_t *verify, const char *name, const struct k_dtype *d,
 				    "rtol"));
 			*unordered = json_is_true(json_object_get(o,
 			    "unordered"));
-			*masked = json_is_true(json_object_get(o, "masked"));
+			*masked = json_is_true(json_object_get(o, "masked")) ?
+			    1 : json_is_true(json_object_get(o, "split")) ? 2 : 0;
+			*stable = json_is_number(json_object_get(o,
+			    "stable_atol")) ? json_number_value(
+			    json_object_get(o, "stable_atol")) : *atol;
 		}
 }
 
@@ -530,16 +536,19 @@ test_cu(struct info *in, const char *harness, json_t *gold, json_t *keep,
 			    "type"));
 			double atol, rtol;
 			char a[40], r[40];
+			double stable;
+			char st[40];
 			int unordered, masked;
 			band(verify, k_get_str(o, "name"), d, &atol, &rtol,
-			    &unordered, &masked);
+			    &unordered, &masked, &stable);
 			k_buf_printf(&b, "\t{ %lld, \"%s\", %d, %d, %s, %s, "
-			    "%lluULL, %d, %d },\n", (long long)json_integer_value(
+			    "%lluULL, %d, %d, %s },\n", (long long)json_integer_value(
 			    json_object_get(g, "case")), k_get_str(o, "name"),
 			    kind_of(d), d != NULL ? d->size : 1, c_double(atol,
 			    a, sizeof(a)), c_double(rtol, r, sizeof(r)),
 			    (unsigned long long)json_integer_value(
-			    json_object_get(o, "bytes")), unordered, masked);
+			    json_object_get(o, "bytes")), unordered, masked,
+			    c_double(stable, st, sizeof(st)));
 		}
 	}
 	k_buf_add(&b, "};\n\n");

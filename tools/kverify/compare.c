@@ -110,7 +110,9 @@ compare(const struct buf *want, const struct buf *got, double atol_o,
  * got against want, element by element, into c; with bad (one byte an
  * element of want) each element that differs is set to 1 there.  A
  * masked golden output (golden.c's tolerance()) is judged on its stable
- * elements alone: those its unstable map leaves at 0.
+ * elements alone: those its unstable map leaves at 0.  A split one judges
+ * its stable elements in their own band (stable_atol) and the others in
+ * atol_o, the output's.
  */
 void
 compare_at(const struct buf *want, const struct buf *got, double atol_o,
@@ -121,6 +123,7 @@ compare_at(const struct buf *want, const struct buf *got, double atol_o,
 	double atol = atol_o >= 0 ? atol_o : d != NULL ? d->atol : 0;
 	double rtol = rtol_o >= 0 ? rtol_o : d != NULL ? d->rtol : 0;
 	const unsigned char *skip = want->masked ? want->unstable : NULL;
+	double atol_s = want->split ? stable_atol(want) : atol;
 
 	memset(c, 0, sizeof(*c));
 	c->first = -1;
@@ -154,7 +157,9 @@ compare_at(const struct buf *want, const struct buf *got, double atol_o,
 					c->max_abs = e;
 				if (x != 0 && e / fabs(x) > c->max_rel)
 					c->max_rel = e / fabs(x);
-				bad = !(e <= atol + rtol * fabs(x));
+				double at = want->split && (want->unstable ==
+				    NULL || !want->unstable[i]) ? atol_s : atol;
+				bad = !(e <= at + rtol * fabs(x));
 			}
 		}
 		if (bad) {
@@ -317,6 +322,20 @@ band_atol(const struct buf *want)
 
 	if (want->spread > 0 && opt.spread_k * want->spread > atol)
 		atol = opt.spread_k * want->spread;
+	return atol;
+}
+
+/* The band of a split output's stable elements: the dtype's atol (or
+ * --atol), or k x the spread the reference's runs showed on them. */
+double
+stable_atol(const struct buf *want)
+{
+	const struct k_dtype *d = k_dtype_named(want->type);
+	double atol = opt.atol >= 0 ? opt.atol : d != NULL ? d->atol : 0;
+
+	if (want->stable_spread > 0 && opt.spread_k * want->stable_spread >
+	    atol)
+		atol = opt.spread_k * want->stable_spread;
 	return atol;
 }
 

@@ -287,12 +287,16 @@ permuted(struct run *gold, int ncases, const char *name)
  * compared, the others are, in the spread the runs showed on them.  The
  * golden's case entries get the map (one byte an element, in the blob
  * store: unstable_hash), its count (unstable) and stable_spread; o, the
- * output's verify.tolerance entry, gets masked, unstable and elements.
+ * output's verify.tolerance entry, gets kind ("masked"), unstable and
+ * elements.  The same map splits a banded output (kind "split") whose
+ * other elements reproduced exactly: a race on a few elements whose
+ * spread is small beside the largest magnitude of another case would
+ * otherwise widen every element's band to it.
  * Returns 1 when masked, 0 when not, -1 when the map cannot be stored.
  */
 static int
 mask(struct ctx *c, struct run *gold, int ncases, const char *name,
-    json_t *o)
+    json_t *o, const char *kind)
 {
 	json_t *gj = json_object_get(c->v, "golden"), *e;
 	long long moved = 0, all = 0;
@@ -305,6 +309,11 @@ mask(struct ctx *c, struct run *gold, int ncases, const char *name,
 			continue;
 		if (b == NULL || b->nomask || (double)b->nunstable >
 		    MASK_MAX * (double)elements(b))
+			return 0;
+		/* a split holds the rest to their own band only where they
+		 * reproduced exactly: a float reduction whose every element
+		 * rounds another way keeps the one band */
+		if (strcmp(kind, "split") == 0 && b->stable_spread != 0)
 			return 0;
 		moved += b->nunstable;
 		all += (long long)elements(b);
@@ -327,7 +336,7 @@ mask(struct ctx *c, struct run *gold, int ncases, const char *name,
 		}
 		json_object_set_new(e, "unstable_hash", json_string(hex));
 	}
-	json_object_set_new(o, "masked", json_true());
+	json_object_set_new(o, kind, json_true());
 	json_object_set_new(o, "unstable", json_integer(moved));
 	json_object_set_new(o, "elements", json_integer(all));
 	return 1;
@@ -366,7 +375,7 @@ tolerance(struct ctx *c, struct run *gold, int ncases)
 		    d != NULL ? d->rtol : 0;
 		json_t *o = json_object();
 		const char *why = NULL;
-		int unordered = 0, masked = 0;
+		int unordered = 0, masked = 0, split = 0;
 		for (k = 0; k < ncases; k++) {
 			struct buf *b = out_named(&gold[k], g0->out[i].name);
 			double m;
@@ -401,12 +410,16 @@ tolerance(struct ctx *c, struct run *gold, int ncases)
 		else if (sp > 0 && sp > SPREAD_RACE * sc)
 			why = "too-large";
 		if (why != NULL && (masked = mask(c, gold, ncases,
-		    g0->out[i].name, o)) > 0) {
+		    g0->out[i].name, o, "masked")) > 0) {
 			/* judged where the runs agree, in their spread */
 			why = NULL;
 			json_object_del(o, "difference");
 			sp = rel = 0;
-		}
+		} else if (why == NULL && !unordered && sp > 0)
+			/* banded: the elements that held still in their own
+			 * band, where few moved */
+			split = mask(c, gold, ncases, g0->out[i].name, o,
+			    "split") > 0;
 		for (k = 0; k < ncases; k++) {
 			struct buf *b = out_named(&gold[k], g0->out[i].name);
 			double band;
@@ -424,6 +437,7 @@ tolerance(struct ctx *c, struct run *gold, int ncases)
 			b->spread = why != NULL ? SPREAD_NONE : unordered ? 0 :
 			    band;
 			b->unordered = unordered;
+			b->split = split && !case_skipped(k);
 		}
 		json_object_set_new(o, "name", json_string(g0->out[i].name));
 		json_object_set_new(o, "spread", sp == SPREAD_NONE ?
@@ -434,6 +448,9 @@ tolerance(struct ctx *c, struct run *gold, int ncases)
 		json_object_set_new(o, "rtol", jnum(rtol));
 		json_object_set_new(o, "banded", json_boolean(sp > 0 &&
 		    why == NULL));
+		if (split)
+			json_object_set_new(o, "stable_atol",
+			    jnum(stable_atol(&g0->out[i])));
 		if (unordered)
 			json_object_set_new(o, "unordered", json_true());
 		if (why != NULL) {

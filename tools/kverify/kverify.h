@@ -145,8 +145,10 @@ struct buf {
 	int nomask;
 	double stable_spread;
 	/* the output is judged on its stable elements alone (golden.c's
-	 * tolerance(): masked) */
+	 * tolerance(): masked); or, banded, its stable elements in their own
+	 * band and the others in the output's (split) */
 	int masked;
+	int split;
 };
 
 #define SPREAD_NONE (-1.0)
@@ -253,6 +255,7 @@ int same_multiset(const struct buf *want, const unsigned char *got,
 const char *first_difference(const struct buf *want, const unsigned char *got,
     size_t len, long long *elem, char *a, char *b, size_t n);
 double band_atol(const struct buf *want);
+double stable_atol(const struct buf *want);
 double magnitude(const struct buf *b);
 int all_bytes(const unsigned char *p, size_t n, int v);
 int constant(const struct buf *b);

@@ -88,6 +88,7 @@ band_of(struct buf *b, json_t *t, json_t *own)
 	double band = json_is_number(own) ? json_number_value(own) : 0;
 
 	b->unordered = json_is_true(json_object_get(t, "unordered"));
+	b->split = json_is_true(json_object_get(t, "split"));
 	if (json_is_true(json_object_get(t, "masked"))) {
 		b->masked = 1;
 		b->spread = band;
@@ -108,8 +109,9 @@ band_of(struct buf *b, json_t *t, json_t *own)
 	b->spread = band;
 }
 
-/* The unstable map of masked output b, from its golden case entry o
- * (golden.c's mask()); 0 when it is there and right, or not needed. */
+/* The unstable map of masked or split output b, from its golden case
+ * entry o (golden.c's mask()); 0 when it is there and right, or not
+ * needed. */
 static int
 load_mask(json_t *o, struct buf *b)
 {
@@ -117,7 +119,8 @@ load_mask(json_t *o, struct buf *b)
 
 	b->stable_spread = json_number_value(json_object_get(o,
 	    "stable_spread"));
-	b->spread = b->stable_spread;
+	if (b->masked)
+		b->spread = b->stable_spread;
 	b->nunstable = k_get_int(o, "unstable", 0);
 	if (b->nunstable == 0)
 		return 0;
@@ -199,7 +202,8 @@ golden_reuse(struct ctx *c, struct run **gold_out)
 			r->nout = j + 1;
 			band_of(&r->out[j], tolerance_of(tol, r->out[j].name),
 			    json_object_get(o, "spread"));
-			if (r->out[j].masked && load_mask(o, &r->out[j]) != 0)
+			if ((r->out[j].masked || r->out[j].split) &&
+			    load_mask(o, &r->out[j]) != 0)
 				goto fail;
 		}
 		/* inputs by the harness's checksum: a candidate's run must
