@@ -264,6 +264,18 @@ is "$(bmarked 'one_pass<64>' | tr '\n' ',')" "10 barrier-orders-nothing,13 none,
     "one_pass<64>: a loop from blockIdx.x * T to gridDim.x * T in steps of gridDim.x * T runs one pass: its first barrier has no earlier pass before it (and __ldg(&x[...]) declares nothing)"
 is "$(bmarked 'many_pass<64>' | awk '{ print $2 }' | sort -u)" none \
     "near miss many_pass<64>: up to n, a block runs more passes, and the first barrier orders the last pass's reads of buf before the next one's writes"
+# logical swaps by their node (test/equiv/logical.cu)
+"$(tool kscan)" test/equiv/logical.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" --mutants 100 > "$T_TMP/logical" 2> /dev/null
+lmarked() {
+	jq -r --arg k "$1" 'select(.scan.name == $k) | [.wrap.mutants.list[] |
+	    select(.op == "swap-logical") | .equivalent.rule // "none"] |
+	    join(" ")' "$T_TMP/logical"
+}
+is "$(lmarked chain_guard)" "same-value none" \
+    "chain_guard: y > 0 || z > 0 || i >= n, the first || made && (both 0: one grid row and layer) is equivalent, the second is not"
+is "$(lmarked chain_all)" "none none" \
+    "near miss chain_all: the first && of y == 0 && z == 0 && i < n made || regroups (y == 0 || (z == 0 && i < n)): not proven by its node"
 # library calls that write what they are handed (test/equiv/barrier_lib.cu)
 "$(tool kscan)" test/equiv/barrier_lib.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
     "$KW" --mutants 100 > "$T_TMP/blib" 2> /dev/null

@@ -283,16 +283,26 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 			struct val a, b;
 			struct px pa;
 			eq_case_start(g, cs);
+			/* a logical swap's node too, where the mutant,
+			 * parsed with the other operator's precedence, still
+			 * groups the same operands under it (pb): "a && b &&
+			 * c" made "a || b && c" regroups, and its first
+			 * node's values prove nothing */
+			struct px pb;
+			int logical = strcmp(op, "swap-logical") == 0;
 			if (!eq_parse_text(g, os, so, eo, (long long)(off - so),
 			    level == 0 && (strcmp(op, "swap-arith") == 0 ||
-			    strcmp(op, "swap-relational") == 0) ? rep : NULL, 1,
-			    &a, &pa) || !eq_parse_text(g, ms, so, eo, -1, NULL, 0,
-			    &b, NULL))
+			    strcmp(op, "swap-relational") == 0 || logical) ?
+			    rep : NULL, 1, &a, &pa) || !eq_parse_text(g, ms, so,
+			    eo, logical ? (long long)(off - so) : -1, NULL, 0, &b,
+			    logical ? &pb : NULL))
 				break;
 			/* the operator's own node: its operands are the
 			 * mutant's, only the operator differs */
 			node = node && pa.site_seen && eq_single(pa.site_v) &&
-			    eq_single(pa.site_m) && pa.site_v.lo == pa.site_m.lo;
+			    eq_single(pa.site_m) && pa.site_v.lo == pa.site_m.lo &&
+			    (!logical || (strlen(rep) == len && pb.site_seen &&
+			    pb.node_a == pa.node_a && pb.node_b == pa.node_b));
 			/* x * 1 and x / 1; x + 0 and x - 0, x an integer */
 			ident = ident && pa.site_seen && strcmp(op,
 			    "swap-arith") == 0 && eq_single(pa.site_r) &&
