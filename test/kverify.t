@@ -184,6 +184,10 @@ is "$(v '[.pass_exe, (.candidate.reasons | length), .candidate.unjudged, .candid
     "the reference, run again, moves the one element the candidate missed: matched where the reference holds still"
 like "$(v '.candidate.cases[0].outputs[0].note')" "matched where the reference reproduces its golden: the 1 element it missed" \
     "and the output says why"
+verify driftw drift2 far --no-time
+is "$(v '[.pass_exe, .candidate.cases[0].outputs[0].not_compared, .candidate.cases[0].outputs[0].note] | map(tostring) | join(" | ")')" \
+    "true | 2 | matched where the reference reproduces its golden: the 1 element it missed the reference, run again, moves too" \
+    "the reference moves two elements, the candidate missed one of them: the note counts the candidate's, not_compared the reference's"
 # the drift counts runs of its module: from the first again
 k=$(entry reference drift)
 rm -f "$W/build/$(echo "$k" | cut -c1-2)/$k/module.cubin.n"

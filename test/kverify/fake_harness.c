@@ -404,12 +404,15 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 			k[i] = 7 + (strcmp(mode, "emptyfill") == 0 ? kcase : 0);
 	} else if (strcmp(mode, "copy") == 0)
 		memcpy(y, x, sizeof(y));
-	else if (strcmp(mode, "drift") == 0) {
+	else if (strcmp(mode, "drift") == 0 || strcmp(mode, "drift2") == 0) {
 		/* the golden's runs agree (check and repeat, three cases
 		 * each, memcheck's case 0); from the eighth case run on,
-		 * y[7] is off as "far"'s */
-		if (bump(argv[1]) >= 7)
+		 * y[7] is off as "far"'s (drift2: y[8] too) */
+		if (bump(argv[1]) >= 7) {
 			y[7] += 0.01f;
+			if (mode[5] == '2')
+				y[8] += 0.01f;
+		}
 	} else if (strcmp(mode, "nondet") == 0) {
 		/* another value at every run, in every element */
 		float r = 1000.0f * (float)(bump(argv[1]) + 1);
