@@ -151,7 +151,10 @@ self=$(for o in "$@"; do
 	    (.verify.candidate.reasons // ["?"]) | join(",")] as $why |
 	    if ($g | length) > 0 then
 	    " \($lbl) \($p | length) of \($g | length)" +
+	    [$g[] | select([.verify.tolerance.outputs[]? | select(.masked)] | length > 0)] as $mk |
+	    [$g[] | select([.verify.tolerance.outputs[]? | select(.split)] | length > 0)] as $sp |
 	    " (\([$g[] | select(.verify.deterministic == false)] | length) nondeterministic" +
+	    "\(if ($mk | length) + ($sp | length) > 0 then ", \($mk | length) with a masked output, \($sp | length) split" else "" end)" +
 	    "\(if ($u | length) > 0 then "; not judged on an output no band covers: \($u | length)" else "" end)" +
 	    "\(if ($why | length) > 0 then "; failing: " + ($why | group_by(.) |
 	    map("\(.[0]) \(length)") | join(", ")) else "" end));"
