@@ -524,3 +524,32 @@ k_filter(FILE *fp, const char *name, const char *stage, k_record_fn fn,
 	k_reader_free(&r);
 	return k_exit_status();
 }
+
+json_t *
+k_missing_includes(json_t *scan, size_t max)
+{
+	json_t *msgs = json_object_get(json_object_get(scan, "diagnostics"),
+	    "messages"), *m, *x, *out = json_array();
+	size_t i, j;
+
+	json_array_foreach(msgs, i, m) {
+		const char *t = json_string_value(m), *q, *e;
+		int seen = 0;
+		if (t == NULL || (e = strstr(t, "' file not found")) == NULL)
+			continue;
+		for (q = e; q > t && q[-1] != '\''; q--)
+			;
+		if (q == t || q == e || json_array_size(out) >= max)
+			continue;
+		json_array_foreach(out, j, x)
+			seen |= strlen(json_string_value(x)) == (size_t)(e - q) &&
+			    strncmp(json_string_value(x), q, (size_t)(e - q)) == 0;
+		if (!seen)
+			json_array_append_new(out, json_stringn(q,
+			    (size_t)(e - q)));
+	}
+	if (json_array_size(out) > 0)
+		return out;
+	json_decref(out);
+	return NULL;
+}

@@ -78,6 +78,10 @@ json_t *k_string_lossy(const char *s, size_t n);
 
 /* JSON helpers that never fail silently on NULL values: borrowed getters. */
 const char *k_get_str(json_t *obj, const char *key);
+/* The headers a record's source includes that kscan's parse did not find
+ * (scan.diagnostics' "'NAME' file not found"), at most max, each once; a
+ * new array, NULL when there are none. */
+json_t *k_missing_includes(json_t *scan, size_t max);
 json_int_t k_get_int(json_t *obj, const char *key, json_int_t dflt);
 
 /*

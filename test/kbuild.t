@@ -209,4 +209,27 @@ NVCC=/nonexistent/nvcc KFORGE_WORK=$T_TMP/w5 run "$KBUILD" "$T_TMP/one" - "$T_TM
 is "$(wc -l < "$T_TMP/out" | tr -d ' ')" 3 "file operands and - read in order"
 like "$(sed -n 3p "$T_TMP/err")" "^kbuild: $T_TMP/one:1: " "messages name the file and line"
 
+# a header library the tree does not hold (test/kbuild/missing/warp.cu):
+# the reference that does not compile names the include kscan missed
+if have_tool kscan && have_tool kslice; then
+	"$(tool kscan)" test/kbuild/missing/warp.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null > "$T_TMP/missing"
+	like "$(jq -r '.errors[0].message' "$T_TMP/missing")" \
+	    "slice does not parse: .* [(]the source includes what kscan did not find: vecmath/vec3.hpp; kscan -I names where it is[)]\$" \
+	    "kslice: a slice that does not parse names the include the source's parse missed"
+	KFORGE_WORK=$T_TMP/w8 run "$KBUILD" < "$T_TMP/missing"
+	is "$(jq -c '[.build.reference.ok, .build.reference.missing_includes]' "$T_TMP/out")" \
+	    '[false,["vecmath/vec3.hpp"]]' \
+	    "kbuild: a reference that does not compile lists the includes kscan did not find"
+	"$(tool kscan)" examples/src/conv1d.cu 2> /dev/null |
+	    "$(tool kslice)" 2> /dev/null | KFORGE_WORK=$T_TMP/w8 "$KBUILD" 2> /dev/null |
+	    jq -r '.build.reference | [.ok, .missing_includes] | map(tostring) | join(" ")' |
+	    sort -u > "$T_TMP/found"
+	is "$(cat "$T_TMP/found")" "true null" "near miss: a source whose includes were found lists none"
+else
+	skip "missing includes" "kscan or kslice not built"
+	skip "missing includes" "kscan or kslice not built"
+	skip "missing includes" "kscan or kslice not built"
+fi
+
 done_testing

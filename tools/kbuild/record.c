@@ -154,6 +154,12 @@ process(json_t *rec, void *ctx)
 		unit_failed(rec, "reference", &uf);
 	else {
 		json_t *sym = json_object_get(res, "symbol");
+		json_t *mi;
+		/* a dependency the tree does not hold (a submodule the
+		 * checkout lacks) leaves its names undefined in the slice */
+		if (!json_is_true(json_object_get(res, "ok")) &&
+		    (mi = k_missing_includes(scan, 8)) != NULL)
+			json_object_set_new(res, "missing_includes", mi);
 		json_object_set_new(build, "reference", res);
 		if (json_is_true(json_object_get(res, "ok")))
 			build_mutants(rec, build, &u, res);

@@ -714,10 +714,28 @@ slice_record(json_t *rec, json_t *scan, struct slicer *s, json_t *inst,
 	if (errors > 0 && quiet) {
 		json_decref(out);
 		out = NULL;
-	} else if (errors > 0)
+	} else if (errors > 0) {
+		/* includes the source's parse did not find: a dependency
+		 * outside the tree, which kscan's -I names */
+		json_t *mi = k_missing_includes(json_object_get(out, "scan"), 3);
+		char *hint = NULL, *h;
+		size_t mj;
+		json_t *x;
+		json_array_foreach(mi, mj, x) {
+			h = k_asprintf("%s%s%s", hint != NULL ? hint : "",
+			    mj > 0 ? ", " : "", json_string_value(x));
+			free(hint);
+			hint = h;
+		}
 		k_error(out, STAGE, "slice-does-not-parse",
-		    "%s: slice does not parse: %u error%s: %s",
-		    k_id_text(out), errors, errors == 1 ? "" : "s", msg);
+		    "%s: slice does not parse: %u error%s: %s%s%s%s",
+		    k_id_text(out), errors, errors == 1 ? "" : "s", msg,
+		    hint != NULL ? " (the source includes what kscan did not "
+		    "find: " : "", hint != NULL ? hint : "", hint != NULL ?
+		    "; kscan -I names where it is)" : "");
+		free(hint);
+		json_decref(mi);
+	}
 	if (out != NULL && k_has_errors(out))
 		k_warn(K_EXIT_RECORDS, k_id_borrowed(out), "%s",
 		    errors > 0 ? "slice does not parse" : "error");
