@@ -70,6 +70,8 @@ causes() {
 		if .slice.code == null then
 			(err("kslice") // (.errors // [])[0]) as $e |
 			"\($e.stage // "kslice")/\($e.code // "none"): \($e.message // "" | idless | norm)"
+		elif .build.reference.ok != true and .build.reference.missing_includes != null then
+			"kbuild: reference does not compile: includes kscan did not find: \(.build.reference.missing_includes | join(", "))"
 		elif .build.reference.ok != true then
 			"kbuild: reference does not compile: \(firstdiag(.build.reference) | norm)"
 		elif .build.reference.runnable == false then
