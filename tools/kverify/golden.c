@@ -787,7 +787,9 @@ confirmed(struct ctx *c, const struct unit *h, const struct unit *ref,
 	log_run(c->runs, "reference", -1, "confirm", &b);
 	same = same_outputs(&b, gold, NULL, ncases);
 	for (k = 0; k < ncases && !same; k++) {
-		if (case_skipped(k) || !batch_case(&b, k, &r) || !r.ok) {
+		if (case_skipped(k))
+			continue;
+		if (!batch_case(&b, k, &r) || !r.ok) {
 			run_free(&r);
 			continue;
 		}
@@ -834,28 +836,40 @@ follows_sentinel(struct ctx *c, const struct unit *h, const struct unit *ref,
  * (runs mode "mask"); an output one of them moves at an element its map
  * does not hold is not masked (nomask), in any case.
  */
+/* Whether some output of a case kept moved elements and may still be
+ * masked. */
+static int
+unsettled(const struct run *gold, int ncases)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < ncases; k++)
+		for (i = 0; !case_skipped(k) && i < gold[k].nout; i++)
+			if (gold[k].out[i].nunstable > 0 &&
+			    !gold[k].out[i].nomask)
+				return 1;
+	return 0;
+}
+
 static void
 mask_settled(struct ctx *c, const struct unit *h, const struct unit *ref,
     struct run *gold, int ncases)
 {
 	struct run b, r;
 	size_t i;
-	int k, n, any = 0;
+	int k, n;
 
-	for (k = 0; k < ncases && !any; k++)
-		for (i = 0; !case_skipped(k) && i < gold[k].nout; i++)
-			any |= gold[k].out[i].nunstable > 0 &&
-			    !gold[k].out[i].nomask;
-	for (n = 0; any && n < MASK_RUNS; n++) {
+	for (n = 0; n < MASK_RUNS && unsettled(gold, ncases); n++) {
 		if (fresh_batch(c, h, ref, "ref6", 0, ncases, &b) != 0)
 			return;
 		log_run(c->runs, "reference", -1, "mask", &b);
 		for (k = 0; k < ncases; k++) {
-			if (case_skipped(k) || !batch_case(&b, k, &r) ||
-			    !r.ok) {
+			if (case_skipped(k))
+				continue;
+			if (!batch_case(&b, k, &r) || !r.ok) {
 				/* a run that fails proves nothing settled */
-				for (i = 0; !case_skipped(k) &&
-				    i < gold[k].nout; i++)
+				for (i = 0; i < gold[k].nout; i++)
 					gold[k].out[i].nomask = 1;
 				run_free(&r);
 				continue;
@@ -877,11 +891,6 @@ mask_settled(struct ctx *c, const struct unit *h, const struct unit *ref,
 			run_free(&r);
 		}
 		run_free(&b);
-		/* none left to settle: no more runs */
-		for (any = 0, k = 0; k < ncases && !any; k++)
-			for (i = 0; !case_skipped(k) && i < gold[k].nout; i++)
-				any |= gold[k].out[i].nunstable > 0 &&
-				    !gold[k].out[i].nomask;
 	}
 }
 
