@@ -281,10 +281,16 @@ is "$(lmarked chain_all)" "none none" \
     "$KW" --mutants 100 > "$T_TMP/blib" 2> /dev/null
 is "$(B=$T_TMP/blib bmarked 'union_loads<64>' | awk '{ print $2 }' | sort -u)" none \
     "near miss union_loads<64>: cub's loads are handed members of one __shared__ union (Load(tmp.a)), which they write: every barrier orders them"
-is "$(B=$T_TMP/blib bmarked paren_atomic)" "9 none" \
+is "$(B=$T_TMP/blib bmarked paren_atomic)" "10 none" \
     "near miss paren_atomic: atomicAdd(&(x[...])) writes x before the barrier, read after it"
-is "$(B=$T_TMP/blib bmarked 'own_loads<64>')" "15 barrier-orders-nothing" \
+is "$(B=$T_TMP/blib bmarked 'own_loads<64>')" "16 barrier-orders-nothing" \
     "own_loads<64>: a barrier at the kernel's end after a load into storage of its own orders nothing"
+is "$(B=$T_TMP/blib bmarked 'stage_pass<64, 0>' | awk '{ print $2 }' | sort -u)" barrier-orders-nothing \
+    "stage_pass<64, 0>: in one pass of a grid-stride loop, both barriers order nothing (static_cast<int64_t> names a type, not a global)"
+is "$(B=$T_TMP/blib bmarked 'stage_pass<64, 1>' | awk '{ print $2 }' | sort -u)" barrier-orders-nothing \
+    "stage_pass<64, 1>: a device function that reads a __device__ table nothing writes orders nothing either"
+is "$(B=$T_TMP/blib bmarked 'stage_count<64>' | awk '{ print $2 }')" none \
+    "near miss stage_count<64>: the device function called before the barrier writes a __device__ counter"
 is "$(jq -r 'select(.id | endswith("::tile_sum<32>")) | .wrap.mutants.list[] |
     select(.op == "drop-syncthreads") | .equivalent.rule' "$T_TMP/dead") $(jq -r 'select(.id | endswith("::tile_sum<64>")) | .wrap.mutants.list[] |
     select(.op == "drop-syncthreads") | .equivalent.rule // "none"' "$T_TMP/dead")" \

@@ -37,10 +37,13 @@
  * barrier orders nothing when no object is written on one side and
  * mentioned on the other.
  *
+ * A type's name is no memory (C's type words, what a named cast's
+ * angle brackets hold).
+ *
  * Not proven (the mutant is left unmarked): a body with goto or asm, a
  * reference bound to memory ("T &r = x[i]"), a call of a function the
- * slice defines where the slice holds __shared__ or __device__
- * variables outside the kernel, a macro of the slice on either side whose
+ * slice defines where the slice holds __shared__ variables outside the
+ * kernel or __device__ ones it writes, a macro of the slice on either side whose
  * replacement assigns, subscripts or calls, a barrier inside a switch, a
  * loop body that is not a block.  Other barriers (cooperative groups' sync,
  * __syncthreads_count) do not end a walk: the spans only grow.
@@ -587,8 +590,39 @@ params(struct br *r, unsigned char *pl)
 	}
 }
 
-/* Whether the slice holds __shared__ or __device__ variables outside the
- * kernel's body (a function of the slice may reach them). */
+/* Whether the slice writes the variable named by token d (declared at
+ * d, outside the kernel) anywhere but in its declaration: a subscript of
+ * it assigned, incremented or decremented, its name assigned, or its
+ * name used whole (an array handed on decays to a pointer that may
+ * write). */
+static int
+var_written(const struct eq *g, size_t d)
+{
+	size_t i, j;
+
+	for (i = 0; i < g->t.n; i++) {
+		if (i == d || !eq_same_name(g, i, d) || eq_tk(g, i - 1, ".") ||
+		    eq_tk(g, i - 1, "->") || eq_tk(g, i - 1, "::"))
+			continue;
+		if (i > 0 && (eq_tk(g, i - 1, "&") || eq_tk(g, i - 1, "++") ||
+		    eq_tk(g, i - 1, "--")))
+			return 1;
+		if (!eq_tk(g, i + 1, "["))
+			return 1;
+		for (j = i + 1; j < g->t.n && eq_tk(g, j, "[");)
+			j = mt_close(g->code, &g->t, j) + 1;
+		if (j >= g->t.n || eq_tk(g, j, "++") || eq_tk(g, j, "--") ||
+		    eq_tk(g, j, ".") || eq_tk(g, j, "->") ||
+		    eq_is_assign(g->code, &g->t.v[j]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the slice holds __shared__ variables outside the kernel's body,
+ * or __device__ ones it writes (a function of the slice may reach them);
+ * a __device__ table that nothing writes (a lookup table of constants a
+ * device function reads) orders nothing with anything. */
 static int
 outside_vars(const struct eq *g)
 {
@@ -604,8 +638,13 @@ outside_vars(const struct eq *g)
 		for (j = i + 1; j < g->t.n; j++) {
 			if (eq_tk(g, j, "(") || eq_tk(g, j, "{"))
 				break;
-			if (eq_tk(g, j, ";") || eq_tk(g, j, "=") || eq_tk(g, j, "["))
-				return 1;
+			if (eq_tk(g, j, ";") || eq_tk(g, j, "=") ||
+			    eq_tk(g, j, "[")) {
+				if (g->t.v[j - 1].kind != M_ID ||
+				    var_written(g, j - 1))
+					return 1;
+				break;
+			}
 		}
 	}
 	return 0;
@@ -963,6 +1002,42 @@ eq_macro_hazard(const struct eq *g, size_t j)
 	return 0;
 }
 
+/* Whether token j names a type, never memory: a word of C's built-in
+ * types, or any name inside the angle brackets of a named cast
+ * ("static_cast<int64_t>(n)": int64_t is no global of the slice). */
+static int
+type_name_at(const struct eq *g, size_t j)
+{
+	static const char *const words[] = { "int", "unsigned", "signed",
+	    "char", "short", "long", "float", "double", "bool", "void",
+	    "const", "volatile", "auto", NULL };
+	static const char *const casts[] = { "static_cast", "reinterpret_cast",
+	    "const_cast", "dynamic_cast", NULL };
+	size_t i;
+	int k, depth = 0;
+
+	for (k = 0; words[k] != NULL; k++)
+		if (eq_tk(g, j, words[k]))
+			return 1;
+	for (i = j; i > 0; i--) {
+		if (eq_tk(g, i - 1, ">"))
+			depth++;
+		else if (eq_tk(g, i - 1, "<")) {
+			if (depth == 0) {
+				for (k = 0; casts[k] != NULL; k++)
+					if (i >= 2 && eq_tk(g, i - 2, casts[k]))
+						return 1;
+				return 0;
+			}
+			depth--;
+		} else if (g->t.v[i - 1].kind != M_ID && !eq_tk(g, i - 1,
+		    "*") && !eq_tk(g, i - 1, "&") && !eq_tk(g, i - 1, "::") &&
+		    !eq_tk(g, i - 1, ","))
+			return 0;
+	}
+	return 0;
+}
+
 /* Read every mention of memory in side sd (s: 0 before, 1 after). */
 static void
 mentions(struct br *r, const struct side *sd, int s,
@@ -980,7 +1055,7 @@ mentions(struct br *r, const struct side *sd, int s,
 			}
 			if (g->t.v[j].kind != M_ID || eq_tk(g, j - 1, ".") ||
 			    eq_tk(g, j - 1, "->") || eq_tk(g, j - 1, "::") ||
-			    eq_tk(g, j + 1, "::"))
+			    eq_tk(g, j + 1, "::") || type_name_at(g, j))
 				continue;
 			if (eq_tk(g, j + 1, "(") || eq_tk(g, j + 1, "<")) {
 				if (obj_of(r, j) >= 0 || slice_function(g, j))
