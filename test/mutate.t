@@ -154,8 +154,12 @@ is "$(jq -r 'select(.scan.name == "pick_rows") | .wrap.spec.cases[0].scalars.m' 
     "$(tool kslice)" 2> /dev/null > "$T_TMP/le.slice"
 "$KW" < "$T_TMP/le.slice" > "$T_TMP/le" 2> /dev/null
 entries() { added loop_entry "$@"; }
-is "$(entries pipelined "$T_TMP/le")" "loop_entry m=129,split=2" \
-    "a pipelined main loop (k < tiles - 1, tiles from m and split): two sizes moved"
+is "$(entries pipelined "$T_TMP/le")" "loop_entry m=129,split=1" \
+    "a pipelined main loop with a barrier (k < tiles - 1, tiles from m and split): two sizes moved, so that it runs twice"
+is "$(entries stepped "$T_TMP/le")" "loop_entry m=129,split=2" \
+    "the same loop with a step kwrap cannot read (k = next_tile(k)): a case for its first trip"
+is "$(entries staged "$T_TMP/le")" "" \
+    "near miss: a loop with a barrier the cases run many times: no case"
 is "$(entries segments "$T_TMP/le")" "loop_entry rows=300,cols=2049" \
     "segments of 2048: cols one past a segment, rows as case 0"
 is "$(entries always "$T_TMP/le")" "" "near miss: a loop every case runs: no case"

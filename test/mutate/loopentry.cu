@@ -4,7 +4,10 @@
 // thread's index, a bound through a local assigned again.
 
 // a pipelined main loop: every tile but the last, then the last; small
-// sizes give one tile per split and the main loop never runs
+// sizes give one tile per split and the main loop never runs.  Its body
+// holds a barrier, which orders one trip's reads before the next trip's
+// writes: the case runs the loop twice (m = 129 and split = 1: three
+// tiles), where one trip (split = 2) would leave the barrier untested
 __global__ void pipelined(int m, int split, const float *a, float *out)
 {
 	int tiles = ((m + 63) / 64 + split - 1) / split;
@@ -34,6 +37,35 @@ __global__ void segments(int rows, int cols, const float *x, float *y)
 	if (last < cols)
 		s += r[last];
 	y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+// near miss: a loop with a barrier that the cases already run twice
+__global__ void staged(int n, const float *x, float *y)
+{
+	__shared__ float t[64];
+	int tiles = n / 64;
+	float s = 0.0f;
+	for (int k = 0; k < tiles; k++) {
+		t[threadIdx.x] = x[k * 64 + threadIdx.x];
+		__syncthreads();
+		s += t[63 - threadIdx.x];
+		__syncthreads();
+	}
+	y[threadIdx.x] = s;
+}
+
+// the pipelined loop with a step kwrap cannot read (k = next_tile(k)):
+// a second trip cannot be told, and the case runs its first one
+__device__ int next_tile(int k) { return k + 1; }
+__global__ void stepped(int m, int split, const float *a, float *out)
+{
+	int tiles = ((m + 63) / 64 + split - 1) / split;
+	float acc = 0.0f;
+	for (int k = 0; k < tiles - 1; k = next_tile(k)) {
+		acc += a[(k * split + blockIdx.x) * 64 + threadIdx.x];
+		__syncthreads();
+	}
+	out[blockIdx.x * 64 + threadIdx.x] = acc;
 }
 
 // near miss: every case runs the loop
@@ -71,6 +103,8 @@ void launch(int m, int split, int n, const float *a, float *out, float *y)
 	pipelined<<<split, 64>>>(m, split, a, out);
 	segments<<<m, 256>>>(m, n, a, y);
 	always<<<1, 32>>>(n, a, y);
+	staged<<<1, 64>>>(n, a, y);
+	stepped<<<split, 64>>>(m, split, a, out);
 	strided<<<m, 256>>>(m, n, a, y);
 	reassigned<<<m, 256>>>(m, n, a, y);
 }

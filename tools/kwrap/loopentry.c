@@ -27,6 +27,13 @@
  * anywhere but its declaration, or one that does not evaluate, makes
  * every loop that reads it one that cannot be told, and gets no case.
  * At most two, named loop_entry and loop_entry_2.
+ *
+ * A loop whose body holds a __syncthreads() and whose step is ++V, V++
+ * or V += E counts as run only where it makes two trips (the variable
+ * one step on still meets the condition): a barrier at the top of such
+ * a body orders one trip's reads of shared memory before the next
+ * trip's writes, and a single trip leaves that, and the barrier's
+ * mutant, untested.
  */
 #include "kwrap.h"
 #include "mtok.h"
@@ -44,6 +51,8 @@ struct event {
 	char name[64];		/* the local (DEF, KILL), the variable (LOOP) */
 	char *expr;		/* DEF: its value; LOOP: its start */
 	char *cond;		/* LOOP: its condition */
+	char *step;		/* LOOP: what ++V, V++ or V += E adds, or NULL */
+	int barrier;		/* LOOP: its body holds a __syncthreads() */
 };
 
 static int
@@ -163,14 +172,29 @@ loop(const char *c, const struct mtoks *t, size_t s, size_t e,
 		return 0;
 	ev[*n - 1].expr = text(c, t, eq + 1, s1);
 	ev[*n - 1].cond = text(c, t, s1 + 1, s2);
+	/* the step: ++V, V++ (1) or V += E, the whole increment */
+	if ((close == s2 + 3 && ((tk(c, t, s2 + 1, "++") && t->v[s2 + 2].len ==
+	    t->v[eq - 1].len && memcmp(c + t->v[s2 + 2].off, c +
+	    t->v[eq - 1].off, t->v[eq - 1].len) == 0) || (tk(c, t, s2 + 2,
+	    "++") && t->v[s2 + 1].len == t->v[eq - 1].len && memcmp(c +
+	    t->v[s2 + 1].off, c + t->v[eq - 1].off, t->v[eq - 1].len) == 0))))
+		ev[*n - 1].step = k_strdup("1");
+	else if (close > s2 + 3 && tk(c, t, s2 + 2, "+=") &&
+	    t->v[s2 + 1].len == t->v[eq - 1].len && memcmp(c +
+	    t->v[s2 + 1].off, c + t->v[eq - 1].off, t->v[eq - 1].len) == 0)
+		ev[*n - 1].step = text(c, t, s2 + 3, close);
+	for (i = close + 1; i <= e && i < t->n; i++)
+		if (tk(c, t, i, "__syncthreads"))
+			ev[*n - 1].barrier = 1;
 	kills(c, t, close + 1, e, ev, n);
 	return 1;
 }
 
-/* Whether the first trip of loop ev[l] runs under k (the case's scalars
- * over the slice's constants): 1 yes, 0 no, -1 cannot be told. */
+/* Whether the first trip of loop ev[l] (with trips 2, the first two)
+ * runs under k (the case's scalars over the slice's constants): 1 yes, 0
+ * no, -1 cannot be told. */
 static int
-enters(const struct event *ev, int l, const struct consts *k)
+enters(const struct event *ev, int l, const struct consts *k, int trips)
 {
 	struct consts w = { 0 };
 	char unknown[MAX_EVENTS][64];
@@ -204,9 +228,20 @@ enters(const struct event *ev, int l, const struct consts *k)
 		}
 		/* the loop: its variable at its start, then its condition */
 		if (!bad && eval_str(e, &w, &v)) {
+			long long d;
 			const_set(&w, ev[i].name, v);
-			if (eval_str(ev[i].cond, &w, &v))
-				r = v != 0;
+			if (eval_str(ev[i].cond, &w, &d))
+				r = d != 0;
+			/* the second trip: the variable one step on */
+			if (r == 1 && trips > 1) {
+				r = -1;
+				if (ev[i].step != NULL && eval_str(ev[i].step,
+				    &w, &d) && d > 0) {
+					const_set(&w, ev[i].name, v + d);
+					if (eval_str(ev[i].cond, &w, &d))
+						r = d != 0;
+				}
+			}
 		}
 	}
 	consts_free(&w);
@@ -305,8 +340,9 @@ bound(struct consts *k, const struct consts *slice, json_t *base,
 /* Whether loop ev[l] runs with scalar i of m at a and j at b (-1: none),
  * the case fitting, at a cost below *best: then the move is noted. */
 static void
-try_move(json_t *spec, const struct event *ev, int l, const struct mover *m,
-    const struct consts *slice, json_t *base, struct consts *k, int i,
+try_move(json_t *spec, const struct event *ev, int l, int trips,
+    const struct mover *m, const struct consts *slice, json_t *base,
+    struct consts *k, int i,
     long long a, int j, long long b, double *best, int *bi, long long *ba,
     int *bj, long long *bb)
 {
@@ -315,7 +351,7 @@ try_move(json_t *spec, const struct event *ev, int l, const struct mover *m,
 	if (c >= *best)
 		return;
 	bound(k, slice, base, m, i, a, j, b);
-	if (enters(ev, l, k) != 1 || !kw_case_fits(spec, k, 0))
+	if (enters(ev, l, k, trips) != 1 || !kw_case_fits(spec, k, 0))
 		return;
 	*best = c;
 	*bi = i;
@@ -327,8 +363,8 @@ try_move(json_t *spec, const struct event *ev, int l, const struct mover *m,
 /* A move of one or two of the scalars m[0..nm) under which loop ev[l]
  * runs, the nearest case 0, into nc; 0 when none. */
 static int
-search(json_t *spec, const struct event *ev, int l, struct mover *m, int nm,
-    const struct consts *slice, json_t *base, json_t **nc)
+search(json_t *spec, const struct event *ev, int l, int trips, struct mover *m,
+    int nm, const struct consts *slice, json_t *base, json_t **nc)
 {
 	struct consts k = { 0 };
 	double best = HUGE_VAL;
@@ -337,14 +373,14 @@ search(json_t *spec, const struct event *ev, int l, struct mover *m, int nm,
 
 	for (i = 0; i < nm; i++)
 		for (a = 0; a < m[i].n; a++)
-			try_move(spec, ev, l, m, slice, base, &k, i, m[i].c[a],
+			try_move(spec, ev, l, trips, m, slice, base, &k, i, m[i].c[a],
 			    -1, 0, &best, &bi, &ba, &bj, &bb);
 	single = bi >= 0;
 	for (i = 0; i < nm && !single; i++)
 		for (j = i + 1; j < nm; j++)
 			for (a = 0; a < m[i].n; a++)
 				for (b = 0; b < m[j].n; b++)
-					try_move(spec, ev, l, m, slice, base,
+					try_move(spec, ev, l, trips, m, slice, base,
 					    &k, i, m[i].c[a], j, m[j].c[b],
 					    &best, &bi, &ba, &bj, &bb);
 	consts_free(&k);
@@ -434,24 +470,30 @@ kw_loop_entry_cases(const char *code, const char *kernel, json_t *spec,
 	for (i = 0; i < n && added < budget && added < MAX_ENTRIES; i++) {
 		struct mover m[MAX_NAMES];
 		const char *texts[MAX_EVENTS];
-		int nt = 0, nm, told = 0, runs = 0;
+		int nt = 0, nm, told = 0, runs = 0, trips;
 		json_t *nc;
 		if (ev[i].kind != EV_LOOP)
 			continue;
+		/* a barrier in the body orders one trip's reads before the
+		 * next one's writes: only a second trip tests it */
+		trips = ev[i].barrier && ev[i].step != NULL ? 2 : 1;
 		json_array_foreach(cases, c, cs) {
 			int r;
 			consts_clear(&k);
 			kw_case_bind(&k, &slice, cs);
-			r = enters(ev, i, &k);
+			r = enters(ev, i, &k, trips);
 			told += r >= 0;
 			runs |= r == 1;
 		}
-		/* some case runs it, or no case can tell */
+		/* some case runs it (twice), or no case can tell */
 		if (runs || told == 0)
 			continue;
 		reads(ev, i, texts, &nt);
+		if (ev[i].step != NULL && nt < MAX_EVENTS)
+			texts[nt++] = ev[i].step;
 		nm = movers(spec, base, texts, nt, m);
-		if (nm == 0 || !search(spec, ev, i, m, nm, &slice, base, &nc))
+		if (nm == 0 || !search(spec, ev, i, trips, m, nm, &slice, base,
+		    &nc))
 			continue;
 		json_object_set_new(nc, "name", json_string(added == 0 ?
 		    "loop_entry" : "loop_entry_2"));
@@ -462,6 +504,7 @@ kw_loop_entry_cases(const char *code, const char *kernel, json_t *spec,
 	for (i = 0; i < n; i++) {
 		free(ev[i].expr);
 		free(ev[i].cond);
+		free(ev[i].step);
 	}
 	free(ev);
 	consts_free(&k);
