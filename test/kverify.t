@@ -36,7 +36,7 @@ HKEY=$(entry harness fake)
 
 # compute-sanitizer's stand-in, found through $CUDA_PATH: runs the
 # harness and reports one memcheck error for a module holding "memerr"
-# (or "memnm", on case 2 only), none otherwise; racecheck reports one
+# (or "memnm", on case 2 only, "memsm" on case 1 only), none otherwise; racecheck reports one
 # hazard for a module holding "racy" (or "raceloop", on case 2 only), one
 # or two of warning severity for "warn1" or "warn2"
 mkdir -p "$T_TMP/cuda/bin"
@@ -73,7 +73,9 @@ if [ "$tool" = racecheck ]; then
 	exit $rc
 fi
 if grep -q memerr "$2" 2> /dev/null || { grep -q memnm "$2" 2> /dev/null &&
-    case " $* " in *" --case 2 "*) true ;; *) false ;; esac; }; then
+    case " $* " in *" --case 2 "*) true ;; *) false ;; esac; } ||
+    { grep -q memsm "$2" 2> /dev/null &&
+    case " $* " in *" --case 1 "*) true ;; *) false ;; esac; }; then
 	echo "========= Invalid __global__ write of size 4 bytes"
 	echo "=========     at 0x10 in fake(float *)"
 	echo "========= ERROR SUMMARY: 1 error"
@@ -778,10 +780,11 @@ mut() {
 	mut m1 far; mut m2 crash; mut m3 hang; mut m4 good; mut m5 ref true
 	echo '{"id":"m6","ok":false,"error":"expected a ;"}'
 	mut m7 timedfar; mut m8 "good memerr"; mut m9 "good memnm"
-} | jq -cs '{built: 8, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
+	mut m10 "good memsm"
+} | jq -cs '{built: 9, stillborn: 1, equivalent: 1, list: .}' > "$T_TMP/bm"
 rec mscore ref | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0] |
     .wrap.spec.cases = [{name: "typical"}, {name: "smallest"}, {name: "non_multiple"}] |
-    .wrap.mutants = {budget: 9, sites: 9, list: [range(1; 10) |
+    .wrap.mutants = {budget: 10, sites: 10, list: [range(1; 11) |
     {id: "m\(.)", op: "swap-arith", offset: 0, length: 1, replacement: "-",
     line: ., diff: "@@ line \(.) @@\n-a + b\n+a - b\n"}]}' > "$T_TMP/in"
 t0=$(date +%s)
@@ -789,17 +792,17 @@ FAKE_SAN_LOG=$T_TMP/msan run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
 t1=$(date +%s)
 jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
 is "$(v '.mutation | [.tried, .killed, .survived, .equivalent, .stillborn, (.score * 1e4 | round)] | map(tostring) | join(" ")')" \
-    "7 6 1 1 1 8571" \
+    "8 7 1 1 1 8750" \
     "score: killed over tried; equivalent and stillborn mutants not counted"
 is "$(v '[.mutation.mutants[] | "\(.id):\(.status):\(.by // "-")"] | join(" ")')" \
-    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed m8:killed:memcheck m9:killed:memcheck" \
+    "m1:killed:mismatch m2:killed:fault m3:killed:timeout m4:survived:- m5:equivalent:- m6:stillborn:- m7:killed:timed m8:killed:memcheck m9:killed:memcheck m10:killed:memcheck" \
     "each mutant's fate: wrong values, a crash, a hang, timed repetitions out of band, memcheck's errors all kill"
-is "$(v '[.mutation.mutants[7,8] | "\(.memcheck):\(.case)"] | join(" | ")')" \
-    "Invalid __global__ write of size 4 bytes:0 | Invalid __global__ write of size 4 bytes:2" \
-    "memcheck kills a mutant with right outputs on case 0 or on non_multiple, and says why"
+is "$(v '[.mutation.mutants[7,8,9] | "\(.memcheck):\(.case)"] | join(" | ")')" \
+    "Invalid __global__ write of size 4 bytes:0 | Invalid __global__ write of size 4 bytes:2 | Invalid __global__ write of size 4 bytes:1" \
+    "memcheck kills a mutant with right outputs on case 0, on non_multiple or on smallest (a guard one off reads past a buffer of one), and says why"
 is "$(grep -- '--tool memcheck' "$T_TMP/msan" | grep -o -- '--case [0-9]' | tr '\n' ' ')" \
-    "--case 0 --case 0 --case 2 --case 2 --case 0 --case 0 --case 2 " \
-    "memcheck runs: the reference on case 0, then per survivor of the values case 0 and non_multiple (the reference there once)"
+    "--case 0 --case 0 --case 2 --case 2 --case 1 --case 1 --case 0 --case 0 --case 2 --case 0 --case 2 --case 1 " \
+    "memcheck runs: the reference on case 0, then per survivor of the values case 0, non_multiple and smallest (the reference there once)"
 is "$(v '.mutation.survivors | map("\(.id) \(.line) \(.diff)") | join("")')" \
     "$(printf 'm4 4 @@ line 4 @@\n-a + b\n+a - b\n')" \
     "a survivor carries its diff from wrap.mutants"
@@ -868,8 +871,8 @@ jq -c '.wrap.mutants.list |= map(if .id == "m4" or .id == "m1" then
 run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/ineq"
 jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
 is "$(v '.mutation | [.tried, .killed, .survived, .spec_equivalent, .contradictions, (.score * 1e4 | round)] | map(tostring) | join(" ")')" \
-    "7 6 0 1 1 10000" \
-    "a proven-equivalent survivor leaves the denominator: 6 killed of 7 tried - 1 equivalent"
+    "8 7 0 1 1 10000" \
+    "a proven-equivalent survivor leaves the denominator: 7 killed of 8 tried - 1 equivalent"
 is "$(v '[.mutation.mutants[0,3] | "\(.id):\(.status):\(.contradiction // "-")"] | join(" ")')" \
     "m1:killed:true m4:spec-equivalent:-" \
     "the equivalent survivor has its own status; a killed one with a proof is a contradiction"
@@ -886,7 +889,7 @@ jq -c '.fit = {status: "fitted", args: ["--set", "n=3"]}' "$T_TMP/ineq" > "$T_TM
 run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/infit"
 jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
 is "$(v '.mutation | [.survived, .spec_equivalent, .contradictions, (.score * 1e4 | round), (.proofs_unused != null)] | map(tostring) | join(" ")')" \
-    "1 0 0 8571 true" \
+    "1 0 0 8750 true" \
     "a fit that sets a scalar runs cases the proofs did not cover: they are not used"
 run "$KV" --no-time --no-mutants < "$T_TMP/in"
 is "$(jq -c '.verify.mutation' "$T_TMP/out")" null "--no-mutants: none run"

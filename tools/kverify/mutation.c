@@ -30,7 +30,7 @@
 
 #include "kverify.h"
 
-#define MC_CASES 6	/* cases a survivor runs under memcheck */
+#define MC_CASES 7	/* cases a survivor runs under memcheck */
 #define RC_CASES 3	/* and under racecheck */
 
 /* How case k of a mutant's batch differs from the golden: NULL when it
@@ -175,7 +175,9 @@ note_finding(json_t *one, const char *tool, json_t *o, int k)
  * clean under memcheck.  Case 0 first, which the verdict already ran the
  * reference clean on; then the case whose size is not a multiple of the
  * block ("non_multiple"), where a bound one too far reaches past a
- * buffer, kwrap's size-guard cases ("size_edge", "size_edge_2"),
+ * buffer, the one whose sizes are 1 ("smallest"), where a guard one off
+ * ("g >= n" made "g > n") lets a thread read the element past a buffer
+ * of one, kwrap's size-guard cases ("size_edge", "size_edge_2"),
  * where a size is the constant an early-exit guard compares it with and
  * a mutant of the guard writes into a buffer of 0 elements, and its
  * loop-entry cases ("loop_entry", "loop_entry_2"), the only ones that run
@@ -190,7 +192,8 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
     int ref_ok[MC_CASES], json_t *one)
 {
 	static const char *const named[MC_CASES - 1] = { "non_multiple",
-		"size_edge", "size_edge_2", "loop_entry", "loop_entry_2" };
+		"smallest", "size_edge", "size_edge_2", "loop_entry",
+		"loop_entry_2" };
 	int cases[MC_CASES], slot[MC_CASES], n, i;
 	json_t *o;
 	long e = 0;
@@ -329,7 +332,7 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	    "mutants"), *e, *mv, *all, *surv, *by, *eqs;
 	long tried = 0, killed = 0, equiv = 0, still = 0, speq = 0, contra = 0;
 	const char *nov = proofs_void(c->rec);
-	int ref_mc[MC_CASES] = { -1, -1, -1, -1, -1, -1 };
+	int ref_mc[MC_CASES] = { -1, -1, -1, -1, -1, -1, -1 };
 	int ref_rc[RC_CASES] = { -1, -1, -1 };
 	size_t i;
 	/* a case of a mutant gets four times what the reference took for
