@@ -253,7 +253,7 @@ test: deps
 # GPU tests: needs an NVIDIA GPU, the built tools and the work directory
 # that test/gpu/prepare.sh filled (see test/gpu/run.sh)
 test-gpu:
-	@sh test/gpu/run.sh
+	@sh test/gpu/run.sh $(PARTS)
 
 # The whole suite under AddressSanitizer and UBSan, on a copy of the tree
 # built in test/tmp/asan (the tools here stay as they are); any sanitizer
