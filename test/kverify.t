@@ -387,6 +387,17 @@ verify rjit racejit bigoff --no-time
 is "$(v '[.tolerance.outputs[0].split, .tolerance.outputs[0].banded, .pass_exe] | map(tostring) | join(" ")')" \
     "null true true" \
     "near miss: the other elements also round another way: not split, one band for all (y[3] 10 off passes inside it, as before)"
+# a race the golden's runs never showed (y[1]), met by the candidate's
+# timed repetitions: against a nondeterministic golden they are misses
+# as a first launch's are, and the reference, run again, moves y[1] too
+verify rlate racelate racelatec --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | length), .candidate.cases[0].outputs[0].timed_mismatches, .candidate.cases[0].outputs[0].match, .candidate.cases[0].outputs[0].not_compared] | map(tostring) | join(" ")')" \
+    "true 0 1 true 1" \
+    "timed repetitions off where the reference, run again, moves too: passes, that element not compared"
+verify rlaten racebig racelatec --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | join(",")), .candidate.cases[0].outputs[0].timed_mismatches] | map(tostring) | join(" ")')" \
+    "false timed-outputs-differ 1" \
+    "near miss: where the reference, run again, holds y[1], the same repetitions fail"
 verify jitbigf jitbig jitbigfar --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(","))] | map(tostring) | join(" ")')" \
     "false timed-outputs-differ,mismatch" \
@@ -897,6 +908,25 @@ rec mnondet nondet | jq -c --slurpfile bm "$T_TMP/bm" '.build.mutants = $bm[0]' 
 run "$KV" --no-time --mutant-timeout 1 < "$T_TMP/in"
 is "$(jq -c '.verify.mutation' "$T_TMP/out")" null \
     "an unverified golden scores no mutants"
+
+# a nondeterministic golden (racelate: y[0] moves between its runs, y[1]
+# where it is run again): a mutant told apart only where the reference,
+# run again, moves too is not killed; one that misses where it holds is
+{
+	mut r1 racelatec; mut r2 bigoff
+} | jq -cs '{built: 2, stillborn: 0, equivalent: 0, list: .}' > "$T_TMP/bmr"
+rec mrace racelate | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[0]' > "$T_TMP/in"
+run "$KV" --no-time --mutant-timeout 1 --no-memcheck < "$T_TMP/in"
+jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
+is "$(v '[.deterministic, .mutation.tried, .mutation.killed, .mutation.raced, (.mutation.mutants[] | "\(.id):\(.status):\(.by // "-"):\(.raced // "-")")] | map(tostring) | join(" ")')" \
+    "false 2 1 1 r1:survived:-:0 r2:killed:mismatch:-" \
+    "a mutant whose repetitions meet the reference's own race survives (raced); one 10 off where the reference holds is killed"
+is "$(v '[.runs[] | select(.mode == "recheck")] | length')" 1 \
+    "the reference is run again once for the record, not once a mutant"
+rec mrace0 ref | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[0]' > "$T_TMP/in"
+run "$KV" --no-time --mutant-timeout 1 --no-memcheck < "$T_TMP/in"
+is "$(jq -c '.verify.mutation | [.killed, .raced]' "$T_TMP/out")" '[2,null]' \
+    "near miss: against a deterministic golden both are killed, and no race is counted"
 
 # --- a golden an earlier run computed is taken again (reuse.c)
 # cand FILE WORD: FILE's records with WORD's module as their candidate

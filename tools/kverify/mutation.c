@@ -9,7 +9,10 @@
  * crashes or hangs is killed: the reference ran the same cases clean,
  * or there would be no golden to score against, and a mutant's case may
  * take four times the reference's whole check run before it is out of
- * time.  A mutant whose every compared element is right can still read
+ * time.  Against a nondeterministic golden, a case whose values tell a
+ * mutant apart only where the reference, run once more for the record,
+ * is outside the band too does not kill it (mutation.raced): that is
+ * the reference's own race, which the golden's runs missed.  A mutant whose every compared element is right can still read
  * or write outside its buffers ("i < n" made "i <= n", a bound one too
  * far: the stray element lies past the buffer's end, where no output is
  * compared); a survivor is run once more under compute-sanitizer
@@ -60,6 +63,86 @@ killed_by(const struct run *g, const struct run *r)
 	if (r->timed_match == 0 && !timed_in_band(g, r))
 		return "timed";
 	return NULL;
+}
+
+/*
+ * The reference run once more, on first use (*have: 0 not yet, 1 run,
+ * -1 it could not be): where the golden is nondeterministic, a mutant's
+ * values outside the band may be the reference's own race, whose spread
+ * the golden's runs did not show.
+ */
+static struct run *
+ref_again(struct ctx *c, const struct unit *h, int ncases, struct run *b,
+    int *have)
+{
+	char dir[PATH_MAX + 64];
+	struct unit ref;
+	int runnable;
+
+	if (*have == 0) {
+		*have = -1;
+		if (unit_of(json_object_get(c->rec, "build"), "reference",
+		    &ref, &runnable) && runnable && ref.symbol != NULL) {
+			dir_for(c, "ref-again", -1, dir, sizeof(dir));
+			if (run_batch(c->w, h->path, ref.path, ref.symbol, dir,
+			    ncases, CHECK_REPS, b) == 0) {
+				log_run(c->runs, "reference", -1, "recheck", b);
+				*have = 1;
+			}
+		}
+	}
+	return *have == 1 ? b : NULL;
+}
+
+/*
+ * Whether every element where case k of a mutant's batch (r) is outside
+ * golden g's band, in its first launch or its timed repetition, is one
+ * where the reference's run again (a, the same case) is outside it too:
+ * then what told the mutant apart is the reference's own race, not a
+ * kill.  An output compared as a multiset, or one of another size, says
+ * nothing element by element: no.
+ */
+static int
+race_only(const struct run *g, const struct run *r, const struct run *a)
+{
+	size_t i, e, ne;
+	int any = 0;
+
+	if (!a->ok)
+		return 0;
+	for (i = 0; i < g->nout; i++) {
+		const struct buf *want = &g->out[i];
+		const struct buf *got = out_named(r, want->name);
+		const struct buf *ra = out_named(a, want->name);
+		unsigned char *bad, *moved;
+		struct cmp m;
+		long long nb;
+		int ok = 1;
+
+		if (want->spread == SPREAD_NONE)
+			continue;	/* not compared (killed_by's band) */
+		if (got == NULL || ra == NULL || got->len != want->len ||
+		    ra->len != want->len || want->unordered)
+			return 0;
+		ne = elements(want);
+		bad = k_calloc(ne > 0 ? ne : 1, 1);
+		moved = k_calloc(ne > 0 ? ne : 1, 1);
+		compare_at(want, got, band_atol(want), opt.rtol, &m, bad);
+		nb = m.mismatches + timed_misses(want, r, bad);
+		if (nb > 0) {
+			compare_at(want, ra, band_atol(want), opt.rtol, &m,
+			    moved);
+			(void)timed_misses(want, a, moved);
+			for (e = 0; e < ne && ok; e++)
+				ok = !bad[e] || moved[e];
+			any = 1;
+		}
+		free(bad);
+		free(moved);
+		if (!ok)
+			return 0;
+	}
+	return any;
 }
 
 /* Errors a memcheck run (sanitize_case) found: -1 when it did not
@@ -331,7 +414,11 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	json_t *bm = json_object_get(json_object_get(c->rec, "build"),
 	    "mutants"), *e, *mv, *all, *surv, *by, *eqs;
 	long tried = 0, killed = 0, equiv = 0, still = 0, speq = 0, contra = 0;
+	long raced = 0;
 	const char *nov = proofs_void(c->rec);
+	int nondet = json_is_false(json_object_get(c->v, "deterministic"));
+	int have_again = 0;
+	struct run again_b, *again;
 	int ref_mc[MC_CASES] = { -1, -1, -1, -1, -1, -1, -1 };
 	int ref_rc[RC_CASES] = { -1, -1, -1 };
 	size_t i;
@@ -391,6 +478,26 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 				continue;
 			batch_case(&batch, k, &r);
 			why = killed_by(&gold[k], &r);
+			/* a nondeterministic golden: values outside the band
+			 * only where the reference, run again, moves too are
+			 * its race, not the mutant's doing */
+			if (why != NULL && nondet && (strcmp(why,
+			    "mismatch") == 0 || strcmp(why, "timed") == 0) &&
+			    (again = ref_again(c, h, ncases, &again_b,
+			    &have_again)) != NULL) {
+				struct run ra;
+				batch_case(again, k, &ra);
+				if (race_only(&gold[k], &r, &ra)) {
+					why = NULL;
+					if (json_object_get(one, "raced") ==
+					    NULL) {
+						json_object_set_new(one,
+						    "raced", json_integer(k));
+						raced++;
+					}
+				}
+				run_free(&ra);
+			}
 			if (why != NULL)
 				json_object_set_new(one, "case",
 				    json_integer(k));
@@ -449,6 +556,10 @@ mutation(struct ctx *c, const struct unit *h, struct run *gold, int ncases)
 	json_object_set_new(mv, "equivalent", json_integer(equiv));
 	json_object_set_new(mv, "spec_equivalent", json_integer(speq));
 	json_object_set_new(mv, "contradictions", json_integer(contra));
+	if (nondet)
+		json_object_set_new(mv, "raced", json_integer(raced));
+	if (have_again == 1)
+		run_free(&again_b);
 	json_object_set_new(mv, "stillborn", json_integer(still));
 	json_object_set_new(mv, "score", tried - speq > 0 ?
 	    jround((double)killed / (double)(tried - speq), 1e-4) :
