@@ -2,7 +2,7 @@
 # The mutation bench's CPU half: for each funnel OUT directory
 # (bench/funnel.sh), take its tasks (only those OUT/kverify.ndjson marks
 # verified, when the funnel's GPU half has run), at most -m per corpus
-# (default 0: all of them),
+# (default 0: all of them) taken kernel by kernel (bench/kernel-order.sh),
 # wrap them again with kwrap --mutants N (switch and straddle cases
 # included), give each its own reference as the candidate, and pack the
 # tools and those records for a GPU machine (as bench/funnel-pack.sh).
@@ -49,8 +49,11 @@ for o in "$@"; do
 		jq -r 'select(.wrap.harness != null) | .id' "$o/kwrap.ndjson" \
 		    > "$s.ids"
 	fi
-	jq -c --rawfile ids "$s.ids" '($ids | split("\n")) as $keep |
-	    select(.id as $i | $keep | index($i))' "$o/kwrap.ndjson" |
+	# kernel by kernel (bench/kernel-order.sh), so that -m spreads over
+	# a corpus's kernels rather than one template's instances
+	sh "$k/bench/kernel-order.sh" "$o/kwrap.ndjson" |
+	    jq -c --rawfile ids "$s.ids" '($ids | split("\n")) as $keep |
+	    select(.id as $i | $keep | index($i))' |
 	    { if [ "$max" -gt 0 ]; then head -n "$max"; else cat; fi; } |
 	    "$k/kwrap" -q --mutants "$nmut" |
 	    jq -c '.candidate = {code: .slice.code, dialect: (.scan.dialect // "cuda")}' \
