@@ -383,6 +383,10 @@ verify rbigoff racebig bigoff --no-time
 is "$(v '[.pass_exe, (.candidate.reasons | join(",")), .candidate.cases[0].outputs[0].first_mismatch] | map(tostring) | join(" ")')" \
     "false mismatch 3" \
     "y[3] 10 off, inside the race's band of 20: fails, held to the default band where the reference held still"
+verify rfar racebig racefar --no-time
+is "$(v '[.pass_exe, (.candidate.reasons | length), .candidate.cases[0].outputs[0].match, .candidate.cases[0].outputs[0].not_compared] | map(tostring) | join(" ")')" \
+    "true 0 true 1" \
+    "y[0], which the golden's runs saw race, 50 off (past the band of 20): not compared there, passes"
 verify rjit racejit bigoff --no-time
 is "$(v '[.tolerance.outputs[0].split, .tolerance.outputs[0].banded, .pass_exe] | map(tostring) | join(" ")')" \
     "null true true" \
@@ -913,20 +917,20 @@ is "$(jq -c '.verify.mutation' "$T_TMP/out")" null \
 # where it is run again): a mutant told apart only where the reference,
 # run again, moves too is not killed; one that misses where it holds is
 {
-	mut r1 racelatec; mut r2 bigoff
-} | jq -cs '{built: 2, stillborn: 0, equivalent: 0, list: .}' > "$T_TMP/bmr"
+	mut r1 racelatec; mut r2 bigoff; mut r3 racefar
+} | jq -cs '{built: 3, stillborn: 0, equivalent: 0, list: .}' > "$T_TMP/bmr"
 rec mrace racelate | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[0]' > "$T_TMP/in"
 run "$KV" --no-time --mutant-timeout 1 --no-memcheck < "$T_TMP/in"
 jq -c '.verify' "$T_TMP/out" > "$T_TMP/v"
 is "$(v '[.deterministic, .mutation.tried, .mutation.killed, .mutation.raced, (.mutation.mutants[] | "\(.id):\(.status):\(.by // "-"):\(.raced // "-")")] | map(tostring) | join(" ")')" \
-    "false 2 1 1 r1:survived:-:0 r2:killed:mismatch:-" \
-    "a mutant whose repetitions meet the reference's own race survives (raced); one 10 off where the reference holds is killed"
+    "false 3 1 2 r1:survived:-:0 r2:killed:mismatch:- r3:survived:-:0" \
+    "mutants told apart where the reference, run again, moves too (r1) or where the golden saw it race (r3) survive, raced; one 10 off where the reference holds is killed"
 is "$(v '[.runs[] | select(.mode == "recheck")] | length')" 1 \
     "the reference is run again once for the record, not once a mutant"
 rec mrace0 ref | jq -c --slurpfile bm "$T_TMP/bmr" '.build.mutants = $bm[0]' > "$T_TMP/in"
 run "$KV" --no-time --mutant-timeout 1 --no-memcheck < "$T_TMP/in"
-is "$(jq -c '.verify.mutation | [.killed, .raced]' "$T_TMP/out")" '[2,null]' \
-    "near miss: against a deterministic golden both are killed, and no race is counted"
+is "$(jq -c '.verify.mutation | [.killed, .raced]' "$T_TMP/out")" '[3,null]' \
+    "near miss: against a deterministic golden all three are killed, and no race is counted"
 
 # --- a golden an earlier run computed is taken again (reuse.c)
 # cand FILE WORD: FILE's records with WORD's module as their candidate

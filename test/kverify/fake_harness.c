@@ -459,13 +459,17 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	 * magnitudes, y[3] 10 off */
 	/* racejit: racebig, and every other element rounded another way in
 	 * the repeat, within the dtype's tolerance */
+	/* racefar: the same magnitudes, y[0] 50 off (the raced element
+	 * landing past the band its spread of 5 gave) */
 	if (strcmp(mode, "racebig") == 0 || strcmp(mode, "bigoff") == 0 ||
-	    strcmp(mode, "racejit") == 0) {
+	    strcmp(mode, "racejit") == 0 || strcmp(mode, "racefar") == 0) {
 		mag = kcase == 2 ? 1e6f : 1.0f;
 		for (i = 0; i < N; i++)
 			y[i] *= mag;
 		if (mode[0] == 'b')
 			y[3] += 10.0f;
+		else if (mode[4] == 'f')
+			y[0] += 50.0f;
 		else if (reps == 0) {
 			y[0] += 5.0f;
 			for (i = 1; mode[4] == 'j' && i < N; i++)

@@ -2,6 +2,7 @@
  * The candidate's runs, compared with the golden outputs.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "kverify.h"
@@ -81,6 +82,27 @@ timed_ok(const struct buf *want, const struct buf *got)
 	return m.mismatches == 0;
 }
 
+/*
+ * Whether element e of golden output want is one the golden's runs saw
+ * race: an unstable element of a split output (kept apart from the
+ * elements that reproduced exactly) whose case's band is over
+ * SPREAD_RACE of its own value, a difference no rounding makes (a
+ * winner among threads' values).  A miss there beyond the band is the
+ * race's range, which the golden's few runs need not have spanned, not
+ * the candidate's doing; a float sum's last bits stay held to the band.
+ */
+int
+raced_at(const struct buf *want, size_t e)
+{
+	const struct k_dtype *d = k_dtype_named(want->type);
+
+	if (!want->split || want->unstable == NULL || !want->unstable[e] ||
+	    d == NULL || !d->is_float || d->size <= 0)
+		return 0;
+	return want->spread > SPREAD_RACE * fabs(load_float(want->data +
+	    e * (size_t)d->size, d->size, d->name));
+}
+
 /* An output of a case where the candidate's values differ from the
  * golden's (its entry in verify.candidate.cases, borrowed). */
 struct miss {
@@ -111,10 +133,11 @@ misses_moved(const struct buf *want, const unsigned char *bad,
 	for (e = 0; e < ne; e++) {
 		int masked = want->masked && want->unstable != NULL &&
 		    want->unstable[e];
-		if (bad[e] && !moved[e])
+		int raced = raced_at(want, e);
+		if (bad[e] && !moved[e] && !raced)
 			all = 0;
-		*n += moved[e];
-		off += moved[e] || masked;
+		*n += moved[e] || (raced && bad[e]);
+		off += moved[e] || masked || (raced && bad[e]);
 	}
 	if ((double)off > MASK_MAX * (double)ne)
 		return -1;
@@ -168,8 +191,8 @@ recheck(struct ctx *c, const struct unit *h, int ncases, struct miss *ms,
 			m.mismatches += timed_misses(ms[i].want, &r, moved);
 			/* element by element, where elements have places: an
 			 * unordered output's misses are in sorted order */
-			if (m.mismatches > 0 && ms[i].bad != NULL &&
-			    !ms[i].want->unordered)
+			if ((m.mismatches > 0 || ms[i].want->split) &&
+			    ms[i].bad != NULL && !ms[i].want->unordered)
 				mv = misses_moved(ms[i].want, ms[i].bad, moved,
 				    &nm);
 			if (mv == 0) {
