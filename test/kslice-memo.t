@@ -63,8 +63,10 @@ mkfifo "$T_TMP/fifo"
 pid=$!
 exec 3> "$T_TMP/fifo"
 cat "$T_TMP/k.ndjson" >&3
+# (up to 5 minutes: a parse on a loaded machine with the CUDA headers
+# has taken over one; the file must stay away until the line is out)
 i=0
-while [ "$(wc -l < "$T_TMP/out" | tr -d ' ')" -lt 1 ] && [ $i -lt 600 ]; do
+while [ "$(wc -l < "$T_TMP/out" | tr -d ' ')" -lt 1 ] && [ $i -lt 3000 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
