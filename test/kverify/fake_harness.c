@@ -461,8 +461,14 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 	 * the repeat, within the dtype's tolerance */
 	/* racefar: the same magnitudes, y[0] 50 off (the raced element
 	 * landing past the band its spread of 5 gave) */
+	/* racelate: racebig, and y[1] 2 more where the reference is run
+	 * again after a miss (kverify's ref-again directory): a race the
+	 * golden's runs never showed; racelatec: racebig's values, y[1] 2
+	 * more in its timed repetitions (a candidate or a mutant that is
+	 * the same kernel, whose repetitions meet that race) */
 	if (strcmp(mode, "racebig") == 0 || strcmp(mode, "bigoff") == 0 ||
-	    strcmp(mode, "racejit") == 0 || strcmp(mode, "racefar") == 0) {
+	    strcmp(mode, "racejit") == 0 || strcmp(mode, "racefar") == 0 ||
+	    strcmp(mode, "racelate") == 0 || strcmp(mode, "racelatec") == 0) {
 		mag = kcase == 2 ? 1e6f : 1.0f;
 		for (i = 0; i < N; i++)
 			y[i] *= mag;
@@ -470,33 +476,23 @@ one_case(char *argv[], const char *dir, int kcase, int reps, int oracle)
 			y[3] += 10.0f;
 		else if (mode[4] == 'f')
 			y[0] += 50.0f;
-		else if (reps == 0) {
+		else if (strcmp(mode, "racelatec") == 0) {
+			if (reps > 0) {
+				float t[N];
+				memcpy(t, y, sizeof(t));
+				t[1] += 2.0f;
+				put(dir, "y.timed.bin", t, sizeof(t));
+				match = 0;
+				yt = 1;
+			}
+		} else if (reps == 0) {
 			y[0] += 5.0f;
 			for (i = 1; mode[4] == 'j' && i < N; i++)
 				y[i] += 2e-6f * fabsf(y[i]) + 1e-6f;
 		}
-	}
-	/* racelate: racebig, and y[1] 2 more where the reference is run
-	 * again after a miss (kverify's ref-again directory): a race the
-	 * golden's runs never showed; racelatec: racebig's values, y[1] 2
-	 * more in its timed repetitions (a candidate or a mutant that is
-	 * the same kernel, whose repetitions meet that race) */
-	if (strncmp(mode, "racelate", 8) == 0) {
-		mag = kcase == 2 ? 1e6f : 1.0f;
-		for (i = 0; i < N; i++)
-			y[i] *= mag;
-		if (mode[8] == '\0' && reps == 0)
-			y[0] += 5.0f;
-		if (mode[8] == '\0' && strstr(dir, "ref-again") != NULL)
+		if (strcmp(mode, "racelate") == 0 &&
+		    strstr(dir, "ref-again") != NULL)
 			y[1] += 2.0f;
-		if (mode[8] == 'c' && reps > 0) {
-			float t[N];
-			memcpy(t, y, sizeof(t));
-			t[1] += 2.0f;
-			put(dir, "y.timed.bin", t, sizeof(t));
-			match = 0;
-			yt = 1;
-		}
 	}
 	if (strcmp(mode, "jitcrash") == 0)
 		snprintf(mode, sizeof(mode), "%s", "jitter");

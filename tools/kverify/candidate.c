@@ -7,6 +7,32 @@
 
 #include "kverify.h"
 
+/* got's timed repetition (the harness's NAME.timed.bin) as a buffer of
+ * its own, into t. */
+static void
+timed_view(const struct buf *got, struct buf *t)
+{
+	*t = *got;
+	t->data = got->timed;
+	t->len = got->timed_len;
+}
+
+/* Whether got's timed repetition (if any) is within want's band. */
+static int
+timed_ok(const struct buf *want, const struct buf *got)
+{
+	struct buf t;
+	struct cmp m;
+
+	if (got->timed == NULL)
+		return 1;
+	if (got->timed_len != want->len)
+		return 0;
+	timed_view(got, &t);
+	compare(want, &t, band_atol(want), opt.rtol, &m);
+	return m.mismatches == 0;
+}
+
 /*
  * The candidate's timed repetitions differed from its first launch: they
  * pass when the one that differed most (the harness's NAME.timed.bin) is
@@ -21,21 +47,13 @@ timed_in_band(const struct run *g, const struct run *r)
 	int named = 0;
 
 	for (i = 0; i < r->nout; i++) {
-		const struct buf *t = &r->out[i];
-		struct buf *want = out_named(g, t->name), got;
-		struct cmp m;
+		const struct buf *t = &r->out[i], *want = out_named(g, t->name);
 		if (t->timed == NULL)
 			continue;
 		named = 1;
 		if (want != NULL && want->spread == SPREAD_NONE)
 			continue;	/* not judged: see candidate() */
-		if (want == NULL || t->timed_len != want->len)
-			return 0;
-		got = *t;
-		got.data = t->timed;
-		got.len = t->timed_len;
-		compare(want, &got, band_atol(want), opt.rtol, &m);
-		if (m.mismatches > 0)
+		if (want == NULL || !timed_ok(want, t))
 			return 0;
 	}
 	return named;
@@ -57,29 +75,9 @@ timed_misses(const struct buf *want, const struct run *r, unsigned char *at)
 	if (got == NULL || got->timed == NULL || got->timed_len != want->len ||
 	    want->unordered)
 		return 0;
-	t = *got;
-	t.data = got->timed;
-	t.len = got->timed_len;
+	timed_view(got, &t);
 	compare_at(want, &t, band_atol(want), opt.rtol, &m, at);
 	return m.mismatches;
-}
-
-/* Whether got's timed repetition (if any) is within want's band. */
-static int
-timed_ok(const struct buf *want, const struct buf *got)
-{
-	struct buf t;
-	struct cmp m;
-
-	if (got->timed == NULL)
-		return 1;
-	if (got->timed_len != want->len)
-		return 0;
-	t = *got;
-	t.data = got->timed;
-	t.len = got->timed_len;
-	compare(want, &t, band_atol(want), opt.rtol, &m);
-	return m.mismatches == 0;
 }
 
 /*
@@ -145,6 +143,30 @@ misses_moved(const struct buf *want, const unsigned char *bad,
 }
 
 /*
+ * Every case of the reference once more, as a check run (its timed
+ * repetitions too), into b, logged as runs[] mode "recheck": what the
+ * golden's runs may not have shown (a race they ordered alike, a read of
+ * memory nothing wrote).  -1 when the reference cannot run.
+ */
+int
+ref_rerun(struct ctx *c, const struct unit *h, int ncases, struct run *b)
+{
+	char dir[PATH_MAX + 64];
+	struct unit ref;
+	int runnable;
+
+	if (!unit_of(json_object_get(c->rec, "build"), "reference", &ref,
+	    &runnable) || !runnable || ref.symbol == NULL)
+		return -1;
+	dir_for(c, "ref-again", -1, dir, sizeof(dir));
+	if (run_batch(c->w, h->path, ref.path, ref.symbol, dir, ncases,
+	    CHECK_REPS, b) != 0)
+		return -1;
+	log_run(c->runs, "reference", -1, "recheck", b);
+	return 0;
+}
+
+/*
  * Run the reference once more and mark the misses where it does not
  * reproduce the golden either (a race, a read of memory nothing wrote,
  * whose spread the golden's runs did not show).  Where each element the
@@ -158,20 +180,12 @@ static int
 recheck(struct ctx *c, const struct unit *h, int ncases, struct miss *ms,
     size_t n)
 {
-	char dir[PATH_MAX + 64];
-	struct unit ref;
 	struct run batch;
-	int runnable, marked = 0;
+	int marked = 0;
 	size_t i;
 
-	if (!unit_of(json_object_get(c->rec, "build"), "reference", &ref,
-	    &runnable) || !runnable || ref.symbol == NULL)
+	if (ref_rerun(c, h, ncases, &batch) != 0)
 		return -1;
-	dir_for(c, "ref-again", -1, dir, sizeof(dir));
-	if (run_batch(c->w, h->path, ref.path, ref.symbol, dir, ncases,
-	    CHECK_REPS, &batch) != 0)
-		return -1;
-	log_run(c->runs, "reference", -1, "recheck", &batch);
 	for (i = 0; i < n; i++) {
 		struct run r;
 		const struct buf *got;
@@ -257,8 +271,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 	struct run batch;
 	struct miss *ms = NULL;
 	json_t *v;
-	int k, pass = 1, hard = 0, marked, timed_soft, timed_hard = 0;
-	int timed_seen = 0;
+	int k, pass = 1, hard = 0, marked, timed_soft, timed_hard, timed_seen;
 	int nondet = json_is_false(json_object_get(c->v, "deterministic"));
 	size_t i, j, nms = 0;
 	unsigned char *bad;
@@ -307,7 +320,7 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 		/* against a nondeterministic golden, timed repetitions out
 		 * of band are misses as the first launch's are, element by
 		 * element, for the reference run again to account for */
-		timed_soft = 0;
+		timed_soft = timed_hard = timed_seen = 0;
 		if (r.timed_match == 0 && !timed_in_band(g, &r)) {
 			if (nondet)
 				timed_soft = 1;
@@ -422,7 +435,6 @@ candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
 			pass = 0;
 			hard = 1;
 		}
-		timed_hard = timed_seen = 0;
 		run_free(&r);
 	}
 	run_free(&batch);

@@ -374,6 +374,7 @@ int timed_in_band(const struct run *g, const struct run *r);
 long long timed_misses(const struct buf *want, const struct run *r,
     unsigned char *at);
 int raced_at(const struct buf *want, size_t e);
+int ref_rerun(struct ctx *c, const struct unit *h, int ncases, struct run *b);
 int candidate(struct ctx *c, const struct unit *h, const struct unit *cand,
     struct run *gold, int ncases);
 

@@ -12,8 +12,9 @@
  * time.  Against a nondeterministic golden, a case whose values tell a
  * mutant apart only where the reference, run once more for the record,
  * is outside the band too does not kill it (mutation.raced): that is
- * the reference's own race, which the golden's runs missed.  A mutant whose every compared element is right can still read
- * or write outside its buffers ("i < n" made "i <= n", a bound one too
+ * the reference's own race, which the golden's runs missed.  A mutant
+ * whose every compared element is right can still read or write
+ * outside its buffers ("i < n" made "i <= n", a bound one too
  * far: the stray element lies past the buffer's end, where no output is
  * compared); a survivor is run once more under compute-sanitizer
  * memcheck and killed where memcheck finds errors on a case the
@@ -66,31 +67,17 @@ killed_by(const struct run *g, const struct run *r)
 }
 
 /*
- * The reference run once more, on first use (*have: 0 not yet, 1 run,
- * -1 it could not be): where the golden is nondeterministic, a mutant's
- * values outside the band may be the reference's own race, whose spread
- * the golden's runs did not show.
+ * The reference run once more (ref_rerun), on first use (*have: 0 not
+ * yet, 1 run, -1 it could not be): where the golden is nondeterministic,
+ * a mutant's values outside the band may be the reference's own race,
+ * whose spread the golden's runs did not show.
  */
 static struct run *
 ref_again(struct ctx *c, const struct unit *h, int ncases, struct run *b,
     int *have)
 {
-	char dir[PATH_MAX + 64];
-	struct unit ref;
-	int runnable;
-
-	if (*have == 0) {
-		*have = -1;
-		if (unit_of(json_object_get(c->rec, "build"), "reference",
-		    &ref, &runnable) && runnable && ref.symbol != NULL) {
-			dir_for(c, "ref-again", -1, dir, sizeof(dir));
-			if (run_batch(c->w, h->path, ref.path, ref.symbol, dir,
-			    ncases, CHECK_REPS, b) == 0) {
-				log_run(c->runs, "reference", -1, "recheck", b);
-				*have = 1;
-			}
-		}
-	}
+	if (*have == 0)
+		*have = ref_rerun(c, h, ncases, b) == 0 ? 1 : -1;
 	return *have == 1 ? b : NULL;
 }
 
