@@ -121,6 +121,12 @@ is "$(jq -c '[.wrap.spec.cases | length, (.[0] | tojson)]' "$T_TMP/bnd0")" \
     "two boundary cases (and two switch cases) at the end; case 0 unchanged; --switch-cases 0: none"
 is "$(jq -r '[.wrap.spec.cases[] | select(.name | startswith("boundary"))] | length' "$T_TMP/bs")" \
     0 "nothing compared with data or a value scalar (blocksum): no boundary case"
+"$(tool kscan)" test/mutate/loaded.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" > "$T_TMP/ld" 2> /dev/null
+is "$(jq -c '.wrap.spec.cases[] | select(.name | startswith("boundary")) |
+    [.name, .scalars.skip, .fills]' "$T_TMP/ld")" \
+    '["boundary",true,{"g":{"kind":"int","lo":-1,"hi":1},"st":{"kind":"int","lo":-0.5,"hi":1.5}}]' \
+    "an array a load fills from g (load4(d, &g[4 * i])) compared with 0: g drawn -1 ... 1; st (inout) around 0.5; out, stored from d, not filled"
 # --- size-guard cases: a size at the constant of an early-exit guard
 "$(tool kscan)" test/mutate/sizeguard.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null \
     > "$T_TMP/sg.slice"
@@ -164,7 +170,13 @@ is "$(entries segments "$T_TMP/le")" "loop_entry rows=300,cols=2049" \
     "segments of 2048: cols one past a segment, rows as case 0"
 is "$(entries always "$T_TMP/le")" "" "near miss: a loop every case runs: no case"
 is "$(entries strided "$T_TMP/le")" "" \
-    "near miss: a loop from the thread's index cannot be told: no case"
+    "near miss: a strided loop whose second trip needs a buffer past the budget: no case"
+is "$(entries rowsum "$T_TMP/le")" "loop_entry rows=300,cols=513" \
+    "a loop from the thread's index in strides of the block (512): cols one past a stride, so that thread 0 makes two trips"
+is "$(jq -r 'select(.scan.name == "rowsum") | .wrap.spec.cases |
+    map(select(.name != "loop_entry")) | map(.scalars.cols) |
+    map(select(. > 512)) | length' "$T_TMP/le")" 0 \
+    "no other case of rowsum makes a second trip (what the case is for)"
 is "$(entries reassigned "$T_TMP/le")" "" \
     "near miss: the bound's local is assigned again under a condition: no case"
 is "$(jq -r 'select(.scan.name == "segments") | .wrap.spec.cases |

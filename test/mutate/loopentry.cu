@@ -1,7 +1,8 @@
 // kwrap: loop-entry cases (test/mutate.t).  A loop whose trip count the
-// sizes decide, and that no case runs, gets a case that runs it; near
-// misses that must not: a loop some case runs, a loop that starts at the
-// thread's index, a bound through a local assigned again.
+// sizes decide, and that no case runs, gets a case that runs it (one
+// from the thread's index in strides: twice, for thread 0); near misses
+// that must not: a loop some case runs, a strided loop whose second trip
+// is past every buffer's budget, a bound through a local assigned again.
 
 // a pipelined main loop: every tile but the last, then the last; small
 // sizes give one tile per split and the main loop never runs.  Its body
@@ -78,7 +79,9 @@ __global__ void always(int n, const float *x, float *y)
 	y[threadIdx.x] = s;
 }
 
-// near miss: a loop that starts at the thread's index cannot be told
+// near miss: from the thread's index in strides of 256 over segs - 1:
+// thread 0's second trip needs cols past 256 segments of 2048, more
+// than a case's buffer may hold
 __global__ void strided(int rows, int cols, const float *x, float *y)
 {
 	const int segs = (cols + 2047) / 2048;
@@ -98,6 +101,19 @@ __global__ void reassigned(int rows, int cols, const float *x, float *y)
 	y[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+// a loop from the thread's index in strides of the block, read for
+// thread 0 of block 0 under each case's launch: each thread sums every
+// 128th element of its row; with the cases' rows of 128 or fewer no
+// thread makes a second trip, and the sum (and the stride) go untested:
+// the case gives cols one stride and one past it
+__global__ void rowsum(int rows, int cols, const float *x, float *y)
+{
+	float s = 0.0f;
+	for (int c = threadIdx.x; c < cols; c += blockDim.x)
+		s += x[blockIdx.x * cols + c];
+	y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 void launch(int m, int split, int n, const float *a, float *out, float *y)
 {
 	pipelined<<<split, 64>>>(m, split, a, out);
@@ -107,4 +123,5 @@ void launch(int m, int split, int n, const float *a, float *out, float *y)
 	stepped<<<split, 64>>>(m, split, a, out);
 	strided<<<m, 256>>>(m, n, a, y);
 	reassigned<<<m, 256>>>(m, n, a, y);
+	rowsum<<<m, 512>>>(m, n, a, y);
 }

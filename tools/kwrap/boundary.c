@@ -39,6 +39,8 @@
  * 65536 in magnitude (a bound that long runs the reference out of
  * time).  The analysis is of the kernel's body, on tokens.
  */
+#include <strings.h>
+
 #include "kwrap.h"
 #include "mtok.h"
 
@@ -85,6 +87,7 @@ struct bscan {
 	int np;
 	size_t alias[MAX_ALIASES];	/* token of a local loaded from a buffer */
 	int alias_of[MAX_ALIASES], nalias;
+	int alias_arr[MAX_ALIASES];	/* an array a load filled */
 };
 
 /* Token i binds tighter than a comparison or is one: an operand next to
@@ -230,12 +233,23 @@ atom_at(const struct bscan *sc, size_t i, size_t b, struct opnd *a)
 			    t->v[sc->alias[k]].len && strncmp(c + t->v[i].off,
 			    c + t->v[sc->alias[k]].off, t->v[i].len) == 0)
 				break;
-		if (k >= sc->nalias || (i + 1 < b && (tok_eq(sc, i + 1, "[") ||
-		    tok_eq(sc, i + 1, "(") || tok_eq(sc, i + 1, "."))))
+		if (k >= sc->nalias)
 			return 0;
-		a->kind = A_BUF;
-		a->p = sc->alias_of[k];
-		i++;
+		if (sc->alias_arr[k]) {
+			/* arr[j], an element the load filled */
+			if (i + 1 >= b || !tok_eq(sc, i + 1, "["))
+				return 0;
+			a->kind = A_BUF;
+			a->p = sc->alias_of[k];
+			i = mt_close(c, t, i + 1) + 1;
+		} else {
+			if (i + 1 < b && (tok_eq(sc, i + 1, "[") ||
+			    tok_eq(sc, i + 1, "(") || tok_eq(sc, i + 1, ".")))
+				return 0;
+			a->kind = A_BUF;
+			a->p = sc->alias_of[k];
+			i++;
+		}
 	}
 	for (; close > 0; close--, i++)
 		if (!tok_eq(sc, i, ")"))
@@ -256,7 +270,119 @@ starts(const struct bscan *sc, size_t s)
 	    M_PUNCT && !tok_eq(sc, s - 1, ")") && !tok_eq(sc, s - 1, "]"));
 }
 
-/* Locals loaded straight from a buffer: "T v = (T)x[i];". */
+/* Whether token i names a local array of [a, b): "T name[N];". */
+static int
+local_array(const struct bscan *sc, size_t a, size_t b, size_t i)
+{
+	const struct mtok *x = &sc->t->v[i];
+	size_t j;
+
+	if (x->kind != M_ID || param_at(sc, i) >= 0)
+		return 0;
+	for (j = a + 1; j + 1 < b; j++)
+		if (j != i && sc->t->v[j].len == x->len && strncmp(sc->c +
+		    sc->t->v[j].off, sc->c + x->off, x->len) == 0 &&
+		    tok_eq(sc, j + 1, "[") && (type_word(sc, j - 1) ||
+		    sc->t->v[j - 1].kind == M_ID) && !tok_eq(sc, j - 1,
+		    "return") && tok_eq(sc, mt_close(sc->c, sc->t, j + 1) + 1,
+		    ";"))
+			return 1;
+	return 0;
+}
+
+/* The buffer argument [s, e) of a call points into: "&x[i]", "&(x[i])",
+ * "x + i", "x"; -1 when it is none. */
+static int
+into_buffer(const struct bscan *sc, size_t s, size_t e)
+{
+	int k;
+
+	if (s < e && tok_eq(sc, s, "&")) {
+		s++;
+		if (s < e && tok_eq(sc, s, "("))
+			s++;
+		k = param_at(sc, s);
+		return k >= 0 && sc->p[k].buf && tok_eq(sc, s + 1, "[") ? k : -1;
+	}
+	k = param_at(sc, s);
+	if (k < 0 || !sc->p[k].buf)
+		return -1;
+	return s + 1 == e || tok_eq(sc, s + 1, "+") ? k : -1;
+}
+
+/* Whether the name [p, p + n) holds "load" in any case. */
+static int
+names_load(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 4 <= n; i++)
+		if (strncasecmp(p + i, "load", 4) == 0)
+			return 1;
+	return 0;
+}
+
+/* A load that fills local arrays from one buffer: a call whose name
+ * holds "load" (cub's BlockLoad::Load, a project's load_global) with one
+ * argument into an input buffer and others that are local arrays,
+ * "Load(tmp).Load(&(g[i]), g_vals, n)", "load_global<16>(d, x + o)":
+ * each array's elements are the buffer's. */
+static void
+load_aliases(struct bscan *sc, size_t a, size_t b)
+{
+	const struct mtoks *t = sc->t;
+	size_t i, j, close, s, arrs[8];
+	int buf, nb, na, q;
+
+	for (i = a + 1; i + 1 < b && sc->nalias < MAX_ALIASES; i++) {
+		size_t f = i;
+		if (!tok_eq(sc, i, "("))
+			continue;
+		/* the callee's name, past template arguments */
+		if (f > a && tok_eq(sc, f - 1, ">")) {
+			int d = 0;
+			for (f = f - 1; f > a; f--) {
+				d += tok_eq(sc, f, ">") - tok_eq(sc, f, "<");
+				if (d == 0)
+					break;
+			}
+		}
+		if (f <= a || t->v[f - 1].kind != M_ID ||
+		    !names_load(sc->c + t->v[f - 1].off, t->v[f - 1].len))
+			continue;
+		close = mt_close(sc->c, t, i);
+		if (close >= b)
+			continue;
+		buf = -1;
+		nb = na = 0;
+		for (s = i + 1; s < close; s = j + 1) {
+			int d = 0;
+			for (j = s; j < close; j++) {
+				if (tok_eq(sc, j, "(") || tok_eq(sc, j, "["))
+					d++;
+				else if (tok_eq(sc, j, ")") || tok_eq(sc, j, "]"))
+					d--;
+				else if (d == 0 && tok_eq(sc, j, ","))
+					break;
+			}
+			if ((q = into_buffer(sc, s, j)) >= 0) {
+				buf = q;
+				nb++;
+			} else if (j == s + 1 && na < 8 &&
+			    local_array(sc, a, b, s))
+				arrs[na++] = s;
+		}
+		for (q = 0; nb == 1 && q < na && sc->nalias < MAX_ALIASES;
+		    q++) {
+			sc->alias[sc->nalias] = arrs[q];
+			sc->alias_arr[sc->nalias] = 1;
+			sc->alias_of[sc->nalias++] = buf;
+		}
+	}
+}
+
+/* Locals loaded straight from a buffer: "T v = (T)x[i];", and arrays a
+ * load fills. */
 static void
 find_aliases(struct bscan *sc, size_t a, size_t b)
 {
@@ -267,9 +393,11 @@ find_aliases(struct bscan *sc, size_t a, size_t b)
 		if (tok_eq(sc, i, "=") && sc->t->v[i - 1].kind == M_ID &&
 		    param_at(sc, i - 1) < 0 && atom_at(sc, i + 1, b, &x) &&
 		    x.kind == A_BUF && tok_eq(sc, x.e, ";")) {
+			sc->alias_arr[sc->nalias] = 0;
 			sc->alias[sc->nalias] = i - 1;
 			sc->alias_of[sc->nalias++] = x.p;
 		}
+	load_aliases(sc, a, b);
 }
 
 /* The comparisons of [a, b) between two atoms. */
@@ -753,12 +881,14 @@ kw_boundary_cases(const char *code, const char *kernel, json_t *spec,
 			p[np].scalar = !isnan(value_in(base, p[np].name));
 			p[np].settable = p[np].scalar && use != NULL &&
 			    strcmp(use, "value") == 0;
-		} else if (strcmp(role, "in") == 0 && fk != NULL &&
+		} else if ((strcmp(role, "in") == 0 ||
+		    strcmp(role, "inout") == 0) && fk != NULL &&
 		    strcmp(p[np].dt->name, "bool") != 0 &&
 		    json_object_get(json_object_get(base, "fills"),
 		    p[np].name) == NULL) {
 			/* plain data: the default fill, not indices or
-			 * values that index */
+			 * values that index (an inout's too: what it
+			 * starts as is data the kernel reads) */
 			double lo = json_number_value(json_object_get(f, "lo"));
 			double hi = json_number_value(json_object_get(f, "hi"));
 			p[np].buf = p[np].dt->is_float ?

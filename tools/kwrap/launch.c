@@ -112,6 +112,30 @@ cub_block(struct kern *k)
 	return 0;
 }
 
+/* Whether array name is indexed by the thread's index somewhere:
+ * name[threadIdx.x], or name[v] with "v = threadIdx.x;" in the kernel. */
+static int
+by_thread(const struct toks *t, const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i + 4 < t->n; i++) {
+		if (!is(t, i, name) || !is(t, i + 1, "["))
+			continue;
+		if (is(t, i + 2, "threadIdx") && is(t, i + 3, ".") &&
+		    is(t, i + 4, "x") && i + 5 < t->n && is(t, i + 5, "]"))
+			return 1;
+		if (!is(t, i + 3, "]"))
+			continue;
+		for (j = 1; j + 5 < t->n; j++)
+			if (is(t, j, t->v[i + 2]) && is(t, j + 1, "=") &&
+			    is(t, j + 2, "threadIdx") && is(t, j + 3, ".") &&
+			    is(t, j + 4, "x") && is(t, j + 5, ";"))
+				return 1;
+	}
+	return 0;
+}
+
 /* The block: from the launch site when its expression is a constant,
  * else a CUB block collective's threads, else __launch_bounds__, else a
  * default; a shared array sized N and
@@ -173,19 +197,23 @@ infer_block(struct kern *k, json_t *launch)
 			k->block_state = 1;
 		}
 	}
-	/* a shared array sized N and indexed by thread caps the block */
-	for (i = 0; i + 4 < t->n; i++)
+	/* where the block is a guess, a shared array sized N and indexed
+	 * by the thread's index caps it; a block the launch site, a CUB
+	 * collective or __launch_bounds__ gives stands (an array of one
+	 * element a warp, "__shared__ float part[32]" under 1024 threads,
+	 * is indexed by the warp) */
+	for (i = 0; k->block_state == 1 && i + 4 < t->n; i++)
 		if (is(t, i, "__shared__") && !is(t, i - 1, "extern")) {
 			size_t j = i + 1;
 			while (j < t->n && !is(t, j, "[") && !is(t, j, ";"))
 				j++;
-			if (is(t, j, "[")) {
+			if (is(t, j, "[") && j > i + 1) {
 				size_t e = skip_group(t, j) - 1;
 				if (eval_range(t, j + 1, e, &k->c, &v) && v > 0 &&
 				    v < k->block[0] * k->block[1] &&
-				    k->dims == 1 && v >= 32) {
+				    k->dims == 1 && v >= 32 &&
+				    by_thread(t, t->v[j - 1]))
 					k->block[0] = v;
-				}
 			}
 		}
 }

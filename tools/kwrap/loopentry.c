@@ -190,19 +190,69 @@ loop(const char *c, const struct mtoks *t, size_t s, size_t e,
 	return 1;
 }
 
+/* Thread 0 of block 0 under the case k: the indices 0, the block's and
+ * the grid's dimensions as the spec's launch evaluates them (one that
+ * does not evaluate stays unbound: what reads it cannot be told). */
+static void
+thread0(json_t *spec, const struct consts *k, struct consts *at)
+{
+	static const char *const ax[] = { "x", "y", "z" };
+	static const char *const dims[] = { "grid", "block" };
+	static const char *const names[] = { "gridDim", "blockDim" };
+	json_t *launch = json_object_get(spec, "launch");
+	char name[32];
+	long long v;
+	int d, i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "threadIdx.%s", ax[i]);
+		const_set(at, name, 0);
+		snprintf(name, sizeof(name), "blockIdx.%s", ax[i]);
+		const_set(at, name, 0);
+	}
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < 3; i++) {
+			json_t *x = json_array_get(json_object_get(launch,
+			    dims[d]), (size_t)i);
+			if (json_is_integer(x))
+				v = json_integer_value(x);
+			else if (!json_is_string(x) ||
+			    eval_str(json_string_value(x), k, &v) != 1)
+				continue;
+			snprintf(name, sizeof(name), "%s.%s", names[d], ax[i]);
+			const_set(at, name, v);
+		}
+}
+
+/* s over w, thread 0's bindings at looked up first. */
+static int
+eval_at0(const char *s, const struct consts *w, const struct consts *at,
+    long long *v)
+{
+	struct toks t = { 0 };
+	int ok;
+
+	tokenize(s, &t);
+	ok = eval_bound(&t, w, at, v) == 1;
+	toks_free(&t);
+	return ok;
+}
+
 /* Whether the first trip of loop ev[l] (with trips 2, the first two)
  * runs under k (the case's scalars over the slice's constants): 1 yes, 0
  * no, -1 cannot be told. */
 static int
-enters(const struct event *ev, int l, const struct consts *k, int trips)
+enters(json_t *spec, const struct event *ev, int l, const struct consts *k,
+    int trips)
 {
-	struct consts w = { 0 };
+	struct consts w = { 0 }, at = { 0 };
 	char unknown[MAX_EVENTS][64];
 	int nu = 0, i, j, r = -1;
 	long long v;
 
 	for (i = 0; i < k->n; i++)
 		const_set(&w, k->v[i].name, k->v[i].val);
+	thread0(spec, k, &at);
 	for (i = 0; i <= l; i++) {
 		const char *e = ev[i].kind == EV_KILL ? NULL : ev[i].expr;
 		int bad = 0;
@@ -213,7 +263,7 @@ enters(const struct event *ev, int l, const struct consts *k, int trips)
 		for (j = 0; ev[i].kind == EV_LOOP && j < nu; j++)
 			bad |= unknown[j][0] != '\0' && kw_names(ev[i].cond,
 			    unknown[j]);
-		if (ev[i].kind == EV_DEF && !bad && eval_str(e, &w, &v)) {
+		if (ev[i].kind == EV_DEF && !bad && eval_at0(e, &w, &at, &v)) {
 			for (j = 0; j < nu; j++)
 				if (strcmp(unknown[j], ev[i].name) == 0)
 					unknown[j][0] = '\0';
@@ -227,24 +277,25 @@ enters(const struct event *ev, int l, const struct consts *k, int trips)
 			continue;
 		}
 		/* the loop: its variable at its start, then its condition */
-		if (!bad && eval_str(e, &w, &v)) {
+		if (!bad && eval_at0(e, &w, &at, &v)) {
 			long long d;
 			const_set(&w, ev[i].name, v);
-			if (eval_str(ev[i].cond, &w, &d))
+			if (eval_at0(ev[i].cond, &w, &at, &d))
 				r = d != 0;
 			/* the second trip: the variable one step on */
 			if (r == 1 && trips > 1) {
 				r = -1;
-				if (ev[i].step != NULL && eval_str(ev[i].step,
-				    &w, &d) && d > 0) {
+				if (ev[i].step != NULL && eval_at0(ev[i].step,
+				    &w, &at, &d) && d > 0) {
 					const_set(&w, ev[i].name, v + d);
-					if (eval_str(ev[i].cond, &w, &d))
+					if (eval_at0(ev[i].cond, &w, &at, &d))
 						r = d != 0;
 				}
 			}
 		}
 	}
 	consts_free(&w);
+	consts_free(&at);
 	return r;
 }
 
@@ -351,7 +402,7 @@ try_move(json_t *spec, const struct event *ev, int l, int trips,
 	if (c >= *best)
 		return;
 	bound(k, slice, base, m, i, a, j, b);
-	if (enters(ev, l, k, trips) != 1 || !kw_case_fits(spec, k, 0))
+	if (enters(spec, ev, l, k, trips) != 1 || !kw_case_fits(spec, k, 0))
 		return;
 	*best = c;
 	*bi = i;
@@ -440,6 +491,31 @@ movers(json_t *spec, json_t *base, const char **texts, int nt,
 	return n;
 }
 
+/* A loop's step as case 0 has it (thread 0's launch): each scalar may
+ * also move to one stride and one past it, and to two strides and one
+ * past them, where a size a few times another's reaches the second
+ * trip that the moves of its own value do not. */
+static void
+stride_moves(json_t *spec, const struct event *l, const struct consts *slice,
+    json_t *base, struct mover *m, int nm)
+{
+	struct consts k = { 0 }, at = { 0 };
+	long long d;
+	int i;
+
+	kw_case_bind(&k, slice, base);
+	thread0(spec, &k, &at);
+	if (eval_at0(l->step, &k, &at, &d) && d > 1 && d < MOVE_CAP / 2)
+		for (i = 0; i < nm; i++) {
+			add(m[i].c, &m[i].n, d, 1);
+			add(m[i].c, &m[i].n, d + 1, 1);
+			add(m[i].c, &m[i].n, 2 * d, 1);
+			add(m[i].c, &m[i].n, 2 * d + 1, 1);
+		}
+	consts_free(&k);
+	consts_free(&at);
+}
+
 void
 kw_loop_entry_cases(const char *code, const char *kernel, json_t *spec,
     int budget)
@@ -477,11 +553,17 @@ kw_loop_entry_cases(const char *code, const char *kernel, json_t *spec,
 		/* a barrier in the body orders one trip's reads before the
 		 * next one's writes: only a second trip tests it */
 		trips = ev[i].barrier && ev[i].step != NULL ? 2 : 1;
+		/* from the thread's index in strides: one trip a thread
+		 * tests neither the stride nor what a thread carries from
+		 * one trip to the next */
+		if (ev[i].step != NULL && (kw_names(ev[i].expr, "threadIdx") ||
+		    kw_names(ev[i].expr, "blockIdx")))
+			trips = 2;
 		json_array_foreach(cases, c, cs) {
 			int r;
 			consts_clear(&k);
 			kw_case_bind(&k, &slice, cs);
-			r = enters(ev, i, &k, trips);
+			r = enters(spec, ev, i, &k, trips);
 			told += r >= 0;
 			runs |= r == 1;
 		}
@@ -492,6 +574,8 @@ kw_loop_entry_cases(const char *code, const char *kernel, json_t *spec,
 		if (ev[i].step != NULL && nt < MAX_EVENTS)
 			texts[nt++] = ev[i].step;
 		nm = movers(spec, base, texts, nt, m);
+		if (trips == 2)
+			stride_moves(spec, &ev[i], &slice, base, m, nm);
 		if (nm == 0 || !search(spec, ev, i, trips, m, nm, &slice, base,
 		    &nc))
 			continue;
