@@ -297,6 +297,29 @@ is "$(jq -r 'select(.id | endswith("::tile_sum<32>")) | .wrap.mutants.list[] |
     "barrier-orders-nothing none" \
     "tile_sum<32>: the only read after the barrier never runs; tile_sum<64> reads part there"
 
+# a block's result stored by one thread (test/equiv/thread.cu)
+"$(tool kscan)" test/equiv/thread.cu 2> /dev/null | "$(tool kslice)" 2> /dev/null |
+    "$KW" --mutants 100 > "$T_TMP/thread" 2> /dev/null
+tmarked() {	# each kernel's writer-thread mutants: kernel mutant rule
+	jq -r '.scan.name as $k | .wrap.mutants.list[] |
+	    select(.diff | split("\n")[1] | test("if \\(threadIdx.x == 0\\)")) |
+	    "\($k) \(.diff | split("\n")[2] | ltrimstr("+") |
+	    gsub("^\\s+|\\s*\\{$"; "")) \(.equivalent.rule // "-")"' "$T_TMP/thread" |
+	    tr '\n' ','
+}
+is "$(tmarked)" \
+    "block_sum if (threadIdx.x != 0) any-thread,block_sum if (threadIdx.x == 1) any-thread,broadcast if (threadIdx.x != 0) any-thread,broadcast if (threadIdx.x == 1) any-thread,own_sum if (threadIdx.x != 0) -,own_sum if (threadIdx.x == 1) -,counted if (threadIdx.x != 0) -,counted if (threadIdx.x == 1) -,no_barrier if (threadIdx.x != 0) -,no_barrier if (threadIdx.x == 1) -,returned if (threadIdx.x != 0) -,returned if (threadIdx.x == 1) -,added if (threadIdx.x != 0) -,added if (threadIdx.x == 1) -,lone if (threadIdx.x != 0) -,lone if (threadIdx.x == 1) -," \
+    "any-thread: a block's sum after a helper's barrier, a broadcast through shared memory; not: the thread's own sum, an atomic, shared memory with no barrier before, a return before, a store that adds, a block of one thread"
+is "$(jq -r 'select(.scan.name == "block_sum") | .wrap.mutants.list[] |
+    select(.equivalent.rule == "any-thread") | .equivalent.reason' "$T_TMP/thread" | tail -n 1)" \
+    "the body of if (threadIdx.x == 0) does the same in whichever thread runs it, and some thread of each block runs it in every case, in the reference and with threadIdx.x == 1 (1 and 1 of 256 threads in case 0)" \
+    "the proof counts the threads that take the if"
+is "$(jq -r '[.wrap.mutants.list[] | select(.equivalent.rule == "any-thread")] |
+    length' "$T_TMP/thread" | awk '{ t += $1 } END { print t }')" 4 \
+    "no other mutant of these kernels is marked any-thread"
+run test/validate "$T_TMP/thread"
+ok "$T_STATUS" "any-thread proofs validate against schemas/"
+
 # the schema's shape, and what each proof read
 is "$(jq -rs '[.[].wrap.mutants.list[] | select(.equivalent) | .equivalent |
     keys | join(",")] | unique | .[]' "$T_TMP/wrap")" "cases,reads,reason,rule,under" \

@@ -27,7 +27,11 @@
  *			equiv_barrier.c;
  *	dead-init	an edit in the initializer of a local that every
  *			path assigns before reading (or never reads), in
- *			equiv_init.c: it holds for any input.
+ *			equiv_init.c: it holds for any input;
+ *	any-thread	an edit in the condition of an if on the thread's
+ *			index whose body runs alike in any thread, some
+ *			thread of the block taking it in every case in the
+ *			reference and in the mutant, in equiv_thread.c.
  *
  * The values are integer intervals per case: scalars at the case's value,
  * threadIdx, blockIdx, blockDim and gridDim from the case's launch,
@@ -150,11 +154,11 @@ span_of(const struct eq *g, size_t k, size_t *sa, size_t *sb)
 /* ------------------------------------------------------------ cases */
 
 enum { R_NONE, R_SAME, R_IDENTITY, R_ASSERT, R_DEAD_CODE, R_DEAD_STORE,
-	R_BARRIER, R_DEAD_INIT, R_OVERWRITTEN };
+	R_BARRIER, R_DEAD_INIT, R_OVERWRITTEN, R_ANY_THREAD };
 
 static const char *const rules[] = { NULL, "same-value", "identity",
 	"assert-holds", "dead-code", "dead-store", "barrier-orders-nothing",
-	"dead-init", "overwritten" };
+	"dead-init", "overwritten", "any-thread" };
 
 /* The token of g->t at offset off, or t.n. */
 static size_t
@@ -231,6 +235,13 @@ prove(struct eq *g, const char *op, size_t off, size_t len, const char *rep)
 		if ((strcmp(op, "constant") == 0 || strncmp(op, "swap-", 5) ==
 		    0) && eq_dead_init(g, off, len, &why)) {
 			rule = R_DEAD_INIT;
+			goto done;
+		}
+		g->nnames = 0;
+		g->reads = 0;
+		if ((strcmp(op, "constant") == 0 || strncmp(op, "swap-", 5) ==
+		    0) && eq_any_thread(g, off, len, rep, &why)) {
+			rule = R_ANY_THREAD;
 			goto done;
 		}
 	}

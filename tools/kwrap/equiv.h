@@ -40,6 +40,8 @@ struct eq {
 	struct seen names[EQ_NAMES];
 	int nnames;
 	int reads;		/* EQ_R_*: what the evaluations read */
+	int tid_fixed;		/* threadIdx is tid, one thread's */
+	long long tid[3];
 	struct eq_name { size_t off, len; } *hazards;	/* eq_macros' */
 	int nhazards;
 };
@@ -127,6 +129,12 @@ int eq_macro_hazard(const struct eq *g, size_t j);
  * memory written on one side of it is touched on the other; the reason
  * appended to why. */
 int eq_barrier_free(struct eq *g, size_t off, struct k_buf *why);
+/* equiv_thread.c: the edit at off, len (rep in the mutant) lies in the
+ * condition of an if on the thread's index whose body runs alike in any
+ * thread, and some thread takes it in every case in both; the reason
+ * into why. */
+int eq_any_thread(struct eq *g, size_t off, size_t len, const char *rep,
+    struct k_buf *why);
 /* equiv_init.c: the edit at off, len lies in the initializer of a local
  * that no path reads before assigning it; the reason into why. */
 int eq_dead_init(struct eq *g, size_t off, size_t len, struct k_buf *why);

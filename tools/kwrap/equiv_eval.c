@@ -887,7 +887,8 @@ builtin(struct eq *g, const char *base, const char *m)
 		return unknown;
 	g->reads |= EQ_R_LAUNCH;
 	if (strcmp(base, "threadIdx") == 0)
-		return known(0, g->block[d] - 1, 1);
+		return g->tid_fixed ? known(g->tid[d], g->tid[d], 1) :
+		    known(0, g->block[d] - 1, 1);
 	if (strcmp(base, "blockIdx") == 0)
 		return known(0, g->grid[d] - 1, 1);
 	if (strcmp(base, "blockDim") == 0)
