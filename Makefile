@@ -108,7 +108,7 @@ bench/kextract: bench/kextract.c lib/libkparse.a lib/libkforge.a
 
 # kwrap: the units of tools/kwrap/ over one internal header
 KWRAP_UNITS = tok ptx loopmacro eval vocab infer model offsets scatter texture strides textual launch poly flow interval onchip access \
-	spec fit harness instruction llm validate mutate equiv equiv_eval equiv_dead equiv_barrier equiv_init equiv_overwrite equiv_thread switches hit boundary sizeguard loopentry nonfinite byvalue accessor guarded multiple precond kwrap
+	spec fit harness instruction llm validate mutate equiv equiv_eval equiv_dead equiv_barrier equiv_init equiv_overwrite equiv_thread switches hit boundary sizeguard loopentry gridcase nonfinite byvalue accessor guarded multiple precond kwrap
 KWRAP_OBJS = $(KWRAP_UNITS:%=tools/kwrap/%.o) tools/kwrap/harness_text.o
 
 tools/kwrap/harness_text.c: tools/kwrap/harness.in mk/embed.sh

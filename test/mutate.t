@@ -186,6 +186,25 @@ is "$(jq -r 'select(.scan.name == "segments") | .wrap.spec.cases |
 "$KW" --switch-cases 0 < "$T_TMP/le.slice" > "$T_TMP/le0" 2> /dev/null
 is "$(entries pipelined "$T_TMP/le0")" "" "--switch-cases 0: no loop-entry case"
 
+# --- multi-block cases: a grid every case holds at one block gets two
+"$(tool kscan)" test/mutate/gridcase.cu 2> /dev/null |
+    "$(tool kslice)" 2> /dev/null > "$T_TMP/gc.slice"
+"$KW" < "$T_TMP/gc.slice" > "$T_TMP/gc" 2> /dev/null
+is "$(jq -r 'select(.scan.name == "plane_scale") | .wrap.spec.cases[] |
+    select(.name == "multi_block") | "\(.scalars["p.c"]) \(.scalars["p.rows"])"' "$T_TMP/gc")" \
+    "320 300" \
+    "a grid of (p.c + 255) / 256 with p.c at most 256 in every case: p.c five times case 0's, two blocks, the rest as case 0"
+is "$(jq -r 'select(.scan.name == "plane_scale") | .wrap.spec.cases |
+    map(select(.name != "multi_block")) | map(.scalars["p.c"]) |
+    map(select(. > 256)) | length' "$T_TMP/gc")" 0 \
+    "no other case of plane_scale runs a second block (what the case is for)"
+is "$(jq -r 'select(.scan.name != "plane_scale") | .wrap.spec.cases[] |
+    select(.name | startswith("multi_block")) | .name' "$T_TMP/gc")" "" \
+    "near misses: a grid of constants, a kernel that names no blockIdx, a grid the default sizes make many blocks: no case"
+"$KW" --switch-cases 0 < "$T_TMP/gc.slice" > "$T_TMP/gc0" 2> /dev/null
+is "$(jq -r '.wrap.spec.cases[] | select(.name == "multi_block") | .name' "$T_TMP/gc0")" "" \
+    "--switch-cases 0: no multi-block case"
+
 # The fills as the harness draws them (its own code, on the CPU), and
 # the conditions of test/mutate/boundary.cu and of their mutants
 # evaluated over them: each mutant differs on the boundary cases, none

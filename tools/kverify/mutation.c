@@ -34,7 +34,7 @@
 
 #include "kverify.h"
 
-#define MC_CASES 7	/* cases a survivor runs under memcheck */
+#define MC_CASES 8	/* cases a survivor runs under memcheck */
 #define RC_CASES 3	/* and under racecheck */
 
 /* How case k of a mutant's batch differs from the golden: NULL when it
@@ -252,7 +252,9 @@ note_finding(json_t *one, const char *tool, json_t *o, int k)
  * where a size is the constant an early-exit guard compares it with and
  * a mutant of the guard writes into a buffer of 0 elements, and its
  * loop-entry cases ("loop_entry", "loop_entry_2"), the only ones that run
- * a loop whose bound a mutant may push past a buffer; each once
+ * a loop whose bound a mutant may push past a buffer, and its
+ * multi-block case ("multi_block"), the only one where a block past the
+ * first runs; each once
  * the reference is clean on it too (ref_ok[i]: -1 until checked, once
  * per record).  The large cases are left out: memcheck is slow there,
  * and they add no edge the small ones lack.  The case and the finding's
@@ -264,7 +266,7 @@ memcheck_kills(struct ctx *c, const struct unit *h, const struct unit *m,
 {
 	static const char *const named[MC_CASES - 1] = { "non_multiple",
 		"smallest", "size_edge", "size_edge_2", "loop_entry",
-		"loop_entry_2" };
+		"loop_entry_2", "multi_block" };
 	int cases[MC_CASES], slot[MC_CASES], n, i;
 	json_t *o;
 	long e = 0;

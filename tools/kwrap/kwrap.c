@@ -65,6 +65,8 @@ process(json_t *rec, void *ctx)
 		    "name"), spec, opt.switches);
 		kw_loop_entry_cases(k_get_str(slice, "code"),
 		    k_get_str(scan, "name"), spec, opt.switches);
+		kw_grid_cases(k_get_str(slice, "code"), k_get_str(scan,
+		    "name"), spec, opt.switches);
 		kw_nonfinite_cases(k_get_str(slice, "code"), k_get_str(scan,
 		    "name"), spec, opt.switches);
 		kw_survivor_cases(rec, spec, opt.survivors);

@@ -888,6 +888,11 @@ int kw_case_fits(json_t *spec, const struct consts *k, int fires);
  * most budget) */
 void kw_loop_entry_cases(const char *code, const char *kernel, json_t *spec,
     int budget);
+/* gridcase.c: a case of two blocks or more in each dimension whose
+ * blockIdx the kernel names and that every case runs as one block (at
+ * most three, at most budget) */
+void kw_grid_cases(const char *code, const char *kernel, json_t *spec,
+    int budget);
 /* nonfinite.c: a case whose fill mixes NaN and Inf into each float input
  * whose data the kernel tests for finiteness (one case, within budget) */
 void kw_nonfinite_cases(const char *code, const char *kernel, json_t *spec,

@@ -198,15 +198,24 @@ edges_of(const char *c, const struct mtoks *t, size_t cs, size_t ce,
 	return 1;
 }
 
-/* The value of expression s (a JSON number or string) under k, or 0. */
+/* The value of expression s (a JSON number or string) under k, a
+ * struct's fields ("p.c") too, or 0. */
 static int
 value(json_t *x, const struct consts *k, long long *v)
 {
+	struct toks t = { 0 };
+	int ok;
+
 	if (json_is_integer(x)) {
 		*v = json_integer_value(x);
 		return 1;
 	}
-	return json_is_string(x) && eval_str(json_string_value(x), k, v);
+	if (!json_is_string(x))
+		return 0;
+	tokenize(json_string_value(x), &t);
+	ok = eval_bound(&t, k, k, v) == 1;
+	toks_free(&t);
+	return ok;
 }
 
 int
