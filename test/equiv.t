@@ -227,6 +227,15 @@ is "$(jq -r 'select(.scan.name == "sum_slot") | .wrap.mutants.list[] |
     select(.equivalent.rule == "overwritten") | .equivalent.reason' "$T_TMP/ow" | head -n 1)" \
     "sh[threadIdx.x] is stored again at line 12 before anything can read it (no barrier, jump or mention between), and its memory is reached by that name alone" \
     "the proof says where the second store is"
+is "$(jq -r 'select(.scan.name | startswith("ptr_")) | .scan.name as $k |
+    .wrap.mutants.list[] | select(.diff | split("\n")[1] | test("slot = 0;")) |
+    "\($k) \(.op) \(.equivalent.rule // "-")"' "$T_TMP/ow" | tr '\n' ',')" \
+    "ptr_slot constant overwritten,ptr_read constant -," \
+    "overwritten through a local pointer to one element of an output; not: the output read through its own name between"
+is "$(jq -r 'select(.scan.name == "ptr_slot") | .wrap.mutants.list[] |
+    select(.equivalent.rule == "overwritten") | .equivalent.reason' "$T_TMP/ow")" \
+    "*slot (one element of the output out) is stored again at line 13 before anything can read it (no barrier, jump or mention between), and nothing else in the kernel names out" \
+    "the proof names the output and the second store"
 run test/validate "$T_TMP/ow"
 ok "$T_STATUS" "overwritten proofs validate against schemas/"
 

@@ -36,7 +36,7 @@ is "$(rec scale_rows_kernel '.wrap.spec.launch.grid[0]')" '"(x.size0 + 255) / 25
 is "$(rec scale_rows_kernel '[.wrap.spec.cases[] | .scalars | [.["x.size0"] == .["y.size0"], .["x.size1"] == .["y.size1"]]] | flatten | unique')" \
     '[true]' "every case gives the accessors' sizes one value a dimension"
 is "$(rec scale_rows_kernel '[.wrap.spec.cases[] | .scalars | select(.["x.size0"] != .["x.size1"]) | .["x.size0"], .["x.size1"]]')" \
-    '[67,5]' "the dimensions differ in one case (non_multiple), so that size(0) read for size(1) shows"
+    '[67,5,320,64]' "the dimensions differ in two cases (non_multiple, and multi_block: the rows scaled to two blocks), so that size(0) read for size(1) shows"
 is "$(rec scale_rows_kernel '[.wrap.spec.cases[0].scalars | keys[] | select(test("stride"))] | length')" \
     '0' "the cases bind no stride"
 # PackedTensorAccessor64<float, 2> with p[i][0..2]; rank 1 out

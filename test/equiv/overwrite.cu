@@ -1,9 +1,10 @@
 // Stores that the same thread stores over before anything can read them
 // (test/equiv.t): a zeroed slot of shared memory set again after a loop,
-// one through a pointer to extern shared memory; and near misses: a
+// one through a pointer to extern shared memory, one element of an
+// output through a local pointer; and near misses: a
 // barrier between, a helper that synchronizes, a read between, another
 // index, a return between, the second store reading the first, a first
-// store that is a loop's body.
+// store that is a loop's body, an output read between.
 
 __device__ float twice(float v) { return 2.0f * v; }
 __device__ float staged(float v) { __syncthreads(); return v; }
@@ -117,6 +118,32 @@ __global__ void loop_body(const float *x, float *out, int n)
 	out[threadIdx.x] = sh[threadIdx.x];
 }
 
+// a pointer to one element of an output, zeroed and then set
+__global__ void ptr_slot(const float *x, float *out, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	float *slot = out + i;
+	*slot = 0;
+	float acc = 0.0f;
+	for (int k = 0; k < 4; k++)
+		acc += x[(i + k) % n];
+	*slot = acc;
+}
+
+// near miss: the output is read through its own name between
+__global__ void ptr_read(const float *x, float *out, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	float *slot = out + i;
+	*slot = 0;
+	float acc = out[(i + 1) % n] + x[i];
+	*slot = acc;
+}
+
 void launch(const float *x, float *out, int n)
 {
 	sum_slot<<<4, 256>>>(x, out, n);
@@ -128,4 +155,6 @@ void launch(const float *x, float *out, int n)
 	return_between<<<1, 256>>>(x, out, n);
 	reads_itself<<<1, 256>>>(x, out, n);
 	loop_body<<<1, 256>>>(x, out, n);
+	ptr_slot<<<(n + 255) / 256, 256>>>(x, out, n);
+	ptr_read<<<(n + 255) / 256, 256>>>(x, out, n);
 }

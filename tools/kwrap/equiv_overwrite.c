@@ -18,7 +18,10 @@
  * to a function the slice does not define whose name is no method's and
  * holds no "sync", or to one the slice defines (every definition of the
  * name, overloads and a class of that name included) whose body passes
- * the same test (four levels down).  Another thread could read x[i] between
+ * the same test (four levels down).  The same through a local pointer
+ * to one element of an output, "T *p = out + i; *p = v; ... *p = w;",
+ * where p is defined once and named only in such stores, and out
+ * nowhere else in the body (ptr_overwritten).  Another thread could read x[i] between
  * only after a barrier, and there is none; so the first store's value,
  * and v's evaluation (no effects, no call but those above), can reach
  * nothing.  The proof holds for every input, not only the spec's cases.
@@ -177,8 +180,8 @@ jumps(const struct eq *g, size_t a, size_t b)
 	return 0;
 }
 
-int
-eq_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
+static int
+arr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 {
 	size_t j, x, q, eqt = 0, semi = 0, i, e, s2 = 0, q2, eq2, semi2;
 
@@ -238,4 +241,128 @@ eq_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 	    (int)(g->t.v[q].off - g->t.v[j + 2].off), g->code +
 	    g->t.v[j + 2].off, line_of(g->code, g->t.v[s2].off));
 	return 1;
+}
+
+/* Whether token i starts a statement of a list (not an if's or a loop's
+ * body, whose condition may read the value). */
+static int
+list_start(const struct eq *g, size_t i)
+{
+	return i == g->a || eq_tk(g, i - 1, ";") || eq_tk(g, i - 1, "{") ||
+	    eq_tk(g, i - 1, "}");
+}
+
+/* Whether a spec parameter named like token i is a buffer the kernel
+ * writes (out, or inout: an output the kernel may leave partly alone). */
+static int
+pure_output(const struct eq *g, size_t i)
+{
+	json_t *q;
+	size_t k;
+
+	json_array_foreach(json_object_get(g->spec, "params"), k, q) {
+		const char *n = k_get_str(q, "name"), *r = k_get_str(q, "role");
+		if (n != NULL && r != NULL && (strcmp(r, "out") == 0 ||
+		    strcmp(r, "inout") == 0) &&
+		    strlen(n) == g->t.v[i].len && memcmp(n, g->code +
+		    g->t.v[i].off, g->t.v[i].len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The same through a local pointer into an output buffer: "T *p = out +
+ * i;" defined once, p named only there and in "*p = v;" statements, out
+ * named nowhere else in the body.  The kernel reads no element of out
+ * (no name it has reads), and p reaches one element alone, so between "*p = v;" and a later
+ * "*p = w;" of the same block nothing can read the first value unless
+ * it names p (or synchronizes, or jumps: the same tests as above).
+ */
+static int
+ptr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
+{
+	size_t j, p, semi = 0, i, e, s2 = 0, def = 0, dsemi = 0, buf = 0;
+	int defs = 0, bufs = 0;
+
+	for (j = g->a; j + 2 < g->b; j++) {
+		if (!eq_tk(g, j, "*") || !is_name(g, j + 1) || !eq_tk(g, j + 2,
+		    "=") || !list_start(g, j))
+			continue;
+		semi = eq_semi(g, j + 2, g->b);
+		if (semi >= g->b || off < g->t.v[j].off || off + len >
+		    g->t.v[semi].off + 1)
+			continue;
+		if (off == g->t.v[j].off || off > g->t.v[j + 2].off)
+			break;
+		return 0;
+	}
+	if (j + 2 >= g->b)
+		return 0;
+	p = j + 1;
+	/* p: one definition "T *p = ...;", else only "*p = ...;" starts */
+	for (i = g->a; i < g->b; i++) {
+		if (!eq_same_name(g, i, p) || eq_tk(g, i - 1, ".") ||
+		    eq_tk(g, i - 1, "->") || eq_tk(g, i - 1, "::"))
+			continue;
+		if (eq_tk(g, i - 1, "*") && eq_tk(g, i + 1, "=") &&
+		    list_start(g, i - 1))
+			continue;	/* a store through p */
+		if (eq_tk(g, i - 1, "*") && eq_tk(g, i + 1, "=") && i >= g->a + 2 &&
+		    is_name(g, i - 2)) {
+			def = i;
+			defs++;
+			continue;
+		}
+		return 0;
+	}
+	if (defs != 1 || (dsemi = eq_semi(g, def + 1, g->b)) >= g->b ||
+	    effects(g, def + 2, dsemi) || may_sync(g, def + 2, dsemi, 0))
+		return 0;
+	/* into one pure output that nothing else in the body names */
+	for (i = def + 2; i < dsemi; i++)
+		if (is_name(g, i) && !eq_tk(g, i - 1, ".") && !eq_tk(g, i - 1,
+		    "->") && pure_output(g, i)) {
+			buf = i;
+			bufs++;
+		}
+	if (bufs != 1)
+		return 0;
+	for (i = g->a; i < g->b; i++)
+		if ((i < def + 2 || i >= dsemi) && eq_same_name(g, i, buf))
+			return 0;
+	/* the statements after the first store, to the second */
+	for (i = semi + 1; i < g->b && !eq_tk(g, i, "}"); i = e + 1) {
+		e = kw_stmt_end(g->code, &g->t, i, g->b);
+		if (e >= g->b)
+			return 0;
+		if (eq_tk(g, i, "*") && eq_same_name(g, i + 1, p) &&
+		    eq_tk(g, i + 2, "=")) {
+			size_t s3 = eq_semi(g, i + 2, g->b);
+			if (s3 < g->b && !touches(g, i + 3, s3, p, 0, 0) &&
+			    !effects(g, i + 3, s3)) {
+				s2 = i;
+				break;
+			}
+		}
+		if (touches(g, i, e + 1, p, 0, 0) || may_sync(g, i, e + 1, 0) ||
+		    jumps(g, i, e + 1))
+			return 0;
+	}
+	if (s2 == 0)
+		return 0;
+	k_buf_printf(why, "*%.*s (one element of the output %.*s) is "
+	    "stored again at line %d before anything can read it (no barrier, "
+	    "jump or mention between), and nothing else in the kernel names "
+	    "%.*s", (int)g->t.v[p].len, g->code + g->t.v[p].off,
+	    (int)g->t.v[buf].len, g->code + g->t.v[buf].off, line_of(g->code,
+	    g->t.v[s2].off), (int)g->t.v[buf].len, g->code + g->t.v[buf].off);
+	return 1;
+}
+
+int
+eq_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
+{
+	return arr_overwritten(g, off, len, why) || ptr_overwritten(g, off,
+	    len, why);
 }

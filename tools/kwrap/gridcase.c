@@ -12,7 +12,9 @@
  * case is added, cloned from the first: the first integer scalar of the
  * grid's expression (a field of a struct too, "p.c") that case 0 gives
  * a value of 1 or more is multiplied by the
- * least factor (2 to 64) that makes the grid two blocks or more, where
+ * least factor (2 to 64) that makes the grid two blocks or more (and
+ * every scalar that takes its value in every case with it: the same
+ * dimension of two tensors, x.size0 and y.size0), where
  * the case fits (the launch at least 1 everywhere, every buffer within
  * kwrap's bound).  At most one case a dimension, named multi_block,
  * multi_block_y and multi_block_z; kverify runs the mutants' memcheck on
@@ -83,6 +85,38 @@ grid_at(json_t *g, const struct consts *k, long long *v)
 	return ok;
 }
 
+/* Whether scalar a and scalar b take one value in every case. */
+static int
+tied(json_t *cases, const char *a, const char *b)
+{
+	json_t *cs, *x, *y;
+	size_t i;
+
+	json_array_foreach(cases, i, cs) {
+		x = json_object_get(json_object_get(cs, "scalars"), a);
+		y = json_object_get(json_object_get(cs, "scalars"), b);
+		if (!json_is_integer(x) || !json_is_integer(y) ||
+		    json_integer_value(x) != json_integer_value(y))
+			return 0;
+	}
+	return 1;
+}
+
+/* Case c1's scalar n at v, and every scalar tied to n (one value with
+ * it in every case: the same dimension of two tensors) with it. */
+static void
+scale(json_t *cases, json_t *c1, const char *n, long long v)
+{
+	json_t *sc = json_object_get(c1, "scalars"), *x;
+	const char *key;
+	void *tmp;
+
+	json_object_foreach_safe(sc, tmp, key, x)
+		if (strcmp(key, n) != 0 && tied(cases, key, n))
+			json_object_set_new(sc, key, json_integer(v));
+	json_object_set_new(sc, n, json_integer(v));
+}
+
 void
 kw_grid_cases(const char *code, const char *kernel, json_t *spec, int budget)
 {
@@ -131,8 +165,7 @@ kw_grid_cases(const char *code, const char *kernel, json_t *spec, int budget)
 			for (f = 2; f <= MAX_FACTOR && !done; f++) {
 				struct consts bound = { 0 };
 				json_t *c1 = json_deep_copy(base);
-				json_object_set_new(json_object_get(c1, "scalars"),
-				    n, json_integer(v0 * f));
+				scale(cases, c1, n, v0 * f);
 				kw_case_bind(&bound, &slice, c1);
 				if (grid_at(gd, &bound, &v) && v >= 2 &&
 				    kw_case_fits(spec, &bound, 0)) {
