@@ -186,6 +186,17 @@ is "$(jq -r 'select(.scan.name == "segments") | .wrap.spec.cases |
 "$KW" --switch-cases 0 < "$T_TMP/le.slice" > "$T_TMP/le0" 2> /dev/null
 is "$(entries pipelined "$T_TMP/le0")" "" "--switch-cases 0: no loop-entry case"
 
+# --- a float scalar compared with a constant takes it, with plain data
+"$(tool kscan)" test/mutate/floatswitch.cu 2> /dev/null |
+    "$(tool kslice)" 2> /dev/null | "$KW" > "$T_TMP/fs" 2> /dev/null
+is "$(jq -r '.scan.name as $k | .wrap.spec.cases[] | select(.name | startswith("switch")) |
+    "\($k) \(.name) \(.scalars | to_entries | map("\(.key)=\(.value)") | join(","))"' "$T_TMP/fs")" \
+    "clipped switch_clip_0 clip=0,scale=-0.75,n=100000" \
+    "if (clip > 0.0f): a case with clip at 0 and case 0's data; near misses: scale only multiplied, alpha tested for truth alone: no case"
+is "$(jq -r 'select(.scan.name == "clipped") | .wrap.spec.cases[] |
+    select(.name == "switch_clip_0") | .fills // {} | length' "$T_TMP/fs")" 0 \
+    "the case keeps case 0's fills (plain data, not zeros)"
+
 # --- multi-block cases: a grid every case holds at one block gets two
 "$(tool kscan)" test/mutate/gridcase.cu 2> /dev/null |
     "$(tool kslice)" 2> /dev/null > "$T_TMP/gc.slice"

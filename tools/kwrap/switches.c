@@ -13,7 +13,9 @@
  * so that both sides of the guarded store happen; a whole constant is
  * drawn exactly too (an integer fill), as is a constant an integer
  * scalar is ordered against ("if (k < 3)" gets k = 3): where "<" and
- * "<=" part.
+ * "<=" part.  A float scalar compared with a constant ("if (max_norm >
+ * 0.0f)") takes that constant too, with plain data: the zeros case
+ * gives it 0 only beside all-zero inputs.
  */
 #include "kwrap.h"
 #include "mtok.h"
@@ -23,6 +25,7 @@
 struct seen {
 	const char *name;	/* borrowed from the spec */
 	int is_ptr;		/* a float input buffer */
+	int is_real;		/* a float scalar: comparisons only */
 	double v[MAX_VALUES];
 	int n;
 };
@@ -122,7 +125,7 @@ scan_uses(const char *c, const struct mtoks *t, size_t a, size_t b,
 			note(s, v);
 		/* a truth value standing alone: if (p), !p, (p && q),
 		 * p ? a : b; not "i < n && ..." */
-		else if (i > a && (mt_is(c, t, i - 1, "!") ||
+		else if (!s->is_real && i > a && (mt_is(c, t, i - 1, "!") ||
 		    ((mt_is(c, t, i - 1, "(") || mt_is(c, t, i - 1, "&&") ||
 		    mt_is(c, t, i - 1, "||")) && (mt_is(c, t, i + 1, "&&") ||
 		    mt_is(c, t, i + 1, "||") || mt_is(c, t, i + 1, "?") ||
@@ -221,8 +224,9 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 		/* float data only: an integer input may be indices,
 		 * whose fill keeps them in bounds */
 		s.is_ptr = strcmp(role, "in") == 0 && d->is_float;
+		s.is_real = !s.is_ptr && d->is_float;
 		if (!s.is_ptr && (strcmp(role, "scalar") != 0 ||
-		    d->is_float || sizes(spec, s.name)))
+		    sizes(spec, s.name)))
 			continue;
 		/* a scalar is looked for in the whole slice: the helpers
 		 * the kernel passes it to take it under its own name
@@ -275,7 +279,8 @@ kw_switch_cases(const char *code, const char *kernel, json_t *spec,
 				    s.v[j] - 2, "hi", s.v[j] + 2));
 			} else {
 				sc = json_object_get(nc, "scalars");
-				json_object_set_new(sc, s.name, strcmp(d->name,
+				json_object_set_new(sc, s.name, s.is_real ?
+				    json_real(s.v[j]) : strcmp(d->name,
 				    "bool") == 0 ? json_boolean(s.v[j] != 0) :
 				    json_integer((json_int_t)s.v[j]));
 			}
