@@ -100,6 +100,9 @@ int eq_dead_at(struct eq *g, size_t k, struct k_buf *why);
  * kernel, "struct F ... { ... }" and "F (...) ... { ... }", [s, e] pairs
  * into sp (at most max); how many, -1 when one does not fit. */
 int eq_definitions(const struct eq *g, size_t f, size_t sp[][2], int max);
+/* equiv_dead.c: token i starts a statement of a list, not the body of
+ * an if or a loop (the body's start, or after ";", "{" or "}"). */
+int eq_list_start(const struct eq *g, size_t i);
 /* equiv_dead.c: token j starts "x[...] = ...;" as a statement of its
  * own, the "=" in *eq. */
 int eq_plain_store(const struct eq *g, size_t j, size_t *eq);

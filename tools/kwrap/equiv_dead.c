@@ -448,6 +448,13 @@ stmt_start(const struct eq *g, size_t i)
 	    eq_tk(g, i - 1, "}") || eq_tk(g, i - 1, ")") || eq_tk(g, i - 1, "else");
 }
 
+int
+eq_list_start(const struct eq *g, size_t i)
+{
+	return i == g->a || eq_tk(g, i - 1, ";") || eq_tk(g, i - 1, "{") ||
+	    eq_tk(g, i - 1, "}");
+}
+
 /* Token j is the array of a plain store "x[...] = ...;" that is a
  * statement of its own (its value is not used); the "=" in *eq. */
 int

@@ -21,10 +21,10 @@
  * the same test (four levels down).  The same through a local pointer
  * to one element of an output, "T *p = out + i; *p = v; ... *p = w;",
  * where p is defined once and named only in such stores, and out
- * nowhere else in the body (ptr_overwritten).  Another thread could read x[i] between
- * only after a barrier, and there is none; so the first store's value,
- * and v's evaluation (no effects, no call but those above), can reach
- * nothing.  The proof holds for every input, not only the spec's cases.
+ * nowhere else in the body (ptr_overwritten).  Another thread could
+ * read x[i] between only after a barrier, and there is none; so the
+ * first store's value, and v's evaluation (no effects, no call but those
+ * above), can reach nothing.  The proof holds for every input, not only the spec's cases.
  */
 #include "equiv.h"
 
@@ -199,8 +199,7 @@ arr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 	}
 	/* in a list of statements, not the body of an if or a loop (whose
 	 * condition may read the value stored) */
-	if (j >= g->b || !(j == g->a || eq_tk(g, j - 1, ";") || eq_tk(g, j - 1,
-	    "{") || eq_tk(g, j - 1, "}")))
+	if (j >= g->b || !eq_list_start(g, j))
 		return 0;
 	x = j;
 	q = mt_close(g->code, &g->t, j + 1);
@@ -243,19 +242,10 @@ arr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 	return 1;
 }
 
-/* Whether token i starts a statement of a list (not an if's or a loop's
- * body, whose condition may read the value). */
-static int
-list_start(const struct eq *g, size_t i)
-{
-	return i == g->a || eq_tk(g, i - 1, ";") || eq_tk(g, i - 1, "{") ||
-	    eq_tk(g, i - 1, "}");
-}
-
 /* Whether a spec parameter named like token i is a buffer the kernel
  * writes (out, or inout: an output the kernel may leave partly alone). */
 static int
-pure_output(const struct eq *g, size_t i)
+written_buffer(const struct eq *g, size_t i)
 {
 	json_t *q;
 	size_t k;
@@ -275,9 +265,10 @@ pure_output(const struct eq *g, size_t i)
  * The same through a local pointer into an output buffer: "T *p = out +
  * i;" defined once, p named only there and in "*p = v;" statements, out
  * named nowhere else in the body.  The kernel reads no element of out
- * (no name it has reads), and p reaches one element alone, so between "*p = v;" and a later
- * "*p = w;" of the same block nothing can read the first value unless
- * it names p (or synchronizes, or jumps: the same tests as above).
+ * (no name it has reads), and p reaches one element alone, so between
+ * "*p = v;" and a later "*p = w;" of the same block nothing can read the
+ * first value unless it names p (or synchronizes, or jumps: the same
+ * tests as above).
  */
 static int
 ptr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
@@ -287,7 +278,7 @@ ptr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 
 	for (j = g->a; j + 2 < g->b; j++) {
 		if (!eq_tk(g, j, "*") || !is_name(g, j + 1) || !eq_tk(g, j + 2,
-		    "=") || !list_start(g, j))
+		    "=") || !eq_list_start(g, j))
 			continue;
 		semi = eq_semi(g, j + 2, g->b);
 		if (semi >= g->b || off < g->t.v[j].off || off + len >
@@ -306,7 +297,7 @@ ptr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 		    eq_tk(g, i - 1, "->") || eq_tk(g, i - 1, "::"))
 			continue;
 		if (eq_tk(g, i - 1, "*") && eq_tk(g, i + 1, "=") &&
-		    list_start(g, i - 1))
+		    eq_list_start(g, i - 1))
 			continue;	/* a store through p */
 		if (eq_tk(g, i - 1, "*") && eq_tk(g, i + 1, "=") && i >= g->a + 2 &&
 		    is_name(g, i - 2)) {
@@ -322,7 +313,7 @@ ptr_overwritten(struct eq *g, size_t off, size_t len, struct k_buf *why)
 	/* into one pure output that nothing else in the body names */
 	for (i = def + 2; i < dsemi; i++)
 		if (is_name(g, i) && !eq_tk(g, i - 1, ".") && !eq_tk(g, i - 1,
-		    "->") && pure_output(g, i)) {
+		    "->") && written_buffer(g, i)) {
 			buf = i;
 			bufs++;
 		}

@@ -49,14 +49,6 @@ is_id(const struct eq *g, size_t i)
 	return i < g->t.n && g->t.v[i].kind == M_ID;
 }
 
-/* Whether token i is spelled as the NUL-terminated w. */
-static int
-spelled(const struct eq *g, size_t i, const char *w)
-{
-	return is_id(g, i) && g->t.v[i].len == strlen(w) &&
-	    memcmp(g->code + g->t.v[i].off, w, g->t.v[i].len) == 0;
-}
-
 /* Token i's text into buf (empty when it does not fit). */
 static const char *
 text(const struct eq *g, size_t i, char *buf, size_t n)
@@ -128,7 +120,7 @@ shared_array(const struct eq *g, size_t x)
 	size_t i, j;
 
 	for (i = g->a; i < g->b; i++) {
-		if (!spelled(g, i, "__shared__"))
+		if (!eq_tk(g, i, "__shared__"))
 			continue;
 		for (j = i + 1; j < g->b && !eq_tk(g, j, ";"); j++)
 			if (eq_same_name(g, j, x) && (eq_tk(g, j + 1, "[") ||
@@ -151,7 +143,7 @@ declares(const struct eq *g, size_t i, size_t a)
 	while (p > a && (eq_tk(g, p - 1, "*") || eq_tk(g, p - 1, "&")))
 		p--;
 	return p > a && (is_id(g, p - 1) || eq_tk(g, p - 1, ">")) &&
-	    !spelled(g, p - 1, "return");
+	    !eq_tk(g, p - 1, "return");
 }
 
 /* Whether token i is a name of the body's own locals [a, b). */
@@ -217,7 +209,7 @@ ends_with_barrier(const struct eq *g, size_t f)
 	if ((n = bodies(g, f, sp, 8)) == 0)
 		return 0;
 	for (d = 0; d < n; d++)
-		if (sp[d][1] < sp[d][0] + 5 || !spelled(g, sp[d][1] - 4,
+		if (sp[d][1] < sp[d][0] + 5 || !eq_tk(g, sp[d][1] - 4,
 		    "__syncthreads") || !eq_tk(g, sp[d][1] - 1, ";"))
 			return 0;
 	return 1;
@@ -239,11 +231,9 @@ barrier_ends(const struct eq *g, size_t e)
 		else if (eq_tk(g, j, "(") && --d == 0)
 			break;
 	}
-	if (j <= g->a || !is_id(g, j - 1) || !(j - 1 == g->a ||
-	    eq_tk(g, j - 2, ";") || eq_tk(g, j - 2, "{") || eq_tk(g, j - 2,
-	    "}")))
+	if (j <= g->a || !is_id(g, j - 1) || !eq_list_start(g, j - 1))
 		return 0;
-	return spelled(g, j - 1, "__syncthreads") || ends_with_barrier(g,
+	return eq_tk(g, j - 1, "__syncthreads") || ends_with_barrier(g,
 	    j - 1);
 }
 
@@ -293,9 +283,9 @@ body_alike(const struct eq *g, size_t ifs, size_t bs, size_t be, size_t
 		    "->") || eq_tk(g, i - 1, "::"))
 			continue;
 		text(g, i, w, sizeof(w));
-		if (spelled(g, i, "return") || spelled(g, i, "break") ||
-		    spelled(g, i, "continue") || spelled(g, i, "goto") ||
-		    spelled(g, i, "else") || hazard_name(w))
+		if (eq_tk(g, i, "return") || eq_tk(g, i, "break") ||
+		    eq_tk(g, i, "continue") || eq_tk(g, i, "goto") ||
+		    eq_tk(g, i, "else") || hazard_name(w))
 			return 0;
 		if (eq_tk(g, i + 1, "(")) {
 			/* a call: a cast, a math function, a clean helper */
@@ -317,7 +307,7 @@ body_alike(const struct eq *g, size_t ifs, size_t bs, size_t be, size_t
 				continue;
 		}
 		if (shared_array(g, i)) {
-			*reads = 1;	/* counted again below for stores */
+			*reads = 1;	/* not a store's target: a read */
 			continue;
 		}
 		if (param_named(g, w, &role)) {
@@ -352,11 +342,10 @@ body_alike(const struct eq *g, size_t ifs, size_t bs, size_t be, size_t
 			if ((i < ifs || i >= be) && eq_same_name(g, i, wr[k]))
 				return 0;
 	}
-	if (shared_wr && after < g->b && !(spelled(g, after,
+	if (shared_wr && after < g->b && !(eq_tk(g, after,
 	    "__syncthreads") && eq_tk(g, after + 1, "(") && eq_tk(g, after + 2,
 	    ")") && eq_tk(g, after + 3, ";")))
 		return 0;
-	/* a read of a shared array only the body stores is its own */
 	return 1;
 }
 
@@ -366,7 +355,7 @@ eq_any_thread(struct eq *g, size_t off, size_t len, const char *rep,
 {
 	json_t *cases = json_object_get(g->spec, "cases"), *cs;
 	size_t i, ifs = 0, c0 = 0, c1 = 0, bs, be, ci;
-	int depth = 0, found = 0, reads;
+	int depth = 0, found = 0, ok, reads;
 	long long ref0 = 0, mut0 = 0, all0 = 0;
 	char *os, *ms;
 
@@ -378,11 +367,10 @@ eq_any_thread(struct eq *g, size_t off, size_t len, const char *rep,
 			depth--;
 		else if (eq_tk(g, i, "(") || eq_tk(g, i, "["))
 			i = mt_close(g->code, &g->t, i);
-		else if (spelled(g, i, "return"))
+		else if (eq_tk(g, i, "return"))
 			return 0;
-		else if (depth == 0 && spelled(g, i, "if") && eq_tk(g, i + 1,
-		    "(") && (i == g->a || eq_tk(g, i - 1, ";") || eq_tk(g,
-		    i - 1, "}") || eq_tk(g, i - 1, "{"))) {
+		else if (depth == 0 && eq_tk(g, i, "if") && eq_tk(g, i + 1,
+		    "(") && eq_list_start(g, i)) {
 			size_t c = mt_close(g->code, &g->t, i + 1);
 			if (c >= g->b)
 				return 0;
@@ -425,19 +413,19 @@ eq_any_thread(struct eq *g, size_t off, size_t len, const char *rep,
 	ms = k_asprintf("%.*s%s%.*s", (int)(off - g->t.v[c0].off - 1),
 	    g->code + g->t.v[c0].off + 1, rep, (int)(g->t.v[c1].off - off -
 	    len), g->code + off + len);
-	found = json_array_size(cases) > 0;
+	ok = json_array_size(cases) > 0;
 	json_array_foreach(cases, ci, cs) {
 		long long x, y, z, nr = 0, nm = 0;
 		eq_case_start(g, cs);
 		if (!g->have_launch || g->block[0] * g->block[1] *
 		    g->block[2] > 1024) {
-			found = 0;
+			ok = 0;
 			break;
 		}
 		g->tid_fixed = 1;
-		for (z = 0; z < g->block[2] && found; z++)
-			for (y = 0; y < g->block[1] && found; y++)
-				for (x = 0; x < g->block[0] && found; x++) {
+		for (z = 0; z < g->block[2] && ok; z++)
+			for (y = 0; y < g->block[1] && ok; y++)
+				for (x = 0; x < g->block[0] && ok; x++) {
 					struct val a, b;
 					int ta, tb;
 					g->tid[0] = x;
@@ -450,15 +438,15 @@ eq_any_thread(struct eq *g, size_t off, size_t len, const char *rep,
 					    NULL, 0, &b, NULL) ||
 					    (ta = eq_truth(a)) < 0 ||
 					    (tb = eq_truth(b)) < 0)
-						found = 0;
+						ok = 0;
 					else {
 						nr += ta;
 						nm += tb;
 					}
 				}
 		g->tid_fixed = 0;
-		if (!found || nr == 0 || nm == 0) {
-			found = 0;
+		if (!ok || nr == 0 || nm == 0) {
+			ok = 0;
 			break;
 		}
 		if (ci == 0) {
@@ -467,7 +455,7 @@ eq_any_thread(struct eq *g, size_t off, size_t len, const char *rep,
 			all0 = g->block[0] * g->block[1] * g->block[2];
 		}
 	}
-	if (found) {
+	if (ok) {
 		char *a = eq_squeeze(os), *b = eq_squeeze(ms);
 		k_buf_printf(why, "the body of if (%s) does the same in "
 		    "whichever thread runs it, and some thread of each block "
@@ -479,5 +467,5 @@ eq_any_thread(struct eq *g, size_t off, size_t len, const char *rep,
 	}
 	free(os);
 	free(ms);
-	return found;
+	return ok;
 }

@@ -65,26 +65,6 @@ names(const char *s, const char *n)
 	return 0;
 }
 
-/* The grid's size g under k (a struct's fields "p.c" too); 0 when it
- * does not evaluate. */
-static int
-grid_at(json_t *g, const struct consts *k, long long *v)
-{
-	struct toks t = { 0 };
-	int ok;
-
-	if (json_is_integer(g)) {
-		*v = json_integer_value(g);
-		return 1;
-	}
-	if (!json_is_string(g))
-		return 0;
-	tokenize(json_string_value(g), &t);
-	ok = eval_bound(&t, k, k, v) == 1;
-	toks_free(&t);
-	return ok;
-}
-
 /* Whether scalar a and scalar b take one value in every case. */
 static int
 tied(json_t *cases, const char *a, const char *b)
@@ -148,7 +128,7 @@ kw_grid_cases(const char *code, const char *kernel, json_t *spec, int budget)
 			struct consts bound = { 0 };
 			long long v;
 			kw_case_bind(&bound, &slice, cs);
-			if (!grid_at(gd, &bound, &v) || v >= 2)
+			if (!kw_case_value(gd, &bound, &v) || v >= 2)
 				many = 1;	/* or unknown: leave it */
 			consts_free(&bound);
 			if (many)
@@ -167,7 +147,7 @@ kw_grid_cases(const char *code, const char *kernel, json_t *spec, int budget)
 				json_t *c1 = json_deep_copy(base);
 				scale(cases, c1, n, v0 * f);
 				kw_case_bind(&bound, &slice, c1);
-				if (grid_at(gd, &bound, &v) && v >= 2 &&
+				if (kw_case_value(gd, &bound, &v) && v >= 2 &&
 				    kw_case_fits(spec, &bound, 0)) {
 					json_object_set_new(c1, "name",
 					    json_string(names_of[d]));

@@ -879,6 +879,10 @@ void kw_size_guard_cases(const char *code, const char *kernel, json_t *spec,
 size_t kw_stmt_end(const char *c, const struct mtoks *t, size_t i, size_t b);
 /* sizeguard.c: case cs's scalars as constants, over the slice's, into k */
 void kw_case_bind(struct consts *k, const struct consts *slice, json_t *cs);
+/* sizeguard.c: the value of x (a JSON number, or a string expression of
+ * the scalars and constants k, a struct's fields "p.c" too) in *v; 0
+ * when it does not evaluate */
+int kw_case_value(json_t *x, const struct consts *k, long long *v);
 /* sizeguard.c: whether a case whose scalars are k can run: the launch at
  * least 1 everywhere, every buffer at most KW_CASE_ELEMS elements and,
  * where fires, every pure output empty */

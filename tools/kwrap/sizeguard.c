@@ -198,10 +198,8 @@ edges_of(const char *c, const struct mtoks *t, size_t cs, size_t ce,
 	return 1;
 }
 
-/* The value of expression s (a JSON number or string) under k, a
- * struct's fields ("p.c") too, or 0. */
-static int
-value(json_t *x, const struct consts *k, long long *v)
+int
+kw_case_value(json_t *x, const struct consts *k, long long *v)
 {
 	struct toks t = { 0 };
 	int ok;
@@ -231,18 +229,18 @@ kw_case_fits(json_t *spec, const struct consts *k, int fires)
 		if (!json_is_array(a) || json_array_size(a) == 0)
 			return 0;
 		for (i = 0; i < json_array_size(a); i++)
-			if (!value(json_array_get(a, i), k, &v) || v < 1)
+			if (!kw_case_value(json_array_get(a, i), k, &v) || v < 1)
 				return 0;
 	}
 	if (json_object_get(launch, "shared_mem") != NULL &&
-	    (!value(json_object_get(launch, "shared_mem"), k, &v) || v < 0))
+	    (!kw_case_value(json_object_get(launch, "shared_mem"), k, &v) || v < 0))
 		return 0;
 	json_array_foreach(json_object_get(spec, "params"), i, q) {
 		const char *role = k_get_str(q, "role");
 		json_t *cnt = json_object_get(q, "count");
 		if (role == NULL || strcmp(role, "scalar") == 0)
 			continue;
-		if (!value(cnt, k, &v) || v > KW_CASE_ELEMS)
+		if (!kw_case_value(cnt, k, &v) || v > KW_CASE_ELEMS)
 			return 0;
 		if (fires && strcmp(role, "out") == 0 && v > 0)
 			return 0;
